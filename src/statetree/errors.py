@@ -1,0 +1,61 @@
+"""The exceptions statetree raises. Every one derives from :class:`StateTreeError`.
+
+They are split by phase: a definition that can never work (:class:`DefinitionError`), a call
+made at the wrong time or with the wrong thing (:class:`UsageError`), a machine that cannot
+settle (:class:`TransitionLoopError`) and bytes that cannot be trusted (:class:`DecodeError`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+class StateTreeError(Exception):
+    """Root of every exception raised by statetree itself."""
+
+
+class DefinitionError(StateTreeError, ValueError):
+    """A machine, chart or rule set is defined in a way that can never work."""
+
+
+class UsageError(StateTreeError, RuntimeError):
+    """The library was called at the wrong time or with the wrong kind of argument."""
+
+
+class TransitionTargetError(UsageError, TypeError):
+    """A transition names something that is not a ``State`` subclass."""
+
+
+class NotStartedError(UsageError):
+    """A machine was asked to update before its first ``process_state_transitions``."""
+
+
+class StateValueError(UsageError):
+    """A :class:`~statetree.StateValue` was set from outside any active state."""
+
+
+class TransitionLoopError(StateTreeError, RuntimeError):
+    """The stack kept changing within one ``process_state_transitions`` call.
+
+    Attributes:
+        machine: the name of the machine (may be empty).
+        cycle: qualified names of the states that kept repeating, in order.
+        changes: how many stack changes the call made before giving up.
+    """
+
+    def __init__(self, machine: str, cycle: Sequence[str], changes: int) -> None:
+        self.machine = machine
+        self.cycle = tuple(cycle)
+        self.changes = changes
+        where = f"machine {machine!r}" if machine else "a machine"
+        super().__init__(
+            f"{where} changed its state stack {changes} times in one "
+            f"process_state_transitions() call without settling; the repeating cycle is "
+            f"{' -> '.join(self.cycle)} -> {self.cycle[0] if self.cycle else '?'}. "
+            "A transition() condition stays true after its target is entered: reset the "
+            "condition in on_enter, or raise max_transitions if the machine really needs more."
+        )
+
+
+class DecodeError(StateTreeError, ValueError):
+    """Received bytes do not describe a legal configuration; nothing was changed."""
