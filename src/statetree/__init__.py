@@ -1,23 +1,46 @@
-"""statetree: hierarchical state machines for games and real-time simulations."""
+"""statetree: hierarchical state machines for games and real-time simulations.
+
+The core (states, transitions, the machine, state values and tracing) needs only the
+standard library.
+"""
 
 from statetree.errors import (
     DecodeError,
     DefinitionError,
     NotStartedError,
+    StateArgumentError,
     StateTreeError,
     StateValueError,
     TransitionLoopError,
     TransitionTargetError,
     UsageError,
 )
+from statetree.machine import StateMachine
+from statetree.state import State
+from statetree.state_value import StateValue
+from statetree.trace import Step, StepKind, TraceLevel, format_step
+from statetree.transition import Transition, TransitionKind, inner, inner_entry, sibling
 
 __all__ = [
     "DecodeError",
     "DefinitionError",
     "NotStartedError",
+    "State",
+    "StateArgumentError",
+    "StateMachine",
     "StateTreeError",
+    "StateValue",
     "StateValueError",
+    "Step",
+    "StepKind",
+    "TraceLevel",
+    "Transition",
+    "TransitionKind",
     "TransitionLoopError",
     "TransitionTargetError",
     "UsageError",
+    "format_step",
+    "inner",
+    "inner_entry",
+    "sibling",
 ]

@@ -26,6 +26,10 @@ class TransitionTargetError(UsageError, TypeError):
     """A transition names something that is not a ``State`` subclass."""
 
 
+class StateArgumentError(UsageError, TypeError):
+    """A transition's arguments do not fit the target state's ``on_enter`` signature."""
+
+
 class NotStartedError(UsageError):
     """A machine was asked to update before its first ``process_state_transitions``."""
 

@@ -1,0 +1,128 @@
+"""Transitions: the values a state's ``transition()`` returns.
+
+A transition is an immutable description (kind, target class, arguments for the target's
+``on_enter``). Because it is a plain value it can be stored and returned later (a *deferred*
+transition) or passed to another state as an argument (a *reusable* state's done transition).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from statetree.errors import StateArgumentError, TransitionTargetError
+from statetree.state import State
+
+__all__ = ["Transition", "TransitionKind", "inner", "inner_entry", "sibling"]
+
+
+class TransitionKind(enum.IntEnum):
+    """How a transition changes the stack (see the processing algorithm in the docs)."""
+
+    SIBLING = 0
+    """Pop the state and all its inners, innermost first, then push the target."""
+    INNER = 1
+    """Make the target the immediate inner, replacing any other inner."""
+    INNER_ENTRY = 2
+    """Push the target as immediate inner only when there is no inner yet."""
+
+
+SIBLING: Final = TransitionKind.SIBLING
+INNER: Final = TransitionKind.INNER
+INNER_ENTRY: Final = TransitionKind.INNER_ENTRY
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Transition:
+    """An immutable request to change the state stack.
+
+    Build one with :func:`sibling`, :func:`inner` or :func:`inner_entry`; ``None`` means
+    "no transition".
+
+    Raises:
+        TransitionTargetError: ``target`` is not a ``State`` subclass.
+    """
+
+    kind: TransitionKind
+    target: type[State[Any]]
+    args: tuple[Any, ...] = ()
+    kwargs: dict[str, Any] = field(default_factory=dict, hash=False)
+
+    def __post_init__(self) -> None:
+        target: object = self.target
+        if not (isinstance(target, type) and issubclass(target, State)):
+            name = self.kind.name.lower()
+            raise TransitionTargetError(
+                f"{name}() needs a State subclass as its target, got {target!r} "
+                f"({type(target).__name__}); pass the class itself, e.g. st.{name}(Stand)"
+            )
+        if (self.args or self.kwargs) and not target._st_enter:
+            raise StateArgumentError(
+                f"{self!r}: {target.__qualname__} takes no state arguments because it does "
+                "not define on_enter; add on_enter(self, ...) with those parameters"
+            )
+
+    def __repr__(self) -> str:
+        params = [self.target.__qualname__, *map(repr, self.args)]
+        params += [f"{k}={v!r}" for k, v in self.kwargs.items()]
+        return f"{self.kind.name.lower()}({', '.join(params)})"
+
+
+# Transitions without arguments are immutable, so one instance per (kind, target) serves
+# every call: returning them from transition() every frame allocates nothing.
+_CACHES: Final[tuple[dict[type, Transition], ...]] = ({}, {}, {})
+
+
+def _make(
+    kind: TransitionKind, target: type[State[Any]], args: tuple[Any, ...], kw: dict[str, Any]
+) -> Transition:
+    if args or kw:
+        return Transition(kind, target, args, kw)
+    transition = Transition(kind, target)
+    _CACHES[kind][target] = transition
+    return transition
+
+
+def sibling(target: type[State[Any]], /, *args: Any, **kwargs: Any) -> Transition:
+    """Exit this state (and its inners, innermost first) and enter ``target`` in its place.
+
+    A sibling to the state's own class restarts it as a new instance. ``args`` and
+    ``kwargs`` are passed to ``target.on_enter``.
+
+    Raises:
+        TransitionTargetError: ``target`` is not a ``State`` subclass.
+    """
+    if not args and not kwargs:
+        cached = _CACHES[0].get(target)
+        if cached is not None:
+            return cached
+    return _make(SIBLING, target, args, kwargs)
+
+
+def inner(target: type[State[Any]], /, *args: Any, **kwargs: Any) -> Transition:
+    """Make ``target`` this state's immediate inner, replacing any other inner.
+
+    Does nothing when the immediate inner is already an instance of exactly ``target``.
+
+    Raises:
+        TransitionTargetError: ``target`` is not a ``State`` subclass.
+    """
+    if not args and not kwargs:
+        cached = _CACHES[1].get(target)
+        if cached is not None:
+            return cached
+    return _make(INNER, target, args, kwargs)
+
+
+def inner_entry(target: type[State[Any]], /, *args: Any, **kwargs: Any) -> Transition:
+    """Push ``target`` as this state's immediate inner if it has no inner yet.
+
+    Raises:
+        TransitionTargetError: ``target`` is not a ``State`` subclass.
+    """
+    if not args and not kwargs:
+        cached = _CACHES[2].get(target)
+        if cached is not None:
+            return cached
+    return _make(INNER_ENTRY, target, args, kwargs)
