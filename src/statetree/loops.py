@@ -10,34 +10,42 @@ if TYPE_CHECKING:
     from statetree.machine import StateMachine
     from statetree.transition import Transition
 
-__all__ = ["LoopWatch", "find_cycle"]
+__all__ = ["KEPT_CHANGES", "LoopWatch", "find_cycle"]
 
-# How many of the last changes are kept to name the cycle in the error message.
-_KEPT = 64
+KEPT_CHANGES = 64
+"""How many of the last changes before the bound are kept to name the cycle."""
 
 
 class LoopWatch:
-    """Counts the stack changes of one processing call and raises past the bound."""
+    """Remembers the last changes of one processing call and raises past the bound.
 
-    __slots__ = ("bound", "changes", "recent")
+    The machine counts changes itself and only involves a watch for the last
+    :data:`KEPT_CHANGES` changes before the bound, so calls that settle quickly pay nothing.
+    """
+
+    __slots__ = ("bound", "recent")
 
     def __init__(self, bound: int) -> None:
         self.bound = bound
-        self.changes = 0
         self.recent: list[str] = []
 
-    def count(self, machine: StateMachine[Any], chosen: Transition) -> None:
-        """Count one change; raise :class:`TransitionLoopError` once past the bound.
+    @classmethod
+    def note(
+        cls, watch: LoopWatch | None, machine: StateMachine[Any], chosen: Transition, changes: int
+    ) -> LoopWatch:
+        """Note change number ``changes`` (starting a watch if needed) and return the watch.
 
         Raises:
-            TransitionLoopError: more than ``bound`` changes; the stack is left as it is
-                before this change, so every state on it was entered and not exited.
+            TransitionLoopError: more than ``machine.max_transitions`` changes; the stack is
+                left as it is before this change, so every state on it was entered and not
+                exited.
         """
-        self.changes += 1
-        if self.changes > self.bound - _KEPT:
-            self.recent.append(chosen.target.__qualname__)
-        if self.changes > self.bound:
-            raise TransitionLoopError(machine.name, find_cycle(self.recent), self.bound)
+        if watch is None:
+            watch = cls(machine.max_transitions)
+        watch.recent.append(chosen.target.__qualname__)
+        if changes > watch.bound:
+            raise TransitionLoopError(machine.name, find_cycle(watch.recent), watch.bound)
+        return watch
 
 
 def find_cycle(targets: list[str]) -> list[str]:

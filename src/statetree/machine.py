@@ -7,10 +7,10 @@ from typing import Any, Generic, TypeVar
 
 from statetree.arguments import check_arguments
 from statetree.errors import NotStartedError, TransitionTargetError, UsageError
-from statetree.loops import LoopWatch
+from statetree.loops import KEPT_CHANGES, LoopWatch
 from statetree.state import State
-from statetree.trace import Step, StepKind, StepListener, TraceLevel, format_step, logger
-from statetree.transition import INNER, INNER_ENTRY, SIBLING, Transition
+from statetree.trace import Step, StepKind, StepListener, TraceLevel, Tracer
+from statetree.transition import INNER, INNER_ENTRY, SIBLING, Transition, sibling
 
 __all__ = ["StateMachine"]
 
@@ -40,13 +40,9 @@ class StateMachine(Generic[OwnerT]):
     __slots__ = (
         "_busy",
         "_initial",
-        "_listeners",
-        "_observed",
         "_overrides",
         "_stack",
-        "_trace_level",
-        "_trace_sink",
-        "_updaters",
+        "_tracer",
         "max_transitions",
         "name",
         "owner",
@@ -62,36 +58,32 @@ class StateMachine(Generic[OwnerT]):
         trace_sink: Callable[[str], None] | None = None,
         max_transitions: int = 1000,
     ) -> None:
-        self._initial = initial if isinstance(initial, Transition) else Transition(SIBLING, initial)
+        self._initial = initial if isinstance(initial, Transition) else sibling(initial)
         self.owner = owner
         self.name = name
         self.max_transitions = max_transitions
         self._stack: list[State[Any]] = []
-        self._updaters: list[Callable[..., object]] | None = []
         self._overrides: dict[type, type] | None = None
-        self._listeners: tuple[StepListener, ...] = ()
         self._busy = False
-        self._trace_sink = trace_sink
-        self._trace_level = TraceLevel(trace)
-        self._observed = self._trace_level is not TraceLevel.NONE
+        tracer = Tracer(TraceLevel(trace), trace_sink)
+        self._tracer: Tracer | None = None if tracer.idle else tracer
 
-    # -- configuration ---------------------------------------------------------------------
+    # -- observation -----------------------------------------------------------------------
 
     def set_debug_info(self, name: str, level: TraceLevel) -> None:
         """Set the name used in trace lines and the trace level."""
         self.name = name
-        self._trace_level = TraceLevel(level)
-        self._observed = bool(self._listeners) or level is not TraceLevel.NONE
+        self._retrace(level=TraceLevel(level))
 
     @property
     def trace_level(self) -> TraceLevel:
         """The current trace level."""
-        return self._trace_level
+        return self._tracer.level if self._tracer else TraceLevel.NONE
 
     def add_listener(self, listener: StepListener) -> None:
         """Call ``listener`` with a :class:`Step` record for every change of the stack."""
-        self._listeners = (*self._listeners, listener)
-        self._observed = True
+        listeners = self._tracer.listeners if self._tracer else ()
+        self._retrace(listeners=(*listeners, listener))
 
     def remove_listener(self, listener: StepListener) -> None:
         """Stop calling ``listener``.
@@ -99,14 +91,28 @@ class StateMachine(Generic[OwnerT]):
         Raises:
             UsageError: ``listener`` was not added.
         """
-        if listener not in self._listeners:
+        remaining = list(self._tracer.listeners if self._tracer else ())
+        if listener not in remaining:
             raise UsageError(f"{listener!r} is not a listener of {self._label()}")
-        self._listeners = tuple(fn for fn in self._listeners if fn is not listener)
-        self._observed = bool(self._listeners) or self._trace_level is not TraceLevel.NONE
+        remaining.remove(listener)
+        self._retrace(listeners=tuple(remaining))
+
+    def _retrace(self, **changes: Any) -> None:
+        old = self._tracer or Tracer()
+        tracer = Tracer(
+            changes.get("level", old.level), old.sink, changes.get("listeners", old.listeners)
+        )
+        self._tracer = None if tracer.idle else tracer
+
+    # -- state overrides -------------------------------------------------------------------
 
     def add_state_override(self, cls: type[State[Any]], override: type[State[Any]]) -> None:
-        """Make ``get_state_override(cls)`` return ``override`` for this machine."""
-        Transition(SIBLING, override)  # validates the class with the usual message
+        """Make ``get_state_override(cls)`` return ``override`` for this machine.
+
+        Raises:
+            TransitionTargetError: ``override`` is not a ``State`` subclass.
+        """
+        sibling(override)  # validates the class with the usual message
         if self._overrides is None:
             self._overrides = {}
         self._overrides[cls] = override
@@ -159,23 +165,39 @@ class StateMachine(Generic[OwnerT]):
         """
         if self._busy:
             raise UsageError(self._reentry_message("process_state_transitions"))
-        stack = self._stack
         self._busy = True
+        stack = self._stack
         try:
             if not stack:
                 self._push(self._initial, 0, StepKind.INIT)
+            changes = 0
             watch: LoopWatch | None = None
+            # The book's loop, inlined because a settled frame runs it once per state:
+            # passes from the outermost state until one pass changes nothing.
             while True:
-                size = len(stack)
+                last = len(stack) - 1
                 for depth, state in enumerate(stack):
                     chosen = state.transition()
-                    if chosen is not None and self._changes_stack(chosen, state, depth, size):
-                        watch = watch or LoopWatch(self.max_transitions)
-                        watch.count(self, chosen)
-                        self._apply(chosen, depth)
-                        break
+                    if chosen is None:
+                        continue
+                    kind = chosen.kind
+                    # Only an inner or inner-entry with an inner in place can leave the
+                    # stack as it is: entry never replaces, inner keeps its own target.
+                    if depth < last and (
+                        kind is INNER_ENTRY
+                        or (kind is INNER and stack[depth + 1].__class__ is chosen.target)
+                    ):
+                        continue
+                    break
                 else:
                     return
+                changes += 1
+                if changes > self.max_transitions - KEPT_CHANGES:
+                    watch = LoopWatch.note(watch, self, chosen, changes)
+                self._apply(chosen, depth)
+        except AttributeError as error:
+            _check_returned_transition(error, state, chosen)
+            raise
         finally:
             self._busy = False
 
@@ -186,15 +208,19 @@ class StateMachine(Generic[OwnerT]):
             NotStartedError: the machine has no active state yet.
             UsageError: called from inside one of this machine's hooks.
         """
-        updaters = self._updaters
-        if updaters is None:
-            updaters = self._collect_updaters()
+        stack = self._stack
+        if not stack:
+            raise NotStartedError(
+                f"update_states() on {self._label()}, which has no active state: call "
+                "process_state_transitions() first (after stop(), call it again to restart)"
+            )
         if self._busy:
             raise UsageError(self._reentry_message("update_states"))
         self._busy = True
         try:
-            for update in updaters:
-                update(*args, **kwargs)
+            for state in stack:
+                if state._st_update:
+                    state.update(*args, **kwargs)
         finally:
             self._busy = False
 
@@ -214,23 +240,6 @@ class StateMachine(Generic[OwnerT]):
 
     # -- the algorithm's pieces ------------------------------------------------------------
 
-    def _changes_stack(self, chosen: Transition, state: State[Any], depth: int, size: int) -> bool:
-        if chosen.__class__ is not Transition:
-            self._not_a_transition(state, chosen)
-        kind = chosen.kind
-        if kind is INNER_ENTRY:
-            return depth + 1 == size
-        if kind is INNER:
-            return depth + 1 == size or type(self._stack[depth + 1]) is not chosen.target
-        return True
-
-    @staticmethod
-    def _not_a_transition(state: State[Any], returned: object) -> None:
-        raise TransitionTargetError(
-            f"{type(state).__qualname__}.transition() returned {returned!r}; return "
-            "st.sibling(...), st.inner(...), st.inner_entry(...) or None"
-        )
-
     def _apply(self, chosen: Transition, depth: int) -> None:
         if chosen.kind is SIBLING:
             self._pop_to(depth)
@@ -246,18 +255,15 @@ class StateMachine(Generic[OwnerT]):
         state.machine = self
         state.depth = depth
         state._saved = None
-        state._live = True
         self._stack.append(state)
-        self._updaters = None
-        if self._observed:
-            self._record(step, cls, depth)
-        if cls._st_enter or chosen.args or chosen.kwargs:
+        if self._tracer is not None:
+            self._tracer.record(Step(self.name, step, cls, depth))
+        if cls._st_enter:
             try:
                 state.on_enter(*chosen.args, **chosen.kwargs)
             except BaseException as error:
                 # A state whose on_enter failed was never entered: drop it without on_exit.
                 self._stack.pop()
-                state._live = False
                 state._restore_values()
                 if isinstance(error, TypeError):
                     check_arguments(chosen, error)
@@ -267,8 +273,8 @@ class StateMachine(Generic[OwnerT]):
         stack = self._stack
         while len(stack) > depth:
             state = stack[-1]
-            if self._observed:
-                self._record(StepKind.POP, type(state), state.depth)
+            if self._tracer is not None:
+                self._tracer.record(Step(self.name, StepKind.POP, type(state), state.depth))
             try:
                 if state._st_exit:
                     state.on_exit()
@@ -276,32 +282,7 @@ class StateMachine(Generic[OwnerT]):
                 # Even when on_exit raises, the state counts as exited: it leaves the stack
                 # and gives back its state values, so the stack only holds entered states.
                 stack.pop()
-                state._live = False
                 state._restore_values()
-                self._updaters = None
-
-    def _collect_updaters(self) -> list[Callable[..., object]]:
-        if not self._stack:
-            raise NotStartedError(
-                f"update_states() on {self._label()}, which has no active state: call "
-                "process_state_transitions() first (after stop(), call it again to restart)"
-            )
-        updaters: list[Callable[..., object]] = [
-            state.update for state in self._stack if state._st_update
-        ]
-        self._updaters = updaters
-        return updaters
-
-    def _record(self, kind: StepKind, cls: type[State[Any]], depth: int) -> None:
-        step = Step(self.name, kind, cls, depth)
-        if self._trace_level >= kind.level:
-            line = format_step(step)
-            if self._trace_sink is not None:
-                self._trace_sink(line)
-            else:
-                logger.info(line)
-        for listener in self._listeners:
-            listener(step)
 
     def _label(self) -> str:
         return f"machine {self.name!r}" if self.name else "the machine"
@@ -316,3 +297,21 @@ class StateMachine(Generic[OwnerT]):
     def __repr__(self) -> str:
         names = ", ".join(type(state).__qualname__ for state in self._stack)
         return f"<StateMachine {self.name!r} [{names}]>"
+
+
+def _check_returned_transition(error: AttributeError, state: State[Any], chosen: object) -> None:
+    """Turn the AttributeError of reading ``chosen.kind`` into a clear error.
+
+    An AttributeError raised in ``process_state_transitions``'s own frame (its traceback
+    has no deeper entry) can only come from reading ``chosen.kind``: ``transition()``
+    returned something else than a Transition. Checking after the fact keeps that test off
+    the per-frame path; errors from user code (deeper frames) propagate unchanged.
+
+    Raises:
+        TransitionTargetError: ``chosen`` is not a transition.
+    """
+    if error.__traceback__ is not None and error.__traceback__.tb_next is None:
+        raise TransitionTargetError(
+            f"{type(state).__qualname__}.transition() returned {chosen!r}; return "
+            "st.sibling(...), st.inner(...), st.inner_entry(...) or None"
+        ) from None

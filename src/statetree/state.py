@@ -35,12 +35,11 @@ class State(Generic[OwnerT]):
         ``on_exit()``, ``update(*args, **kwargs)`` (receives ``update_states`` arguments).
     """
 
-    __slots__ = ("_live", "_saved", "depth", "machine", "owner")
+    __slots__ = ("_saved", "depth", "machine", "owner")
 
     owner: OwnerT
     machine: StateMachine[Any]
     depth: int
-    _live: bool
     _saved: list[tuple[StateValue[Any], Any]] | None
 
     # Which hooks a class overrides, computed once per class so the machine skips the
@@ -152,7 +151,7 @@ class State(Generic[OwnerT]):
 
     def _hold(self, state_value: StateValue[Any], verb: str) -> bool:
         """Save the value ``state_value`` has before this state first changes it."""
-        if not getattr(self, "_live", False):
+        if not self._is_on_stack():
             raise StateValueError(
                 f"{verb}() called on {type(self).__qualname__}, which is not on a state "
                 "stack; state values can only be set by active states (from on_enter, "
@@ -166,6 +165,13 @@ class State(Generic[OwnerT]):
         saved.append((state_value, state_value._value))
         state_value._holders += 1
         return True
+
+    def _is_on_stack(self) -> bool:
+        machine = getattr(self, "machine", None)
+        if machine is None:
+            return False
+        stack = machine._stack
+        return self.depth < len(stack) and stack[self.depth] is self
 
     def _restore_values(self) -> None:
         saved = self._saved

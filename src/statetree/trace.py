@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from statetree.state import State
 
-__all__ = ["Step", "StepKind", "TraceLevel", "format_step", "logger"]
+__all__ = ["Step", "StepKind", "TraceLevel", "Tracer", "format_step", "logger"]
 
 logger = logging.getLogger("statetree")
 """Trace lines go here (at INFO level) when a machine has no ``trace_sink``."""
@@ -65,3 +65,39 @@ def format_step(step: Step) -> str:
 
 StepListener = Callable[[Step], None]
 """A callable that receives every :class:`Step` of a machine it listens to."""
+
+
+class Tracer:
+    """Where a machine's steps go: trace lines at a level, and listeners.
+
+    A machine holds one only while something observes it, so an unobserved machine pays a
+    single ``is None`` test per change of its stack.
+    """
+
+    __slots__ = ("level", "listeners", "sink")
+
+    def __init__(
+        self,
+        level: TraceLevel = TraceLevel.NONE,
+        sink: Callable[[str], None] | None = None,
+        listeners: tuple[StepListener, ...] = (),
+    ) -> None:
+        self.level = level
+        self.sink = sink
+        self.listeners = listeners
+
+    @property
+    def idle(self) -> bool:
+        """Whether nothing would be traced or notified."""
+        return self.level is TraceLevel.NONE and not self.listeners
+
+    def record(self, step: Step) -> None:
+        """Write ``step``'s trace line if the level asks for it, then notify listeners."""
+        if self.level >= step.kind.level:
+            line = format_step(step)
+            if self.sink is not None:
+                self.sink(line)
+            else:
+                logger.info(line)
+        for listener in self.listeners:
+            listener(step)

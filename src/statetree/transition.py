@@ -8,7 +8,9 @@ transition) or passed to another state as an argument (a *reusable* state's done
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Final
 
 from statetree.errors import StateArgumentError, TransitionTargetError
@@ -32,6 +34,8 @@ SIBLING: Final = TransitionKind.SIBLING
 INNER: Final = TransitionKind.INNER
 INNER_ENTRY: Final = TransitionKind.INNER_ENTRY
 
+_NO_KWARGS: Final[Mapping[str, Any]] = MappingProxyType({})
+
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Transition:
@@ -47,7 +51,7 @@ class Transition:
     kind: TransitionKind
     target: type[State[Any]]
     args: tuple[Any, ...] = ()
-    kwargs: dict[str, Any] = field(default_factory=dict, hash=False)
+    kwargs: Mapping[str, Any] = field(default_factory=lambda: _NO_KWARGS, hash=False)
 
     def __post_init__(self) -> None:
         target: object = self.target
@@ -71,14 +75,14 @@ class Transition:
 
 # Transitions without arguments are immutable, so one instance per (kind, target) serves
 # every call: returning them from transition() every frame allocates nothing.
-_CACHES: Final[tuple[dict[type, Transition], ...]] = ({}, {}, {})
+_SIBLINGS: Final[dict[type, Transition]] = {}
+_INNERS: Final[dict[type, Transition]] = {}
+_INNER_ENTRIES: Final[dict[type, Transition]] = {}
+_CACHES: Final = {SIBLING: _SIBLINGS, INNER: _INNERS, INNER_ENTRY: _INNER_ENTRIES}
 
 
-def _make(
-    kind: TransitionKind, target: type[State[Any]], args: tuple[Any, ...], kw: dict[str, Any]
-) -> Transition:
-    if args or kw:
-        return Transition(kind, target, args, kw)
+def _first(kind: TransitionKind, target: type[State[Any]]) -> Transition:
+    """Build (and validate) the shared argument-less transition to ``target``."""
     transition = Transition(kind, target)
     _CACHES[kind][target] = transition
     return transition
@@ -92,12 +96,14 @@ def sibling(target: type[State[Any]], /, *args: Any, **kwargs: Any) -> Transitio
 
     Raises:
         TransitionTargetError: ``target`` is not a ``State`` subclass.
+        StateArgumentError: arguments are given but ``target`` has no ``on_enter``.
     """
-    if not args and not kwargs:
-        cached = _CACHES[0].get(target)
-        if cached is not None:
-            return cached
-    return _make(SIBLING, target, args, kwargs)
+    if args or kwargs:
+        return Transition(SIBLING, target, args, kwargs)
+    try:
+        return _SIBLINGS[target]
+    except (KeyError, TypeError):
+        return _first(SIBLING, target)
 
 
 def inner(target: type[State[Any]], /, *args: Any, **kwargs: Any) -> Transition:
@@ -107,12 +113,14 @@ def inner(target: type[State[Any]], /, *args: Any, **kwargs: Any) -> Transition:
 
     Raises:
         TransitionTargetError: ``target`` is not a ``State`` subclass.
+        StateArgumentError: arguments are given but ``target`` has no ``on_enter``.
     """
-    if not args and not kwargs:
-        cached = _CACHES[1].get(target)
-        if cached is not None:
-            return cached
-    return _make(INNER, target, args, kwargs)
+    if args or kwargs:
+        return Transition(INNER, target, args, kwargs)
+    try:
+        return _INNERS[target]
+    except (KeyError, TypeError):
+        return _first(INNER, target)
 
 
 def inner_entry(target: type[State[Any]], /, *args: Any, **kwargs: Any) -> Transition:
@@ -120,9 +128,11 @@ def inner_entry(target: type[State[Any]], /, *args: Any, **kwargs: Any) -> Trans
 
     Raises:
         TransitionTargetError: ``target`` is not a ``State`` subclass.
+        StateArgumentError: arguments are given but ``target`` has no ``on_enter``.
     """
-    if not args and not kwargs:
-        cached = _CACHES[2].get(target)
-        if cached is not None:
-            return cached
-    return _make(INNER_ENTRY, target, args, kwargs)
+    if args or kwargs:
+        return Transition(INNER_ENTRY, target, args, kwargs)
+    try:
+        return _INNER_ENTRIES[target]
+    except (KeyError, TypeError):
+        return _first(INNER_ENTRY, target)

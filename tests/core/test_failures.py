@@ -1,0 +1,267 @@
+"""Failure behaviour: loops, exceptions from user hooks, and misuse."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from core_support import Logged, Recorder, names
+
+import statetree as st
+
+
+class Boom(Exception):
+    pass
+
+
+def entered_and_not_exited(owner: Recorder, machine: st.StateMachine[Any]) -> bool:
+    """Every state on the stack has more enters than exits in the log."""
+    for state in machine.stack:
+        name = type(state).__name__
+        enters = sum(entry.startswith(f"{name}.enter") for entry in owner.log)
+        if enters != owner.log.count(f"{name}.exit") + 1:
+            return False
+    return True
+
+
+class Stand(Logged):
+    def transition(self) -> st.Transition | None:
+        return st.sibling(Crouch) if self.owner["crouch"] else None
+
+
+class Crouch(Logged):
+    def transition(self) -> st.Transition | None:
+        return st.sibling(Stand) if self.owner["crouch"] else None
+
+
+class Root(Logged):
+    def transition(self) -> st.Transition | None:
+        return st.inner_entry(Stand)
+
+
+def test_infinite_loop_raises_names_the_cycle_and_leaves_machine_usable(owner: Recorder) -> None:
+    machine = st.StateMachine(Root, owner, name="Hero", max_transitions=50)
+    machine.process_state_transitions()
+    owner.flags["crouch"] = True
+    with pytest.raises(st.TransitionLoopError) as caught:
+        machine.process_state_transitions()
+    error = caught.value
+    assert error.machine == "Hero"
+    assert error.changes == 50
+    assert set(error.cycle) == {"Stand", "Crouch"} and len(error.cycle) == 2
+    assert str(error).startswith(
+        "machine 'Hero' changed its state stack 50 times in one process_state_transitions() "
+        "call without settling; the repeating cycle is "
+    )
+    # 50 changes were made: Stand -> Crouch is change 1, so change 50 enters Stand.
+    assert names(machine) == ["Root", "Stand"]
+    assert entered_and_not_exited(owner, machine)
+    owner.flags["crouch"] = False
+    machine.process_state_transitions()
+    assert names(machine) == ["Root", "Stand"]
+
+
+def test_loop_detection_is_always_on_with_default_bound(owner: Recorder) -> None:
+    owner.flags["crouch"] = True
+    machine = st.StateMachine(Stand, owner)
+    with pytest.raises(st.TransitionLoopError, match="changed its state stack 1000 times"):
+        machine.process_state_transitions()
+    assert owner.log.count("Stand.enter") + owner.log.count("Crouch.enter") == 1001
+
+
+class FailingHooks(Logged):
+    """Raises from the hook named by the owner flag ``fail``."""
+
+    def on_enter(self, *args: Any, **kwargs: Any) -> None:
+        super().on_enter()
+        if self.owner["fail"] == f"{type(self).__name__}.enter":
+            raise Boom("enter")
+
+    def on_exit(self) -> None:
+        super().on_exit()
+        if self.owner["fail"] == f"{type(self).__name__}.exit":
+            raise Boom("exit")
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        super().update()
+        if self.owner["fail"] == f"{type(self).__name__}.update":
+            raise Boom("update")
+
+
+class Top(FailingHooks):
+    def transition(self) -> st.Transition | None:
+        if self.owner["fail"] == "Top.transition":
+            raise Boom("transition")
+        if self.owner["go"]:
+            return st.sibling(Other)
+        return st.inner_entry(Mid)
+
+
+class Mid(FailingHooks):
+    def transition(self) -> st.Transition | None:
+        return st.inner_entry(Low)
+
+
+class Low(FailingHooks):
+    pass
+
+
+class Other(FailingHooks):
+    pass
+
+
+def started(owner: Recorder, value: st.StateValue[int] | None = None) -> st.StateMachine[Any]:
+    machine = st.StateMachine(Top, owner)
+    machine.process_state_transitions()
+    owner.log.clear()
+    return machine
+
+
+def test_on_enter_raising_drops_the_new_state(owner: Recorder) -> None:
+    machine = started(owner)
+    owner.flags.update(go=True, fail="Other.enter")
+    with pytest.raises(Boom, match="enter"):
+        machine.process_state_transitions()
+    assert owner.log == ["Low.exit", "Mid.exit", "Top.exit", "Other.enter"]
+    assert machine.stack == ()
+    # The next call starts again from the initial state.
+    owner.flags.update(go=False, fail=None)
+    machine.process_state_transitions()
+    assert names(machine) == ["Top", "Mid", "Low"]
+
+
+def test_on_enter_raising_in_an_inner_keeps_outer_states_and_retries(owner: Recorder) -> None:
+    owner.flags["fail"] = "Low.enter"
+    machine = st.StateMachine(Top, owner)
+    with pytest.raises(Boom):
+        machine.process_state_transitions()
+    assert names(machine) == ["Top", "Mid"]
+    assert entered_and_not_exited(owner, machine)
+    owner.flags["fail"] = None
+    machine.process_state_transitions()
+    assert names(machine) == ["Top", "Mid", "Low"]
+
+
+def test_on_exit_raising_removes_that_state_only(owner: Recorder) -> None:
+    machine = started(owner)
+    owner.flags.update(go=True, fail="Mid.exit")
+    with pytest.raises(Boom, match="exit"):
+        machine.process_state_transitions()
+    assert owner.log == ["Low.exit", "Mid.exit"]
+    assert names(machine) == ["Top"]
+    owner.flags["fail"] = None
+    machine.process_state_transitions()
+    assert names(machine) == ["Other"]
+
+
+def test_on_exit_raising_still_restores_state_values(owner: Recorder) -> None:
+    value = st.StateValue(0)
+
+    class Holder(FailingHooks):
+        def on_enter(self, *args: Any, **kwargs: Any) -> None:
+            self.set_state_value(value, 1)
+
+    machine = st.StateMachine(Holder, owner)
+    machine.process_state_transitions()
+    assert value.value == 1
+    owner.flags["fail"] = "Holder.exit"
+    with pytest.raises(Boom):
+        machine.stop()
+    assert value.value == 0
+    assert machine.stack == ()
+
+
+def test_transition_raising_leaves_the_stack(owner: Recorder) -> None:
+    machine = started(owner)
+    before = machine.stack
+    owner.flags["fail"] = "Top.transition"
+    with pytest.raises(Boom, match="transition"):
+        machine.process_state_transitions()
+    assert machine.stack == before
+    assert owner.log == []
+
+
+def test_update_raising_skips_inner_updates_and_keeps_stack(owner: Recorder) -> None:
+    machine = started(owner)
+    before = machine.stack
+    owner.flags["fail"] = "Mid.update"
+    with pytest.raises(Boom, match="update"):
+        machine.update_states()
+    assert owner.log == ["Top.update", "Mid.update"]
+    assert machine.stack == before
+    owner.flags["fail"] = None
+    machine.update_states()
+    assert owner.log[-3:] == ["Top.update", "Mid.update", "Low.update"]
+
+
+def test_init_raising_pushes_nothing() -> None:
+    class Fussy(st.State[None]):
+        def __init__(self) -> None:
+            raise Boom("init")
+
+    machine = st.StateMachine(Fussy)
+    with pytest.raises(Boom, match="init"):
+        machine.process_state_transitions()
+    assert machine.stack == ()
+
+
+def test_update_before_processing_is_refused() -> None:
+    machine = st.StateMachine(Low, Recorder(), name="Hero")
+    with pytest.raises(st.NotStartedError) as caught:
+        machine.update_states(0.1)
+    assert str(caught.value) == (
+        "update_states() on machine 'Hero', which has no active state: call "
+        "process_state_transitions() first (after stop(), call it again to restart)"
+    )
+
+
+def test_initial_must_be_a_state_class() -> None:
+    with pytest.raises(st.TransitionTargetError, match=r"got 'Alive' \(str\)"):
+        st.StateMachine("Alive")  # type: ignore[arg-type]
+
+
+def test_transition_returning_a_class_is_explained() -> None:
+    class Wrong(st.State[None]):
+        def transition(self) -> Any:
+            return Low
+
+    machine = st.StateMachine(Wrong)
+    with pytest.raises(st.TransitionTargetError) as caught:
+        machine.process_state_transitions()
+    assert str(caught.value) == (
+        f"{Wrong.__qualname__}.transition() returned {Low!r}; return st.sibling(...), "
+        "st.inner(...), st.inner_entry(...) or None"
+    )
+    assert [type(s) for s in machine.stack] == [Wrong]
+
+
+@pytest.mark.parametrize("call", ["process_state_transitions", "update_states", "stop"])
+def test_hooks_cannot_drive_their_own_machine(call: str) -> None:
+    class Reentrant(st.State[None]):
+        def update(self) -> None:
+            getattr(self.machine, call)()
+
+    machine = st.StateMachine(Reentrant, name="npc")
+    machine.process_state_transitions()
+    with pytest.raises(st.UsageError) as caught:
+        machine.update_states()
+    assert str(caught.value).startswith(
+        f"{call}() called on machine 'npc' while it is already running one of its states' hooks"
+    )
+    # The machine is still usable afterwards.
+    machine.process_state_transitions()
+    assert [type(s) for s in machine.stack] == [Reentrant]
+
+
+def test_all_library_errors_share_one_root() -> None:
+    for error in (
+        st.DefinitionError,
+        st.UsageError,
+        st.TransitionTargetError,
+        st.StateArgumentError,
+        st.NotStartedError,
+        st.StateValueError,
+        st.TransitionLoopError,
+        st.DecodeError,
+    ):
+        assert issubclass(error, st.StateTreeError)

@@ -1,0 +1,88 @@
+"""The demo's character controller: exact trace and driven values over the script."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import sys
+from pathlib import Path
+
+import pytest
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+sys.path.insert(0, str(EXAMPLES))
+
+import demo  # noqa: E402
+from character import Character, CharacterStates, Inputs  # noqa: E402
+
+
+def trace_of(frames: list[Inputs]) -> tuple[list[list[str]], Character]:
+    """Trace lines per frame, for a character fed ``frames``."""
+    lines: list[str] = []
+    hero = Character("Hero", trace=lines.append)
+    per_frame = []
+    for inputs in frames:
+        hero.inputs = inputs
+        hero.tick(0.25)
+        per_frame.append(lines.copy())
+        lines.clear()
+    return per_frame, hero
+
+
+def test_jump_lands_through_a_transient_done_state() -> None:
+    frames = [Inputs(move=True), Inputs(move=True, jump=True)] + [Inputs(move=True)] * 4
+    trace, hero = trace_of(frames)
+    assert trace[1] == [
+        "HSM_1_Hero:  Sibling : CharacterStates.Jump",
+        "HSM_1_Hero:   Entry   : CharacterStates.Jump_Rise",
+    ]
+    assert trace[2] == trace[3] == trace[4] == []
+    # Landing: Jump_Done never survives the call, and Locomotion re-selects Move at once.
+    assert trace[5] == [
+        "HSM_1_Hero:   Sibling : CharacterStates.Jump_Done",
+        "HSM_1_Hero:  Sibling : CharacterStates.Locomotion",
+        "HSM_1_Hero:   Entry   : CharacterStates.Stand",
+        "HSM_1_Hero:   Sibling : CharacterStates.Move",
+        "HSM_1_Hero:    Entry   : CharacterStates.Move_Walk",
+    ]
+    assert [type(s) for s in hero.machine.stack] == [
+        CharacterStates.Alive,
+        CharacterStates.Locomotion,
+        CharacterStates.Move,
+        CharacterStates.Move_Walk,
+    ]
+    assert hero.speed == 6.0
+    assert hero.height == 0.0
+
+
+@pytest.mark.parametrize(
+    ("inputs", "speed"),
+    [(Inputs(), 0.0), (Inputs(move=True), 6.0), (Inputs(move=True, crawl=True), 3.0)],
+)
+def test_speed_follows_the_active_states(inputs: Inputs, speed: float) -> None:
+    _, hero = trace_of([inputs, inputs])
+    assert hero.speed == speed
+
+
+def test_death_exits_everything_and_restores_values() -> None:
+    lines: list[str] = []
+    hero = Character("Hero", inputs=Inputs(move=True, crawl=True), trace=lines.append)
+    hero.tick(0.25)
+    assert hero.speed == 3.0
+    lines.clear()
+    hero.health = 0
+    hero.tick(0.25)
+    assert lines == ["HSM_1_Hero: Sibling : CharacterStates.Dead", ">>> Hero died"]
+    assert [type(s) for s in hero.machine.stack] == [CharacterStates.Dead]
+    assert hero.speed == 0.0
+
+
+def test_demo_prints_the_whole_showcase() -> None:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        demo.main()
+    text = out.getvalue()
+    assert text.startswith("== statetree demo: a character controller ==\n-- stand still\n")
+    assert "HSM_1_Hero:    Sibling : CharacterStates.Move_Crawl" in text
+    assert ">>> Hero died" in text
+    assert text.rstrip().endswith("every state value was restored as its state exited")
