@@ -19,7 +19,14 @@ from statetree.machine import StateMachine
 from statetree.state import State
 from statetree.state_value import StateValue
 from statetree.trace import Step, StepKind, TraceLevel, format_step
-from statetree.transition import Transition, TransitionKind, inner, inner_entry, sibling
+from statetree.transition import (
+    Transition,
+    TransitionKind,
+    concurrent,
+    inner,
+    inner_entry,
+    sibling,
+)
 
 __all__ = [
     "DecodeError",
@@ -39,6 +46,7 @@ __all__ = [
     "TransitionLoopError",
     "TransitionTargetError",
     "UsageError",
+    "concurrent",
     "format_step",
     "inner",
     "inner_entry",

@@ -10,14 +10,28 @@ from statetree.errors import NotStartedError, TransitionTargetError, UsageError
 from statetree.loops import KEPT_CHANGES, LoopWatch
 from statetree.state import State
 from statetree.trace import Step, StepKind, StepListener, TraceLevel, Tracer
-from statetree.transition import INNER, INNER_ENTRY, SIBLING, Transition, sibling
+from statetree.transition import CONCURRENT, INNER, SIBLING, Transition, sibling
+from statetree.tree import Regions, Stack, ancestors, descendants, immediate_inners, walk
 
 __all__ = ["StateMachine"]
 
 OwnerT = TypeVar("OwnerT")
 S = TypeVar("S", bound=State[Any])
 
-_PUSH_STEP = {SIBLING: StepKind.SIBLING, INNER: StepKind.INNER, INNER_ENTRY: StepKind.ENTRY}
+_PUSH_STEP = {SIBLING: StepKind.SIBLING, INNER: StepKind.INNER}
+DEFAULT_MAX_TRANSITIONS = 1000
+
+
+class _Extras:
+    """What few machines use, kept out of every machine's own footprint."""
+
+    __slots__ = ("max_transitions", "overrides", "regions", "tracer")
+
+    def __init__(self) -> None:
+        self.tracer: Tracer | None = None
+        self.overrides: dict[type, type] = {}
+        self.regions: Regions = {}
+        self.max_transitions = DEFAULT_MAX_TRANSITIONS
 
 
 class StateMachine(Generic[OwnerT]):
@@ -37,16 +51,7 @@ class StateMachine(Generic[OwnerT]):
         TransitionTargetError: ``initial`` is not a ``State`` subclass.
     """
 
-    __slots__ = (
-        "_busy",
-        "_initial",
-        "_overrides",
-        "_stack",
-        "_tracer",
-        "max_transitions",
-        "name",
-        "owner",
-    )
+    __slots__ = ("_busy", "_extras", "_initial", "_stack", "name", "owner")
 
     def __init__(
         self,
@@ -56,17 +61,33 @@ class StateMachine(Generic[OwnerT]):
         name: str = "",
         trace: TraceLevel = TraceLevel.NONE,
         trace_sink: Callable[[str], None] | None = None,
-        max_transitions: int = 1000,
+        max_transitions: int = DEFAULT_MAX_TRANSITIONS,
     ) -> None:
         self._initial = initial if isinstance(initial, Transition) else sibling(initial)
         self.owner = owner
         self.name = name
-        self.max_transitions = max_transitions
-        self._stack: list[State[Any]] = []
-        self._overrides: dict[type, type] | None = None
+        self._stack: Stack = []
         self._busy = False
+        self._extras: _Extras | None = None
+        if max_transitions != DEFAULT_MAX_TRANSITIONS:
+            self.max_transitions = max_transitions
         tracer = Tracer(TraceLevel(trace), trace_sink)
-        self._tracer: Tracer | None = None if tracer.idle else tracer
+        if not tracer.idle:
+            self._extra().tracer = tracer
+
+    def _extra(self) -> _Extras:
+        if self._extras is None:
+            self._extras = _Extras()
+        return self._extras
+
+    @property
+    def max_transitions(self) -> int:
+        """How many stack changes one processing call may make before it raises."""
+        return self._extras.max_transitions if self._extras else DEFAULT_MAX_TRANSITIONS
+
+    @max_transitions.setter
+    def max_transitions(self, bound: int) -> None:
+        self._extra().max_transitions = bound
 
     # -- observation -----------------------------------------------------------------------
 
@@ -78,12 +99,12 @@ class StateMachine(Generic[OwnerT]):
     @property
     def trace_level(self) -> TraceLevel:
         """The current trace level."""
-        return self._tracer.level if self._tracer else TraceLevel.NONE
+        tracer = self._extras.tracer if self._extras else None
+        return tracer.level if tracer else TraceLevel.NONE
 
     def add_listener(self, listener: StepListener) -> None:
         """Call ``listener`` with a :class:`Step` record for every change of the stack."""
-        listeners = self._tracer.listeners if self._tracer else ()
-        self._retrace(listeners=(*listeners, listener))
+        self._retrace(listeners=(*self._listeners(), listener))
 
     def remove_listener(self, listener: StepListener) -> None:
         """Stop calling ``listener``.
@@ -91,18 +112,22 @@ class StateMachine(Generic[OwnerT]):
         Raises:
             UsageError: ``listener`` was not added.
         """
-        remaining = list(self._tracer.listeners if self._tracer else ())
+        remaining = list(self._listeners())
         if listener not in remaining:
             raise UsageError(f"{listener!r} is not a listener of {self._label()}")
         remaining.remove(listener)
         self._retrace(listeners=tuple(remaining))
 
+    def _listeners(self) -> tuple[StepListener, ...]:
+        tracer = self._extras.tracer if self._extras else None
+        return tracer.listeners if tracer else ()
+
     def _retrace(self, **changes: Any) -> None:
-        old = self._tracer or Tracer()
+        old = (self._extras.tracer if self._extras else None) or Tracer()
         tracer = Tracer(
             changes.get("level", old.level), old.sink, changes.get("listeners", old.listeners)
         )
-        self._tracer = None if tracer.idle else tracer
+        self._extra().tracer = None if tracer.idle else tracer
 
     # -- state overrides -------------------------------------------------------------------
 
@@ -113,26 +138,32 @@ class StateMachine(Generic[OwnerT]):
             TransitionTargetError: ``override`` is not a ``State`` subclass.
         """
         sibling(override)  # validates the class with the usual message
-        if self._overrides is None:
-            self._overrides = {}
-        self._overrides[cls] = override
+        self._extra().overrides[cls] = override
 
     def remove_state_override(self, cls: type[State[Any]]) -> None:
         """Forget the override of ``cls`` (no error if there is none)."""
-        if self._overrides:
-            self._overrides.pop(cls, None)
+        if self._extras:
+            self._extras.overrides.pop(cls, None)
 
-    def get_state_override(self, cls: type[S]) -> type[S]:
+    def get_state_override(self, cls: type[State[Any]]) -> type[State[Any]]:
         """The class that overrides ``cls`` on this machine, or ``cls`` itself."""
-        overrides = self._overrides
-        return overrides.get(cls, cls) if overrides else cls
+        return self._extras.overrides.get(cls, cls) if self._extras else cls
 
     # -- queries ---------------------------------------------------------------------------
 
     @property
     def stack(self) -> tuple[State[Any], ...]:
-        """The active states, outermost first (empty before the first processing)."""
-        return tuple(self._stack)
+        """The active states, outermost first; regions follow their host, depth first."""
+        return tuple(self.walk())
+
+    def walk(self) -> list[State[Any]]:
+        """The active states in processing order (as ``stack``, without the tuple copy)."""
+        regions = self._regions()
+        return list(walk(self._stack, regions)) if regions else self._stack.copy()
+
+    def regions(self, host: State[Any]) -> tuple[tuple[State[Any], ...], ...]:
+        """The region stacks of ``host`` (empty unless it entered ``st.concurrent``)."""
+        return tuple(tuple(region) for region in self._regions().get(host, ()))
 
     @property
     def started(self) -> bool:
@@ -140,22 +171,54 @@ class StateMachine(Generic[OwnerT]):
         return bool(self._stack)
 
     def get_state(self, cls: type[S]) -> S | None:
-        """The outermost active instance of ``cls`` (subclasses included), or ``None``."""
-        for state in self._stack:
+        """The first active instance of ``cls`` (subclasses included), or ``None``."""
+        for state in self.walk() if self._regions() else self._stack:
             if isinstance(state, cls):
                 return state
         return None
 
     def is_in_state(self, cls: type[State[Any]]) -> bool:
-        """Whether an instance of ``cls`` is on the stack."""
+        """Whether an instance of ``cls`` is active."""
         return self.get_state(cls) is not None
+
+    def _regions(self) -> Regions:
+        return self._extras.regions if self._extras else {}
+
+    def _outer_of(self, state: State[Any]) -> list[State[Any]]:
+        stack = self._stack
+        depth = state.depth
+        if depth < len(stack) and stack[depth] is state:
+            return stack[:depth]
+        return ancestors(state, stack, self._regions())
+
+    def _inner_of(self, state: State[Any]) -> list[State[Any]]:
+        stack = self._stack
+        depth = state.depth
+        if not self._regions() and depth < len(stack) and stack[depth] is state:
+            return stack[depth + 1 :]
+        return list(descendants(state, stack, self._regions()))
+
+    def _immediate_inner_of(self, state: State[Any]) -> list[State[Any]]:
+        stack = self._stack
+        depth = state.depth + 1
+        if not self._regions():
+            return stack[depth : depth + 1]
+        return immediate_inners(state, stack, self._regions())
+
+    def _holds(self, state: State[Any]) -> bool:
+        depth = state.depth
+        stack = self._stack
+        if depth < len(stack) and stack[depth] is state:
+            return True
+        return any(s is state for s in walk(stack, self._regions()))
 
     # -- running ---------------------------------------------------------------------------
 
     def process_state_transitions(self) -> None:
         """Apply transitions, outermost state first, until the stack settles.
 
-        After every change of the stack, processing starts again from the outermost state.
+        After every change of the stack (or of a region's stack), processing starts again
+        from the outermost state.
 
         Raises:
             TransitionLoopError: the stack changed more than ``max_transitions`` times.
@@ -166,40 +229,59 @@ class StateMachine(Generic[OwnerT]):
         if self._busy:
             raise UsageError(self._reentry_message("process_state_transitions"))
         self._busy = True
-        stack = self._stack
         try:
-            if not stack:
-                self._push(self._initial, 0, StepKind.INIT)
+            if not self._stack:
+                self._push(self._stack, 0, self._initial, StepKind.INIT)
             changes = 0
             watch: LoopWatch | None = None
-            # The book's loop, inlined because a settled frame runs it once per state:
-            # passes from the outermost state until one pass changes nothing.
-            while True:
-                last = len(stack) - 1
-                for depth, state in enumerate(stack):
-                    chosen = state.transition()
-                    if chosen is None:
-                        continue
-                    kind = chosen.kind
-                    # Only an inner or inner-entry with an inner in place can leave the
-                    # stack as it is: entry never replaces, inner keeps its own target.
-                    if depth < last and (
-                        kind is INNER_ENTRY
-                        or (kind is INNER and stack[depth + 1].__class__ is chosen.target)
-                    ):
-                        continue
-                    break
-                else:
-                    return
+            found = self._first_change(self._stack)
+            while found is not None:
                 changes += 1
                 if changes > self.max_transitions - KEPT_CHANGES:
-                    watch = LoopWatch.note(watch, self, chosen, changes)
-                self._apply(chosen, depth)
-        except AttributeError as error:
-            _check_returned_transition(error, state, chosen)
-            raise
+                    watch = LoopWatch.note(watch, self, found[0], changes)
+                self._apply(*found)
+                found = self._first_change(self._stack)
         finally:
             self._busy = False
+
+    def _first_change(self, stack: Stack) -> tuple[Transition, Stack, int] | None:
+        """One pass of the book's ProcessStateTransitionsOnce, without changing anything.
+
+        Returns the first transition, outermost first, that would change ``stack`` (or a
+        region of its last state), with the stack and index of the state that chose it.
+        """
+        last = len(stack) - 1
+        for index, state in enumerate(stack):
+            chosen = state.transition()
+            if chosen is None:
+                continue
+            try:
+                kind = chosen.kind
+            except AttributeError:
+                _not_a_transition(state, chosen)
+            if kind is INNER:
+                if index < last and stack[index + 1].__class__ is chosen.target:
+                    continue
+            elif kind is not SIBLING and (index < last or self._has_regions(state)):
+                continue  # inner_entry and concurrent only act when there is no inner
+            return chosen, stack, index
+        extras = self._extras
+        if extras is not None and extras.regions and stack:
+            return self._first_change_in_regions(stack[-1], extras.regions)
+        return None
+
+    def _has_regions(self, state: State[Any]) -> bool:
+        extras = self._extras
+        return extras is not None and state in extras.regions
+
+    def _first_change_in_regions(
+        self, host: State[Any], regions: Regions
+    ) -> tuple[Transition, Stack, int] | None:
+        for region in regions.get(host, ()):
+            found = self._first_change(region)
+            if found is not None:
+                return found
+        return None
 
     def update_states(self, *args: Any, **kwargs: Any) -> None:
         """Call ``update(*args, **kwargs)`` on each active state, outermost first.
@@ -208,8 +290,7 @@ class StateMachine(Generic[OwnerT]):
             NotStartedError: the machine has no active state yet.
             UsageError: called from inside one of this machine's hooks.
         """
-        stack = self._stack
-        if not stack:
+        if not self._stack:
             raise NotStartedError(
                 f"update_states() on {self._label()}, which has no active state: call "
                 "process_state_transitions() first (after stop(), call it again to restart)"
@@ -218,7 +299,7 @@ class StateMachine(Generic[OwnerT]):
             raise UsageError(self._reentry_message("update_states"))
         self._busy = True
         try:
-            for state in stack:
+            for state in self.walk() if self._regions() else self._stack:
                 if state._st_update:
                     state.update(*args, **kwargs)
         finally:
@@ -234,47 +315,66 @@ class StateMachine(Generic[OwnerT]):
             raise UsageError(self._reentry_message("stop"))
         self._busy = True
         try:
-            self._pop_to(0)
+            self._pop_to(self._stack, 0)
         finally:
             self._busy = False
 
-    # -- the algorithm's pieces ------------------------------------------------------------
+    # -- changing the stack ----------------------------------------------------------------
 
-    def _apply(self, chosen: Transition, depth: int) -> None:
-        if chosen.kind is SIBLING:
-            self._pop_to(depth)
-            self._push(chosen, depth, StepKind.SIBLING)
+    def _apply(self, chosen: Transition, stack: Stack, index: int) -> None:
+        kind = chosen.kind
+        if kind is SIBLING:
+            depth = stack[index].depth
+            self._pop_to(stack, index)
+            self._push(stack, depth, chosen, StepKind.SIBLING)
+            return
+        host = stack[index]
+        self._pop_to(stack, index + 1)
+        if kind is CONCURRENT:
+            self._enter_regions(host, chosen)
         else:
-            self._pop_to(depth + 1)
-            self._push(chosen, depth + 1, _PUSH_STEP[chosen.kind])
+            self._push(stack, host.depth + 1, chosen, _PUSH_STEP.get(kind, StepKind.ENTRY))
 
-    def _push(self, chosen: Transition, depth: int, step: StepKind) -> None:
+    def _enter_regions(self, host: State[Any], chosen: Transition) -> None:
+        stacks: list[Stack] = []
+        self._extra().regions[host] = stacks
+        for root in chosen.regions:
+            region: Stack = []
+            stacks.append(region)
+            self._push(region, host.depth + 1, sibling(root), StepKind.REGION)
+
+    def _push(self, stack: Stack, depth: int, chosen: Transition, step: StepKind) -> None:
         cls = chosen.target
         state = cls()
         state.owner = self.owner
         state.machine = self
         state.depth = depth
         state._saved = None
-        self._stack.append(state)
-        if self._tracer is not None:
-            self._tracer.record(Step(self.name, step, cls, depth))
+        stack.append(state)
+        tracer = self._extras.tracer if self._extras else None
+        if tracer is not None:
+            tracer.record(Step(self.name, step, cls, depth))
         if cls._st_enter:
             try:
                 state.on_enter(*chosen.args, **chosen.kwargs)
             except BaseException as error:
                 # A state whose on_enter failed was never entered: drop it without on_exit.
-                self._stack.pop()
+                stack.pop()
                 state._restore_values()
                 if isinstance(error, TypeError):
                     check_arguments(chosen, error)
                 raise
 
-    def _pop_to(self, depth: int) -> None:
-        stack = self._stack
-        while len(stack) > depth:
+    def _pop_to(self, stack: Stack, size: int) -> None:
+        """Exit states from the end of ``stack`` until it holds ``size``, innermost first."""
+        while len(stack) > size:
             state = stack[-1]
-            if self._tracer is not None:
-                self._tracer.record(Step(self.name, StepKind.POP, type(state), state.depth))
+            extras = self._extras
+            if extras is not None:
+                self._exit_regions(state, extras)
+                if extras.tracer is not None:
+                    step = Step(self.name, StepKind.POP, type(state), state.depth)
+                    extras.tracer.record(step)
             try:
                 if state._st_exit:
                     state.on_exit()
@@ -283,6 +383,15 @@ class StateMachine(Generic[OwnerT]):
                 # and gives back its state values, so the stack only holds entered states.
                 stack.pop()
                 state._restore_values()
+
+    def _exit_regions(self, host: State[Any], extras: _Extras) -> None:
+        """Exit ``host``'s regions, last region first, each innermost first."""
+        stacks = extras.regions.get(host)
+        if stacks is None:
+            return
+        for region in reversed(stacks):
+            self._pop_to(region, 0)
+        del extras.regions[host]
 
     def _label(self) -> str:
         return f"machine {self.name!r}" if self.name else "the machine"
@@ -295,23 +404,12 @@ class StateMachine(Generic[OwnerT]):
         )
 
     def __repr__(self) -> str:
-        names = ", ".join(type(state).__qualname__ for state in self._stack)
+        names = ", ".join(type(state).__qualname__ for state in self.walk())
         return f"<StateMachine {self.name!r} [{names}]>"
 
 
-def _check_returned_transition(error: AttributeError, state: State[Any], chosen: object) -> None:
-    """Turn the AttributeError of reading ``chosen.kind`` into a clear error.
-
-    An AttributeError raised in ``process_state_transitions``'s own frame (its traceback
-    has no deeper entry) can only come from reading ``chosen.kind``: ``transition()``
-    returned something else than a Transition. Checking after the fact keeps that test off
-    the per-frame path; errors from user code (deeper frames) propagate unchanged.
-
-    Raises:
-        TransitionTargetError: ``chosen`` is not a transition.
-    """
-    if error.__traceback__ is not None and error.__traceback__.tb_next is None:
-        raise TransitionTargetError(
-            f"{type(state).__qualname__}.transition() returned {chosen!r}; return "
-            "st.sibling(...), st.inner(...), st.inner_entry(...) or None"
-        ) from None
+def _not_a_transition(state: State[Any], returned: object) -> None:
+    raise TransitionTargetError(
+        f"{type(state).__qualname__}.transition() returned {returned!r}; return "
+        "st.sibling(...), st.inner(...), st.inner_entry(...), st.concurrent(...) or None"
+    ) from None

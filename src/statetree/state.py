@@ -77,28 +77,21 @@ class State(Generic[OwnerT]):
 
     def get_outer_state(self, cls: type[S]) -> S | None:
         """The nearest instance of ``cls`` outside this state, or ``None``."""
-        stack = self.machine._stack
-        for depth in range(self.depth - 1, -1, -1):
-            state = stack[depth]
+        for state in reversed(self.machine._outer_of(self)):
             if isinstance(state, cls):
                 return state
         return None
 
     def get_inner_state(self, cls: type[S]) -> S | None:
-        """The nearest instance of ``cls`` inside this state, or ``None``."""
-        stack = self.machine._stack
-        for depth in range(self.depth + 1, len(stack)):
-            state = stack[depth]
+        """The nearest instance of ``cls`` inside this state (regions included), or ``None``."""
+        for state in self.machine._inner_of(self):
             if isinstance(state, cls):
                 return state
         return None
 
     def get_immediate_inner_state(self, cls: type[S]) -> S | None:
-        """This state's immediate inner if it is an instance of ``cls``, else ``None``."""
-        stack = self.machine._stack
-        depth = self.depth + 1
-        if depth < len(stack):
-            state = stack[depth]
+        """This state's immediate inner (or region root) that is a ``cls``, else ``None``."""
+        for state in self.machine._immediate_inner_of(self):
             if isinstance(state, cls):
                 return state
         return None
@@ -119,7 +112,7 @@ class State(Generic[OwnerT]):
         """Whether this state's immediate inner is an instance of ``cls``."""
         return self.get_immediate_inner_state(cls) is not None
 
-    def get_state_override(self, cls: type[S]) -> type[S]:
+    def get_state_override(self, cls: type[State[Any]]) -> type[State[Any]]:
         """The class registered with ``machine.add_state_override(cls, ...)``, else ``cls``."""
         return self.machine.get_state_override(cls)
 
@@ -168,10 +161,7 @@ class State(Generic[OwnerT]):
 
     def _is_on_stack(self) -> bool:
         machine = getattr(self, "machine", None)
-        if machine is None:
-            return False
-        stack = machine._stack
-        return self.depth < len(stack) and stack[self.depth] is self
+        return machine is not None and machine._holds(self)
 
     def _restore_values(self) -> None:
         saved = self._saved

@@ -32,6 +32,7 @@ class StepKind(enum.Enum):
     ENTRY = ("Entry", 1)
     INNER = ("Inner", 1)
     SIBLING = ("Sibling", 1)
+    REGION = ("Region", 1)
     POP = ("Pop", 2)
 
     def __init__(self, label: str, level: int) -> None:

@@ -16,7 +16,7 @@ from typing import Any, Final
 from statetree.errors import StateArgumentError, TransitionTargetError
 from statetree.state import State
 
-__all__ = ["Transition", "TransitionKind", "inner", "inner_entry", "sibling"]
+__all__ = ["Transition", "TransitionKind", "concurrent", "inner", "inner_entry", "sibling"]
 
 
 class TransitionKind(enum.IntEnum):
@@ -28,11 +28,14 @@ class TransitionKind(enum.IntEnum):
     """Make the target the immediate inner, replacing any other inner."""
     INNER_ENTRY = 2
     """Push the target as immediate inner only when there is no inner yet."""
+    CONCURRENT = 3
+    """When there is no inner yet, enter every region root: all stay active at once."""
 
 
 SIBLING: Final = TransitionKind.SIBLING
 INNER: Final = TransitionKind.INNER
 INNER_ENTRY: Final = TransitionKind.INNER_ENTRY
+CONCURRENT: Final = TransitionKind.CONCURRENT
 
 _NO_KWARGS: Final[Mapping[str, Any]] = MappingProxyType({})
 
@@ -52,23 +55,29 @@ class Transition:
     target: type[State[Any]]
     args: tuple[Any, ...] = ()
     kwargs: Mapping[str, Any] = field(default_factory=lambda: _NO_KWARGS, hash=False)
+    regions: tuple[type[State[Any]], ...] = ()
+    """For a concurrent transition, the root of each region (``target`` is the first)."""
 
     def __post_init__(self) -> None:
-        target: object = self.target
+        for target in self.regions or (self.target,):
+            self._check_target(target)
+        if (self.args or self.kwargs) and not self.target._st_enter:
+            raise StateArgumentError(
+                f"{self!r}: {self.target.__qualname__} takes no state arguments because it "
+                "does not define on_enter; add on_enter(self, ...) with those parameters"
+            )
+
+    def _check_target(self, target: object) -> None:
         if not (isinstance(target, type) and issubclass(target, State)):
             name = self.kind.name.lower()
             raise TransitionTargetError(
                 f"{name}() needs a State subclass as its target, got {target!r} "
                 f"({type(target).__name__}); pass the class itself, e.g. st.{name}(Stand)"
             )
-        if (self.args or self.kwargs) and not target._st_enter:
-            raise StateArgumentError(
-                f"{self!r}: {target.__qualname__} takes no state arguments because it does "
-                "not define on_enter; add on_enter(self, ...) with those parameters"
-            )
 
     def __repr__(self) -> str:
-        params = [self.target.__qualname__, *map(repr, self.args)]
+        targets = self.regions or (self.target,)
+        params = [target.__qualname__ for target in targets] + list(map(repr, self.args))
         params += [f"{k}={v!r}" for k, v in self.kwargs.items()]
         return f"{self.kind.name.lower()}({', '.join(params)})"
 
@@ -136,3 +145,28 @@ def inner_entry(target: type[State[Any]], /, *args: Any, **kwargs: Any) -> Trans
         return _INNER_ENTRIES[target]
     except (KeyError, TypeError):
         return _first(INNER_ENTRY, target)
+
+
+_CONCURRENTS: Final[dict[tuple[type, ...], Transition]] = {}
+
+
+def concurrent(*roots: type[State[Any]]) -> Transition:
+    """Enter every class in ``roots`` as the root of its own region, if there is no inner yet.
+
+    All regions stay active at once, each with its own inner stack; they are processed in
+    the order given and exited in reverse order. Like :func:`inner_entry`, this does
+    nothing once the state has inners.
+
+    Raises:
+        TransitionTargetError: no root given, or a root is not a ``State`` subclass.
+    """
+    try:
+        return _CONCURRENTS[roots]
+    except (KeyError, TypeError):
+        if not roots:
+            raise TransitionTargetError(
+                "concurrent() needs at least one region root, e.g. st.concurrent(Upper, Lower)"
+            ) from None
+        transition = Transition(CONCURRENT, roots[0], regions=roots)
+        _CONCURRENTS[roots] = transition
+        return transition

@@ -230,7 +230,7 @@ def test_transition_returning_a_class_is_explained() -> None:
         machine.process_state_transitions()
     assert str(caught.value) == (
         f"{Wrong.__qualname__}.transition() returned {Low!r}; return st.sibling(...), "
-        "st.inner(...), st.inner_entry(...) or None"
+        "st.inner(...), st.inner_entry(...), st.concurrent(...) or None"
     )
     assert [type(s) for s in machine.stack] == [Wrong]
 

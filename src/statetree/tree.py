@@ -1,0 +1,72 @@
+"""The shape of an active configuration: the main stack plus the stacks of regions.
+
+A state that entered concurrent regions (``st.concurrent(...)``) is always the last of its
+stack; each of its regions is a stack of its own. These helpers walk that tree without
+changing it. ``regions`` maps each such host state to its region stacks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from statetree.state import State
+
+__all__ = ["Regions", "ancestors", "descendants", "home_of", "walk"]
+
+Stack = list[State[Any]]
+Regions = dict[State[Any], list[Stack]]
+
+
+def walk(stack: Stack, regions: Regions) -> Iterator[State[Any]]:
+    """Every state, depth first: a stack's states in order, then its host's regions."""
+    yield from stack
+    if stack:
+        for region in regions.get(stack[-1], ()):
+            yield from walk(region, regions)
+
+
+def home_of(state: State[Any], stack: Stack, regions: Regions) -> tuple[Stack, ...] | None:
+    """The chain of stacks from the main one to the one holding ``state``, or ``None``."""
+    if state in stack:
+        return (stack,)
+    if stack:
+        for region in regions.get(stack[-1], ()):
+            chain = home_of(state, region, regions)
+            if chain is not None:
+                return (stack, *chain)
+    return None
+
+
+def ancestors(state: State[Any], stack: Stack, regions: Regions) -> list[State[Any]]:
+    """The states outside ``state``, outermost first (empty if it is not active)."""
+    chain = home_of(state, stack, regions)
+    if chain is None:
+        return []
+    outer = [s for host_stack in chain[:-1] for s in host_stack]
+    home = chain[-1]
+    return outer + home[: home.index(state)]
+
+
+def descendants(state: State[Any], stack: Stack, regions: Regions) -> Iterator[State[Any]]:
+    """The states inside ``state``, in processing order."""
+    chain = home_of(state, stack, regions)
+    if chain is None:
+        return
+    home = chain[-1]
+    below = home[home.index(state) + 1 :]
+    yield from below
+    for region in regions.get(home[-1], ()):
+        yield from walk(region, regions)
+
+
+def immediate_inners(state: State[Any], stack: Stack, regions: Regions) -> list[State[Any]]:
+    """The states right inside ``state``: its next state, or its regions' roots."""
+    chain = home_of(state, stack, regions)
+    if chain is None:
+        return []
+    home = chain[-1]
+    index = home.index(state)
+    if index + 1 < len(home):
+        return [home[index + 1]]
+    return [region[0] for region in regions.get(state, ()) if region]
