@@ -4,6 +4,7 @@ The core (states, transitions, the machine, state values and tracing) needs only
 standard library.
 """
 
+from statetree.cause import Cause
 from statetree.errors import (
     DecodeError,
     DefinitionError,
@@ -29,6 +30,7 @@ from statetree.transition import (
 )
 
 __all__ = [
+    "Cause",
     "DecodeError",
     "DefinitionError",
     "NotStartedError",

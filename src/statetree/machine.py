@@ -2,16 +2,34 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
 from typing import Any, Generic, TypeVar
 
 from statetree.arguments import check_arguments
 from statetree.errors import NotStartedError, TransitionTargetError, UsageError
 from statetree.loops import KEPT_CHANGES, LoopWatch
+from statetree.options import DEFAULT_MAX_TRANSITIONS, Extras, Options
 from statetree.state import State
-from statetree.trace import Step, StepKind, StepListener, TraceLevel, Tracer
-from statetree.transition import CONCURRENT, INNER, SIBLING, Transition, sibling
-from statetree.tree import Regions, Stack, ancestors, descendants, immediate_inners, walk
+from statetree.trace import Step, StepKind, TraceLevel
+from statetree.transition import (
+    CONCURRENT,
+    INNER,
+    INNER_ENTRY,
+    SIBLING,
+    Transition,
+    TransitionKind,
+    sibling,
+)
+from statetree.tree import (
+    Regions,
+    Stack,
+    ancestors,
+    descendants,
+    home_of,
+    immediate_inners,
+    walk,
+)
 
 __all__ = ["StateMachine"]
 
@@ -19,22 +37,9 @@ OwnerT = TypeVar("OwnerT")
 S = TypeVar("S", bound=State[Any])
 
 _PUSH_STEP = {SIBLING: StepKind.SIBLING, INNER: StepKind.INNER}
-DEFAULT_MAX_TRANSITIONS = 1000
 
 
-class _Extras:
-    """What few machines use, kept out of every machine's own footprint."""
-
-    __slots__ = ("max_transitions", "overrides", "regions", "tracer")
-
-    def __init__(self) -> None:
-        self.tracer: Tracer | None = None
-        self.overrides: dict[type, type] = {}
-        self.regions: Regions = {}
-        self.max_transitions = DEFAULT_MAX_TRANSITIONS
-
-
-class StateMachine(Generic[OwnerT]):
+class StateMachine(Options, Generic[OwnerT]):
     """A hierarchical state machine: a stack of active states, outermost first.
 
     Args:
@@ -51,7 +56,7 @@ class StateMachine(Generic[OwnerT]):
         TransitionTargetError: ``initial`` is not a ``State`` subclass.
     """
 
-    __slots__ = ("_busy", "_extras", "_initial", "_stack", "name", "owner")
+    __slots__ = ("_busy", "_initial", "_stack", "owner")
 
     def __init__(
         self,
@@ -68,86 +73,12 @@ class StateMachine(Generic[OwnerT]):
         self.name = name
         self._stack: Stack = []
         self._busy = False
-        self._extras: _Extras | None = None
+        self._extras: Extras | None = None
         if max_transitions != DEFAULT_MAX_TRANSITIONS:
             self.max_transitions = max_transitions
-        tracer = Tracer(TraceLevel(trace), trace_sink)
-        if not tracer.idle:
-            self._extra().tracer = tracer
-
-    def _extra(self) -> _Extras:
-        if self._extras is None:
-            self._extras = _Extras()
-        return self._extras
-
-    @property
-    def max_transitions(self) -> int:
-        """How many stack changes one processing call may make before it raises."""
-        return self._extras.max_transitions if self._extras else DEFAULT_MAX_TRANSITIONS
-
-    @max_transitions.setter
-    def max_transitions(self, bound: int) -> None:
-        self._extra().max_transitions = bound
-
-    # -- observation -----------------------------------------------------------------------
-
-    def set_debug_info(self, name: str, level: TraceLevel) -> None:
-        """Set the name used in trace lines and the trace level."""
-        self.name = name
-        self._retrace(level=TraceLevel(level))
-
-    @property
-    def trace_level(self) -> TraceLevel:
-        """The current trace level."""
-        tracer = self._extras.tracer if self._extras else None
-        return tracer.level if tracer else TraceLevel.NONE
-
-    def add_listener(self, listener: StepListener) -> None:
-        """Call ``listener`` with a :class:`Step` record for every change of the stack."""
-        self._retrace(listeners=(*self._listeners(), listener))
-
-    def remove_listener(self, listener: StepListener) -> None:
-        """Stop calling ``listener``.
-
-        Raises:
-            UsageError: ``listener`` was not added.
-        """
-        remaining = list(self._listeners())
-        if listener not in remaining:
-            raise UsageError(f"{listener!r} is not a listener of {self._label()}")
-        remaining.remove(listener)
-        self._retrace(listeners=tuple(remaining))
-
-    def _listeners(self) -> tuple[StepListener, ...]:
-        tracer = self._extras.tracer if self._extras else None
-        return tracer.listeners if tracer else ()
-
-    def _retrace(self, **changes: Any) -> None:
-        old = (self._extras.tracer if self._extras else None) or Tracer()
-        tracer = Tracer(
-            changes.get("level", old.level), old.sink, changes.get("listeners", old.listeners)
-        )
-        self._extra().tracer = None if tracer.idle else tracer
-
-    # -- state overrides -------------------------------------------------------------------
-
-    def add_state_override(self, cls: type[State[Any]], override: type[State[Any]]) -> None:
-        """Make ``get_state_override(cls)`` return ``override`` for this machine.
-
-        Raises:
-            TransitionTargetError: ``override`` is not a ``State`` subclass.
-        """
-        sibling(override)  # validates the class with the usual message
-        self._extra().overrides[cls] = override
-
-    def remove_state_override(self, cls: type[State[Any]]) -> None:
-        """Forget the override of ``cls`` (no error if there is none)."""
-        if self._extras:
-            self._extras.overrides.pop(cls, None)
-
-    def get_state_override(self, cls: type[State[Any]]) -> type[State[Any]]:
-        """The class that overrides ``cls`` on this machine, or ``cls`` itself."""
-        return self._extras.overrides.get(cls, cls) if self._extras else cls
+        if trace_sink is not None:
+            self._extra().sink = trace_sink
+        self._retrace(level=TraceLevel(trace))
 
     # -- queries ---------------------------------------------------------------------------
 
@@ -189,6 +120,7 @@ class StateMachine(Generic[OwnerT]):
         depth = state.depth
         if depth < len(stack) and stack[depth] is state:
             return stack[:depth]
+        self._locate(state)
         return ancestors(state, stack, self._regions())
 
     def _inner_of(self, state: State[Any]) -> list[State[Any]]:
@@ -196,14 +128,12 @@ class StateMachine(Generic[OwnerT]):
         depth = state.depth
         if not self._regions() and depth < len(stack) and stack[depth] is state:
             return stack[depth + 1 :]
+        self._locate(state)
         return list(descendants(state, stack, self._regions()))
 
     def _immediate_inner_of(self, state: State[Any]) -> list[State[Any]]:
-        stack = self._stack
-        depth = state.depth + 1
-        if not self._regions():
-            return stack[depth : depth + 1]
-        return immediate_inners(state, stack, self._regions())
+        self._locate(state)
+        return immediate_inners(state, self._stack, self._regions())
 
     def _holds(self, state: State[Any]) -> bool:
         depth = state.depth
@@ -241,6 +171,9 @@ class StateMachine(Generic[OwnerT]):
                     watch = LoopWatch.note(watch, self, found[0], changes)
                 self._apply(*found)
                 found = self._first_change(self._stack)
+        except AttributeError as error:
+            _check_returned_transition(error)
+            raise
         finally:
             self._busy = False
 
@@ -255,24 +188,25 @@ class StateMachine(Generic[OwnerT]):
             chosen = state.transition()
             if chosen is None:
                 continue
-            try:
-                kind = chosen.kind
-            except AttributeError:
-                _not_a_transition(state, chosen)
-            if kind is INNER:
-                if index < last and stack[index + 1].__class__ is chosen.target:
+            kind = chosen.kind
+            if kind is INNER_ENTRY or kind is CONCURRENT:
+                # They only act when there is no inner (a single one, or regions).
+                if index < last or self._has_regions(state, kind):
                     continue
-            elif kind is not SIBLING and (index < last or self._has_regions(state)):
-                continue  # inner_entry and concurrent only act when there is no inner
+            elif kind is INNER and index < last and stack[index + 1].__class__ is chosen.target:
+                continue
             return chosen, stack, index
         extras = self._extras
         if extras is not None and extras.regions and stack:
             return self._first_change_in_regions(stack[-1], extras.regions)
         return None
 
-    def _has_regions(self, state: State[Any]) -> bool:
-        extras = self._extras
-        return extras is not None and state in extras.regions
+    def _has_regions(self, state: State[Any], kind: TransitionKind) -> bool:
+        """Whether ``state`` hosts regions (for ``concurrent``: all of them active)."""
+        stacks = self._extras.regions.get(state) if self._extras else None
+        if stacks is None:
+            return False
+        return kind is not CONCURRENT or all(stacks)
 
     def _first_change_in_regions(
         self, host: State[Any], regions: Regions
@@ -319,9 +253,71 @@ class StateMachine(Generic[OwnerT]):
         finally:
             self._busy = False
 
+    # -- tools: driving the stack directly -------------------------------------------------
+
+    def exit(self, state: State[Any]) -> None:
+        """Exit ``state`` and every state inside it now, innermost first.
+
+        The next ``process_state_transitions`` lets the outer states choose again (a host
+        re-enters an exited region through its ``st.concurrent``).
+
+        Raises:
+            UsageError: ``state`` is not active in this machine, or a hook is running.
+        """
+        with self._tool_call("exit"):
+            home, index = self._locate(state)
+            self._pop_to(home, index)
+
+    def apply_transition(self, state: State[Any], transition: Transition) -> None:
+        """Change the stack now as if ``state`` had chosen ``transition``.
+
+        Unlike processing, the change is always made: a sibling replaces ``state``; an
+        inner or inner-entry exits ``state``'s inners and pushes the target; a concurrent
+        transition enters the regions that are not active. Used by tools that set a
+        configuration (network updates, hot reload); games return transitions instead.
+
+        Raises:
+            UsageError: ``state`` is not active in this machine, or a hook is running.
+        """
+        with self._tool_call("apply_transition"):
+            home, index = self._locate(state)
+            self._apply(transition, home, index)
+
+    def start(self) -> None:
+        """Enter the initial state if the machine has none, without processing further.
+
+        Raises:
+            UsageError: a hook of this machine is running.
+        """
+        with self._tool_call("start"):
+            if not self._stack:
+                self._push(self._stack, 0, self._initial, StepKind.INIT)
+
+    @contextlib.contextmanager
+    def _tool_call(self, name: str) -> Iterator[None]:
+        if self._busy:
+            raise UsageError(self._reentry_message(name))
+        self._busy = True
+        try:
+            yield
+        finally:
+            self._busy = False
+
+    def _locate(self, state: State[Any]) -> tuple[Stack, int]:
+        chain = home_of(state, self._stack, self._regions())
+        if chain is None:
+            raise UsageError(
+                f"{state!r} is not an active state of {self._label()}: it exited, so it can "
+                "no longer query or change the stack (do not keep references to states)"
+            )
+        home = chain[-1]
+        return home, home.index(state)
+
     # -- changing the stack ----------------------------------------------------------------
 
     def _apply(self, chosen: Transition, stack: Stack, index: int) -> None:
+        if chosen.__class__ is not Transition:
+            raise _not_a_transition(stack[index], chosen)
         kind = chosen.kind
         if kind is SIBLING:
             depth = stack[index].depth
@@ -332,16 +328,19 @@ class StateMachine(Generic[OwnerT]):
         self._pop_to(stack, index + 1)
         if kind is CONCURRENT:
             self._enter_regions(host, chosen)
-        else:
-            self._push(stack, host.depth + 1, chosen, _PUSH_STEP.get(kind, StepKind.ENTRY))
+            return
+        if kind is INNER or kind is INNER_ENTRY:
+            self._exit_regions(host)
+        self._push(stack, host.depth + 1, chosen, _PUSH_STEP.get(kind, StepKind.ENTRY))
 
     def _enter_regions(self, host: State[Any], chosen: Transition) -> None:
-        stacks: list[Stack] = []
-        self._extra().regions[host] = stacks
-        for root in chosen.regions:
-            region: Stack = []
-            stacks.append(region)
-            self._push(region, host.depth + 1, sibling(root), StepKind.REGION)
+        """Enter the root of each region of ``host`` that is not active."""
+        stacks = self._extra().regions.setdefault(host, [])
+        for position, root in enumerate(chosen.regions):
+            if position == len(stacks):
+                stacks.append([])
+            if not stacks[position]:
+                self._push(stacks[position], host.depth + 1, sibling(root), StepKind.REGION)
 
     def _push(self, stack: Stack, depth: int, chosen: Transition, step: StepKind) -> None:
         cls = chosen.target
@@ -371,7 +370,7 @@ class StateMachine(Generic[OwnerT]):
             state = stack[-1]
             extras = self._extras
             if extras is not None:
-                self._exit_regions(state, extras)
+                self._exit_regions(state)
                 if extras.tracer is not None:
                     step = Step(self.name, StepKind.POP, type(state), state.depth)
                     extras.tracer.record(step)
@@ -384,17 +383,15 @@ class StateMachine(Generic[OwnerT]):
                 stack.pop()
                 state._restore_values()
 
-    def _exit_regions(self, host: State[Any], extras: _Extras) -> None:
+    def _exit_regions(self, host: State[Any]) -> None:
         """Exit ``host``'s regions, last region first, each innermost first."""
-        stacks = extras.regions.get(host)
+        regions = self._extras.regions if self._extras else {}
+        stacks = regions.get(host)
         if stacks is None:
             return
         for region in reversed(stacks):
             self._pop_to(region, 0)
-        del extras.regions[host]
-
-    def _label(self) -> str:
-        return f"machine {self.name!r}" if self.name else "the machine"
+        del regions[host]
 
     def _reentry_message(self, call: str) -> str:
         return (
@@ -408,8 +405,31 @@ class StateMachine(Generic[OwnerT]):
         return f"<StateMachine {self.name!r} [{names}]>"
 
 
-def _not_a_transition(state: State[Any], returned: object) -> None:
-    raise TransitionTargetError(
+def _check_returned_transition(error: AttributeError) -> None:
+    """Turn the AttributeError of reading ``chosen.kind`` into a clear error.
+
+    Raised in ``_first_change``'s own frame (the last entry of the traceback), it can only
+    come from reading ``chosen.kind``: ``transition()`` returned something else than a
+    Transition. Checking after the fact keeps that test off the per-frame path; errors from
+    user code (deeper frames) propagate unchanged.
+
+    Raises:
+        TransitionTargetError: ``transition()`` returned something else than a Transition.
+    """
+    entry = error.__traceback__
+    while entry is not None and entry.tb_next is not None:
+        entry = entry.tb_next
+    if entry is None or entry.tb_frame.f_code is not _FIRST_CHANGE_CODE:
+        return
+    scope = entry.tb_frame.f_locals
+    raise _not_a_transition(scope.get("state"), scope.get("chosen")) from None
+
+
+def _not_a_transition(state: object, returned: object) -> TransitionTargetError:
+    return TransitionTargetError(
         f"{type(state).__qualname__}.transition() returned {returned!r}; return "
         "st.sibling(...), st.inner(...), st.inner_entry(...), st.concurrent(...) or None"
-    ) from None
+    )
+
+
+_FIRST_CHANGE_CODE = StateMachine._first_change.__code__

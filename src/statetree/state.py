@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
+from statetree.cause import Cause
 from statetree.errors import StateValueError
 
 if TYPE_CHECKING:
@@ -40,7 +41,7 @@ class State(Generic[OwnerT]):
     owner: OwnerT
     machine: StateMachine[Any]
     depth: int
-    _saved: list[tuple[StateValue[Any], Any]] | None
+    _saved: list[StateValue[Any]] | None
 
     # Which hooks a class overrides, computed once per class so the machine skips the
     # calls that would do nothing.
@@ -68,6 +69,11 @@ class State(Generic[OwnerT]):
 
     def update(self, *args: Any, **kwargs: Any) -> None:
         """Called by ``update_states`` on the settled stack, outermost first."""
+
+    @property
+    def cause(self) -> Cause:
+        """Why this state's hook runs now: a transition, a network update, a prediction..."""
+        return self.machine.cause
 
     # -- stack queries ---------------------------------------------------------------------
 
@@ -150,13 +156,11 @@ class State(Generic[OwnerT]):
                 "stack; state values can only be set by active states (from on_enter, "
                 "transition, update or on_exit), never from __init__ or after exit"
             )
-        saved = self._saved
-        if saved is None:
-            self._saved = saved = []
-        elif any(held is state_value for held, _ in saved):
+        if not state_value._hold(self):
             return False
-        saved.append((state_value, state_value._value))
-        state_value._holders += 1
+        if self._saved is None:
+            self._saved = []
+        self._saved.append(state_value)
         return True
 
     def _is_on_stack(self) -> bool:
@@ -166,9 +170,8 @@ class State(Generic[OwnerT]):
     def _restore_values(self) -> None:
         saved = self._saved
         if saved:
-            for state_value, old in reversed(saved):
-                state_value._value = old
-                state_value._holders -= 1
+            for state_value in reversed(saved):
+                state_value._release(self)
             self._saved = None
 
     def __repr__(self) -> str:

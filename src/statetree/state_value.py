@@ -16,15 +16,16 @@ class StateValue(Generic[T]):
 
     A state sets it with ``self.set_state_value(value_obj, new)`` (or edits an aggregate in
     place through ``self.modify_state_value(value_obj)``); the value the state found is
-    restored right after that state's ``on_exit``. Several states restore in reverse order,
-    so the value always reflects the states on the stack.
+    restored right after that state's ``on_exit``. With several holders the value is always
+    the one set last by a state that is still active, and the initial value once none is.
     """
 
     __slots__ = ("_holders", "_value")
 
     def __init__(self, initial: T) -> None:
         self._value = initial
-        self._holders = 0
+        # (state, value it found) for each active state that set this value, oldest first.
+        self._holders: list[tuple[object, T]] = []
 
     @property
     def value(self) -> T:
@@ -47,11 +48,32 @@ class StateValue(Generic[T]):
         """
         if self._holders:
             raise StateValueError(
-                f"set_initial_value({value!r}) while {self._holders} active state(s) hold an "
+                f"set_initial_value({value!r}) while {len(self._holders)} active state(s) hold an "
                 "override of this StateValue; their exit would overwrite it. Reset it before "
                 "the machine starts or after stop()"
             )
         self._value = value
+
+    def _hold(self, state: object) -> bool:
+        """Remember the value ``state`` found, unless it already holds this value."""
+        if any(holder is state for holder, _ in self._holders):
+            return False
+        self._holders.append((state, self._value))
+        return True
+
+    def _release(self, state: object) -> None:
+        """``state`` exited: give back the value it found, or pass it to the next holder."""
+        holders = self._holders
+        index = next(i for i, (holder, _) in enumerate(holders) if holder is state)
+        found = holders[index][1]
+        if index == len(holders) - 1:
+            self._value = found
+        else:
+            # A later holder is still active and set the current value: it will restore
+            # what this state found when it exits in turn.
+            later = holders[index + 1][0]
+            holders[index + 1] = (later, found)
+        del holders[index]
 
     def __repr__(self) -> str:
         return f"StateValue({self._value!r})"

@@ -203,3 +203,31 @@ def test_concurrent_needs_roots() -> None:
         st.concurrent(Upper, 3)  # type: ignore[arg-type]
     assert st.concurrent(Upper, Lower) is st.concurrent(Upper, Lower)
     assert repr(st.concurrent(Upper, Lower)) == "concurrent(Upper, Lower)"
+
+
+def test_inner_from_a_host_exits_its_regions(owner: Recorder) -> None:
+    class Host(Logged):
+        def transition(self) -> st.Transition | None:
+            return st.inner(Solo) if self.owner["solo"] else st.concurrent(Upper, Lower)
+
+    class Solo(Logged):
+        pass
+
+    machine = st.StateMachine(Host, owner)
+    machine.process_state_transitions()
+    owner.log.clear()
+    owner.flags["solo"] = True
+    machine.process_state_transitions()
+    assert names(machine) == ["Host", "Solo"]
+    assert owner.log == ["Stand.exit", "Lower.exit", "Idle.exit", "Upper.exit", "Solo.enter"]
+
+
+def test_an_exited_region_is_entered_again_by_its_host(owner: Recorder) -> None:
+    machine = started(owner)
+    lower = machine.stack[3]
+    owner.log.clear()
+    machine.exit(lower)
+    assert names(machine) == ["Alive", "Upper", "Idle"]
+    machine.process_state_transitions()
+    assert names(machine) == ["Alive", "Upper", "Idle", "Lower", "Stand"]
+    assert owner.log == ["Stand.exit", "Lower.exit", "Lower.enter", "Stand.enter"]

@@ -105,3 +105,13 @@ def test_listeners_receive_step_records() -> None:
     assert len(steps) == 7
     with pytest.raises(st.UsageError, match="is not a listener of machine 'm'"):
         machine.remove_listener(steps.append)
+
+
+def test_sink_given_at_construction_survives_level_changes() -> None:
+    lines: list[str] = []
+    machine = st.StateMachine(States.Alive, Owner(), trace_sink=lines.append)
+    machine.set_debug_info("TestHsm", st.TraceLevel.BASIC)
+    machine.set_debug_info("TestHsm", st.TraceLevel.NONE)
+    machine.set_debug_info("TestHsm", st.TraceLevel.BASIC)
+    machine.process_state_transitions()
+    assert lines[0] == "HSM_1_TestHsm: Init    : States.Alive"
