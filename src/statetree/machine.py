@@ -78,7 +78,8 @@ class StateMachine(Options, Generic[OwnerT]):
             self.max_transitions = max_transitions
         if trace_sink is not None:
             self._extra().sink = trace_sink
-        self._retrace(level=TraceLevel(trace))
+        if trace is not TraceLevel.NONE:
+            self._retrace(level=TraceLevel(trace))
 
     # -- queries ---------------------------------------------------------------------------
 
@@ -159,23 +160,45 @@ class StateMachine(Options, Generic[OwnerT]):
         if self._busy:
             raise UsageError(self._reentry_message("process_state_transitions"))
         self._busy = True
+        stack = self._stack
         try:
-            if not self._stack:
-                self._push(self._stack, 0, self._initial, StepKind.INIT)
-            changes = 0
-            watch: LoopWatch | None = None
-            found = self._first_change(self._stack)
-            while found is not None:
-                changes += 1
-                if changes > self.max_transitions - KEPT_CHANGES:
-                    watch = LoopWatch.note(watch, self, found[0], changes)
-                self._apply(*found)
-                found = self._first_change(self._stack)
+            if not stack:
+                self._push(stack, 0, self._initial, StepKind.INIT)
+            if self._extras is not None:
+                self._settle(self._first_change(stack))
+                return
+            # Plain machines (no regions, tracing or options) check the first pass inline:
+            # a settled frame, the common case, then costs one loop and no call. The
+            # decision is _first_change's with no regions to consider.
+            innermost = stack[-1]
+            for state in stack:
+                chosen = state.transition()
+                if chosen is None:
+                    continue
+                if state is not innermost:
+                    kind = chosen.kind
+                    if kind is INNER_ENTRY or kind is CONCURRENT:
+                        continue
+                    if kind is INNER and stack[stack.index(state) + 1].__class__ is chosen.target:
+                        continue
+                self._settle((chosen, stack, stack.index(state)))
+                return
         except AttributeError as error:
             _check_returned_transition(error)
             raise
         finally:
             self._busy = False
+
+    def _settle(self, found: tuple[Transition, Stack, int] | None) -> None:
+        """Apply ``found`` and the changes after it until a pass changes nothing."""
+        changes = 0
+        watch: LoopWatch | None = None
+        while found is not None:
+            changes += 1
+            if changes > self.max_transitions - KEPT_CHANGES:
+                watch = LoopWatch.note(watch, self, found[0], changes)
+            self._apply(*found)
+            found = self._first_change(self._stack)
 
     def _first_change(self, stack: Stack) -> tuple[Transition, Stack, int] | None:
         """One pass of the book's ProcessStateTransitionsOnce, without changing anything.
@@ -183,19 +206,23 @@ class StateMachine(Options, Generic[OwnerT]):
         Returns the first transition, outermost first, that would change ``stack`` (or a
         region of its last state), with the stack and index of the state that chose it.
         """
-        last = len(stack) - 1
-        for index, state in enumerate(stack):
+        innermost = stack[-1] if stack else None
+        for state in stack:
             chosen = state.transition()
             if chosen is None:
                 continue
             kind = chosen.kind
             if kind is INNER_ENTRY or kind is CONCURRENT:
                 # They only act when there is no inner (a single one, or regions).
-                if index < last or self._has_regions(state, kind):
+                if state is not innermost or self._has_regions(state, kind):
                     continue
-            elif kind is INNER and index < last and stack[index + 1].__class__ is chosen.target:
+            elif (
+                kind is INNER
+                and state is not innermost
+                and stack[stack.index(state) + 1].__class__ is chosen.target
+            ):
                 continue
-            return chosen, stack, index
+            return chosen, stack, stack.index(state)
         extras = self._extras
         if extras is not None and extras.regions and stack:
             return self._first_change_in_regions(stack[-1], extras.regions)
@@ -355,7 +382,10 @@ class StateMachine(Options, Generic[OwnerT]):
             tracer.record(Step(self.name, step, cls, depth))
         if cls._st_enter:
             try:
-                state.on_enter(*chosen.args, **chosen.kwargs)
+                if chosen.has_arguments:
+                    state.on_enter(*chosen.args, **chosen.kwargs)
+                else:
+                    state.on_enter()
             except BaseException as error:
                 # A state whose on_enter failed was never entered: drop it without on_exit.
                 stack.pop()
@@ -381,7 +411,8 @@ class StateMachine(Options, Generic[OwnerT]):
                 # Even when on_exit raises, the state counts as exited: it leaves the stack
                 # and gives back its state values, so the stack only holds entered states.
                 stack.pop()
-                state._restore_values()
+                if state._saved:
+                    state._restore_values()
 
     def _exit_regions(self, host: State[Any]) -> None:
         """Exit ``host``'s regions, last region first, each innermost first."""
@@ -408,8 +439,8 @@ class StateMachine(Options, Generic[OwnerT]):
 def _check_returned_transition(error: AttributeError) -> None:
     """Turn the AttributeError of reading ``chosen.kind`` into a clear error.
 
-    Raised in ``_first_change``'s own frame (the last entry of the traceback), it can only
-    come from reading ``chosen.kind``: ``transition()`` returned something else than a
+    Raised in the frame of a processing pass itself (the last entry of the traceback), it
+    can only come from reading ``chosen.kind``: ``transition()`` returned something else than a
     Transition. Checking after the fact keeps that test off the per-frame path; errors from
     user code (deeper frames) propagate unchanged.
 
@@ -419,7 +450,7 @@ def _check_returned_transition(error: AttributeError) -> None:
     entry = error.__traceback__
     while entry is not None and entry.tb_next is not None:
         entry = entry.tb_next
-    if entry is None or entry.tb_frame.f_code is not _FIRST_CHANGE_CODE:
+    if entry is None or entry.tb_frame.f_code not in _PASS_CODES:
         return
     scope = entry.tb_frame.f_locals
     raise _not_a_transition(scope.get("state"), scope.get("chosen")) from None
@@ -432,4 +463,7 @@ def _not_a_transition(state: object, returned: object) -> TransitionTargetError:
     )
 
 
-_FIRST_CHANGE_CODE = StateMachine._first_change.__code__
+_PASS_CODES = (
+    StateMachine._first_change.__code__,
+    StateMachine.process_state_transitions.__code__,
+)

@@ -57,8 +57,10 @@ class Transition:
     kwargs: Mapping[str, Any] = field(default_factory=lambda: _NO_KWARGS, hash=False)
     regions: tuple[type[State[Any]], ...] = ()
     """For a concurrent transition, the root of each region (``target`` is the first)."""
+    has_arguments: bool = field(init=False, compare=False, hash=False, repr=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "has_arguments", bool(self.args or self.kwargs))
         for target in self.regions or (self.target,):
             self._check_target(target)
         if (self.args or self.kwargs) and not self.target._st_enter:

@@ -1,0 +1,346 @@
+"""The runtime: one entity's set of active states, its hooks and its history."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from typing import Any, Generic, overload
+
+from statetree.bitmask.codec import check_mask, decode_mask, encode_mask
+from statetree.bitmask.definition import BitmaskDefinition
+from statetree.bitmask.errors import NoSuchStateError, ReentrantRequestError
+from statetree.bitmask.explain import Explanation, explain, format_states
+from statetree.bitmask.plan import Step, removal_steps, setup, teardown
+from statetree.bitmask.records import BitCause, Change
+from statetree.bitmask.spec import StateRule
+from statetree.bitmask.state import BitState, Owner, StateRef
+
+_Raw = tuple[int, int, bool, BitCause, int, int]
+"""A history entry as stored: seq, state index, activated, cause, culprit index, mask."""
+
+
+class BitmaskMachine(Generic[Owner]):
+    """A set of active states stored as one int, driven by the rules of a definition.
+
+    Every hook runs right after its own change, so it sees a consistent mask: each active
+    state has all its requirements active. A request that deactivates several states does so
+    dependents first; a hook that raises stops the request there, the mask still consistent.
+    Hooks and checks may read the machine but not change it.
+    """
+
+    __slots__ = (
+        "_bits",
+        "_blocked",
+        "_busy",
+        "_checked",
+        "_definition",
+        "_dependents",
+        "_entry_hooks",
+        "_exit_hooks",
+        "_history",
+        "_lookup",
+        "_mask",
+        "_requires",
+        "_retriggerable",
+        "_seq",
+        "_states",
+        "_terminates",
+        "name",
+        "owner",
+    )
+
+    @overload
+    def __init__(
+        self: BitmaskMachine[None],
+        definition: BitmaskDefinition,
+        owner: None = None,
+        *,
+        name: str = "",
+        history_size: int = 64,
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self,
+        definition: BitmaskDefinition,
+        owner: Owner,
+        *,
+        name: str = "",
+        history_size: int = 64,
+    ) -> None: ...
+
+    def __init__(
+        self,
+        definition: BitmaskDefinition,
+        owner: Any = None,
+        *,
+        name: str = "",
+        history_size: int = 64,
+    ) -> None:
+        """Create a machine with no active state.
+
+        Args:
+            definition: the validated rules.
+            owner: the object the states act on, reachable as ``self.owner`` in states.
+            name: a label for messages and the text view.
+            history_size: how many changes to keep for debugging; 0 keeps none.
+        """
+        self._definition = definition
+        self.owner: Owner = owner
+        self.name = name or definition.name
+        self._mask = 0
+        self._seq = 0
+        self._busy: Callable[..., object] | None = None
+        # Raw tuples keep recording cheap; Change records are built when the history is read.
+        self._history: deque[_Raw] | None = deque(maxlen=history_size) if history_size else None
+        self._lookup = definition.lookup
+        self._bits = definition.bits
+        self._requires = definition.requires_all
+        self._blocked = definition.blocked_by
+        self._terminates = definition.terminates_all
+        self._dependents = definition.dependents_all
+        self._retriggerable = definition.retriggerable
+        self._checked = definition.checked
+        self._states: tuple[BitState[Owner], ...] = tuple(
+            self._bind(index, rule) for index, rule in enumerate(definition.rules)
+        )
+        # Bound once here; None where the class keeps the no-op default, so that states
+        # without hooks cost no call.
+        self._entry_hooks = tuple(_hook(state, "on_activated") for state in self._states)
+        self._exit_hooks = tuple(_hook(state, "on_deactivated") for state in self._states)
+
+    def _bind(self, index: int, rule: StateRule) -> BitState[Owner]:
+        state: BitState[Owner] = rule.behaviour()
+        state.owner = self.owner
+        state.machine = self
+        state.name = rule.name
+        state.index = index
+        return state
+
+    @property
+    def definition(self) -> BitmaskDefinition:
+        """The rules this machine runs."""
+        return self._definition
+
+    @property
+    def mask(self) -> int:
+        """The active states as an int: bit ``i`` is state ``i``."""
+        return self._mask
+
+    @property
+    def active_states(self) -> tuple[str, ...]:
+        """Names of the active states, in declaration order."""
+        return self._definition.names_in(self._mask)
+
+    @property
+    def states(self) -> tuple[BitState[Owner], ...]:
+        """Every state instance, in declaration order."""
+        return self._states
+
+    @property
+    def history(self) -> tuple[Change, ...]:
+        """The most recent changes, oldest first (empty if history is disabled)."""
+        return tuple(self._record(raw) for raw in self._history) if self._history else ()
+
+    @property
+    def last_change(self) -> Change | None:
+        """The latest change (inside a hook: the one being notified), if history is kept."""
+        return self._record(self._history[-1]) if self._history else None
+
+    def get_state(self, state: StateRef) -> BitState[Owner]:
+        """Return the instance of a state.
+
+        Raises:
+            NoSuchStateError: the state is not in the definition.
+        """
+        return self._states[self._definition.index_of(state)]
+
+    def is_active(self, state: StateRef) -> bool:
+        """Return whether a state is active.
+
+        Raises:
+            NoSuchStateError: the state is not in the definition.
+        """
+        return bool(self._mask >> self._definition.index_of(state) & 1)
+
+    def try_activate(self, state: StateRef, *, cause: BitCause = BitCause.REQUESTED) -> bool:
+        """Activate a state if its rules and custom check allow it.
+
+        It fails if the state is active (and not retriggerable), a requirement is inactive,
+        a blocker is active or ``can_activate`` returns False. On success, a retriggered
+        state first leaves (``RETRIGGERED``), then the states it terminates leave with their
+        dependents, then it enters.
+
+        Args:
+            state: the state's name or class.
+            cause: passed to ``on_activated``; ``PREDICTED`` marks a client prediction.
+
+        Returns:
+            True if the state was activated.
+
+        Raises:
+            NoSuchStateError: the state is not in the definition.
+            ReentrantRequestError: called from a hook or check of this machine.
+        """
+        if self._busy is not None:
+            raise ReentrantRequestError(f"try_activate({state!r})", _describe(self._busy))
+        try:
+            index = self._lookup[state]
+        except (KeyError, TypeError):
+            raise NoSuchStateError(state, self.name, self._definition.names) from None
+        mask = self._mask
+        bit = self._bits[index]
+        active = mask & bit
+        if active and not self._retriggerable[index]:
+            return False
+        if mask & self._blocked[index] or self._requires[index] & ~mask:
+            return False
+        if self._checked[index] and not self._check(index):
+            return False
+        remove = self._terminates[index] & mask
+        if active:
+            remove |= (bit | self._dependents[index]) & mask
+        if remove:
+            self._remove(
+                removal_steps(self._definition, remove, index, BitCause.RETRIGGERED, index)
+            )
+        self._mask |= bit
+        self._emit(index, True, cause, -1)
+        return True
+
+    def deactivate(self, state: StateRef, *, cause: BitCause = BitCause.REQUESTED) -> bool:
+        """Deactivate a state and, dependents first, every active state that requires it.
+
+        Args:
+            state: the state's name or class.
+            cause: passed to the state's ``on_deactivated``; dependents get
+                ``LOST_REQUIREMENT``.
+
+        Returns:
+            True if the state was active.
+
+        Raises:
+            NoSuchStateError: the state is not in the definition.
+            ReentrantRequestError: called from a hook or check of this machine.
+        """
+        index = self._index(state, "deactivate")
+        mask = self._mask
+        bit = self._bits[index]
+        if not mask & bit:
+            return False
+        remove = (bit | self._dependents[index]) & mask
+        if remove == bit:
+            self._mask = mask & ~bit
+            self._emit(index, False, cause, -1)
+        else:
+            self._remove(removal_steps(self._definition, remove, index, cause))
+        return True
+
+    def explain(self, state: StateRef) -> Explanation:
+        """Say whether a state could activate now and, if not, why.
+
+        Raises:
+            NoSuchStateError: the state is not in the definition.
+        """
+        return explain(self, state)
+
+    def describe(self) -> str:
+        """Return a text view of every state with its active flag."""
+        return format_states(self)
+
+    def encode(self) -> bytes:
+        """Return the mask as ``definition.byte_length`` bytes for replication."""
+        return encode_mask(self._definition, self._mask)
+
+    def apply_encoded(
+        self, data: bytes | bytearray | memoryview, *, cause: BitCause = BitCause.NETWORK
+    ) -> None:
+        """Take the configuration in ``data`` (from :meth:`encode` on the authority).
+
+        States leave dependents first, then states enter requirements first; every hook gets
+        ``cause``. Custom checks and blockers are not consulted: the sender is the authority.
+
+        Raises:
+            DecodeError: bad length, unknown bits or a forbidden combination; the machine is
+                left as it was.
+            ReentrantRequestError: called from a hook or check of this machine.
+        """
+        self._guard("apply_encoded")
+        self._reconcile(decode_mask(self._definition, data), cause)
+
+    def apply_mask(self, mask: int, *, cause: BitCause = BitCause.NETWORK) -> None:
+        """Like :meth:`apply_encoded`, for a mask already decoded to an int.
+
+        Raises:
+            DecodeError: the mask breaks the rules; the machine is left as it was.
+            ReentrantRequestError: called from a hook or check of this machine.
+        """
+        self._guard("apply_mask")
+        check_mask(self._definition, mask)
+        self._reconcile(mask, cause)
+
+    def _reconcile(self, target: int, cause: BitCause) -> None:
+        for index in teardown(self._definition, self._mask & ~target):
+            self._mask &= ~self._bits[index]
+            self._emit(index, False, cause, -1)
+        for index in setup(self._definition, target & ~self._mask):
+            self._mask |= self._bits[index]
+            self._emit(index, True, cause, -1)
+
+    def _record(self, raw: _Raw) -> Change:
+        seq, index, activated, cause, by, mask = raw
+        names = self._definition.names
+        return Change(seq, names[index], activated, cause, names[by] if by >= 0 else None, mask)
+
+    def _index(self, state: StateRef, request: str) -> int:
+        if self._busy is not None:
+            raise ReentrantRequestError(f"{request}({state!r})", _describe(self._busy))
+        try:
+            return self._lookup[state]
+        except (KeyError, TypeError):
+            raise NoSuchStateError(state, self.name, self._definition.names) from None
+
+    def _guard(self, request: str) -> None:
+        if self._busy is not None:
+            raise ReentrantRequestError(f"{request}()", _describe(self._busy))
+
+    def _check(self, index: int) -> bool:
+        check = self._states[index].can_activate
+        self._busy = check
+        try:
+            return check()
+        finally:
+            self._busy = None
+
+    def _remove(self, steps: list[Step]) -> None:
+        for index, cause, by in steps:
+            self._mask &= ~self._bits[index]
+            self._emit(index, False, cause, by)
+
+    def _emit(self, index: int, activated: bool, cause: BitCause, by: int) -> None:
+        self._seq += 1
+        if self._history is not None:
+            self._history.append((self._seq, index, activated, cause, by, self._mask))
+        hook = self._entry_hooks[index] if activated else self._exit_hooks[index]
+        if hook is not None:
+            self._busy = hook
+            try:
+                hook(cause)
+            finally:
+                self._busy = None
+
+    def __repr__(self) -> str:
+        return f"<BitmaskMachine {self.name!r} active={list(self.active_states)}>"
+
+
+def _describe(hook: Callable[..., object]) -> str:
+    state = getattr(hook, "__self__", None)
+    name = getattr(state, "name", type(state).__name__)
+    return f"{name}.{getattr(hook, '__name__', 'hook')}"
+
+
+def _hook(state: BitState[Any], name: str) -> Callable[[BitCause], None] | None:
+    if getattr(type(state), name) is getattr(BitState, name):
+        return None
+    hook: Callable[[BitCause], None] = getattr(state, name)
+    return hook

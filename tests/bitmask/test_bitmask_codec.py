@@ -1,0 +1,120 @@
+"""Replication: minimal bytes, strict decoding that changes nothing on bad input."""
+
+from __future__ import annotations
+
+import pytest
+from bitmask_strategies import recorded
+
+from statetree.bitmask import (
+    BitCause,
+    BitmaskDefinition,
+    BitmaskMachine,
+    decode_mask,
+    encode_mask,
+    mask_problem,
+)
+from statetree.errors import DecodeError, UsageError
+
+DATA = [
+    {"name": "Alive"},
+    {"name": "Moving", "requires": ["Alive"], "blocked_by": ["InDialogue"]},
+    {"name": "Aiming", "requires": ["Alive"], "blocked_by": ["InDialogue"]},
+    {"name": "Shooting", "requires": ["Alive", "Aiming"], "blocked_by": ["InDialogue"]},
+    {"name": "InDialogue", "requires": ["Alive"], "terminates": ["Moving", "Aiming"]},
+]
+RULES = recorded(DATA)
+NAMED = BitmaskDefinition.from_data(DATA, name="Player")
+
+
+def test_encoding_uses_the_minimal_number_of_bytes() -> None:
+    assert encode_mask(RULES, 0b01101) == b"\x0d"
+    wide = BitmaskDefinition.from_data({f"S{i}": {} for i in range(130)})
+    mask = 1 << 129 | 1 << 64 | 1
+    data = encode_mask(wide, mask)
+    assert len(data) == 17
+    assert decode_mask(wide, data) == mask
+
+
+def test_encoding_a_mask_that_does_not_fit_is_a_usage_error() -> None:
+    with pytest.raises(UsageError, match=r"^mask 0x20 does not fit the 5 states of bitmask$"):
+        encode_mask(RULES, 1 << 5)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"", "bitmask 'Player': expected 1 byte(s) for 5 states, got 0"),
+        (b"\x01\x00", "bitmask 'Player': expected 1 byte(s) for 5 states, got 2"),
+        (b"\x41", "bitmask 'Player': bit 6 is set but only 5 states are defined (bits 0-4)"),
+        (
+            b"\x08",
+            "bitmask 'Player': Shooting is active but requires Alive and Aiming, "
+            "which are not active",
+        ),
+        (
+            b"\x13",
+            "bitmask 'Player': Moving and InDialogue cannot be active together: "
+            "Moving is blocked by InDialogue, and activating InDialogue terminates Moving",
+        ),
+        (
+            b"\x1d",
+            "bitmask 'Player': Aiming and InDialogue cannot be active together: "
+            "Aiming is blocked by InDialogue, and activating InDialogue terminates Aiming",
+        ),
+    ],
+)
+def test_bad_input_is_refused_with_a_precise_message(data: bytes, message: str) -> None:
+    with pytest.raises(DecodeError) as caught:
+        decode_mask(NAMED, data)
+    assert str(caught.value) == message
+
+
+def test_an_indirectly_exclusive_pair_names_the_states_it_needs() -> None:
+    rules = BitmaskDefinition.from_data(
+        {"B": {"requires": ["A"]}, "A": {"blocked_by": ["C"]}, "C": {"terminates": ["A"]}}
+    )
+    assert rules.exclusive == (0b100, 0b100, 0b011)
+    assert mask_problem(rules, 0b111) == (
+        "B and C cannot be active together (they need A and C): A is blocked by C, "
+        "and activating C terminates A"
+    )
+    assert mask_problem(rules, 0b011) is None
+
+
+def test_a_bad_packet_leaves_the_machine_exactly_as_it_was() -> None:
+    log: list = []
+    machine = BitmaskMachine(RULES, log)
+    machine.try_activate("Alive")
+    machine.try_activate("Aiming")
+    before = (machine.mask, machine.history, list(log))
+    for bad in (b"\x13", b"\xff", b"\x00\x00"):
+        with pytest.raises(DecodeError):
+            machine.apply_encoded(bad)
+    with pytest.raises(DecodeError):
+        machine.apply_mask(-1)
+    assert (machine.mask, machine.history, log) == before
+
+
+def test_applying_a_mask_runs_hooks_with_the_network_cause_in_a_safe_order() -> None:
+    log: list = []
+    machine = BitmaskMachine(RULES, log)
+    machine.apply_encoded(bytes([0b01101]))
+    machine.apply_encoded(bytes([0b10001]))
+    assert [(sign, name, cause) for sign, name, cause, _ in log] == [
+        ("+", "Alive", BitCause.NETWORK),
+        ("+", "Aiming", BitCause.NETWORK),
+        ("+", "Shooting", BitCause.NETWORK),
+        ("-", "Shooting", BitCause.NETWORK),
+        ("-", "Aiming", BitCause.NETWORK),
+        ("+", "InDialogue", BitCause.NETWORK),
+    ]
+    assert [str(c) for c in machine.history][-1] == "#6 +InDialogue (from the network)"
+
+
+def test_round_trip_between_two_machines() -> None:
+    server = BitmaskMachine(RULES, [])
+    client = BitmaskMachine(RULES, [])
+    for state in ("Alive", "Moving", "Aiming", "Shooting"):
+        server.try_activate(state)
+        client.apply_encoded(server.encode())
+        assert client.mask == server.mask

@@ -1,0 +1,283 @@
+"""Scenario tests of the runtime: exact hook order and causes, failures that change nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from statetree.bitmask import (
+    BitCause,
+    BitmaskDefinition,
+    BitmaskMachine,
+    BitState,
+    Change,
+    NoSuchStateError,
+    ReentrantRequestError,
+)
+
+Log = list[tuple[str, str, str]]
+
+
+class Logged(BitState[Log]):
+    def on_activated(self, cause: BitCause) -> None:
+        self.owner.append(("+", self.name, cause.name))
+
+    def on_deactivated(self, cause: BitCause) -> None:
+        self.owner.append(("-", self.name, cause.name))
+
+
+class Base(Logged):
+    pass
+
+
+class Mid(Logged):
+    requires = (Base,)
+
+
+class Top(Logged):
+    requires = (Mid,)
+
+
+class Side(Logged):
+    requires = (Base,)
+
+
+class Combo(Logged):
+    requires = (Top, Side)
+
+
+class Strike(Logged):
+    requires = (Base,)
+    terminates = (Mid, Side)
+    blocked_by = ("Guard",)
+    retriggerable = True
+
+
+class Follow(Logged):
+    requires = (Strike,)
+
+
+class Guard(Logged):
+    requires = (Base,)
+
+
+RULES = BitmaskDefinition.from_classes(
+    [Base, Mid, Top, Side, Combo, Strike, Follow, Guard], name="Fighter"
+)
+
+
+def machine_with(*states: str) -> tuple[BitmaskMachine[Log], Log]:
+    log: Log = []
+    machine = BitmaskMachine(RULES, log)
+    for state in states:
+        assert machine.try_activate(state)
+    log.clear()
+    return machine, log
+
+
+def test_activation_needs_every_requirement() -> None:
+    machine, log = machine_with()
+    assert not machine.try_activate(Mid)
+    assert machine.try_activate(Base)
+    assert machine.try_activate(Mid)
+    assert not machine.try_activate(Combo)
+    assert log == [("+", "Base", "REQUESTED"), ("+", "Mid", "REQUESTED")]
+    assert machine.active_states == ("Base", "Mid")
+    assert machine.mask == 0b11
+
+
+def test_deactivation_cascades_dependents_first_in_teardown_order() -> None:
+    machine, log = machine_with("Base", "Mid", "Top", "Side", "Combo", "Guard")
+    assert machine.deactivate(Base)
+    assert log == [
+        ("-", "Guard", "LOST_REQUIREMENT"),
+        ("-", "Combo", "LOST_REQUIREMENT"),
+        ("-", "Side", "LOST_REQUIREMENT"),
+        ("-", "Top", "LOST_REQUIREMENT"),
+        ("-", "Mid", "LOST_REQUIREMENT"),
+        ("-", "Base", "REQUESTED"),
+    ]
+    assert [(c.state, c.reason) for c in machine.history[-6:]] == [
+        ("Guard", "lost requirement Base"),
+        ("Combo", "lost requirement Top"),
+        ("Side", "lost requirement Base"),
+        ("Top", "lost requirement Mid"),
+        ("Mid", "lost requirement Base"),
+        ("Base", "requested"),
+    ]
+    assert machine.mask == 0
+
+
+def test_termination_cascades_and_names_the_terminator() -> None:
+    machine, log = machine_with("Base", "Mid", "Top", "Side", "Combo")
+    assert machine.try_activate(Strike)
+    assert log == [
+        ("-", "Combo", "LOST_REQUIREMENT"),
+        ("-", "Side", "TERMINATED"),
+        ("-", "Top", "LOST_REQUIREMENT"),
+        ("-", "Mid", "TERMINATED"),
+        ("+", "Strike", "REQUESTED"),
+    ]
+    assert [str(c) for c in machine.history[-5:]] == [
+        "#6 -Combo (lost requirement Top)",
+        "#7 -Side (terminated by Strike)",
+        "#8 -Top (lost requirement Mid)",
+        "#9 -Mid (terminated by Strike)",
+        "#10 +Strike (requested)",
+    ]
+
+
+def test_retrigger_exits_with_dependents_then_enters() -> None:
+    machine, log = machine_with("Base", "Strike", "Follow")
+    assert machine.try_activate(Strike)
+    assert log == [
+        ("-", "Follow", "LOST_REQUIREMENT"),
+        ("-", "Strike", "RETRIGGERED"),
+        ("+", "Strike", "REQUESTED"),
+    ]
+    assert machine.active_states == ("Base", "Strike")
+
+
+def test_blocked_and_non_retriggerable_requests_change_nothing() -> None:
+    machine, log = machine_with("Base", "Guard", "Mid")
+    before = (machine.mask, machine.history)
+    assert not machine.try_activate(Strike)
+    assert not machine.try_activate(Mid)
+    assert not machine.deactivate(Top)
+    assert log == []
+    assert (machine.mask, machine.history) == before
+
+
+def test_hooks_see_a_consistent_mask() -> None:
+    seen: list[tuple[str, tuple[str, ...]]] = []
+
+    class Watch(BitState[None]):
+        def on_activated(self, cause: BitCause) -> None:
+            seen.append((f"+{self.name}", self.machine.active_states))
+
+        def on_deactivated(self, cause: BitCause) -> None:
+            seen.append((f"-{self.name}", self.machine.active_states))
+
+    rules = BitmaskDefinition.from_data(
+        {"A": {}, "B": {"requires": ["A"]}, "C": {"requires": ["B"]}},
+        behaviours={"A": Watch, "C": Watch},
+    )
+    machine = BitmaskMachine(rules)
+    for state in "ABC":
+        machine.try_activate(state)
+    machine.deactivate("A")
+    assert seen == [("+A", ("A",)), ("+C", ("A", "B", "C")), ("-C", ("A", "B")), ("-A", ())]
+
+
+def test_custom_check_runs_after_the_rules_pass() -> None:
+    calls: list[int] = []
+
+    class Ammo(BitState["Gun"]):
+        def can_activate(self) -> bool:
+            calls.append(self.owner.rounds)
+            return self.owner.rounds > 0
+
+        def on_activated(self, cause: BitCause) -> None:
+            self.owner.rounds -= 1
+
+    class Gun:
+        rounds = 1
+
+    rules = BitmaskDefinition.from_data(
+        {"Ready": {}, "Fire": {"requires": ["Ready"], "retriggerable": True}},
+        behaviours={"Fire": Ammo},
+    )
+    gun = Gun()
+    machine = BitmaskMachine(rules, gun)
+    assert not machine.try_activate("Fire")
+    assert calls == []
+    machine.try_activate("Ready")
+    assert machine.try_activate("Fire")
+    assert not machine.try_activate("Fire")
+    assert calls == [1, 0]
+    assert machine.get_state("Fire").owner is gun
+
+
+def test_history_is_a_bounded_ring_of_frozen_records() -> None:
+    machine = BitmaskMachine(RULES, [], history_size=3)
+    for _ in range(3):
+        machine.try_activate(Base)
+        machine.deactivate(Base)
+    assert [c.seq for c in machine.history] == [4, 5, 6]
+    assert machine.history[-1] == Change(6, "Base", False, BitCause.REQUESTED, None, 0)
+    assert machine.last_change == machine.history[-1]
+    with pytest.raises(AttributeError):
+        machine.history[0].state = "Mid"  # type: ignore[misc]
+    quiet = BitmaskMachine(RULES, [], history_size=0)
+    quiet.try_activate(Base)
+    assert quiet.history == ()
+    assert quiet.last_change is None
+
+
+def test_unknown_states_are_usage_errors_naming_the_state() -> None:
+    machine, _ = machine_with()
+    with pytest.raises(NoSuchStateError) as caught:
+        machine.try_activate("Jump")
+    assert str(caught.value) == (
+        "'Jump' is not a state of definition 'Fighter' "
+        "(states: Base, Mid, Top, Side, Combo, Strike, Follow, Guard)"
+    )
+    with pytest.raises(NoSuchStateError, match=r"^Logged is not a state"):
+        machine.is_active(Logged)
+    with pytest.raises(NoSuchStateError, match=r"^\[\] is not a state"):
+        machine.deactivate([])  # type: ignore[arg-type]
+
+
+def test_requests_from_hooks_are_refused_and_leave_the_machine_usable() -> None:
+    class Eager(BitState[None]):
+        def on_activated(self, cause: BitCause) -> None:
+            self.machine.try_activate("Other")
+
+    rules = BitmaskDefinition.from_data(
+        {"Eager": {}, "Other": {}}, behaviours={"Eager": Eager}, name="Loop"
+    )
+    machine = BitmaskMachine(rules)
+    with pytest.raises(ReentrantRequestError) as caught:
+        machine.try_activate("Eager")
+    assert str(caught.value) == (
+        "try_activate('Other') was called from Eager.on_activated; a machine applies one "
+        "change at a time. Express the follow-up as a rule (requires / terminates) or make "
+        "the request after the current call returns"
+    )
+    assert machine.active_states == ("Eager",)
+    assert machine.try_activate("Other")
+
+
+def test_states_know_their_machine_and_owner() -> None:
+    log: Log = []
+    machine = BitmaskMachine(RULES, log, name="P1")
+    base = machine.get_state(Base)
+    assert (base.owner, base.machine, base.name, base.index) == (log, machine, "Base", 0)
+    assert not base.is_active
+    machine.try_activate("Base")
+    assert base.is_active
+    assert repr(base) == "<Base Base>"
+    assert repr(machine) == "<BitmaskMachine 'P1' active=['Base']>"
+    assert [type(s).__name__ for s in machine.states][:2] == ["Base", "Mid"]
+
+
+def test_a_raising_hook_stops_the_request_with_a_consistent_mask() -> None:
+    class Fragile(BitState[Log]):
+        def on_deactivated(self, cause: BitCause) -> None:
+            self.owner.append(("-", self.name, cause.name))
+            raise RuntimeError("cleanup failed")
+
+    rules = BitmaskDefinition.from_data(
+        {"A": {}, "B": {"requires": ["A"]}, "C": {"requires": ["B"]}},
+        behaviours={"B": Fragile, "A": Logged, "C": Logged},
+    )
+    log: Log = []
+    machine = BitmaskMachine(rules, log)
+    for state in "ABC":
+        machine.try_activate(state)
+    log.clear()
+    with pytest.raises(RuntimeError, match="cleanup failed"):
+        machine.deactivate("A")
+    assert log == [("-", "C", "LOST_REQUIREMENT"), ("-", "B", "LOST_REQUIREMENT")]
+    assert machine.active_states == ("A",)
+    assert machine.deactivate("A")
+    assert machine.mask == 0
