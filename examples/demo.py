@@ -7,11 +7,7 @@ transitions taken and the values the states drive.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
+import bitmask_player
 from character import Character, Inputs
 
 SCRIPT: list[tuple[str, Inputs, int]] = [
@@ -50,6 +46,9 @@ def run_character() -> Character:
 def main() -> None:
     print("== statetree demo: a character controller ==")
     run_character()
+    print()
+    print("== a bitmask multi-state machine: many states active at once ==")
+    bitmask_player.main()
 
 
 if __name__ == "__main__":
