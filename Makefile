@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: test demo bench lint clean
+.PHONY: test demo bench lint clean graphviz
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -14,7 +14,13 @@ $(VENV)/.base: $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
-$(VENV)/.test: $(VENV)/.base
+# SVG/PNG plots need the system Graphviz; install it (Debian/Ubuntu) when it is missing.
+graphviz:
+	@command -v dot >/dev/null 2>&1 || { command -v apt-get >/dev/null 2>&1 && \
+	  S=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+	  $$S apt-get update -qq && $$S apt-get install -y -qq graphviz >/dev/null; }
+
+$(VENV)/.test: $(VENV)/.base | graphviz
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
 
@@ -30,7 +36,11 @@ lint: $(VENV)/.test
 test: lint
 	$(BIN)/pytest
 
-demo: $(VENV)/.base
+$(VENV)/.demo: $(VENV)/.base | graphviz
+	$(BIN)/python -m pip install --quiet -e '.[plot]'
+	touch $@
+
+demo: $(VENV)/.demo
 	$(BIN)/python examples/demo.py
 
 bench: $(VENV)/.bench

@@ -7,8 +7,13 @@ transitions taken and the values the states drive.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import bitmask_player
-from character import Character, Inputs
+from character import Character, CharacterStates, Inputs
+
+from statetree.plot import RenderError, write_plot
+from statetree.structure import derive
 
 SCRIPT: list[tuple[str, Inputs, int]] = [
     ("stand still", Inputs(), 1),
@@ -43,9 +48,28 @@ def run_character() -> Character:
     return hero
 
 
+PLOTS = Path("build") / "demo"
+
+
+def plot_character(hero: Character) -> None:
+    """Write the character machine's diagram, with the states it ended in highlighted."""
+    structure = derive(CharacterStates.Alive)
+    PLOTS.mkdir(parents=True, exist_ok=True)
+    written = [write_plot(structure, PLOTS / "character.mmd", active=hero.machine.stack)]
+    try:
+        written.append(write_plot(structure, PLOTS / "character.svg", active=hero.machine.stack))
+    except RenderError as error:
+        print(f"   (no SVG: {error})")
+    for path in written:
+        print(f"   wrote {path}")
+
+
 def main() -> None:
     print("== statetree demo: a character controller ==")
-    run_character()
+    hero = run_character()
+    print()
+    print("== the character machine, drawn from its code (active states highlighted) ==")
+    plot_character(hero)
     print()
     print("== a bitmask multi-state machine: many states active at once ==")
     bitmask_player.main()

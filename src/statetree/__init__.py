@@ -1,8 +1,12 @@
 """statetree: hierarchical state machines for games and real-time simulations.
 
 The core (states, transitions, the machine, state values and tracing) needs only the
-standard library.
+standard library. The other areas are subpackages, imported on first use:
+``st.structure``, ``st.plot``, ``st.bitmask``, ``st.chart``, ``st.net``, ``st.inspect``.
 """
+
+import importlib
+from types import ModuleType
 
 from statetree.cause import Cause
 from statetree.errors import (
@@ -54,3 +58,12 @@ __all__ = [
     "inner_entry",
     "sibling",
 ]
+
+_SUBPACKAGES = frozenset({"structure", "plot", "bitmask", "chart", "net", "inspect", "cli"})
+
+
+def __getattr__(name: str) -> ModuleType:
+    # Subpackages load lazily so that ``import statetree`` stays cheap and dependency-free.
+    if name in _SUBPACKAGES:
+        return importlib.import_module(f"statetree.{name}")
+    raise AttributeError(f"module 'statetree' has no attribute {name!r}")

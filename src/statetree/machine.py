@@ -84,6 +84,11 @@ class StateMachine(Options, Generic[OwnerT]):
     # -- queries ---------------------------------------------------------------------------
 
     @property
+    def initial(self) -> Transition:
+        """The transition that enters the first state (a sibling to the initial class)."""
+        return self._initial
+
+    @property
     def stack(self) -> tuple[State[Any], ...]:
         """The active states, outermost first; regions follow their host, depth first."""
         return tuple(self.walk())

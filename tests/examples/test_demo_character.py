@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import io
+import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import demo
 import pytest
@@ -71,16 +73,22 @@ def test_death_exits_everything_and_restores_values() -> None:
     assert hero.speed == 0.0
 
 
-def test_demo_prints_the_whole_showcase() -> None:
+def test_demo_prints_the_whole_showcase(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         demo.main()
     text = out.getvalue()
+    assert "   wrote build/demo/character.svg\n" in text
+    svg = ET.parse(tmp_path / "build" / "demo" / "character.svg").getroot()
+    labels = "".join(svg.itertext())
+    for state in ("Alive", "Dead", "Locomotion", "Move_Walk", "Move_Crawl", "Jump_Done"):
+        assert state in labels
     assert text.startswith("== statetree demo: a character controller ==\n-- stand still\n")
     assert "HSM_1_Hero:    Sibling : CharacterStates.Move_Crawl" in text
     assert ">>> Hero died" in text
     character, bitmask = text.split(
         "== a bitmask multi-state machine: many states active at once =="
     )
-    assert character.rstrip().endswith("every state value was restored as its state exited")
+    assert "every state value was restored as its state exited" in character
     assert "-Aiming (terminated by Punching)" in bitmask

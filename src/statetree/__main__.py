@@ -1,0 +1,7 @@
+"""``python -m statetree``: the ``statetree`` command."""
+
+from __future__ import annotations
+
+from statetree.cli import main
+
+raise SystemExit(main())

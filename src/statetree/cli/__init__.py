@@ -1,0 +1,86 @@
+"""The ``statetree`` command (also ``python -m statetree``).
+
+Each subcommand is a :class:`~statetree.cli.command.Command`; :data:`COMMANDS` lists them
+in the order ``statetree --help`` shows them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import textwrap
+from collections.abc import Sequence
+from importlib import metadata
+
+from statetree.cli import check_command, plot_command
+from statetree.cli.command import EXIT_FAILED, EXIT_OK, EXIT_USAGE, Command
+from statetree.errors import StateTreeError, UsageError
+
+__all__ = ["COMMANDS", "EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "Command", "build_parser", "main"]
+
+COMMANDS: tuple[Command, ...] = (plot_command.COMMAND, check_command.COMMAND)
+"""The subcommands, in help order. Add new ones here."""
+
+_WIDTH = 88
+_DESCRIPTION = """\
+Tools for statetree hierarchical state machines. A machine is named by its initial state
+class, as MODULE:STATE (a dotted module or a .py file, then the class), e.g.
+game.states:CharacterStates.Alive. Its structure is read from the code; nothing is run
+except importing the module."""
+
+
+def _version() -> str:
+    try:
+        return metadata.version("statetree")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def _epilog(commands: Sequence[Command]) -> str:
+    lines = ["examples:"]
+    lines += [f"  {example}" for command in commands for example in command.examples[:1]]
+    lines.append("\nRun 'statetree COMMAND --help' for the options of a command.")
+    return "\n".join(lines)
+
+
+def build_parser(commands: Sequence[Command] = COMMANDS) -> argparse.ArgumentParser:
+    """The argument parser of the ``statetree`` program, with one subparser per command."""
+    parser = argparse.ArgumentParser(
+        prog="statetree",
+        description=_DESCRIPTION,
+        epilog=_epilog(commands),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"statetree {_version()}")
+    subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", dest="command")
+    for command in commands:
+        examples = "\n".join(f"  {example}" for example in command.examples)
+        sub = subparsers.add_parser(
+            command.name,
+            help=command.summary,
+            description=textwrap.fill(command.description, _WIDTH),
+            epilog=f"examples:\n{examples}" if examples else None,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        command.add_arguments(sub)
+        sub.set_defaults(run=command.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, commands: Sequence[Command] = COMMANDS) -> int:
+    """Run the ``statetree`` program; returns the exit status.
+
+    Library errors are reported as one ``statetree: error: ...`` line on standard error.
+    """
+    parser = build_parser(commands)
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    try:
+        status: int = args.run(args)
+    except StateTreeError as error:
+        message = " ".join(str(error).split())
+        print(f"statetree: error: {message}", file=sys.stderr)
+        return EXIT_USAGE if isinstance(error, UsageError) else EXIT_FAILED
+    return status

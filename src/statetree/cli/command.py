@@ -1,0 +1,44 @@
+"""How a subcommand of ``statetree`` is described and registered.
+
+A command is a :class:`Command` value: its name, its help texts, a function that adds its
+arguments to its parser and a function that runs it. The commands the program offers are
+listed, in order, in :data:`statetree.cli.COMMANDS`; to add one, write a module that
+defines its ``COMMAND`` and add that to the list. Import heavy dependencies inside ``run``
+so that ``statetree --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from dataclasses import dataclass
+
+__all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "Command"]
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+"""The command ran and found problems (a failed check, a failed render)."""
+EXIT_USAGE = 2
+"""The command could not run: bad arguments, a module that does not load, no such state."""
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """One ``statetree <name>`` subcommand.
+
+    Attributes:
+        name: what the user types.
+        summary: one line for the command list of ``statetree --help``.
+        description: the text at the top of ``statetree <name> --help``.
+        add_arguments: adds the command's arguments to its parser.
+        run: runs the command with the parsed arguments; returns the exit status. Errors
+            are raised as :class:`~statetree.StateTreeError` and reported in one line.
+        examples: command lines shown at the end of ``statetree <name> --help``.
+    """
+
+    name: str
+    summary: str
+    description: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+    examples: tuple[str, ...] = ()

@@ -1,0 +1,56 @@
+"""Plots of a :class:`~statetree.structure.Structure`: DOT, Mermaid, SVG and PNG.
+
+DOT and Mermaid text are produced with the standard library only; SVG and PNG go through
+Graphviz (``pip install 'statetree[plot]'`` plus the Graphviz programs). Same structure,
+same output bytes.
+
+.. code-block:: python
+
+    from statetree.plot import to_dot, write_plot
+    from statetree.structure import derive
+
+    structure = derive(CharacterStates.Alive)
+    write_plot(structure, "character.svg", active=hero.machine.stack)
+"""
+
+from __future__ import annotations
+
+from statetree.plot.diagram import Active, Cluster, Diagram, Link, Node, NodeKind, build_diagram
+from statetree.plot.dot import diagram_to_dot, to_dot
+from statetree.plot.mermaid import diagram_to_mermaid, to_mermaid
+from statetree.plot.output import (
+    EXTENSIONS,
+    PlotFormat,
+    check_format,
+    format_for,
+    plot_bytes,
+    write_plot,
+)
+from statetree.plot.render import RENDERED_FORMATS, RenderError, render
+from statetree.plot.style import DEFAULT_STYLE, EDGE_STYLES, PlotStyle
+
+__all__ = [
+    "DEFAULT_STYLE",
+    "EDGE_STYLES",
+    "EXTENSIONS",
+    "RENDERED_FORMATS",
+    "Active",
+    "Cluster",
+    "Diagram",
+    "Link",
+    "Node",
+    "NodeKind",
+    "PlotFormat",
+    "PlotStyle",
+    "RenderError",
+    "build_diagram",
+    "check_format",
+    "diagram_to_dot",
+    "diagram_to_mermaid",
+    "format_for",
+    "plot_bytes",
+    "render",
+    "to_dot",
+    "to_mermaid",
+    "write_plot",
+]

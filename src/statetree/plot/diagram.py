@@ -1,0 +1,212 @@
+"""A :class:`Structure` laid out for drawing, independent of the output format.
+
+Renderers (DOT, Mermaid) only translate a :class:`Diagram`; every decision about labels,
+colours, clusters and highlighting is made here once.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter, deque
+from collections.abc import Iterable
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import Any
+
+from statetree.plot.style import DEFAULT_STYLE, PlotStyle
+from statetree.state import State
+from statetree.structure.model import Structure
+from statetree.transition import TransitionKind
+
+__all__ = ["Active", "Cluster", "Diagram", "Link", "Node", "NodeKind", "build_diagram"]
+
+Active = Iterable["str | type[State[Any]] | State[Any]"]
+"""The active states, outermost first: names, classes, or a machine's ``stack``."""
+
+
+class NodeKind(enum.Enum):
+    """What a node stands for."""
+
+    STATE = "state"
+    UNREACHABLE = "unreachable"
+    UNKNOWN = "unknown"
+    """A transition target that is not a state of the structure."""
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """A state to draw: ``key`` is its name in the structure."""
+
+    key: str
+    label: str
+    kind: NodeKind
+    depth: int | None
+    fill: str
+    text: str
+    active: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A transition to draw."""
+
+    source: str
+    target: str
+    kind: TransitionKind
+    overridable: bool
+    active: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Cluster:
+    """States drawn in one box because their names share ``label`` + ``_``."""
+
+    label: str
+    members: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Diagram:
+    """Everything a renderer draws.
+
+    Attributes:
+        title: the name of the initial state.
+        nodes: in structure order, unknown targets last.
+        links: in structure order.
+        clusters: in order of their first member.
+        layout: ``(outer, state)`` pairs that place each state one level below a state it
+            can be inner of; ``None`` stands for a hidden root above the depth-0 states.
+        style: the style the colours came from.
+    """
+
+    title: str
+    nodes: tuple[Node, ...]
+    links: tuple[Link, ...]
+    clusters: tuple[Cluster, ...]
+    layout: tuple[tuple[str | None, str], ...]
+    style: PlotStyle
+
+    @property
+    def has_root(self) -> bool:
+        """Whether the layout uses a hidden root (several states at depth 0)."""
+        return any(outer is None for outer, _ in self.layout)
+
+
+def _active_names(structure: Structure, active: Active) -> tuple[str, ...]:
+    names = []
+    for item in active:
+        if isinstance(item, str):
+            names.append(item)
+        elif isinstance(item, type):
+            names.append(structure.name_of(item))
+        else:
+            names.append(structure.name_of(type(item)))
+    return tuple(names)
+
+
+def _labels(structure: Structure) -> dict[str, str]:
+    """Short names (``Stand``) unless two states share one, then the full names."""
+    shorts = Counter(info.short_name for info in structure.states)
+    labels = {}
+    for info in structure.states:
+        name = info.short_name if shorts[info.short_name] == 1 else info.name
+        depths = structure.depths(info.name)
+        level = "?" if not depths else f"{min(depths)}{'+' * (len(depths) > 1)}"
+        labels[info.name] = f"{name} ({level})"
+    return labels
+
+
+def _node(name: str, structure: Structure, label: str, active: bool, style: PlotStyle) -> Node:
+    depth = structure.depth(name)
+    if active:
+        return Node(name, label, NodeKind.STATE, depth, style.active_fill, style.active_text, True)
+    if depth is None:
+        fill, text = style.unreachable_fill, style.dark_text
+        return Node(name, label, NodeKind.UNREACHABLE, None, fill, text, False)
+    return Node(name, label, NodeKind.STATE, depth, style.fill(depth), style.text(depth), False)
+
+
+def _nodes(structure: Structure, active: tuple[str, ...], style: PlotStyle) -> list[Node]:
+    labels = _labels(structure)
+    nodes = [_node(n, structure, labels[n], n in active, style) for n in structure.names]
+    endpoints = (name for edge in structure.edges for name in (edge.source, edge.target))
+    for name in dict.fromkeys(n for n in endpoints if n not in structure):
+        fill, text = style.unreachable_fill, style.unknown_line
+        nodes.append(Node(name, f"{name} (unknown)", NodeKind.UNKNOWN, None, fill, text, False))
+    return nodes
+
+
+def _links(structure: Structure, active: tuple[str, ...]) -> list[Link]:
+    path = set(pairwise(active))
+    return [
+        Link(
+            edge.source,
+            edge.target,
+            edge.kind,
+            edge.overridable,
+            edge.kind is not TransitionKind.SIBLING and (edge.source, edge.target) in path,
+        )
+        for edge in structure.edges
+    ]
+
+
+def _clusters(structure: Structure) -> list[Cluster]:
+    groups: dict[str, list[str]] = {}
+    for info in structure.states:
+        prefix, underscore, rest = info.short_name.partition("_")
+        if prefix and underscore and rest:
+            groups.setdefault(prefix, []).append(info.name)
+    return [Cluster(label, tuple(names)) for label, names in groups.items() if len(names) > 1]
+
+
+def _outers(structure: Structure) -> dict[str, str | None]:
+    """For each reachable state, a state it can be the immediate inner of (``None``: none).
+
+    Walks the edges that keep every state at its smallest depth: an inner edge gives the
+    outer directly, a sibling edge passes on its source's outer.
+    """
+    outer: dict[str, str | None] = {structure.initial: None}
+    queue = deque([structure.initial])
+    while queue:
+        source = queue.popleft()
+        source_depth = structure.depth(source)
+        for edge in structure.edges_from(source):
+            step = 0 if edge.kind is TransitionKind.SIBLING else 1
+            target_depth = structure.depth(edge.target)
+            if edge.target in outer or target_depth is None or source_depth is None:
+                continue
+            if target_depth == source_depth + step:
+                outer[edge.target] = outer[source] if step == 0 else source
+                queue.append(edge.target)
+    return outer
+
+
+def _layout(structure: Structure) -> list[tuple[str | None, str]]:
+    """Invisible ``(outer, state)`` links that put each state one level below an outer.
+
+    ``None`` is a hidden root, used when several states are at depth 0. Links already
+    drawn (inner transitions) are left out.
+    """
+    outer = _outers(structure)
+    roots = sum(1 for parent in outer.values() if parent is None)
+    drawn = {(e.source, e.target) for e in structure.edges if e.kind is not TransitionKind.SIBLING}
+    return [
+        (parent, state)
+        for state, parent in outer.items()
+        if (parent is not None or roots > 1) and (parent, state) not in drawn
+    ]
+
+
+def build_diagram(
+    structure: Structure, active: Active = (), style: PlotStyle = DEFAULT_STYLE
+) -> Diagram:
+    """Lay out ``structure``; ``active`` (outermost first) is highlighted."""
+    names = _active_names(structure, active)
+    return Diagram(
+        structure.initial,
+        tuple(_nodes(structure, names, style)),
+        tuple(_links(structure, names)),
+        tuple(_clusters(structure)) if style.clusters else (),
+        tuple(_layout(structure)),
+        style,
+    )

@@ -1,0 +1,109 @@
+"""Mermaid flowchart text of a structure (renders in Markdown viewers; no dependency)."""
+
+from __future__ import annotations
+
+from statetree.plot.diagram import Active, Diagram, Link, Node, NodeKind, build_diagram
+from statetree.plot.style import DEFAULT_STYLE, PlotStyle
+from statetree.structure.model import Structure
+from statetree.transition import TransitionKind
+
+__all__ = ["diagram_to_mermaid", "to_mermaid"]
+
+# Arrow of each kind, plain and with a label in the middle.
+_ARROWS = {
+    TransitionKind.SIBLING: ("-.->", "-. {} .->"),
+    TransitionKind.INNER: ("-->", "-- {} -->"),
+    TransitionKind.INNER_ENTRY: ("==>", "== {} ==>"),
+    TransitionKind.CONCURRENT: ("--o", "-- {} --o"),
+}
+
+
+def _identifiers(keys: list[str]) -> dict[str, str]:
+    """Mermaid ids: the key with every non-alphanumeric character as ``_``, made unique."""
+    ids: dict[str, str] = {}
+    used: set[str] = set()
+    for key in keys:
+        base = "s_" + "".join(c if c.isascii() and c.isalnum() else "_" for c in key)
+        candidate, number = base, 1
+        while candidate in used:
+            number += 1
+            candidate = f"{base}_{number}"
+        used.add(candidate)
+        ids[key] = candidate
+    return ids
+
+
+def _text(label: str) -> str:
+    return '"' + label.replace('"', "#quot;") + '"'
+
+
+def _class_of(node: Node) -> str:
+    if node.active:
+        return "active"
+    if node.kind is NodeKind.STATE:
+        return f"depth{node.depth}"
+    return "unreachable" if node.kind is NodeKind.UNREACHABLE else "unknown"
+
+
+def _class_definition(name: str, node: Node, diagram: Diagram) -> str:
+    style = diagram.style
+    stroke = style.active_line if node.active else style.line
+    extra = ""
+    if node.active:
+        extra = ",stroke-width:2px"
+    elif node.kind is not NodeKind.STATE:
+        stroke = node.text if node.kind is NodeKind.UNKNOWN else stroke
+        extra = ",stroke-dasharray:4 3"
+    return f"    classDef {name} fill:{node.fill},color:{node.text},stroke:{stroke}{extra}"
+
+
+def _styles(diagram: Diagram, ids: dict[str, str]) -> list[str]:
+    members: dict[str, list[Node]] = {}
+    for node in diagram.nodes:
+        members.setdefault(_class_of(node), []).append(node)
+    lines = []
+    for name, nodes in members.items():
+        lines.append(_class_definition(name, nodes[0], diagram))
+        lines.append(f"    class {','.join(ids[n.key] for n in nodes)} {name}")
+    active = [str(i) for i, link in enumerate(diagram.links) if link.active]
+    if active:
+        color = diagram.style.active_fill
+        lines.append(f"    linkStyle {','.join(active)} stroke:{color},stroke-width:2px")
+    return lines
+
+
+def _link(link: Link, ids: dict[str, str]) -> str:
+    plain, labelled = _ARROWS[link.kind]
+    arrow = labelled.format("override") if link.overridable else plain
+    return f"    {ids[link.source]} {arrow} {ids[link.target]}"
+
+
+def diagram_to_mermaid(diagram: Diagram) -> str:
+    """The Mermaid text of ``diagram``: same diagram, same bytes."""
+    ids = _identifiers([node.key for node in diagram.nodes])
+    nodes = {n.key: f"    {ids[n.key]}[{_text(n.label)}]" for n in diagram.nodes}
+    lines = ["flowchart TD"]
+    clustered: list[str] = []
+    for number, cluster in enumerate(diagram.clusters):
+        clustered.append(f"    subgraph cluster{number} [{_text(cluster.label)}]")
+        clustered += ["    " + nodes.pop(member) for member in cluster.members]
+        clustered.append("    end")
+    lines += [*nodes.values(), *clustered]
+    lines += [_link(link, ids) for link in diagram.links]
+    # Invisible links keep each state below an outer it belongs to (Mermaid has no root).
+    lines += [f"    {ids[outer]} ~~~ {ids[state]}" for outer, state in diagram.layout if outer]
+    lines += _styles(diagram, ids)
+    return "\n".join(lines) + "\n"
+
+
+def to_mermaid(
+    structure: Structure, *, active: Active = (), style: PlotStyle = DEFAULT_STYLE
+) -> str:
+    """Mermaid flowchart text for ``structure``, with the ``active`` states highlighted.
+
+    Args:
+        structure: what to draw.
+        active: the active states, outermost first: names, classes or ``machine.stack``.
+        style: colours and clustering.
+    """
+    return diagram_to_mermaid(build_diagram(structure, active, style))

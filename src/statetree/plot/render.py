@@ -1,0 +1,66 @@
+"""SVG and PNG through Graphviz, via the ``graphviz`` package (the ``plot`` extra).
+
+This is the only module that touches that package. It is imported on first use, so
+``import statetree`` and the DOT / Mermaid output never need it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+from statetree.errors import StateTreeError, UsageError
+
+__all__ = ["RENDERED_FORMATS", "RenderError", "render"]
+
+RENDERED_FORMATS = ("svg", "png")
+"""The formats Graphviz renders for us."""
+
+INSTALL_HINT = (
+    "install Graphviz (https://graphviz.org/download/; on Debian or Ubuntu: "
+    "apt-get install graphviz)"
+)
+
+
+class RenderError(StateTreeError, RuntimeError):
+    """Graphviz is missing or failed to render a plot."""
+
+
+def _graphviz() -> ModuleType:
+    try:
+        return importlib.import_module("graphviz")
+    except ImportError as error:
+        raise RenderError(
+            "SVG and PNG plots need the graphviz package: pip install 'statetree[plot]' "
+            f"and {INSTALL_HINT}; DOT and Mermaid output need nothing"
+        ) from error
+
+
+def render(dot: str, format: str) -> bytes:
+    """Render DOT text with Graphviz's ``dot`` layout.
+
+    Args:
+        dot: the graph, e.g. from :func:`statetree.plot.to_dot`.
+        format: ``"svg"`` or ``"png"``.
+
+    Raises:
+        UsageError: ``format`` is not one Graphviz renders here.
+        RenderError: the graphviz package or the ``dot`` program is missing, or ``dot``
+            failed (its message is included).
+    """
+    if format not in RENDERED_FORMATS:
+        raise UsageError(f"cannot render {format!r}; choose one of {', '.join(RENDERED_FORMATS)}")
+    graphviz = _graphviz()
+    try:
+        data = graphviz.Source(dot).pipe(format=format, engine="dot")
+    except graphviz.ExecutableNotFound as error:
+        raise RenderError(
+            f"Graphviz's dot program is not on the PATH, so no {format.upper()} can be made; "
+            f"{INSTALL_HINT}"
+        ) from error
+    except graphviz.CalledProcessError as error:
+        detail = error.stderr.decode(errors="replace").strip() if error.stderr else str(error)
+        raise RenderError(f"Graphviz could not render the plot: {detail}") from error
+    if not isinstance(data, bytes):
+        raise RenderError(f"Graphviz returned {type(data).__name__} instead of bytes")
+    return data

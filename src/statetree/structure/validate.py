@@ -1,0 +1,178 @@
+"""Checks on a :class:`~statetree.structure.Structure`, reported as data."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from statetree.transition import TransitionKind
+
+if TYPE_CHECKING:
+    from statetree.structure.model import Location, Structure
+
+__all__ = ["Issue", "Severity", "ValidationReport", "validate"]
+
+
+class Severity(enum.Enum):
+    """How bad an issue is: an ERROR can never work, a WARNING deserves a look."""
+
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True, slots=True)
+class Issue:
+    """One finding of :func:`validate`.
+
+    Attributes:
+        severity: error or warning.
+        code: a stable identifier: ``unknown-target``, ``unknown-source``, ``unreachable``,
+            ``sibling-depth``, ``multiple-depths``, ``nesting-cycle`` or ``unresolved``.
+        state: the state the issue is about.
+        message: a sentence naming what is wrong.
+        location: where in the source, when known.
+    """
+
+    severity: Severity
+    code: str
+    state: str
+    message: str
+    location: Location | None = None
+
+    def __str__(self) -> str:
+        where = f"{self.location}: " if self.location else ""
+        return f"{self.severity.value}: {where}{self.message} [{self.code}]"
+
+
+@dataclass(frozen=True, slots=True)
+class ValidationReport:
+    """The issues of a structure, errors first, each group in structure order."""
+
+    issues: tuple[Issue, ...]
+
+    @property
+    def errors(self) -> tuple[Issue, ...]:
+        """The issues of severity ERROR."""
+        return tuple(i for i in self.issues if i.severity is Severity.ERROR)
+
+    @property
+    def warnings(self) -> tuple[Issue, ...]:
+        """The issues of severity WARNING."""
+        return tuple(i for i in self.issues if i.severity is Severity.WARNING)
+
+    @property
+    def ok(self) -> bool:
+        """Whether there is no error (warnings allowed)."""
+        return not self.errors
+
+    def __str__(self) -> str:
+        errors, warnings = len(self.errors), len(self.warnings)
+        summary = f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
+        return "\n".join([*map(str, self.issues), summary])
+
+
+def validate(structure: Structure) -> ValidationReport:
+    """Check ``structure`` for unknown endpoints, unreachable states and depth problems.
+
+    Returns:
+        the report; ``report.ok`` is false when any issue is an error.
+    """
+    checks = (
+        _unknown_endpoints,
+        _unreachable,
+        _sibling_depths,
+        _multiple_depths,
+        _nesting_cycles,
+        _unresolved,
+    )
+    issues = [issue for check in checks for issue in check(structure)]
+    issues.sort(key=lambda issue: issue.severity is not Severity.ERROR)
+    return ValidationReport(tuple(issues))
+
+
+def _unknown_endpoints(structure: Structure) -> Iterator[Issue]:
+    for edge in structure.edges:
+        if edge.source not in structure:
+            yield Issue(
+                Severity.ERROR,
+                "unknown-source",
+                edge.source,
+                f"{edge}: the source {edge.source!r} is not a state of this machine",
+                edge.location,
+            )
+        if edge.target not in structure:
+            yield Issue(
+                Severity.ERROR,
+                "unknown-target",
+                edge.source,
+                f"{edge}: the target {edge.target!r} is not a state of this machine",
+                edge.location,
+            )
+
+
+def _unreachable(structure: Structure) -> Iterator[Issue]:
+    for info in structure.states:
+        if structure.depth(info.name) is None:
+            yield Issue(
+                Severity.WARNING,
+                "unreachable",
+                info.name,
+                f"{info.name} is not reachable from the initial state {structure.initial}",
+                info.location,
+            )
+
+
+def _sibling_depths(structure: Structure) -> Iterator[Issue]:
+    for edge in structure.edges:
+        if edge.kind is not TransitionKind.SIBLING:
+            continue
+        source, target = structure.depth(edge.source), structure.depth(edge.target)
+        if source is not None and target is not None and source != target:
+            yield Issue(
+                Severity.WARNING,
+                "sibling-depth",
+                edge.source,
+                f"{edge}: {edge.source} is at depth {source} but its sibling "
+                f"{edge.target} is at depth {target}",
+                edge.location,
+            )
+
+
+def _multiple_depths(structure: Structure) -> Iterator[Issue]:
+    for info in structure.states:
+        depths = structure.depths(info.name)
+        if len(depths) > 1 and info.name not in structure.nesting_cycles:
+            listed = ", ".join(map(str, sorted(depths)))
+            yield Issue(
+                Severity.WARNING,
+                "multiple-depths",
+                info.name,
+                f"{info.name} can be at depths {listed}; plots show {min(depths)}",
+                info.location,
+            )
+
+
+def _nesting_cycles(structure: Structure) -> Iterator[Issue]:
+    for name in structure.names:
+        if name in structure.nesting_cycles:
+            yield Issue(
+                Severity.WARNING,
+                "nesting-cycle",
+                name,
+                f"{name} has no depth bound: it is reached through a cycle of "
+                "transitions that keeps pushing inner states",
+                structure.state(name).location,
+            )
+
+
+def _unresolved(structure: Structure) -> Iterator[Issue]:
+    for item in structure.unresolved:
+        yield Issue(
+            Severity.WARNING,
+            "unresolved",
+            item.state,
+            f"{item.method}: {item.reason}",
+            item.location,
+        )

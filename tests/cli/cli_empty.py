@@ -1,0 +1,3 @@
+"""A module without states."""
+
+VALUE = 1

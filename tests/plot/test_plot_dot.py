@@ -1,0 +1,151 @@
+"""DOT output: the book's conventions, exact text, deterministic bytes."""
+
+from __future__ import annotations
+
+import plot_samples
+from plot_samples import K
+
+import statetree as st
+from statetree.plot import PlotStyle, to_dot
+from statetree.structure import Edge, StateInfo, Structure, derive
+
+SMALL_DOT = """\
+digraph "Root" {
+  graph [fontname="Helvetica", nodesep=0.35, ranksep=0.55];
+  node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize=12, color="#3d3d3d"];
+  edge [fontname="Helvetica", fontsize=10, color="#3d3d3d"];
+  "__root__" [shape=point, style=invis, width=0];
+  "Root" [label="Root (0)", fillcolor="#5c4d3c", fontcolor="#ffffff"];
+  "Other" [label="Other (0)", fillcolor="#5c4d3c", fontcolor="#ffffff"];
+  "Anim" [label="Anim (2)", fillcolor="#9e876a", fontcolor="#ffffff"];
+  subgraph "cluster_Loco" {
+    label="Loco";
+    style="rounded,dashed"; color="#3d3d3d";
+    "Loco_Stand" [label="Loco_Stand (1)", fillcolor="#7d6a52", fontcolor="#ffffff"];
+    "Loco_Move" [label="Loco_Move (1)", fillcolor="#7d6a52", fontcolor="#ffffff"];
+  }
+  "Root" -> "Other" [style=dotted, constraint=false];
+  "Root" -> "Loco_Stand" [style=bold];
+  "Loco_Stand" -> "Loco_Move" [style=dotted, constraint=false];
+  "Loco_Move" -> "Anim" [style=solid];
+  "__root__" -> "Root" [style=invis];
+  "__root__" -> "Other" [style=invis];
+  "Root" -> "Loco_Move" [style=invis];
+}
+"""
+
+
+def test_small_machine_gives_exactly_this_dot() -> None:
+    assert to_dot(plot_samples.small()) == SMALL_DOT
+
+
+def test_one_root_needs_no_hidden_root() -> None:
+    structure = Structure.from_names("A", [("A", "B", K.INNER_ENTRY)])
+
+    assert "__root__" not in to_dot(structure)
+
+
+def test_active_states_and_the_inner_links_between_them_are_highlighted() -> None:
+    dot = to_dot(plot_samples.small(), active=["Root", "Loco_Move", "Anim"])
+
+    active = 'fillcolor="#1f6feb", fontcolor="#ffffff", color="#0b3d91", penwidth=2'
+    assert f'"Root" [label="Root (0)", {active}];' in dot
+    assert f'"Anim" [label="Anim (2)", {active}];' in dot
+    assert '"Loco_Move" -> "Anim" [style=solid, color="#1f6feb", penwidth=2];' in dot
+    assert '"Root" -> "Loco_Stand" [style=bold];' in dot
+
+
+def test_a_live_machine_stack_can_be_highlighted_directly() -> None:
+    owner = plot_samples.Owner()
+    machine = st.StateMachine(plot_samples.Hero.Alive, owner)
+    owner.moving = True
+    machine.process_state_transitions()
+
+    dot = to_dot(derive(plot_samples.Hero.Alive), active=machine.stack)
+
+    assert '"Hero.Move" [label="Move (1)", fillcolor="#1f6feb"' in dot
+    assert '"Hero.Stand" [label="Stand (1)", fillcolor="#7d6a52"' in dot
+
+
+def test_unreachable_and_unknown_states_are_dashed() -> None:
+    structure = Structure(
+        "A", (StateInfo("A"), StateInfo("Orphan")), (Edge("A", "Typo", K.SIBLING),)
+    )
+
+    dot = to_dot(structure)
+
+    assert (
+        '"Orphan" [label="Orphan (?)", fillcolor="#ffffff", fontcolor="#1f1a14", '
+        'style="rounded,filled,dashed"];'
+    ) in dot
+    assert (
+        '"Typo" [label="Typo (unknown)", fillcolor="#ffffff", fontcolor="#b42318", '
+        'style="rounded,filled,dashed", color="#b42318"];'
+    ) in dot
+
+
+def test_states_at_several_depths_show_the_smallest_with_a_plus() -> None:
+    structure = Structure.from_names(
+        "A", [("A", "Anim", K.INNER), ("A", "B", K.INNER_ENTRY), ("B", "Anim", K.INNER)]
+    )
+
+    assert 'label="Anim (1+)"' in to_dot(structure)
+
+
+def test_shared_short_names_fall_back_to_full_names() -> None:
+    structure = Structure.from_names(
+        "Hero.Stand", [("Hero.Stand", "Hero.Attack", K.SIBLING)], states=["Enemy.Attack"]
+    )
+
+    dot = to_dot(structure)
+
+    assert 'label="Stand (0)"' in dot
+    assert 'label="Hero.Attack (0)"' in dot
+    assert 'label="Enemy.Attack (?)"' in dot
+
+
+def test_overridable_transitions_are_labelled() -> None:
+    structure = Structure(
+        "A",
+        (StateInfo("A"), StateInfo("B")),
+        (Edge("A", "B", K.INNER_ENTRY, overridable=True),),
+    )
+
+    assert '"A" -> "B" [style=bold, label="override"];' in to_dot(structure)
+
+
+def test_names_are_escaped() -> None:
+    structure = Structure.from_names('say "hi"', [('say "hi"', "back\\slash", K.SIBLING)])
+
+    dot = to_dot(structure)
+
+    assert '"say \\"hi\\"" -> "back\\\\slash"' in dot
+    assert 'digraph "say \\"hi\\"" {' in dot
+
+
+def test_clusters_can_be_turned_off() -> None:
+    assert "subgraph" not in to_dot(plot_samples.small(), style=PlotStyle(clusters=False))
+
+
+def test_a_lone_prefix_makes_no_cluster() -> None:
+    structure = Structure.from_names("Play", [("Play", "Play_Done", K.SIBLING)])
+
+    assert "subgraph" not in to_dot(structure)
+
+
+def test_same_machine_same_bytes() -> None:
+    first = to_dot(derive(plot_samples.Hero.Alive))
+
+    assert to_dot(derive(plot_samples.Hero.Alive)) == first
+
+
+def test_concurrent_regions_are_dashed_edges_to_each_root() -> None:
+    structure = Structure.from_names(
+        "Body", [("Body", "Legs", K.CONCURRENT), ("Body", "Arms", K.CONCURRENT)]
+    )
+
+    dot = to_dot(structure)
+
+    assert '"Body" -> "Legs" [style=dashed];' in dot
+    assert '"Body" -> "Arms" [style=dashed];' in dot
+    assert 'label="Arms (1)"' in dot

@@ -1,0 +1,98 @@
+"""SVG and PNG through Graphviz; writing files; what happens without Graphviz."""
+
+from __future__ import annotations
+
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import plot_samples
+import pytest
+from plot_samples import needs_graphviz
+
+import statetree as st
+from statetree.plot import RenderError, format_for, plot_bytes, render, to_dot, write_plot
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def svg_texts(data: bytes) -> list[str]:
+    """The text elements of an SVG document (fails if it is not well-formed XML)."""
+    root = ET.fromstring(data)
+    return [element.text or "" for element in root.iter(f"{SVG}text")]
+
+
+@needs_graphviz
+def test_svg_is_well_formed_and_shows_every_state() -> None:
+    data = plot_bytes(plot_samples.small(), "svg")
+
+    texts = svg_texts(data)
+    for label in ["Root (0)", "Other (0)", "Loco_Stand (1)", "Loco_Move (1)", "Anim (2)", "Loco"]:
+        assert label in texts
+
+
+@needs_graphviz
+def test_png_is_a_png() -> None:
+    assert plot_bytes(plot_samples.small(), "png").startswith(b"\x89PNG\r\n\x1a\n")
+
+
+@needs_graphviz
+def test_rendering_is_deterministic() -> None:
+    dot = to_dot(plot_samples.small())
+
+    assert render(dot, "svg") == render(dot, "svg")
+
+
+@needs_graphviz
+def test_write_plot_picks_the_format_from_the_extension(tmp_path: Path) -> None:
+    structure = plot_samples.small()
+
+    for name in ["m.dot", "m.gv", "m.mmd", "m.svg", "m.png"]:
+        assert write_plot(structure, tmp_path / name) == tmp_path / name
+
+    assert (tmp_path / "m.dot").read_text() == to_dot(structure)
+    assert (tmp_path / "m.mmd").read_text().startswith("flowchart TD\n")
+    assert svg_texts((tmp_path / "m.svg").read_bytes())
+    assert write_plot(structure, tmp_path / "m.txt", format="dot").read_text().startswith("digraph")
+
+
+@needs_graphviz
+def test_graphviz_errors_are_render_errors() -> None:
+    with pytest.raises(RenderError, match=r"Graphviz could not render the plot: .*syntax error"):
+        render("digraph {", "svg")
+
+
+def test_text_formats_need_no_graphviz(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "graphviz", None)  # makes `import graphviz` fail
+
+    assert plot_bytes(plot_samples.small(), "dot").startswith(b"digraph")
+    assert plot_bytes(plot_samples.small(), "mmd").startswith(b"flowchart")
+
+
+def test_without_the_graphviz_package_svg_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "graphviz", None)
+
+    with pytest.raises(
+        RenderError, match=r"need the graphviz package: pip install 'statetree\[plot\]'"
+    ):
+        plot_bytes(plot_samples.small(), "svg")
+
+
+@needs_graphviz
+def test_without_the_dot_program_svg_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", "")
+
+    with pytest.raises(RenderError, match="Graphviz's dot program is not on the PATH"):
+        plot_bytes(plot_samples.small(), "svg")
+
+
+def test_unknown_extensions_and_formats_are_usage_errors() -> None:
+    with pytest.raises(st.UsageError, match=r"cannot tell the plot format of 'm\.jpg'"):
+        format_for(Path("m.jpg"))
+    with pytest.raises(st.UsageError, match="cannot render 'dot'; choose one of svg, png"):
+        render("digraph {}", "dot")
+
+
+def test_extensions_are_case_insensitive() -> None:
+    assert format_for(Path("Machine.SVG")) == "svg"
+    assert format_for(Path("machine.mermaid")) == "mmd"
