@@ -36,7 +36,15 @@ __all__ = ["StateMachine"]
 OwnerT = TypeVar("OwnerT")
 S = TypeVar("S", bound=State[Any])
 
-_PUSH_STEP = {SIBLING: StepKind.SIBLING, INNER: StepKind.INNER}
+# Enum member lookups cost about 100 ns each on CPython 3.11; the hot paths use these names.
+_INIT, _ENTRY, _INNER, _SIBLING, _REGION, _POP = (
+    StepKind.INIT,
+    StepKind.ENTRY,
+    StepKind.INNER,
+    StepKind.SIBLING,
+    StepKind.REGION,
+    StepKind.POP,
+)
 
 
 class StateMachine(Options, Generic[OwnerT]):
@@ -168,7 +176,7 @@ class StateMachine(Options, Generic[OwnerT]):
         stack = self._stack
         try:
             if not stack:
-                self._push(stack, 0, self._initial, StepKind.INIT)
+                self._push(stack, 0, self._initial, _INIT)
             if self._extras is not None:
                 self._settle(self._first_change(stack))
                 return
@@ -198,9 +206,10 @@ class StateMachine(Options, Generic[OwnerT]):
         """Apply ``found`` and the changes after it until a pass changes nothing."""
         changes = 0
         watch: LoopWatch | None = None
+        quiet = self.max_transitions - KEPT_CHANGES  # changes before the watch starts
         while found is not None:
             changes += 1
-            if changes > self.max_transitions - KEPT_CHANGES:
+            if changes > quiet:
                 watch = LoopWatch.note(watch, self, found[0], changes)
             self._apply(*found)
             found = self._first_change(self._stack)
@@ -323,7 +332,7 @@ class StateMachine(Options, Generic[OwnerT]):
         """
         with self._tool_call("start"):
             if not self._stack:
-                self._push(self._stack, 0, self._initial, StepKind.INIT)
+                self._push(self._stack, 0, self._initial, _INIT)
 
     @contextlib.contextmanager
     def _tool_call(self, name: str) -> Iterator[None]:
@@ -354,7 +363,7 @@ class StateMachine(Options, Generic[OwnerT]):
         if kind is SIBLING:
             depth = stack[index].depth
             self._pop_to(stack, index)
-            self._push(stack, depth, chosen, StepKind.SIBLING)
+            self._push(stack, depth, chosen, _SIBLING)
             return
         host = stack[index]
         self._pop_to(stack, index + 1)
@@ -363,7 +372,7 @@ class StateMachine(Options, Generic[OwnerT]):
             return
         if kind is INNER or kind is INNER_ENTRY:
             self._exit_regions(host)
-        self._push(stack, host.depth + 1, chosen, _PUSH_STEP.get(kind, StepKind.ENTRY))
+        self._push(stack, host.depth + 1, chosen, _INNER if kind is INNER else _ENTRY)
 
     def _enter_regions(self, host: State[Any], chosen: Transition) -> None:
         """Enter the root of each region of ``host`` that is not active."""
@@ -372,7 +381,7 @@ class StateMachine(Options, Generic[OwnerT]):
             if position == len(stacks):
                 stacks.append([])
             if not stacks[position]:
-                self._push(stacks[position], host.depth + 1, sibling(root), StepKind.REGION)
+                self._push(stacks[position], host.depth + 1, sibling(root), _REGION)
 
     def _push(self, stack: Stack, depth: int, chosen: Transition, step: StepKind) -> None:
         cls = chosen.target
@@ -407,7 +416,7 @@ class StateMachine(Options, Generic[OwnerT]):
             if extras is not None:
                 self._exit_regions(state)
                 if extras.tracer is not None:
-                    step = Step(self.name, StepKind.POP, type(state), state.depth)
+                    step = Step(self.name, _POP, type(state), state.depth)
                     extras.tracer.record(step)
             try:
                 if state._st_exit:
