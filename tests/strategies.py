@@ -14,12 +14,20 @@ KINDS = (st.sibling, st.inner, st.inner_entry)
 
 @dataclass(frozen=True)
 class Rule:
-    """``if world[var] == expected: return KINDS[kind](states[target])``."""
+    """``if world[var] == expected: return KINDS[kind](states[target])``.
+
+    Kind 3 is ``st.concurrent(states[target], states[partner])`` (one region when equal).
+    """
 
     var: int
     expected: bool
     kind: int
     target: int
+    partner: int = 0
+
+    def roots(self) -> tuple[int, ...]:
+        """The region roots of a concurrent rule."""
+        return (self.target,) if self.partner == self.target else (self.target, self.partner)
 
 
 @dataclass(frozen=True)
@@ -31,14 +39,18 @@ class MachineSpec:
 
 
 @hs.composite
-def machine_specs(draw: hs.DrawFn, max_states: int = 7, variables: int = 3) -> MachineSpec:
+def machine_specs(
+    draw: hs.DrawFn, max_states: int = 7, variables: int = 3, regions: bool = False
+) -> MachineSpec:
+    """Random machines; with ``regions``, rules may also enter concurrent regions."""
     count = draw(hs.integers(2, max_states))
     rule = hs.builds(
         Rule,
         var=hs.integers(0, variables - 1),
         expected=hs.booleans(),
-        kind=hs.integers(0, 2),
+        kind=hs.integers(0, 3 if regions else 2),
         target=hs.integers(0, count - 1),
+        partner=hs.integers(0, count - 1),
     )
     rules = tuple(tuple(draw(hs.lists(rule, max_size=3))) for _ in range(count))
     return MachineSpec(rules, variables)
@@ -73,6 +85,8 @@ def build_classes(spec: MachineSpec) -> list[type[st.State[World]]]:
         def transition(self: st.State[World]) -> st.Transition | None:
             for rule in rules:
                 if self.owner.values[rule.var] == rule.expected:
+                    if rule.kind == 3:
+                        return st.concurrent(*(classes[root] for root in rule.roots()))
                     return KINDS[rule.kind](classes[rule.target])
             return None
 
