@@ -76,7 +76,7 @@ class StateMachine(Options, Generic[OwnerT]):
         trace_sink: Callable[[str], None] | None = None,
         max_transitions: int = DEFAULT_MAX_TRANSITIONS,
     ) -> None:
-        self._initial = initial if isinstance(initial, Transition) else sibling(initial)
+        self.initial = initial
         self.owner = owner
         self.name = name
         self._stack: Stack = []
@@ -93,8 +93,16 @@ class StateMachine(Options, Generic[OwnerT]):
 
     @property
     def initial(self) -> Transition:
-        """The transition that enters the first state (a sibling to the initial class)."""
+        """The transition that enters the first state (a sibling to the initial class).
+
+        Assign a state class or a transition to change what the next start enters (a hot
+        reload that replaces the root state does).
+        """
         return self._initial
+
+    @initial.setter
+    def initial(self, initial: type[State[Any]] | Transition) -> None:
+        self._initial = initial if isinstance(initial, Transition) else sibling(initial)
 
     @property
     def stack(self) -> tuple[State[Any], ...]:

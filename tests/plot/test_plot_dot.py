@@ -6,7 +6,7 @@ import plot_samples
 from plot_samples import K
 
 import statetree as st
-from statetree.plot import PlotStyle, to_dot
+from statetree.plot import PlotStyle, build_diagram, to_dot
 from statetree.structure import Edge, StateInfo, Structure, derive
 
 SMALL_DOT = """\
@@ -149,3 +149,23 @@ def test_concurrent_regions_are_dashed_edges_to_each_root() -> None:
     assert '"Body" -> "Legs" [style=dashed];' in dot
     assert '"Body" -> "Arms" [style=dashed];' in dot
     assert 'label="Arms (1)"' in dot
+
+
+def test_labels_use_the_shortest_unambiguous_ending() -> None:
+    structure = Structure.from_names(
+        "Root",
+        [
+            ("Root", "Root.A1", K.INNER_ENTRY),
+            ("Root.A1", "Root.A1.Pre", K.INNER_ENTRY),
+            ("Root.A1", "Root.A2", K.SIBLING),
+            ("Root.A2", "Root.A2.Pre", K.INNER_ENTRY),
+        ],
+    )
+    labels = {node.key: node.label for node in build_diagram(structure).nodes}
+    assert labels == {
+        "Root": "Root (0)",
+        "Root.A1": "A1 (1)",
+        "Root.A2": "A2 (1)",
+        "Root.A1.Pre": "A1.Pre (2)",
+        "Root.A2.Pre": "A2.Pre (2)",
+    }

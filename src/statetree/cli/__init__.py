@@ -12,21 +12,25 @@ import textwrap
 from collections.abc import Sequence
 from importlib import metadata
 
-from statetree.cli import check_command, plot_command
+from statetree.cli import check_command, plot_command, run_command
 from statetree.cli.command import EXIT_FAILED, EXIT_OK, EXIT_USAGE, Command
 from statetree.errors import StateTreeError, UsageError
 
 __all__ = ["COMMANDS", "EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "Command", "build_parser", "main"]
 
-COMMANDS: tuple[Command, ...] = (plot_command.COMMAND, check_command.COMMAND)
+COMMANDS: tuple[Command, ...] = (
+    plot_command.COMMAND,
+    check_command.COMMAND,
+    run_command.RUN_COMMAND,
+)
 """The subcommands, in help order. Add new ones here."""
 
 _WIDTH = 88
 _DESCRIPTION = """\
 Tools for statetree hierarchical state machines. A machine is named by its initial state
 class, as MODULE:STATE (a dotted module or a .py file, then the class), e.g.
-game.states:CharacterStates.Alive. Its structure is read from the code; nothing is run
-except importing the module."""
+game.states:CharacterStates.Alive, or by a chart file (.yaml, .toml, .json). Its structure
+is read from the code or the chart; nothing is run except importing the module."""
 
 
 def _version() -> str:

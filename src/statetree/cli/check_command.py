@@ -5,14 +5,16 @@ from __future__ import annotations
 import argparse
 
 from statetree.cli.command import EXIT_FAILED, EXIT_OK, Command
-from statetree.cli.target import TARGET_HELP, load_initial_states
-from statetree.structure import Structure, ValidationReport, derive
+from statetree.cli.structures import add_registry_argument, load_structures
+from statetree.cli.target import TARGET_HELP
+from statetree.structure import Structure, ValidationReport
 
 __all__ = ["COMMAND"]
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("target", metavar="MODULE[:STATE]", help=TARGET_HELP)
+    parser.add_argument("target", metavar="MODULE[:STATE] | CHART", help=TARGET_HELP)
+    add_registry_argument(parser)
     parser.add_argument(
         "--strict",
         action="store_true",
@@ -35,8 +37,7 @@ def _failed(report: ValidationReport, strict: bool) -> bool:
 
 def _run(args: argparse.Namespace) -> int:
     failed = False
-    for initial in load_initial_states(args.target):
-        structure = derive(initial)
+    for structure in load_structures(args.target, args.registry):
         report = structure.validate()
         print(_heading(structure))
         print("\n".join("  " + line for line in str(report).splitlines()))
@@ -58,5 +59,6 @@ COMMAND = Command(
     examples=(
         "statetree check game.states:CharacterStates.Alive",
         "statetree check examples/book/reusable_states.py --strict",
+        "statetree check examples/charts/combo_attack.yaml --registry examples/charts/game.py",
     ),
 )

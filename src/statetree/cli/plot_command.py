@@ -7,16 +7,17 @@ import sys
 from pathlib import Path
 
 from statetree.cli.command import EXIT_OK, Command
-from statetree.cli.target import TARGET_HELP, LoadError, load_initial_states
+from statetree.cli.structures import add_registry_argument, load_structures
+from statetree.cli.target import TARGET_HELP, LoadError
 from statetree.plot import DEFAULT_STYLE, EXTENSIONS, PlotStyle, check_format, format_for
 from statetree.plot.output import PlotFormat, plot_bytes
-from statetree.structure import derive
 
 __all__ = ["COMMAND"]
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("target", metavar="MODULE[:STATE]", help=TARGET_HELP)
+    parser.add_argument("target", metavar="MODULE[:STATE] | CHART", help=TARGET_HELP)
+    add_registry_argument(parser)
     parser.add_argument(
         "-o",
         "--output",
@@ -46,15 +47,15 @@ def _format(args: argparse.Namespace) -> PlotFormat:
 
 
 def _run(args: argparse.Namespace) -> int:
-    initial_states = load_initial_states(args.target)
-    if len(initial_states) > 1:
-        names = ", ".join(state.__qualname__ for state in initial_states)
+    structures = load_structures(args.target, args.registry)
+    if len(structures) > 1:
+        names = ", ".join(structure.initial for structure in structures)
         raise LoadError(
             f"{args.target!r} defines several machines ({names}); "
-            f"name one, e.g. {args.target}:{initial_states[0].__qualname__}"
+            f"name one, e.g. {args.target}:{structures[0].initial}"
         )
     style = PlotStyle(clusters=False) if args.no_clusters else DEFAULT_STYLE
-    data = plot_bytes(derive(initial_states[0]), _format(args), style=style)
+    data = plot_bytes(structures[0], _format(args), style=style)
     if args.output is None:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
@@ -78,6 +79,7 @@ COMMAND = Command(
     examples=(
         "statetree plot game.states:CharacterStates.Alive -o character.svg",
         "statetree plot examples/plot_character.py -o character.mmd",
+        "statetree plot examples/charts/combo_attack.yaml -o combo.svg",
         "statetree plot game.states:CharacterStates.Alive | dot -Tpdf > character.pdf",
     ),
 )

@@ -14,7 +14,15 @@ from statetree.errors import UsageError
 from statetree.state import State
 from statetree.structure import find_initial_states
 
-__all__ = ["TARGET_HELP", "LoadError", "load_initial_states", "split_target"]
+__all__ = [
+    "TARGET_HELP",
+    "LoadError",
+    "attribute_of",
+    "import_target_module",
+    "load_initial_states",
+    "load_object",
+    "split_target",
+]
 
 TARGET_HELP = (
     "the machine: MODULE:STATE, where MODULE is a dotted module name or a .py file and "
@@ -55,7 +63,7 @@ def _import_file(path: Path) -> ModuleType:
     return module
 
 
-def _import(module: str) -> ModuleType:
+def import_target_module(module: str) -> ModuleType:
     """Import ``module`` (a dotted name, or a file), the current directory first on the path."""
     if str(Path.cwd()) not in sys.path and "" not in sys.path:
         sys.path.insert(0, str(Path.cwd()))
@@ -71,7 +79,12 @@ def _import(module: str) -> ModuleType:
         raise LoadError(f"importing {module!r} raised {type(error).__name__}: {error}") from error
 
 
-def _attribute(module: ModuleType, path: str) -> object:
+def attribute_of(module: ModuleType, path: str) -> object:
+    """The object at dotted ``path`` inside ``module``, read without running descriptors.
+
+    Raises:
+        LoadError: an attribute on the way is missing.
+    """
     value: object = module
     walked = []
     for part in path.split("."):
@@ -100,13 +113,23 @@ def load_initial_states(target: str) -> tuple[type[State[Any]], ...]:
             ``State`` subclass, or the module defines no state classes.
     """
     module_name, attribute = split_target(target)
-    module = _import(module_name)
+    module = import_target_module(module_name)
     if not attribute:
         found = find_initial_states(module)
         if not found:
             raise LoadError(f"{module_name!r} defines no state classes")
         return found
-    value = _attribute(module, attribute)
+    value = attribute_of(module, attribute)
     if not (isinstance(value, type) and issubclass(value, State)):
         raise _not_a_state(target, value)
     return (value,)
+
+
+def load_object(text: str, default_attribute: str) -> object:
+    """The object ``module:attribute`` names (``default_attribute`` when none is given).
+
+    Raises:
+        LoadError: the module does not load or has no such attribute.
+    """
+    module_name, attribute = split_target(text)
+    return attribute_of(import_target_module(module_name), attribute or default_attribute)

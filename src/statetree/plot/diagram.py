@@ -104,12 +104,25 @@ def _active_names(structure: Structure, active: Active) -> tuple[str, ...]:
     return tuple(names)
 
 
+def _suffixes(names: list[str]) -> dict[str, str]:
+    """For each dotted name, its shortest ending that no other name shares."""
+    parts = {name: name.split(".") for name in names}
+    chosen: dict[str, str] = {}
+    for size in range(1, max((len(p) for p in parts.values()), default=0) + 1):
+        endings = Counter(".".join(p[-size:]) for p in parts.values())
+        for name, split in parts.items():
+            ending = ".".join(split[-size:])
+            if name not in chosen and (endings[ending] == 1 or size >= len(split)):
+                chosen[name] = ending
+    return chosen
+
+
 def _labels(structure: Structure) -> dict[str, str]:
-    """Short names (``Stand``) unless two states share one, then the full names."""
-    shorts = Counter(info.short_name for info in structure.states)
+    """The shortest unambiguous name (``Stand``, or ``Attack1.Pre`` when ``Pre`` repeats)."""
+    shorts = _suffixes([info.name for info in structure.states])
     labels = {}
     for info in structure.states:
-        name = info.short_name if shorts[info.short_name] == 1 else info.name
+        name = shorts[info.name]
         depths = structure.depths(info.name)
         level = "?" if not depths else f"{min(depths)}{'+' * (len(depths) > 1)}"
         labels[info.name] = f"{name} ({level})"

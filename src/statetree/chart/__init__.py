@@ -1,0 +1,92 @@
+"""Data-driven charts: policy-based hierarchical state machines defined as data.
+
+A chart (YAML, TOML, JSON, Python data, or built with :mod:`statetree.chart.builder`) is
+loaded into an immutable, validated model, compiled into ``State`` classes and run by a
+:class:`ChartMachine` on the core ``StateMachine``: tracing, structure and plots work on it
+unchanged. YAML needs ``ruamel.yaml`` and TOML before Python 3.11 needs ``tomli`` (the
+``chart`` extra); they are imported only when such a file is read.
+"""
+
+from __future__ import annotations
+
+from statetree.chart.actions import ActionCall, Handler
+from statetree.chart.compile import CompiledChart, compile_chart
+from statetree.chart.document import Document
+from statetree.chart.dump import dump_json, dump_yaml, to_data
+from statetree.chart.errors import ChartError, HandlerError, Problem, ScriptError
+from statetree.chart.events import Event, ScriptStep, read_script
+from statetree.chart.load import EXTENSIONS, format_of, from_data, load, loads, read_document
+from statetree.chart.machine import ChartMachine
+from statetree.chart.model import (
+    ActionDef,
+    AllOf,
+    AnyOf,
+    Chart,
+    Condition,
+    NotOf,
+    Origin,
+    Policy,
+    StateDef,
+    TransitionDef,
+    TriggerDef,
+)
+from statetree.chart.registry import (
+    DEFAULT_REGISTRY,
+    ActionType,
+    Param,
+    ParamValue,
+    Registry,
+    TriggerType,
+)
+from statetree.chart.reload import Reloaded
+from statetree.chart.schema import schema
+from statetree.chart.states import ChartState
+from statetree.chart.structure import chart_structure
+from statetree.chart.validate import validate
+
+__all__ = [
+    "DEFAULT_REGISTRY",
+    "EXTENSIONS",
+    "ActionCall",
+    "ActionDef",
+    "ActionType",
+    "AllOf",
+    "AnyOf",
+    "Chart",
+    "ChartError",
+    "ChartMachine",
+    "ChartState",
+    "CompiledChart",
+    "Condition",
+    "Document",
+    "Event",
+    "Handler",
+    "HandlerError",
+    "NotOf",
+    "Origin",
+    "Param",
+    "ParamValue",
+    "Policy",
+    "Problem",
+    "Registry",
+    "Reloaded",
+    "ScriptError",
+    "ScriptStep",
+    "StateDef",
+    "TransitionDef",
+    "TriggerDef",
+    "TriggerType",
+    "chart_structure",
+    "compile_chart",
+    "dump_json",
+    "dump_yaml",
+    "format_of",
+    "from_data",
+    "load",
+    "loads",
+    "read_document",
+    "read_script",
+    "schema",
+    "to_data",
+    "validate",
+]

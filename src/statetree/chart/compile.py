@@ -1,0 +1,169 @@
+"""Compiling a chart: one generated ``ChartState`` subclass per state, lookups precomputed.
+
+The generated class of a state is named after it and its ``__qualname__`` is its path
+(``Character.ComboAttack.ComboAttack1.Pre``), so traces, structures and plots read as the
+chart does. A compiled chart is immutable and can be shared by any number of machines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, cast
+
+from statetree.chart.actions import Performer, Phase, make_performer
+from statetree.chart.conditions import (
+    Compiled,
+    Latched,
+    compile_all,
+    compile_any,
+    compile_condition,
+)
+from statetree.chart.events import Event
+from statetree.chart.model import Chart, Condition, Policy, StateDef, triggers_of
+from statetree.chart.policies import transition_function
+from statetree.chart.states import ChartState
+from statetree.chart.validate import validate
+from statetree.transition import CONCURRENT, INNER, INNER_ENTRY, SIBLING, Transition
+
+__all__ = ["CompiledChart", "compile_chart"]
+
+
+@dataclass(frozen=True, eq=False)
+class CompiledChart:
+    """A chart turned into state classes and lookup tables.
+
+    Attributes:
+        chart: the (validated) chart.
+        classes: the generated class of each state, parents before children; the root first.
+        by_path: the class of each state path.
+        edges: the index of each edge trigger's event (latched by events).
+        levels: the index of each level trigger's event (held on or off).
+        level_kinds: the trigger types that are levels.
+        host_actions: the host action types the chart uses, in handler slot order.
+        action_users: for each host action type, the states using it (``path (enter)``).
+    """
+
+    chart: Chart
+    classes: tuple[type[ChartState], ...]
+    by_path: Mapping[str, type[ChartState]]
+    edges: Mapping[Event, int]
+    levels: Mapping[Event, int]
+    level_kinds: frozenset[str]
+    host_actions: tuple[str, ...]
+    action_users: Mapping[str, tuple[str, ...]]
+
+    @property
+    def root(self) -> type[ChartState]:
+        """The class of the root state."""
+        return self.classes[0]
+
+
+def _triggers(chart: Chart, level_kinds: frozenset[str]) -> tuple[dict[Event, int], ...]:
+    edges: dict[Event, int] = {}
+    levels: dict[Event, int] = {}
+    for _, state, _ in chart.walk():
+        conditions = (*state.pre, *state.post, *(t.on for t in state.transitions))
+        for condition in conditions:
+            for trigger in triggers_of(condition):
+                table = levels if trigger.type in level_kinds else edges
+                table.setdefault(Event(trigger.type, trigger.name), len(table))
+    return edges, levels
+
+
+def _host_actions(chart: Chart) -> dict[str, list[str]]:
+    users: dict[str, list[str]] = {}
+    for path, state, _ in chart.walk():
+        for phase, actions in (("enter", state.enter), ("exit", state.exit)):
+            for action in actions:
+                declared = chart.registry.actions[action.type]
+                if not declared.builtin:
+                    users.setdefault(action.type, []).append(f"{path} ({phase})")
+    return users
+
+
+class _Compiler:
+    def __init__(self, chart: Chart) -> None:
+        self.chart = chart
+        kinds = frozenset(name for name, t in chart.registry.triggers.items() if t.level)
+        self.level_kinds = kinds
+        self.edges, self.levels = _triggers(chart, kinds)
+        self.users = _host_actions(chart)
+        self.slots = {name: slot for slot, name in enumerate(self.users)}
+        self.classes: dict[str, type[ChartState]] = {}
+
+    def compile(self) -> CompiledChart:
+        walked = list(self.chart.walk())
+        ids = {path: index for index, (path, _, _) in enumerate(walked)}
+        for path, state, _ in walked:
+            parent, _, _ = path.rpartition(".")
+            self.classes[path] = self.generate(path, state, ids[path], ids.get(parent, -1))
+        for path, state, _ in walked:
+            self.link(path, state)
+        return CompiledChart(
+            self.chart,
+            tuple(self.classes.values()),
+            MappingProxyType(self.classes),
+            MappingProxyType(self.edges),
+            MappingProxyType(self.levels),
+            self.level_kinds,
+            tuple(self.users),
+            MappingProxyType({name: tuple(users) for name, users in self.users.items()}),
+        )
+
+    def performers(self, state: StateDef, path: str, phase: Phase) -> tuple[Performer, ...]:
+        actions = state.enter if phase == "enter" else state.exit
+        return tuple(make_performer(action, path, phase, self.slots) for action in actions)
+
+    def generate(self, path: str, state: StateDef, index: int, parent: int) -> type[ChartState]:
+        """The class of ``state``, without the transitions that name other classes."""
+        namespace: dict[str, Any] = {
+            "__slots__": (),
+            "__qualname__": path,
+            "__module__": __name__,
+            "_path": path,
+            "_definition": state,
+            "_id": index,
+            "_parent_id": parent,
+            "_enter": self.performers(state, path, "enter"),
+            "_exit": self.performers(state, path, "exit"),
+            "_post": compile_any(state.post, self),
+        }
+        function = transition_function(state.policy, bool(state.transitions))
+        if function is not None:
+            namespace["transition"] = function
+        return cast("type[ChartState]", type(state.name, (ChartState,), namespace))
+
+    def condition(self, condition: Condition) -> tuple[int, Compiled]:
+        """``condition`` compiled, with its latch index if it is one edge trigger (else -1)."""
+        compiled = compile_condition(condition, self)
+        return (compiled.index if isinstance(compiled, Latched) else -1), compiled
+
+    def link(self, path: str, state: StateDef) -> None:
+        """Set the class attributes of ``state`` that refer to its children and siblings."""
+        cls = self.classes[path]
+        parent, _, _ = path.rpartition(".")
+        cls._out = tuple(
+            (*self.condition(t.on), Transition(SIBLING, self.classes[f"{parent}.{t.to}"]))
+            for t in state.transitions
+        )
+        children = tuple(self.classes[f"{path}.{child.name}"] for child in state.states)
+        for index, child in enumerate(children):
+            child._index = index
+            following = children[index + 1] if index + 1 < len(children) else None
+            child._advance = None if following is None else Transition(INNER, following)
+        cls._entries = tuple(Transition(INNER_ENTRY, child) for child in children)
+        cls._inners = tuple(Transition(INNER, child) for child in children)
+        cls._pres = tuple(compile_all(child.pre, self) for child in state.states)
+        if state.policy is Policy.CONCURRENT:
+            cls._regions = Transition(CONCURRENT, children[0], regions=children)
+
+
+def compile_chart(chart: Chart) -> CompiledChart:
+    """Validate ``chart`` (with the registry it carries) and compile it.
+
+    Raises:
+        ChartError: the chart is invalid.
+    """
+    return _Compiler(validate(chart, chart.registry)).compile()

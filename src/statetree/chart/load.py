@@ -1,0 +1,123 @@
+"""Loading charts: read a file or text in any format, build the model, validate it.
+
+Loading is all or nothing: the whole document is read, then checked, and only a chart with
+no problem is returned. Otherwise :class:`ChartError` lists every problem found.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+from typing import Literal
+
+from statetree.chart.document import Document
+from statetree.chart.errors import ChartError, Problem
+from statetree.chart.model import Chart
+from statetree.chart.parse import parse_document
+from statetree.chart.registry import DEFAULT_REGISTRY, Registry
+from statetree.chart.validate import validate
+
+__all__ = [
+    "EXTENSIONS",
+    "Format",
+    "format_module",
+    "format_of",
+    "from_data",
+    "load",
+    "loads",
+    "read_document",
+]
+
+Format = Literal["yaml", "toml", "json"]
+EXTENSIONS: dict[str, Format] = {".yaml": "yaml", ".yml": "yaml", ".toml": "toml", ".json": "json"}
+"""The file extensions of charts and their formats."""
+
+_EXTRA = "pip install 'statetree[chart]'"
+
+
+def format_module(format: Format) -> ModuleType:
+    """The module reading (and for YAML writing) ``format``, imported on first use.
+
+    Raises:
+        ModuleNotFoundError: the library the format needs is missing (the ``chart`` extra).
+    """
+    try:
+        return importlib.import_module(f"statetree.chart.load_{format}")
+    except ModuleNotFoundError as missing:
+        raise ModuleNotFoundError(f"{format} charts need {missing.name}: {_EXTRA}") from None
+
+
+def format_of(path: str | Path) -> Format | None:
+    """The chart format of a file name, from its extension (``None`` if not a chart's)."""
+    return EXTENSIONS.get(Path(path).suffix.lower())
+
+
+def read_document(text: str, format: Format, file: str = "<text>") -> Document:
+    """Parse ``text`` in ``format`` into a document (data and lines), without checking it.
+
+    Raises:
+        ChartError: the text does not parse.
+    """
+    read: Callable[[str, str], Document] = format_module(format).read
+    return read(text, file)
+
+
+def loads(
+    text: str,
+    format: Format,
+    registry: Registry = DEFAULT_REGISTRY,
+    *,
+    file: str = "<text>",
+    check_types: bool = True,
+) -> Chart:
+    """The chart in ``text``, written in ``format``.
+
+    Args:
+        check_types: see :func:`~statetree.chart.validate`.
+
+    Raises:
+        ChartError: the text does not parse, is not a chart, or the chart is invalid.
+    """
+    chart = parse_document(read_document(text, format, file), registry)
+    return validate(chart, registry, check_types=check_types)
+
+
+def load(
+    path: str | Path,
+    registry: Registry = DEFAULT_REGISTRY,
+    *,
+    format: Format | None = None,
+    check_types: bool = True,
+) -> Chart:
+    """The chart in the file at ``path`` (format from its extension unless given).
+
+    Args:
+        check_types: see :func:`~statetree.chart.validate`.
+
+    Raises:
+        ChartError: the file cannot be read, its extension is not a chart format, or the
+            chart does not parse or is invalid; errors name the file and line.
+    """
+    name = str(path)
+    chosen = format or format_of(path)
+    if chosen is None:
+        extensions = ", ".join(EXTENSIONS)
+        raise ChartError([Problem(f"not a chart file: use one of {extensions}", file=name)])
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise ChartError([Problem(f"cannot read: {error.strerror}", file=name)]) from error
+    return loads(text, chosen, registry, file=name, check_types=check_types)
+
+
+def from_data(
+    data: object, registry: Registry = DEFAULT_REGISTRY, *, file: str = "<data>"
+) -> Chart:
+    """The chart described by plain Python data (dicts and lists, as in the files).
+
+    Raises:
+        ChartError: the data is not a chart, or the chart is invalid.
+    """
+    return validate(parse_document(Document(data, file), registry), registry)

@@ -1,0 +1,45 @@
+"""Reading a chart document from TOML text (``tomllib``, or ``tomli`` before Python 3.11)."""
+
+from __future__ import annotations
+
+import importlib
+import re
+from types import MappingProxyType, ModuleType
+from typing import Any
+
+from statetree.chart.document import Document, syntax_error
+from statetree.chart.locate import locate_toml
+
+__all__ = ["read"]
+
+_POSITION = re.compile(r"\(at line (\d+), column \d+\)")
+
+
+def _toml() -> ModuleType:
+    """The TOML reader: the standard library's, or the ``tomli`` package it came from."""
+    try:
+        return importlib.import_module("tomllib")
+    except ModuleNotFoundError:
+        try:
+            return importlib.import_module("tomli")
+        except ModuleNotFoundError:
+            raise ModuleNotFoundError(
+                "TOML charts before Python 3.11 need tomli", name="tomli"
+            ) from None
+
+
+def read(text: str, file: str = "<toml>") -> Document:
+    """Parse TOML ``text`` into a :class:`Document` with the line of every key and item.
+
+    Raises:
+        ChartError: the text is not TOML (repeated keys included).
+    """
+    toml = _toml()
+    try:
+        data: dict[str, Any] = toml.loads(text)
+    except toml.TOMLDecodeError as error:
+        found = _POSITION.search(str(error))
+        line = int(found.group(1)) if found else 0
+        message = _POSITION.sub("", str(error)).strip()
+        raise syntax_error(file, line, f"not valid TOML: {message}") from error
+    return Document(data, file, MappingProxyType(locate_toml(text).lines))

@@ -1,0 +1,226 @@
+"""ChartMachine: a compiled chart running on a core ``StateMachine``.
+
+Events enter at the root: ``send`` latches the event, then runs one
+``process_state_transitions()``, which asks the outermost states first, so depth is an
+implicit priority. Time only moves through ``tick``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+
+from statetree.chart.actions import Handler
+from statetree.chart.compile import CompiledChart, compile_chart
+from statetree.chart.events import Event, ScriptStep
+from statetree.chart.model import Chart
+from statetree.chart.reload import Reloaded, reload_machine
+from statetree.chart.runtime import ActionListener, ChartRuntime, bind_handlers
+from statetree.chart.states import ChartState
+from statetree.errors import UsageError
+from statetree.machine import StateMachine
+from statetree.options import DEFAULT_MAX_TRANSITIONS
+from statetree.trace import TraceLevel
+
+__all__ = ["ChartMachine"]
+
+_NO_HANDLERS: Mapping[str, Handler] = MappingProxyType({})
+
+
+class ChartMachine:
+    """Runs a chart: events in, actions out, on one core :class:`~statetree.StateMachine`.
+
+    Args:
+        chart: the chart, or a chart compiled once for many machines.
+        handlers: the host's handler of each action type the chart uses (built-in
+            actions excepted), called with an :class:`ActionCall`.
+        name: the machine's name in traces (default: the chart's name).
+        trace, trace_sink, max_transitions: as for ``StateMachine``.
+        on_action: called with every action performed, built-ins included, before it is.
+
+    Raises:
+        ChartError: ``chart`` is invalid.
+        HandlerError: an action the chart uses has no handler.
+    """
+
+    __slots__ = ("_compiled", "_handlers", "_runtime", "machine")
+
+    def __init__(
+        self,
+        chart: Chart | CompiledChart,
+        handlers: Mapping[str, Handler] = _NO_HANDLERS,
+        *,
+        name: str | None = None,
+        trace: TraceLevel = TraceLevel.NONE,
+        trace_sink: Callable[[str], None] | None = None,
+        on_action: ActionListener | None = None,
+        max_transitions: int = DEFAULT_MAX_TRANSITIONS,
+    ) -> None:
+        compiled = chart if isinstance(chart, CompiledChart) else compile_chart(chart)
+        self._compiled = compiled
+        self._handlers = handlers
+        self._runtime = ChartRuntime(compiled, bind_handlers(compiled, handlers), on_action)
+        self.machine: StateMachine[ChartRuntime] = StateMachine(
+            compiled.root,
+            owner=self._runtime,
+            name=compiled.chart.name if name is None else name,
+            trace=trace,
+            trace_sink=trace_sink,
+            max_transitions=max_transitions,
+        )
+
+    # -- inputs ----------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Enter the initial configuration, if the machine has not started yet.
+
+        ``send``, ``tick``, ``hold`` and ``release`` start it first too (in a processing of
+        its own), so the first event is seen by the states it finds entered.
+        """
+        if not self.machine.started:
+            self._process(None)
+
+    def send(self, event: Event) -> None:
+        """Latch ``event`` and process transitions until the machine settles.
+
+        Called from an action handler while the machine processes, the event is latched
+        into the current processing instead (as the ``raise`` action does).
+
+        Raises:
+            UsageError: ``event`` is of a level trigger type (use ``hold`` / ``release``).
+        """
+        if event[0] in self._compiled.level_kinds:
+            raise UsageError(f"{event} is a level trigger: use hold() and release()")
+        if self._runtime.processing:
+            self._runtime.latch(event)
+            return
+        if not self.machine.started:
+            self.start()
+        self._process(event)
+
+    def hold(self, event: Event) -> None:
+        """Hold a level trigger on (e.g. ``Event("held", "Jump")``), then process."""
+        self._level(event, True)
+
+    def release(self, event: Event) -> None:
+        """Release a level trigger, then process."""
+        self._level(event, False)
+
+    def tick(self, dt: float) -> None:
+        """Advance the clock by ``dt``; each timer due fires, in order, its own processing.
+
+        Timers due in the same tick fire in expiry order, ties in the order they started;
+        while a timer's event is processed the clock reads its expiry time, so timers
+        started then count from that moment, whatever the size of the tick.
+
+        Raises:
+            UsageError: ``dt`` is negative, or the machine is processing.
+        """
+        runtime = self._runtime
+        if dt < 0:
+            raise UsageError(f"tick({dt}): time cannot go backwards")
+        self._not_processing("tick")
+        self.start()
+        end = runtime.clock + dt
+        timer = runtime.next_expiry(end)
+        while timer is not None:
+            runtime.clock = timer.due
+            self._process(timer.event)
+            timer = runtime.next_expiry(end)
+        runtime.clock = end
+
+    def play(self, step: ScriptStep) -> None:
+        """Do one step of an events script."""
+        if step.kind == "tick":
+            self.tick(step.dt)
+        elif step.event is not None:
+            {"send": self.send, "hold": self.hold, "release": self.release}[step.kind](step.event)
+
+    # -- queries ---------------------------------------------------------------------------
+
+    @property
+    def chart(self) -> Chart:
+        """The chart running now."""
+        return self._compiled.chart
+
+    @property
+    def compiled(self) -> CompiledChart:
+        """The compiled chart running now."""
+        return self._compiled
+
+    @property
+    def clock(self) -> float:
+        """The time, as advanced by ``tick``."""
+        return self._runtime.clock
+
+    @property
+    def active(self) -> tuple[str, ...]:
+        """The paths of the active states, in processing order (regions after their host)."""
+        return tuple(type(state).__qualname__ for state in self.machine.walk())
+
+    def is_active(self, path: str) -> bool:
+        """Whether the state at ``path`` is active.
+
+        Raises:
+            UsageError: the chart has no state at ``path``.
+        """
+        cls = self._compiled.by_path.get(path)
+        if cls is None:
+            known = ", ".join(self._compiled.by_path)
+            raise UsageError(f"chart {self.chart.name!r} has no state {path!r}; states: {known}")
+        return self._runtime.live[cls._id] is not None
+
+    # -- changes ---------------------------------------------------------------------------
+
+    def reload(self, chart: Chart | CompiledChart) -> Reloaded:
+        """Run ``chart`` from now on, keeping every active state that is still the same.
+
+        Active states that vanished, or whose policy or enter actions changed, are exited
+        (outermost such state first, its inners with it, running the old exit actions);
+        the others keep their instance, timers and history and take the new definition.
+        Then the machine processes, entering what is missing.
+
+        Raises:
+            ChartError: ``chart`` is invalid; nothing changed.
+            HandlerError: a new action has no handler; nothing changed.
+            UsageError: called while the machine processes.
+        """
+        self._not_processing("reload")
+        compiled = chart if isinstance(chart, CompiledChart) else compile_chart(chart)
+        handlers = bind_handlers(compiled, self._handlers)
+        report = reload_machine(self.machine, self._runtime, compiled, handlers)
+        self._compiled = compiled
+        self._process(None)
+        entered = tuple(path for path in self.active if path not in report.kept)
+        return Reloaded(report.kept, report.exited, entered)
+
+    # -- processing ------------------------------------------------------------------------
+
+    def _level(self, event: Event, on: bool) -> None:
+        if event[0] not in self._compiled.level_kinds:
+            raise UsageError(f"{event} is not a level trigger: send() it instead")
+        self._not_processing("hold" if on else "release")
+        self.start()
+        self._runtime.set_level(event, on)
+        self._process(None)
+
+    def _process(self, event: Event | None) -> None:
+        """One processing: a new base serial, ``event`` latched, transitions settled."""
+        runtime = self._runtime
+        runtime.base = runtime.serial
+        if event is not None:
+            runtime.latch(event)
+        runtime.processing = True
+        try:
+            self.machine.process_state_transitions()
+        finally:
+            runtime.processing = False
+
+    def _not_processing(self, call: str) -> None:
+        if self._runtime.processing:
+            raise UsageError(f"{call}() called while chart {self.chart.name!r} processes")
+
+    def state(self, path: str) -> ChartState | None:
+        """The active instance of the state at ``path``, or ``None``."""
+        cls = self._compiled.by_path.get(path)
+        return None if cls is None else self._runtime.live[cls._id]

@@ -1,0 +1,246 @@
+"""From a document's plain data to the chart model: the shape of the format.
+
+This step checks what the JSON Schema of the format says (keys, types, the grammar of
+conditions, actions and transitions) and builds the model. What the names mean (known
+trigger and action types, targets, policies) is checked afterwards by
+:mod:`statetree.chart.validate`. Every problem is collected with its path and line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import TypeVar
+
+from statetree.chart.document import Document
+from statetree.chart.errors import ChartError, Problem
+from statetree.chart.model import (
+    ActionDef,
+    AllOf,
+    AnyOf,
+    Chart,
+    Condition,
+    DataPath,
+    NotOf,
+    ParamValue,
+    Policy,
+    StateDef,
+    TransitionDef,
+    TriggerDef,
+    format_path,
+)
+from statetree.chart.registry import DEFAULT_REGISTRY, EVENT, Registry
+
+__all__ = ["FORMAT_VERSION", "NAME_PATTERN", "parse_document"]
+
+FORMAT_VERSION = 1
+NAME_PATTERN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_TOP_KEYS = ("version", "name", "root")
+_STATE_KEYS = ("name", "policy", "states", "pre", "post", "enter", "exit", "transitions")
+_COMBINATORS = ("all", "any", "not")
+_POLICIES = tuple(policy.value for policy in Policy)
+
+Item = TypeVar("Item")
+
+
+def _kind(value: object) -> str:
+    names = {bool: "a boolean", int: "an integer", float: "a number", str: "a string"}
+    names |= {list: "a list", dict: "a mapping", type(None): "null"}
+    return names.get(type(value), type(value).__name__)
+
+
+class _Reader:
+    """Builds the model from plain data, collecting problems instead of stopping."""
+
+    def __init__(self, document: Document, registry: Registry) -> None:
+        self.document = document
+        self.registry = registry
+        self.problems: list[Problem] = []
+
+    def problem(self, path: DataPath, message: str) -> None:
+        origin = self.document.origin
+        self.problems.append(Problem(message, format_path(path), origin.file, origin.line(path)))
+
+    def mapping(self, value: object, path: DataPath, keys: tuple[str, ...]) -> dict[str, object]:
+        """``value`` as a mapping with only ``keys`` (problems noted; ``{}`` if not one)."""
+        if not isinstance(value, dict):
+            self.problem(path, f"expected a mapping, got {_kind(value)}")
+            return {}
+        for key in value:
+            if key not in keys:
+                self.problem((*path, key), f"unknown key {key!r}; expected {', '.join(keys)}")
+        return value
+
+    def name(self, value: object, path: DataPath) -> str | None:
+        if not isinstance(value, str) or not NAME_PATTERN.match(value):
+            shown = repr(value) if isinstance(value, str) else _kind(value)
+            self.problem(path, f"a name must be letters, digits and _ (not first), got {shown}")
+            return None
+        return value
+
+    def items(
+        self, value: object, path: DataPath, read: Callable[[object, DataPath], Item | None]
+    ) -> tuple[Item, ...]:
+        """Read each element of the list ``value`` with ``read``, skipping the bad ones."""
+        if not isinstance(value, list):
+            self.problem(path, f"expected a list, got {_kind(value)}")
+            return ()
+        read_items = (read(item, (*path, index)) for index, item in enumerate(value))
+        return tuple(item for item in read_items if item is not None)
+
+    # -- chart and states ------------------------------------------------------------------
+
+    def chart(self) -> Chart | None:
+        data = self.mapping(self.document.data, (), _TOP_KEYS)
+        version = data.get("version", FORMAT_VERSION)
+        if version != FORMAT_VERSION or isinstance(version, bool):
+            self.problem(("version",), f"unsupported version {version!r}; this is version 1")
+        for key in ("name", "root"):
+            if key not in data and isinstance(self.document.data, dict):
+                self.problem((), f"missing key {key!r}")
+        name = self.name(data.get("name"), ("name",)) if "name" in data else None
+        root = self.state(data["root"], ("root",)) if "root" in data else None
+        if name is None or root is None or self.problems:
+            return None
+        return Chart(name, root, self.document.origin)
+
+    def state(self, value: object, path: DataPath) -> StateDef | None:
+        data = self.mapping(value, path, _STATE_KEYS)
+        if "name" not in data:
+            if isinstance(value, dict):
+                self.problem(path, "a state needs a 'name'")
+            return None
+        name = self.name(data["name"], (*path, "name"))
+        children = self.items(data.get("states", []), (*path, "states"), self.state)
+        policy = self.policy(data, path, bool(children))
+        state = StateDef(
+            name or "?",
+            policy,
+            children,
+            self.conditions(data.get("pre"), (*path, "pre")),
+            self.conditions(data.get("post"), (*path, "post")),
+            self.items(data.get("enter", []), (*path, "enter"), self.action),
+            self.items(data.get("exit", []), (*path, "exit"), self.action),
+            self.items(data.get("transitions", []), (*path, "transitions"), self.transition),
+        )
+        return state if name is not None else None
+
+    def policy(self, data: Mapping[str, object], path: DataPath, parent: bool) -> Policy | None:
+        value = data.get("policy")
+        if value is None:
+            return Policy.EXPLICIT if parent else None
+        if value not in _POLICIES:
+            self.problem((*path, "policy"), f"unknown policy {value!r}; use {_POLICIES}")
+            return None
+        policy = Policy(value)
+        if not parent:
+            name = data.get("name")
+            self.problem(
+                (*path, "policy"),
+                f"{name!r} is a {policy.value} state with no children; give it 'states' "
+                "or remove its policy",
+            )
+        return policy
+
+    # -- conditions ------------------------------------------------------------------------
+
+    def conditions(self, value: object, path: DataPath) -> tuple[Condition, ...]:
+        """Pre- or post-conditions: one condition, or a list of them (absent: none)."""
+        if value is None:
+            return ()
+        if isinstance(value, list):
+            return self.items(value, path, self.condition)
+        found = self.condition(value, path)
+        return () if found is None else (found,)
+
+    def condition(self, value: object, path: DataPath) -> Condition | None:
+        if isinstance(value, str):
+            return TriggerDef(EVENT, value) if self.name(value, path) else None
+        if not isinstance(value, dict) or len(value) != 1:
+            self.problem(
+                path,
+                "a condition is an event name, or a mapping with one key: a trigger type "
+                f"(e.g. input: Jump), all, any or not; got {_kind(value)}",
+            )
+            return None
+        ((key, inner),) = value.items()
+        if key in ("all", "any"):
+            items: tuple[Condition, ...] = self.items(inner, (*path, key), self.condition)
+            if not items:
+                self.problem((*path, key), f"'{key}' needs a non-empty list of conditions")
+                return None
+            return AllOf(items) if key == "all" else AnyOf(items)
+        if key == "not":
+            negated = self.condition(inner, (*path, key))
+            return None if negated is None else NotOf(negated)
+        argument = self.name(inner, (*path, key))
+        return None if argument is None else TriggerDef(key, argument)
+
+    # -- actions and transitions -----------------------------------------------------------
+
+    def action(self, value: object, path: DataPath) -> ActionDef | None:
+        if isinstance(value, str):
+            return ActionDef(value)
+        if not isinstance(value, dict) or len(value) != 1:
+            self.problem(
+                path,
+                "an action is a type name, or a mapping with one key, the type, whose value "
+                f"is its parameters; got {_kind(value)}",
+            )
+            return None
+        ((kind, params),) = value.items()
+        if params is None:
+            return ActionDef(kind)
+        if isinstance(params, dict):
+            return self.parameters(kind, params, (*path, kind))
+        return self.shorthand(kind, params, (*path, kind))
+
+    def parameters(self, kind: str, params: dict[str, object], path: DataPath) -> ActionDef:
+        pairs: list[tuple[str, ParamValue]] = []
+        for key, param in params.items():
+            if isinstance(param, (str, int, float, bool)):
+                pairs.append((key, param))
+            else:
+                self.problem((*path, key), f"a parameter is a scalar, got {_kind(param)}")
+        return ActionDef(kind, tuple(pairs))
+
+    def shorthand(self, kind: str, value: object, path: DataPath) -> ActionDef | None:
+        """``raise: Next``: a scalar sets the one required parameter of the action type."""
+        declared = self.registry.actions.get(kind)
+        if declared is None:
+            return ActionDef(kind)  # the unknown type is reported by validation
+        required = [param for param in declared.params if param.default is None]
+        if len(required) != 1:
+            self.problem(
+                path,
+                f"{declared.signature} has {len(required)} required parameters; give its "
+                "parameters as a mapping",
+            )
+            return None
+        if not isinstance(value, (str, int, float, bool)):
+            self.problem(path, f"a parameter is a scalar, got {_kind(value)}")
+            return None
+        return ActionDef(kind, ((required[0].name, value),))
+
+    def transition(self, value: object, path: DataPath) -> TransitionDef | None:
+        data = self.mapping(value, path, ("on", "to"))
+        for key in ("on", "to"):
+            if key not in data and isinstance(value, dict):
+                self.problem(path, f"a transition needs '{key}'")
+        on = self.condition(data["on"], (*path, "on")) if "on" in data else None
+        to = self.name(data["to"], (*path, "to")) if "to" in data else None
+        return None if on is None or to is None else TransitionDef(on, to)
+
+
+def parse_document(document: Document, registry: Registry = DEFAULT_REGISTRY) -> Chart:
+    """Build the chart model of ``document`` (its meaning is not checked yet).
+
+    Raises:
+        ChartError: the document does not have the shape of a chart; every problem found
+            is listed, with its path and line.
+    """
+    reader = _Reader(document, registry)
+    chart = reader.chart()
+    if chart is None:
+        raise ChartError(reader.problems)
+    return chart

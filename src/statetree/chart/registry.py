@@ -1,0 +1,208 @@
+"""Registries of trigger and action types: what a chart may use, with typed parameters.
+
+A :class:`Registry` is given when a chart is loaded, so an unknown trigger or action type,
+an unknown parameter or a parameter of the wrong type is a load error, never a silent no-op.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TypeAlias, TypeVar
+
+from statetree.errors import DefinitionError
+
+__all__ = [
+    "ANIM_FINISHED",
+    "BUILTIN_ACTIONS",
+    "CLEAR_HISTORY",
+    "DEFAULT_REGISTRY",
+    "EVENT",
+    "HELD",
+    "INPUT",
+    "RAISE",
+    "START_TIMER",
+    "TIMER",
+    "ActionType",
+    "Param",
+    "ParamValue",
+    "Registry",
+    "TriggerType",
+]
+
+ParamValue: TypeAlias = "str | int | float | bool"
+"""The value of an action parameter."""
+
+INPUT = "input"
+ANIM_FINISHED = "anim_finished"
+TIMER = "timer"
+EVENT = "event"
+HELD = "held"
+START_TIMER = "start_timer"
+CLEAR_HISTORY = "clear_history"
+RAISE = "raise"
+
+_TYPE_NAMES: dict[type, str] = {str: "string", int: "integer", float: "number", bool: "boolean"}
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """A declared action parameter.
+
+    Attributes:
+        name: the parameter's key.
+        type: ``str``, ``int``, ``float`` (integers accepted) or ``bool``.
+        default: the value when the chart leaves it out; ``None`` makes it required.
+    """
+
+    name: str
+    type: type = str
+    default: ParamValue | None = None
+
+    def __post_init__(self) -> None:
+        if self.type not in _TYPE_NAMES:
+            raise DefinitionError(
+                f"parameter {self.name!r}: type must be str, int, float or bool, got {self.type!r}"
+            )
+
+    @property
+    def type_name(self) -> str:
+        """The JSON name of the type: string, integer, number or boolean."""
+        return _TYPE_NAMES[self.type]
+
+    def accepts(self, value: object) -> bool:
+        """Whether ``value`` fits this parameter (``bool`` is never a number here)."""
+        if isinstance(value, bool) or self.type is bool:
+            return isinstance(value, bool) and self.type is bool
+        if self.type is float:
+            return isinstance(value, (int, float))
+        return isinstance(value, self.type)
+
+    def convert(self, value: ParamValue) -> ParamValue:
+        """``value`` as this parameter's type (an integer given for a number becomes float)."""
+        return float(value) if self.type is float else value
+
+
+@dataclass(frozen=True, slots=True)
+class ActionType:
+    """An action a chart may use in ``enter`` or ``exit`` lists.
+
+    Attributes:
+        name: the key used in charts, e.g. ``play_animation``.
+        params: the declared parameters, in order (the order of dumps and messages).
+        builtin: performed by the chart runtime itself (timers, history, events); any
+            other action goes to the handler the host registers for it.
+    """
+
+    name: str
+    params: tuple[Param, ...] = ()
+    builtin: bool = False
+
+    def param(self, name: str) -> Param | None:
+        """The parameter called ``name``, or ``None``."""
+        for param in self.params:
+            if param.name == name:
+                return param
+        return None
+
+    @property
+    def signature(self) -> str:
+        """``name(a: string, b: number = 1.0)`` for messages and docs."""
+        parts = [
+            f"{p.name}: {p.type_name}" + ("" if p.default is None else f" = {p.default!r}")
+            for p in self.params
+        ]
+        return f"{self.name}({', '.join(parts)})"
+
+
+@dataclass(frozen=True, slots=True)
+class TriggerType:
+    """A kind of event that triggers respond to.
+
+    Attributes:
+        name: the key used in conditions and the kind of matching events.
+        level: a level trigger is true while the host holds it on (``hold`` /
+            ``release``), instead of being latched by one event.
+    """
+
+    name: str
+    level: bool = False
+
+
+BUILTIN_TRIGGERS = (
+    TriggerType(INPUT),
+    TriggerType(ANIM_FINISHED),
+    TriggerType(TIMER),
+    TriggerType(EVENT),
+    TriggerType(HELD, level=True),
+)
+
+BUILTIN_ACTIONS = (
+    ActionType(START_TIMER, (Param("name"), Param("delay", float)), builtin=True),
+    ActionType(CLEAR_HISTORY, (), builtin=True),
+    ActionType(RAISE, (Param("name"),), builtin=True),
+)
+
+
+NamedType = TypeVar("NamedType", TriggerType, ActionType)
+
+
+def _by_name(items: Iterable[NamedType], what: str) -> dict[str, NamedType]:
+    found: dict[str, NamedType] = {}
+    for item in items:
+        if item.name in found:
+            raise DefinitionError(f"the registry declares the {what} type {item.name!r} twice")
+        found[item.name] = item
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class Registry:
+    """The trigger and action types a chart may use.
+
+    Build one from the defaults: ``DEFAULT_REGISTRY.with_actions(ActionType(...))``.
+    """
+
+    triggers: Mapping[str, TriggerType] = field(default_factory=dict)
+    actions: Mapping[str, ActionType] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "triggers", MappingProxyType(dict(self.triggers)))
+        object.__setattr__(self, "actions", MappingProxyType(dict(self.actions)))
+
+    @classmethod
+    def of(
+        cls, triggers: Iterable[TriggerType] = (), actions: Iterable[ActionType] = ()
+    ) -> Registry:
+        """A registry of exactly these types.
+
+        Raises:
+            DefinitionError: a type is declared twice.
+        """
+        return cls(_by_name(triggers, "trigger"), _by_name(actions, "action"))
+
+    def with_triggers(self, *types: TriggerType) -> Registry:
+        """This registry plus ``types``.
+
+        Raises:
+            DefinitionError: a type is already declared.
+        """
+        return Registry.of((*self.triggers.values(), *types), self.actions.values())
+
+    def with_actions(self, *types: ActionType) -> Registry:
+        """This registry plus ``types``.
+
+        Raises:
+            DefinitionError: a type is already declared.
+        """
+        return Registry.of(self.triggers.values(), (*self.actions.values(), *types))
+
+    def host_actions(self) -> tuple[ActionType, ...]:
+        """The action types performed by host handlers (not built in)."""
+        return tuple(action for action in self.actions.values() if not action.builtin)
+
+
+DEFAULT_REGISTRY = Registry.of(BUILTIN_TRIGGERS, BUILTIN_ACTIONS)
+"""The built-in triggers (input, anim_finished, timer, event, held) and actions
+(start_timer, clear_history, raise)."""

@@ -1,0 +1,145 @@
+"""The mutable side of a chart machine: latched events, levels, history and timers.
+
+A :class:`ChartRuntime` is the owner of every state of its machine, so states reach it as
+``self.owner``. It holds everything that changes while the chart runs; the compiled chart
+it refers to never changes.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
+
+from statetree.chart.actions import ActionCall, Handler
+from statetree.chart.errors import HandlerError
+from statetree.chart.events import Event
+
+if TYPE_CHECKING:
+    from statetree.chart.compile import CompiledChart
+    from statetree.chart.states import ChartState
+
+__all__ = ["ActionListener", "ChartRuntime", "Timer", "bind_handlers"]
+
+ActionListener = Callable[[ActionCall], None]
+
+
+class Timer:
+    """A started timer: its event fires when the clock reaches ``due`` unless cancelled."""
+
+    __slots__ = ("alive", "due", "event")
+
+    def __init__(self, event: Event, due: float) -> None:
+        self.event = event
+        self.due = due
+        self.alive = True
+
+
+def bind_handlers(compiled: CompiledChart, handlers: Mapping[str, Handler]) -> list[Handler]:
+    """The handler of each host action slot of ``compiled``.
+
+    Raises:
+        HandlerError: an action the chart uses has no handler; the message names the
+            action and the states using it.
+    """
+    missing = [name for name in compiled.host_actions if name not in handlers]
+    if missing:
+        lines = [f"{name} (used by {', '.join(compiled.action_users[name])})" for name in missing]
+        raise HandlerError(
+            f"chart {compiled.chart.name!r} needs a handler for each of its actions; "
+            f"missing: {'; '.join(lines)}"
+        )
+    return [handlers[name] for name in compiled.host_actions]
+
+
+class ChartRuntime:
+    """Latches, levels, history, timers and handlers of one running chart.
+
+    Attributes:
+        serial: the serial number of the last latched event (0: none yet).
+        base: ``serial`` when the current processing started; only events latched after it
+            count in this processing.
+        latched: for each edge trigger, the serial of the last event that latched it.
+        levels: for each level trigger, whether the host holds it on.
+        live: the active instance of each state, by state index (``None``: inactive).
+        history: for each state, the index of the child to resume.
+        clock: the time, advanced only by ``tick``.
+    """
+
+    __slots__ = (
+        "base",
+        "clock",
+        "compiled",
+        "handlers",
+        "held",
+        "history",
+        "latched",
+        "levels",
+        "listener",
+        "live",
+        "processing",
+        "sequence",
+        "serial",
+        "timers",
+    )
+
+    def __init__(
+        self,
+        compiled: CompiledChart,
+        handlers: list[Handler],
+        listener: ActionListener | None = None,
+    ) -> None:
+        self.serial = 0
+        self.base = 0
+        self.clock = 0.0
+        self.sequence = 0
+        self.processing = False
+        self.listener = listener
+        self.held: set[Event] = set()
+        self.timers: list[tuple[float, int, Timer]] = []
+        self.compiled = compiled
+        self.handlers = handlers
+        self.latched = [0] * len(compiled.edges)
+        self.levels = [False] * len(compiled.levels)
+        self.live: list[ChartState | None] = [None] * len(compiled.classes)
+        self.history = [0] * len(compiled.classes)
+
+    def latch(self, event: Event) -> None:
+        """Latch ``event``: give it the next serial number, and its trigger that number."""
+        self.serial += 1
+        index = self.compiled.edges.get(event)
+        if index is not None:
+            self.latched[index] = self.serial
+
+    def set_level(self, event: Event, on: bool) -> None:
+        """Hold the level trigger of ``event`` on, or release it."""
+        if on:
+            self.held.add(event)
+        else:
+            self.held.discard(event)
+        index = self.compiled.levels.get(event)
+        if index is not None:
+            self.levels[index] = on
+
+    def start_timer(self, owner: ChartState, event: Event, delay: float) -> None:
+        """Start a timer owned by ``owner``; one it started with the same name restarts."""
+        timers = owner.timers
+        if timers is None:
+            timers = owner.timers = []
+        for timer in timers:
+            if timer.event == event:
+                timer.alive = False
+        timer = Timer(event, self.clock + delay)
+        timers.append(timer)
+        self.sequence += 1
+        heapq.heappush(self.timers, (timer.due, self.sequence, timer))
+
+    def next_expiry(self, until: float) -> Timer | None:
+        """Remove and return the earliest live timer due at or before ``until``."""
+        timers = self.timers
+        while timers and timers[0][0] <= until:
+            timer = heapq.heappop(timers)[2]
+            if timer.alive:
+                timer.alive = False
+                return timer
+        return None

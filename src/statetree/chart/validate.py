@@ -1,0 +1,224 @@
+"""What a chart means: known trigger and action types, parameters, targets, policy rules.
+
+:func:`validate` checks a chart model against a registry and returns it normalised (action
+parameters in their declared order, defaults filled in), or raises :class:`ChartError`
+listing every problem with its path and, for loaded charts, its line.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+
+from statetree.chart.errors import ChartError, Problem
+from statetree.chart.model import (
+    ActionDef,
+    Chart,
+    Condition,
+    DataPath,
+    ParamValue,
+    Policy,
+    StateDef,
+    TriggerDef,
+    format_path,
+    triggers_of,
+)
+from statetree.chart.registry import DEFAULT_REGISTRY, START_TIMER, TIMER, ActionType, Registry
+
+__all__ = ["validate"]
+
+# Which parents read which part of a child: anything else could never have an effect.
+_READERS = {
+    "pre": (Policy.PRIORITY,),
+    "post": (Policy.SEQUENTIAL, Policy.PRIORITY),
+    "transitions": (Policy.EXPLICIT,),
+}
+
+
+class _Validator:
+    def __init__(self, chart: Chart, registry: Registry, check_types: bool) -> None:
+        self.chart = chart
+        self.registry = registry
+        self.check_types = check_types
+        self.problems: list[Problem] = []
+        self.timers = {
+            str(action.arguments.get("name"))
+            for _, state, _ in chart.walk()
+            for action in (*state.enter, *state.exit)
+            if action.type == START_TIMER
+        }
+
+    def problem(self, path: DataPath, message: str) -> None:
+        origin = self.chart.origin
+        self.problems.append(Problem(message, format_path(path), origin.file, origin.line(path)))
+
+    # -- states ----------------------------------------------------------------------------
+
+    def state(
+        self, state: StateDef, path: str, where: DataPath, parent: StateDef | None
+    ) -> StateDef:
+        self.placement(state, path, where, parent)
+        self.children(state, path, where)
+        for key, conditions in (("pre", state.pre), ("post", state.post)):
+            for index, condition in enumerate(conditions):
+                self.condition(condition, (*where, key, index))
+        for index, transition in enumerate(state.transitions):
+            self.condition(transition.on, (*where, "transitions", index, "on"))
+            self.target(transition.to, path, (*where, "transitions", index, "to"), parent)
+        children = tuple(
+            self.state(child, f"{path}.{child.name}", (*where, "states", index), state)
+            for index, child in enumerate(state.states)
+        )
+        return dataclasses.replace(
+            state,
+            states=children,
+            enter=self.actions(state.enter, (*where, "enter")),
+            exit=self.actions(state.exit, (*where, "exit")),
+        )
+
+    def placement(
+        self, state: StateDef, path: str, where: DataPath, parent: StateDef | None
+    ) -> None:
+        """Pre, post and transitions only where the parent's policy reads them."""
+        for key, readers in _READERS.items():
+            if not getattr(state, key):
+                continue
+            if parent is None:
+                self.problem((*where, key), f"the root {path} has no parent to read its {key}")
+            elif parent.policy not in readers:
+                kinds = " or ".join(policy.value for policy in readers)
+                policy = parent.policy.value if parent.policy else "leaf"
+                self.problem(
+                    (*where, key),
+                    f"{key} of {path} would never be read: only a parent of policy {kinds} "
+                    f"reads them, and its parent's policy is {policy}",
+                )
+
+    def children(self, state: StateDef, path: str, where: DataPath) -> None:
+        seen: set[str] = set()
+        for index, child in enumerate(state.states):
+            if child.name in seen:
+                self.problem(
+                    (*where, "states", index, "name"),
+                    f"{path} has two children named {child.name!r}",
+                )
+            seen.add(child.name)
+        if state.policy is Policy.PRIORITY:
+            self.priority(state, path, where)
+        elif state.policy is Policy.SEQUENTIAL:
+            self.sequential(state, path, where)
+
+    def priority(self, state: StateDef, path: str, where: DataPath) -> None:
+        *chosen, ground = state.states
+        last = (*where, "states", len(state.states) - 1)
+        if ground.pre:
+            self.problem(
+                (*last, "pre"),
+                f"priority state {path} has no ground state: its last child {ground.name} has "
+                "a pre-condition; add a last child without one, chosen when no other is",
+            )
+        if ground.post:
+            self.problem(
+                (*last, "post"),
+                f"the ground state {path}.{ground.name} cannot have a post-condition: it is "
+                f"where {path} rests when no other child's pre-condition holds",
+            )
+        for index, child in enumerate(chosen):
+            if not child.pre:
+                self.problem(
+                    (*where, "states", index),
+                    f"{path}.{child.name} has no pre-condition, so the children after it "
+                    f"could never be chosen; only the last child (the ground state) may lack one",
+                )
+
+    def sequential(self, state: StateDef, path: str, where: DataPath) -> None:
+        for index, child in enumerate(state.states[:-1]):
+            if not child.post:
+                self.problem(
+                    (*where, "states", index),
+                    f"{path}.{child.name} has no post-condition, so the sequence {path} "
+                    "would never advance past it",
+                )
+
+    def target(self, name: str, path: str, where: DataPath, parent: StateDef | None) -> None:
+        if parent is None or parent.child(name) is not None:
+            return
+        siblings = ", ".join(child.name for child in parent.states)
+        self.problem(
+            where,
+            f"unknown state {name!r} in a transition of {path}; it can go to its siblings: "
+            f"{siblings}",
+        )
+
+    # -- conditions and actions ------------------------------------------------------------
+
+    def condition(self, condition: Condition, where: DataPath) -> None:
+        for trigger in triggers_of(condition):
+            self.trigger(trigger, where)
+
+    def trigger(self, trigger: TriggerDef, where: DataPath) -> None:
+        if self.check_types and trigger.type not in self.registry.triggers:
+            known = ", ".join(self.registry.triggers)
+            self.problem(where, f"unknown trigger type {trigger.type!r}; known: {known}")
+        elif trigger.type == TIMER and trigger.name not in self.timers:
+            started = ", ".join(sorted(self.timers)) or "none"
+            self.problem(
+                where,
+                f"no start_timer action starts a timer named {trigger.name!r} "
+                f"(timers started: {started})",
+            )
+
+    def actions(self, actions: tuple[ActionDef, ...], where: DataPath) -> tuple[ActionDef, ...]:
+        return tuple(self.action(action, (*where, i)) for i, action in enumerate(actions))
+
+    def action(self, action: ActionDef, where: DataPath) -> ActionDef:
+        declared = self.registry.actions.get(action.type)
+        if not self.check_types:
+            return action
+        if declared is None:
+            known = ", ".join(self.registry.actions)
+            self.problem(where, f"unknown action type {action.type!r}; known: {known}")
+            return action
+        given = dict(action.params)
+        for name in given:
+            if declared.param(name) is None:
+                message = f"{declared.signature} has no parameter {name!r}"
+                self.problem((*where, action.type, name), message)
+        return ActionDef(action.type, tuple(self.params(declared, given, where)))
+
+    def params(
+        self, declared: ActionType, given: dict[str, ParamValue], where: DataPath
+    ) -> Iterator[tuple[str, ParamValue]]:
+        for param in declared.params:
+            value = given.get(param.name, param.default)
+            if value is None:
+                self.problem(where, f"{declared.signature} needs {param.name!r}")
+            elif not param.accepts(value):
+                self.problem(
+                    (*where, declared.name, param.name),
+                    f"{declared.name}: {param.name!r} must be a {param.type_name}, got {value!r}",
+                )
+            else:
+                yield param.name, param.convert(value)
+
+
+def validate(
+    chart: Chart, registry: Registry = DEFAULT_REGISTRY, *, check_types: bool = True
+) -> Chart:
+    """Check ``chart`` against ``registry`` and the policy rules; return it normalised.
+
+    Args:
+        check_types: check trigger and action types and parameters against ``registry``.
+            Without it only the structure is checked (names, targets, policies), which is
+            enough to plot a chart whose host registry is not at hand; such a chart is
+            checked in full again when compiled.
+
+    Raises:
+        ChartError: every problem found, in document order, with paths and lines.
+    """
+    validator = _Validator(chart, registry, check_types)
+    root = validator.state(chart.root, chart.root.name, ("root",), None)
+    if validator.problems:
+        # Lines put the problems in document order; those without one keep theirs.
+        raise ChartError(sorted(validator.problems, key=lambda problem: problem.line))
+    return Chart(chart.name, root, chart.origin, registry)

@@ -1,0 +1,254 @@
+"""Bad charts fail at load time with the file, line and path of each problem."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from chart_samples import GAME
+
+from statetree.chart import ChartError, load, loads
+from statetree.errors import DefinitionError
+
+GOOD = """\
+name: Sample
+root:
+  name: Top
+  states:
+    - name: A
+      transitions:
+        - {on: {input: Go}, to: B}
+    - name: B
+"""
+
+
+def problem(text: str, format: str = "yaml") -> ChartError:
+    with pytest.raises(ChartError) as failure:
+        loads(text, format, GAME, file=f"sample.{format}")  # type: ignore[arg-type]
+    return failure.value
+
+
+def test_the_good_sample_loads() -> None:
+    assert loads(GOOD, "yaml", GAME).root.states[1].name == "B"
+
+
+def test_a_chart_error_is_a_definition_error_with_structured_fields() -> None:
+    error = problem(GOOD.replace("to: B", "to: C"))
+    assert isinstance(error, DefinitionError)
+    assert (error.file, error.line, error.path) == (
+        "sample.yaml",
+        7,
+        "root.states[0].transitions[0].to",
+    )
+    assert error.message == (
+        "unknown state 'C' in a transition of Top.A; it can go to its siblings: A, B"
+    )
+    assert str(error) == f"sample.yaml:7 at root.states[0].transitions[0].to: {error.message}"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "line", "path", "message"),
+    [
+        (
+            "{input: Go}",
+            "{inptu: Go}",
+            7,
+            "root.states[0].transitions[0].on",
+            "unknown trigger type 'inptu'; known: input, anim_finished, timer, event, held",
+        ),
+        (
+            "    - name: B\n",
+            "    - name: B\n      enter: [play_sond: X]\n",
+            9,
+            "root.states[1].enter[0]",
+            "unknown action type 'play_sond'; known: start_timer, clear_history, raise, "
+            "play_animation, play_sound, enable_damage_collision, disable_damage_collision",
+        ),
+        (
+            "    - name: B\n",
+            "    - name: B\n      enter: [enable_damage_collision: {name: X, damage: high}]\n",
+            9,
+            "root.states[1].enter[0].enable_damage_collision.damage",
+            "enable_damage_collision: 'damage' must be a number, got 'high'",
+        ),
+        (
+            "    - name: B\n",
+            "    - name: B\n      enter: [play_animation: {name: X, lop: true}]\n",
+            9,
+            "root.states[1].enter[0].play_animation.lop",
+            "play_animation(name: string, loop: boolean = False) has no parameter 'lop'",
+        ),
+        (
+            "    - name: B\n",
+            "    - name: B\n      enter: [enable_damage_collision: {name: X}]\n",
+            9,
+            "root.states[1].enter[0]",
+            "enable_damage_collision(name: string, damage: number) needs 'damage'",
+        ),
+        (
+            "    - name: B\n",
+            "    - name: B\n      policy: sequential\n",
+            9,
+            "root.states[1].policy",
+            "'B' is a sequential state with no children; give it 'states' or remove its policy",
+        ),
+        (
+            "    - name: B\n",
+            "    - name: B\n    - name: A\n",
+            9,
+            "root.states[2].name",
+            "Top has two children named 'A'",
+        ),
+        (
+            "  states:\n",
+            "  policy: prio\n  states:\n",
+            4,
+            "root.policy",
+            "unknown policy 'prio'; use ('explicit', 'sequential', 'priority', 'concurrent')",
+        ),
+        (
+            "    - name: B\n",
+            "    - name: B\n      colour: red\n",
+            9,
+            "root.states[1].colour",
+            "unknown key 'colour'; expected name, policy, states, pre, post, enter, exit, "
+            "transitions",
+        ),
+        (
+            "    - name: B\n",
+            "    - name: B\n      pre: {input: Go}\n",
+            9,
+            "root.states[1].pre",
+            "pre of Top.B would never be read: only a parent of policy priority reads them, "
+            "and its parent's policy is explicit",
+        ),
+    ],
+)
+def test_each_problem_names_its_line_path_and_cause(
+    old: str, new: str, line: int, path: str, message: str
+) -> None:
+    error = problem(GOOD.replace(old, new))
+    assert (error.line, error.path, error.message) == (line, path, message)
+
+
+PRIORITY = """\
+name: Sample
+root:
+  name: Top
+  policy: priority
+  states:
+    - name: Attack
+      pre: {input: Attack}
+    - name: Idle
+      pre: {input: Rest}
+"""
+
+
+def test_a_priority_state_needs_a_ground_state() -> None:
+    error = problem(PRIORITY)
+    assert (error.line, error.path) == (9, "root.states[1].pre")
+    assert error.message.startswith(
+        "priority state Top has no ground state: its last child Idle has a pre-condition"
+    )
+
+
+def test_every_problem_is_listed_in_document_order() -> None:
+    text = GOOD.replace("to: B", "to: C") + "    - name: A\n"
+    error = problem(text)
+    assert [(p.line, p.path) for p in error.problems] == [
+        (7, "root.states[0].transitions[0].to"),
+        (9, "root.states[2].name"),
+    ]
+    assert str(error).count("\n") == 1  # one line per problem
+
+
+def test_the_shape_is_checked_before_the_meaning() -> None:
+    # A document that is not shaped like a chart reports only its shape problems.
+    text = GOOD.replace("to: B", "to: C").replace("- name: B", "- name: B\n      policy: odd")
+    assert [p.path for p in problem(text).problems] == ["root.states[1].policy"]
+
+
+def test_a_timer_trigger_needs_a_timer_of_that_name() -> None:
+    error = problem(GOOD.replace("{input: Go}", "{timer: Pre}"))
+    assert (
+        error.message == "no start_timer action starts a timer named 'Pre' (timers started: none)"
+    )
+
+
+def test_yaml_syntax_errors_and_repeated_keys_name_the_line() -> None:
+    assert problem("name: X\nroot: [unclosed\n").line == 3
+    repeated = problem("name: X\nname: Y\nroot: {name: R}\n")
+    assert repeated.line == 2
+    assert "not valid YAML" in repeated.message
+
+
+JSON = """{
+  "name": "Sample",
+  "root": {
+    "name": "Top",
+    "states": [
+      {"name": "A", "transitions": [{"on": {"input": "Go"}, "to": "C"}]},
+      {"name": "B"}
+    ]
+  }
+}
+"""
+
+
+def test_json_problems_name_their_line() -> None:
+    error = problem(JSON, "json")
+    assert (error.file, error.line, error.path) == (
+        "sample.json",
+        6,
+        "root.states[0].transitions[0].to",
+    )
+    assert problem('{"name": "X",\n "name": "Y", "root": {"name": "R"}}', "json").line == 2
+    assert problem('{"name": "X",\n\n "root": }', "json").message.startswith("not valid JSON")
+
+
+TOML = """\
+name = "Sample"
+
+[root]
+name = "Top"
+
+[[root.states]]
+name = "A"
+transitions = [
+    { on = { input = "Go" }, to = "B" },
+    { on = { input = "Back" }, to = "C" },
+]
+
+[[root.states]]
+name = "B"
+enter = [{ play_animation = { name = "B", loop = "yes" } }]
+"""
+
+
+def test_toml_problems_name_their_line() -> None:
+    error = problem(TOML, "toml")
+    assert [(p.line, p.path) for p in error.problems] == [
+        (10, "root.states[0].transitions[1].to"),
+        (15, "root.states[1].enter[0].play_animation.loop"),
+    ]
+    assert problem('name = "X"\nname = "Y"\n', "toml").line == 2
+
+
+def test_a_file_is_named_in_errors_and_must_have_a_chart_extension(tmp_path: Path) -> None:
+    chart = tmp_path / "hero.yaml"
+    chart.write_text(GOOD.replace("to: B", "to: C"))
+    with pytest.raises(ChartError) as failure:
+        load(chart, GAME)
+    assert failure.value.file == str(chart)
+    with pytest.raises(ChartError, match="not a chart file"):
+        load(tmp_path / "hero.txt")
+    with pytest.raises(ChartError, match="cannot read"):
+        load(tmp_path / "missing.json")
+
+
+def test_the_document_must_be_a_chart() -> None:
+    assert problem("- a list\n").message == "expected a mapping, got a list"
+    missing = problem("name: X\n")
+    assert missing.message == "missing key 'root'"
+    assert problem("name: X\nversion: 2\nroot: {name: R}\n").path == "version"
+    assert problem("name: 1X\nroot: {name: R}\n").message.startswith("a name must be")
