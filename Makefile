@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: test demo bench lint clean graphviz
+.PHONY: test demo bench lint clean graphviz chromium
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,7 +20,13 @@ graphviz:
 	  S=$$([ "$$(id -u)" = 0 ] || echo sudo); \
 	  $$S apt-get update -qq && $$S apt-get install -y -qq graphviz >/dev/null; }
 
-$(VENV)/.test: $(VENV)/.base | graphviz
+# Browser tests of the inspector drive the system Chromium (never a downloaded browser).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { command -v apt-get >/dev/null 2>&1 && \
+	  S=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+	  $$S apt-get update -qq && $$S apt-get install -y -qq chromium >/dev/null; }
+
+$(VENV)/.test: $(VENV)/.base | graphviz chromium
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
 
@@ -37,11 +43,11 @@ test: lint
 	$(BIN)/pytest
 
 $(VENV)/.demo: $(VENV)/.base | graphviz
-	$(BIN)/python -m pip install --quiet -e '.[plot]'
+	$(BIN)/python -m pip install --quiet -e '.[plot,chart,inspect]'
 	touch $@
 
 demo: $(VENV)/.demo
-	$(BIN)/python examples/demo.py
+	$(BIN)/python examples/demo.py $(DEMO_ARGS)
 
 bench: $(VENV)/.bench
 	$(BIN)/python benchmarks/run.py

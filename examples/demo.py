@@ -2,14 +2,20 @@
 
 It drives the character controller of ``examples/character.py`` through a scripted run
 (walk, crawl, jump, land, stop, die) and prints, frame by frame, the trace of the
-transitions taken and the values the states drive.
+transitions taken and the values the states drive; draws that machine from its code; walks
+through the bitmask player's rules; and ends by serving the live inspector on a demo world
+(until Ctrl-C, or for a fixed number of frames with ``--headless`` or in CI).
 """
 
 from __future__ import annotations
 
+import argparse
+import os
+import sys
 from pathlib import Path
 
 import bitmask_player
+import inspector_demo
 from character import Character, CharacterStates, Inputs
 
 from statetree.plot import RenderError, write_plot
@@ -64,7 +70,16 @@ def plot_character(hero: Character) -> None:
         print(f"   wrote {path}")
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="The statetree showcase.")
+    parser.add_argument(
+        "--headless",
+        action="store_true",
+        help="run the inspector's world for a fixed number of frames and exit "
+        "(also when the CI variable is set or standard input is not a terminal)",
+    )
+    args = parser.parse_args(argv)
+    headless = args.headless or bool(os.environ.get("CI")) or not sys.stdin.isatty()
     print("== statetree demo: a character controller ==")
     hero = run_character()
     print()
@@ -73,6 +88,11 @@ def main() -> None:
     print()
     print("== a bitmask multi-state machine: many states active at once ==")
     bitmask_player.main()
+    print()
+    print("== the live inspector: a demo world of class-based, chart and bitmask machines ==")
+    if not headless:
+        print("   open the address below in a browser; Ctrl-C ends the demo")
+    inspector_demo.run(frames=None, headless=headless)
 
 
 if __name__ == "__main__":

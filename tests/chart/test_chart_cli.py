@@ -14,7 +14,7 @@ from statetree.chart.watch import ChartWatcher
 from statetree.cli import main
 from statetree.cli.run_command import RUN_COMMAND
 from statetree.cli.structures import chart_file_structure, is_chart_file, load_registry
-from statetree.cli.target import LoadError
+from statetree.targets import LoadError
 from statetree.transition import TransitionKind as K
 
 BASIC = str(CHARTS / "basic_attack.yaml")

@@ -77,7 +77,7 @@ def test_demo_prints_the_whole_showcase(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.chdir(tmp_path)
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        demo.main()
+        demo.main(["--headless"])
     text = out.getvalue()
     assert "   wrote build/demo/character.svg\n" in text
     svg = ET.parse(tmp_path / "build" / "demo" / "character.svg").getroot()
@@ -92,3 +92,6 @@ def test_demo_prints_the_whole_showcase(tmp_path: Path, monkeypatch: pytest.Monk
     )
     assert "every state value was restored as its state exited" in character
     assert "-Aiming (terminated by Punching)" in bitmask
+    inspector = bitmask.split("== the live inspector")[1]
+    assert "statetree inspector: http://127.0.0.1:" in inspector
+    assert "ran 240 frames of" in inspector

@@ -12,7 +12,7 @@ import textwrap
 from collections.abc import Sequence
 from importlib import metadata
 
-from statetree.cli import check_command, plot_command, run_command
+from statetree.cli import check_command, inspect_command, plot_command, run_command
 from statetree.cli.command import EXIT_FAILED, EXIT_OK, EXIT_USAGE, Command
 from statetree.errors import StateTreeError, UsageError
 
@@ -22,6 +22,7 @@ COMMANDS: tuple[Command, ...] = (
     plot_command.COMMAND,
     check_command.COMMAND,
     run_command.RUN_COMMAND,
+    inspect_command.COMMAND,
 )
 """The subcommands, in help order. Add new ones here."""
 

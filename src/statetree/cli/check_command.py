@@ -6,8 +6,8 @@ import argparse
 
 from statetree.cli.command import EXIT_FAILED, EXIT_OK, Command
 from statetree.cli.structures import add_registry_argument, load_structures
-from statetree.cli.target import TARGET_HELP
 from statetree.structure import Structure, ValidationReport
+from statetree.targets import TARGET_HELP
 
 __all__ = ["COMMAND"]
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from statetree.cli.command import EXIT_OK, Command
 from statetree.cli.structures import add_registry_argument, load_structures
-from statetree.cli.target import TARGET_HELP, LoadError
 from statetree.plot import DEFAULT_STYLE, EXTENSIONS, PlotStyle, check_format, format_for
 from statetree.plot.output import PlotFormat, plot_bytes
+from statetree.targets import TARGET_HELP, LoadError
 
 __all__ = ["COMMAND"]
 

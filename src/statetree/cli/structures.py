@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 
+from statetree import targets as target
 from statetree.chart.load import format_of, load
 from statetree.chart.registry import DEFAULT_REGISTRY, Registry
 from statetree.chart.structure import chart_structure
-from statetree.cli import target
-from statetree.cli.target import load_initial_states
 from statetree.structure import Structure, derive
+from statetree.targets import load_initial_states
 
 __all__ = [
     "REGISTRY_HELP",

@@ -1,0 +1,79 @@
+"""The live inspector: a web page showing running machines, their steps and their bytes.
+
+.. code-block:: python
+
+    import statetree as st
+
+    inspector = st.inspect.serve([hero.machine, player.machine])
+    print("inspector at", inspector.url)
+    while running:
+        if inspector.frame():       # False while the page has paused the program
+            world.tick(dt)
+    inspector.stop()
+
+The server (Starlette and uvicorn, the ``inspect`` extra) runs in a background thread and
+is imported only by :func:`serve`. Machines plug in through adapters (:func:`adapt`); a
+machine no page watches carries no listener.
+"""
+
+from __future__ import annotations
+
+from statetree.inspect.adapt import adapt, capabilities
+from statetree.inspect.adapters import (
+    DecodedPacket,
+    DecodesPackets,
+    DiagramView,
+    EditsSource,
+    Event,
+    Explained,
+    Explains,
+    Flag,
+    FlagsView,
+    InspectError,
+    MachineView,
+    Note,
+    PacketField,
+    PreparedEdit,
+    WatchedMachine,
+)
+from statetree.inspect.bitmask_adapter import BitmaskAdapter
+from statetree.inspect.chart_adapter import ChartAdapter, EditableChartAdapter
+from statetree.inspect.chart_file import ChartFile
+from statetree.inspect.class_adapter import StateMachineAdapter
+from statetree.inspect.hub import Hub
+from statetree.inspect.protocol import COMMANDS, Command, ProtocolError, parse_message
+from statetree.inspect.serve import DEFAULT_HOST, DEFAULT_PORT, Inspector, serve
+
+__all__ = [
+    "COMMANDS",
+    "DEFAULT_HOST",
+    "DEFAULT_PORT",
+    "BitmaskAdapter",
+    "ChartAdapter",
+    "ChartFile",
+    "Command",
+    "DecodedPacket",
+    "DecodesPackets",
+    "DiagramView",
+    "EditableChartAdapter",
+    "EditsSource",
+    "Event",
+    "Explained",
+    "Explains",
+    "Flag",
+    "FlagsView",
+    "Hub",
+    "InspectError",
+    "Inspector",
+    "MachineView",
+    "Note",
+    "PacketField",
+    "PreparedEdit",
+    "ProtocolError",
+    "StateMachineAdapter",
+    "WatchedMachine",
+    "adapt",
+    "capabilities",
+    "parse_message",
+    "serve",
+]

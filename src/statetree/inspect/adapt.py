@@ -1,0 +1,68 @@
+"""Choosing the adapter of a machine, and listing what it can do."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from statetree.bitmask import BitmaskMachine
+from statetree.inspect.adapters import (
+    DecodesPackets,
+    EditsSource,
+    Explains,
+    InspectError,
+    WatchedMachine,
+)
+from statetree.inspect.bitmask_adapter import BitmaskAdapter
+from statetree.inspect.class_adapter import StateMachineAdapter
+from statetree.machine import StateMachine
+
+__all__ = ["adapt", "capabilities"]
+
+
+def _chart_adapter(machine: object) -> WatchedMachine | None:
+    """The chart adapter, when the chart package is present and ``machine`` is a chart."""
+    try:
+        module = importlib.import_module("statetree.inspect.chart_adapter")
+    except ImportError:
+        return None
+    found: WatchedMachine | None = module.adapt_chart(machine)
+    return found
+
+
+def adapt(machine: object) -> WatchedMachine:
+    """The adapter through which the inspector watches ``machine``.
+
+    Args:
+        machine: a :class:`~statetree.StateMachine`, a
+            :class:`~statetree.bitmask.BitmaskMachine`, a chart machine, or an object that
+            already is a :class:`WatchedMachine` (returned as it is).
+
+    Raises:
+        InspectError: no adapter fits ``machine``.
+    """
+    if isinstance(machine, WatchedMachine):
+        return machine
+    if isinstance(machine, StateMachine):
+        return StateMachineAdapter(machine)
+    if isinstance(machine, BitmaskMachine):
+        return BitmaskAdapter(machine)
+    found = _chart_adapter(machine)
+    if found is not None:
+        return found
+    raise InspectError(
+        f"cannot inspect {machine!r}: give a StateMachine, a BitmaskMachine, a chart machine "
+        "or an object implementing statetree.inspect.WatchedMachine"
+    )
+
+
+def capabilities(adapter: Any) -> list[str]:
+    """What the page may ask of ``adapter`` besides watching: explain, packets, edit."""
+    found = []
+    if isinstance(adapter, Explains):
+        found.append("explain")
+    if isinstance(adapter, DecodesPackets):
+        found.append("packets")
+    if isinstance(adapter, EditsSource):
+        found.append("edit")
+    return found

@@ -1,0 +1,165 @@
+"""The adapter of data-driven charts (:class:`~statetree.chart.ChartMachine`).
+
+A chart is watched like a class-based machine (its core machine's step listener), plus the
+actions it performs. A chart loaded from a file can also be edited from the page: the
+edit is checked by the chart loader, the running machine hot-reloads it, then the file is
+saved.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from statetree.chart import ActionCall, Chart, ChartMachine, Reloaded, chart_structure, format_of
+from statetree.inspect.adapters import Category, DiagramView, Event, Note, PreparedEdit
+from statetree.inspect.chart_file import ChartFile
+from statetree.structure import Structure
+from statetree.trace import Step, StepKind
+
+__all__ = ["ChartAdapter", "EditableChartAdapter", "adapt_chart"]
+
+
+@dataclass(frozen=True, slots=True)
+class _Reload:
+    """A timeline record: the chart was edited and reloaded."""
+
+    report: Reloaded
+
+
+def _names(paths: tuple[str, ...]) -> str:
+    return ", ".join(path.rsplit(".", 1)[-1] for path in paths) or "none"
+
+
+class ChartAdapter:
+    """Watch a :class:`~statetree.chart.ChartMachine`: states, steps and actions.
+
+    Args:
+        machine: the chart machine.
+        name: the label on the page (default: the machine's name).
+    """
+
+    kind = "chart"
+
+    def __init__(self, machine: ChartMachine, *, name: str | None = None) -> None:
+        self.chart_machine = machine
+        self.name = name if name is not None else machine.machine.name
+        self._note: Note | None = None
+        self._shown: tuple[Chart, Structure] | None = None
+        self._previous: Any = None
+
+    def view(self) -> DiagramView:
+        """The chart's diagram (a new one after each reload)."""
+        chart = self.chart_machine.chart
+        if self._shown is None or self._shown[0] is not chart:
+            self._shown = (chart, chart_structure(chart))
+        return DiagramView(self._shown[1])
+
+    def active(self) -> tuple[str, ...]:
+        """The active states' paths, regions after their host."""
+        return self.chart_machine.active
+
+    def attach(self, note: Note) -> None:
+        """Listen to the machine's steps and to the actions it performs."""
+        self.detach()
+        runtime = self.chart_machine.machine.owner
+        self._previous = runtime.listener
+        runtime.listener = self._on_action
+        self.chart_machine.machine.add_listener(note)
+        self._note = note
+
+    def _on_action(self, call: ActionCall) -> None:
+        if self._previous is not None:
+            self._previous(call)
+        note = self._note
+        if note is not None:
+            note(call)
+
+    def detach(self) -> None:
+        """Stop listening; the host's own action listener is put back."""
+        if self._note is None:
+            return
+        self.chart_machine.machine.remove_listener(self._note)
+        runtime = self.chart_machine.machine.owner
+        if runtime.listener == self._on_action:
+            runtime.listener = self._previous
+        self._note = None
+
+    @property
+    def attached(self) -> bool:
+        """Whether the machine is being listened to."""
+        return self._note is not None
+
+    def poll(self) -> None:
+        """Nothing to poll: steps and actions arrive through listeners."""
+
+    def describe(self, raw: Any) -> Event:
+        """The timeline line of a step, an action or a reload."""
+        if isinstance(raw, Step):
+            category: Category = "exit" if raw.kind is StepKind.POP else "enter"
+            return Event(category, raw.kind.label, raw.state.__qualname__, raw.depth)
+        if isinstance(raw, _Reload):
+            report = raw.report
+            detail = (
+                f"kept {_names(report.kept)}; exited {_names(report.exited)}; "
+                f"entered {_names(report.entered)}"
+            )
+            return Event("edit", "Reloaded", "", -1, detail)
+        call: ActionCall = raw
+        params = ", ".join(f"{key}={value!r}" for key, value in call.params.items())
+        return Event("action", call.type, call.state, -1, f"{call.phase}({params})")
+
+    def reloaded(self, report: Reloaded) -> None:
+        """Put a reload on the timeline, if the machine is watched."""
+        note = self._note
+        if note is not None:
+            note(_Reload(report))
+
+
+class EditableChartAdapter(ChartAdapter):
+    """A chart machine whose chart file the page may edit.
+
+    Args:
+        machine: the chart machine running the file's chart.
+        file: the file (see :class:`~statetree.inspect.chart_file.ChartFile`).
+        name: the label on the page.
+    """
+
+    def __init__(self, machine: ChartMachine, file: ChartFile, *, name: str | None = None):
+        super().__init__(machine, name=name)
+        self.file = file
+
+    def source(self) -> dict[str, Any]:
+        """The file's text and chart, for the page's editor."""
+        return self.file.source()
+
+    def prepare(self, edit: dict[str, Any]) -> PreparedEdit:
+        """Check ``edit`` with the chart loader (see :meth:`ChartFile.prepare`)."""
+        return self.file.prepare(edit)
+
+    def commit(self, prepared: PreparedEdit) -> dict[str, Any]:
+        """Hot-reload the machine with the edited chart, then save the file.
+
+        Raises:
+            ChartError, HandlerError: the machine refused the chart; nothing was saved.
+        """
+        report = self.chart_machine.reload(prepared.definition)
+        self.file.save(prepared.text)
+        self.reloaded(report)
+        return {
+            "diff": prepared.diff,
+            "kept": list(report.kept),
+            "exited": list(report.exited),
+            "entered": list(report.entered),
+        }
+
+
+def adapt_chart(machine: object) -> ChartAdapter | None:
+    """The adapter of a chart machine (editable when its chart came from a file)."""
+    if not isinstance(machine, ChartMachine):
+        return None
+    origin = Path(machine.chart.origin.file)
+    if format_of(origin) is not None and origin.is_file():
+        return EditableChartAdapter(machine, ChartFile(origin, machine.chart.registry))
+    return ChartAdapter(machine)

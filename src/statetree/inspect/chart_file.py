@@ -1,0 +1,148 @@
+"""A chart file edited from the page: checked by the loader, saved with a readable diff.
+
+Structured edits change the document the loader read: YAML through ``ruamel.yaml``'s
+round-trip tree, so comments and layout are kept; JSON as data, written back indented.
+TOML charts can be edited as text only (there is no TOML writer in the standard library).
+Every edit is loaded before anything is saved, so a bad edit fails with the loader's own
+error, naming the file, line and place, and leaves the file as it was.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import io
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from statetree.chart import DEFAULT_REGISTRY, Registry, format_of, loads, read_document, to_data
+from statetree.chart.load import Format
+from statetree.chart.model import Chart
+from statetree.inspect.adapters import InspectError, PreparedEdit
+from statetree.inspect.chart_ops import EDIT_OPERATIONS, apply_edit
+
+__all__ = ["ChartFile"]
+
+MAX_TEXT = 60000
+"""The longest text a ``replace-text`` edit may carry (the message limit is 64 KiB)."""
+
+
+class ChartFile:
+    """The file a chart was loaded from.
+
+    Args:
+        path: the chart file.
+        registry: the host's registry, to check trigger and action types; without it
+            only the chart's structure is checked (the running machine still refuses
+            actions it has no handler for).
+
+    Raises:
+        InspectError: ``path`` is not a chart file (by its extension).
+    """
+
+    def __init__(self, path: str | Path, registry: Registry | None = None) -> None:
+        self.path = Path(path)
+        found = format_of(self.path)
+        if found is None:
+            raise InspectError(f"{str(self.path)!r} is not a chart file (.yaml, .toml, .json)")
+        self.format: Format = found
+        self.registry = registry
+
+    def read(self) -> str:
+        """The file's text."""
+        return self.path.read_text(encoding="utf-8")
+
+    def load(self, text: str) -> Chart:
+        """The chart in ``text``, loaded as the file would be.
+
+        Raises:
+            ChartError: the loader's error, naming this file.
+        """
+        registry = self.registry or DEFAULT_REGISTRY
+        return loads(
+            text, self.format, registry, file=str(self.path), check_types=self.registry is not None
+        )
+
+    def source(self) -> dict[str, Any]:
+        """The file as the page's editor shows it."""
+        text = self.read()
+        chart = self.load(text)
+        return {
+            "file": self.path.name,
+            "format": self.format,
+            "text": text,
+            "chart": to_data(chart),
+            "states": [path for path, _, _ in chart.walk()],
+            "operations": ["replace-text", *EDIT_OPERATIONS] if self.format != "toml" else [],
+        }
+
+    def prepare(self, edit: dict[str, Any]) -> PreparedEdit:
+        """The file as ``edit`` changes it, loaded and diffed; nothing is written.
+
+        Raises:
+            InspectError: the edit is malformed, names no state, or changes nothing.
+            ChartError: the edited chart does not load.
+        """
+        old = self.read()
+        new = self._edited(old, edit)
+        if new == old:
+            raise InspectError("the edit changes nothing")
+        chart = self.load(new)
+        name = self.path.name
+        diff = difflib.unified_diff(
+            old.splitlines(keepends=True),
+            new.splitlines(keepends=True),
+            fromfile=f"a/{name}",
+            tofile=f"b/{name}",
+        )
+        return PreparedEdit(new, "".join(diff), chart)
+
+    def _edited(self, old: str, edit: dict[str, Any]) -> str:
+        if edit.get("op") == "replace-text":
+            text = edit.get("text")
+            if not isinstance(text, str) or len(text) > MAX_TEXT:
+                raise InspectError(
+                    f"'replace-text' edit needs 'text', at most {MAX_TEXT} characters"
+                )
+            return text
+        if self.format == "toml":
+            raise InspectError(
+                "TOML charts are edited as text only (no TOML writer keeps the file): "
+                "use replace-text"
+            )
+        document = read_document(old, self.format, str(self.path))
+        tree = document.tree if document.tree is not None else document.data
+        apply_edit(tree, edit)
+        if self.format == "json":
+            return json.dumps(tree, indent=2, ensure_ascii=False) + "\n"
+        return _write_yaml(tree, old)
+
+    def save(self, text: str) -> None:
+        """Replace the file's text at once (readers never see half a file)."""
+        handle, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.")
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                out.write(text)
+            os.replace(temporary, self.path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+
+
+def _write_yaml(tree: Any, original: str) -> str:
+    """The round-trip ``tree`` as YAML, indented as ``original`` is, comments kept."""
+    # The chart package reads YAML (and so needs ruamel.yaml already); its writer uses a
+    # fixed indentation, so the file's own is measured and kept here.
+    util = importlib.import_module("ruamel.yaml.util")
+    yaml_module = importlib.import_module("ruamel.yaml")
+    _, sequence, offset = util.load_yaml_guess_indent(original)
+    writer = yaml_module.YAML(typ="rt")
+    writer.default_flow_style = False
+    writer.indent(mapping=max(2, sequence - offset), sequence=sequence, offset=offset)
+    out = io.StringIO()
+    writer.dump(tree, out)
+    text: str = out.getvalue()
+    return text

@@ -1,0 +1,90 @@
+"""The adapter of class-based machines (:class:`~statetree.StateMachine`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from statetree.inspect.adapters import Category, DiagramView, Event, Note
+from statetree.machine import StateMachine
+from statetree.state import State
+from statetree.structure import Structure, derive
+from statetree.trace import Step, StepKind
+
+__all__ = ["StateMachineAdapter"]
+
+
+_DERIVED: dict[type[State[Any]], Structure] = {}
+
+
+def _derived(initial: type[State[Any]]) -> Structure:
+    # Hundreds of NPCs share a few machine classes: derive each structure once.
+    found = _DERIVED.get(initial)
+    if found is None:
+        found = _DERIVED[initial] = derive(initial)
+    return found
+
+
+class StateMachineAdapter:
+    """Watch a :class:`~statetree.StateMachine` through its step listeners.
+
+    Args:
+        machine: the machine.
+        structure: its structure; derived from the initial state's code when not given.
+        name: the label on the page (default: the machine's name).
+    """
+
+    kind = "state-machine"
+
+    def __init__(
+        self,
+        machine: StateMachine[Any],
+        *,
+        structure: Structure | None = None,
+        name: str | None = None,
+    ) -> None:
+        self.machine = machine
+        self.name = name if name is not None else machine.name
+        self._structure = structure
+        self._listener: Note | None = None
+
+    @property
+    def structure(self) -> Structure:
+        """The structure drawn for this machine."""
+        if self._structure is None:
+            self._structure = _derived(self.machine.initial.target)
+        return self._structure
+
+    def view(self) -> DiagramView:
+        """The machine's diagram."""
+        return DiagramView(self.structure)
+
+    def active(self) -> tuple[str, ...]:
+        """The active states' names, outermost first, regions after their host."""
+        name_of = self.structure.name_of
+        return tuple(name_of(type(state)) for state in self.machine.walk())
+
+    def attach(self, note: Note) -> None:
+        """Add ``note`` as a listener of the machine (it receives :class:`Step` records)."""
+        self.detach()
+        self.machine.add_listener(note)
+        self._listener = note
+
+    def detach(self) -> None:
+        """Remove the listener added by :meth:`attach`, if any."""
+        if self._listener is not None:
+            self.machine.remove_listener(self._listener)
+            self._listener = None
+
+    @property
+    def attached(self) -> bool:
+        """Whether a listener is attached."""
+        return self._listener is not None
+
+    def poll(self) -> None:
+        """Nothing to poll: steps arrive through the listener."""
+
+    def describe(self, raw: Any) -> Event:
+        """The timeline line of a :class:`Step`."""
+        step: Step = raw
+        category: Category = "exit" if step.kind is StepKind.POP else "enter"
+        return Event(category, step.kind.label, self.structure.name_of(step.state), step.depth)

@@ -1,0 +1,150 @@
+"""The messages a page may send, as a small explicit schema, and their validation.
+
+Every message is one JSON object with a ``type`` naming a command and exactly the fields
+that command declares; anything else is refused with a :class:`ProtocolError` whose message
+is sent back to the page. Values are only ever compared with names the inspector already
+knows (machine ids, state names): nothing a page sends is evaluated, unpickled or imported.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from statetree.errors import UsageError
+
+__all__ = [
+    "COMMANDS",
+    "MAX_MESSAGE_BYTES",
+    "Command",
+    "ProtocolError",
+    "parse_message",
+]
+
+MAX_MESSAGE_BYTES = 65536
+"""The largest message a page may send."""
+
+MAX_STEP_FRAMES = 1000
+"""The most frames one ``step`` command may run."""
+
+_ID = re.compile(r"[A-Za-z0-9_.:-]{1,80}\Z")
+
+
+class ProtocolError(UsageError):
+    """A message from a page does not follow the inspector's schema."""
+
+
+Check = Callable[[str, object], object]
+"""Validates one field: returns the value (possibly normalised) or raises ProtocolError."""
+
+
+def _identifier(field: str, value: object) -> str:
+    if not isinstance(value, str) or not _ID.match(value):
+        raise ProtocolError(
+            f"field {field!r} must be an id of letters, digits and _.:- (1 to 80 characters)"
+        )
+    return value
+
+
+def _identifiers(field: str, value: object) -> tuple[str, ...]:
+    if not isinstance(value, list) or len(value) > 10000:
+        raise ProtocolError(f"field {field!r} must be a list of at most 10000 ids")
+    return tuple(_identifier(field, item) for item in value)
+
+
+def _text(field: str, value: object) -> str:
+    if not isinstance(value, str) or not 0 < len(value) <= 1000:
+        raise ProtocolError(f"field {field!r} must be a string of 1 to 1000 characters")
+    return value
+
+
+def _flag(field: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise ProtocolError(f"field {field!r} must be true or false")
+    return value
+
+
+def _frames(field: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_STEP_FRAMES:
+        raise ProtocolError(f"field {field!r} must be an integer from 1 to {MAX_STEP_FRAMES}")
+    return value
+
+
+def _object(field: str, value: object) -> dict[str, Any]:
+    # The edit's own fields are checked by the machine's editor, against its chart schema.
+    if not isinstance(value, dict) or not all(isinstance(key, str) for key in value):
+        raise ProtocolError(f"field {field!r} must be an object")
+    return value
+
+
+COMMANDS: Mapping[str, Mapping[str, Check]] = {
+    "subscribe": {"machines": _identifiers},
+    "unsubscribe": {"machines": _identifiers},
+    "pause": {"paused": _flag},
+    "step": {"frames": _frames},
+    "explain": {"machine": _identifier, "state": _text},
+    "chart-source": {"machine": _identifier},
+    "edit-chart": {"machine": _identifier, "edit": _object},
+}
+"""Each command and its required fields. Every message may also carry ``ref``, an integer
+the reply echoes so that a page can match replies to requests."""
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A validated message: its ``type``, its fields and the optional ``ref``."""
+
+    type: str
+    fields: Mapping[str, Any]
+    ref: int | None = None
+
+    def __getitem__(self, field: str) -> Any:
+        return self.fields[field]
+
+
+def _decode(message: str | bytes) -> object:
+    size = len(message.encode() if isinstance(message, str) else message)
+    if size > MAX_MESSAGE_BYTES:
+        raise ProtocolError(f"message of {size} bytes refused: the limit is {MAX_MESSAGE_BYTES}")
+    try:
+        return json.loads(message)
+    except (ValueError, RecursionError) as error:
+        raise ProtocolError(f"message is not JSON: {error}") from None
+
+
+def _ref(data: dict[str, Any]) -> int | None:
+    ref = data.get("ref")
+    if ref is None:
+        return None
+    if isinstance(ref, bool) or not isinstance(ref, int) or not 0 <= ref < 2**53:
+        raise ProtocolError("field 'ref' must be a non-negative integer")
+    return ref
+
+
+def parse_message(message: str | bytes) -> Command:
+    """Validate one message from a page.
+
+    Raises:
+        ProtocolError: the message is too big, not JSON, not an object, names an unknown
+            command, lacks a field, has a field the command does not take, or a value of
+            the wrong type or range.
+    """
+    data = _decode(message)
+    if not isinstance(data, dict):
+        raise ProtocolError("a message must be a JSON object with a 'type'")
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in COMMANDS:
+        known = ", ".join(COMMANDS)
+        raise ProtocolError(f"unknown message type {kind!r}; expected one of: {known}")
+    schema = COMMANDS[kind]
+    extra = sorted(set(data) - {"type", "ref", *schema})
+    if extra:
+        raise ProtocolError(f"{kind!r} message has unexpected field(s): {', '.join(extra)}")
+    missing = [field for field in schema if field not in data]
+    if missing:
+        raise ProtocolError(f"{kind!r} message lacks field(s): {', '.join(missing)}")
+    fields = {field: check(field, data[field]) for field, check in schema.items()}
+    return Command(kind, fields, _ref(data))

@@ -1,0 +1,126 @@
+"""What the page draws: diagrams rendered as ``statetree plot`` renders them, highlights.
+
+Diagrams are laid out once per structure on the server, with the same DOT text and the
+same Graphviz as ``statetree plot``; the page then only changes the colours of the active
+states, found by name in the SVG (Graphviz writes each node's name as its ``<title>``).
+Which nodes and links are active is decided by :func:`statetree.plot.build_diagram`, as
+for a plot of a live machine.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import asdict
+from typing import Any, cast
+
+from statetree.inspect.adapters import DecodedPacket, DiagramView, MachineView, WatchedMachine
+from statetree.inspect.hub import Hub
+from statetree.plot import DEFAULT_STYLE, PlotStyle, RenderError, build_diagram, render, to_dot
+from statetree.structure import Structure
+
+__all__ = ["Views"]
+
+_HIGHLIGHTS = 4096
+"""How many (structure, active states) highlights are remembered."""
+
+
+class Views:
+    """Turns adapters' views and values into the JSON the page receives.
+
+    Args:
+        hub: the machines.
+        style: the plot style (the same default as ``statetree plot``).
+    """
+
+    def __init__(self, hub: Hub, style: PlotStyle = DEFAULT_STYLE) -> None:
+        self.hub = hub
+        self.style = style
+        self._lock = threading.Lock()
+        self._svgs: dict[int, tuple[Structure, dict[str, Any]]] = {}
+        self._highlights: OrderedDict[tuple[int, tuple[str, ...]], dict[str, Any]] = OrderedDict()
+
+    def view_message(self, machine_id: str) -> dict[str, Any]:
+        """The ``view`` message of a machine (renders its diagram the first time).
+
+        Rendering runs Graphviz, so call this from a worker thread.
+        """
+        view = self.hub.adapter(machine_id).view()
+        return {"type": "view", "machine": machine_id, **self._view(view)}
+
+    def _view(self, view: MachineView) -> dict[str, Any]:
+        if isinstance(view, DiagramView):
+            return self._diagram(view.structure)
+        return {"view": "flags", "flags": [asdict(flag) for flag in view.flags]}
+
+    def _diagram(self, structure: Structure) -> dict[str, Any]:
+        with self._lock:
+            cached = self._svgs.get(id(structure))
+        if cached is not None:
+            return cached[1]
+        style = self.style
+        found: dict[str, Any] = {
+            "view": "diagram",
+            "states": list(structure.names),
+            "colors": {
+                "fill": style.active_fill,
+                "text": style.active_text,
+                "line": style.active_line,
+            },
+        }
+        try:
+            found["svg"] = render(to_dot(structure, style=style), "svg").decode()
+        except RenderError as error:
+            found["svg"] = ""
+            found["error"] = str(error)
+        with self._lock:
+            self._svgs[id(structure)] = (structure, found)
+        return found
+
+    def describe(self, channel: str, machine_id: str, value: object) -> Any:
+        """What the page receives for the latest ``value`` of a machine in ``channel``."""
+        adapter = self.hub.adapter(machine_id)
+        if channel == "packets":
+            return _packet(adapter, cast("tuple[int, bytes]", value)[1])
+        active = cast("tuple[str, ...]", value)
+        view = adapter.view()
+        if isinstance(view, DiagramView):
+            return self._highlight(view.structure, active)
+        return {"states": list(active), "links": []}
+
+    def _highlight(self, structure: Structure, active: tuple[str, ...]) -> dict[str, Any]:
+        key = (id(structure), active)
+        found = self._highlights.get(key)
+        if found is None:
+            diagram = build_diagram(structure, active, self.style)
+            found = {
+                "states": [node.key for node in diagram.nodes if node.active],
+                "links": [[link.source, link.target] for link in diagram.links if link.active],
+            }
+            self._highlights[key] = found
+            if len(self._highlights) > _HIGHLIGHTS:
+                self._highlights.popitem(last=False)
+        else:
+            self._highlights.move_to_end(key)
+        return found
+
+
+def _packet(adapter: WatchedMachine, data: bytes) -> dict[str, Any]:
+    decode = getattr(adapter, "decode_packet", None)
+    if decode is None:
+        return {"hex": data.hex(" "), "error": "this machine has no packet decoder"}
+    packet: DecodedPacket = decode(data)
+    return {
+        "hex": packet.data.hex(" "),
+        "size": len(packet.data),
+        "bit_order": packet.bit_order,
+        "fields": [asdict(field) for field in packet.fields],
+        "summary": packet.summary,
+        "error": packet.error,
+    }
+
+
+def view_token(adapter: WatchedMachine) -> int:
+    """Changes when the machine's view does (a chart reloaded with new states)."""
+    view = adapter.view()
+    return id(view.structure) if isinstance(view, DiagramView) else id(view)

@@ -1,0 +1,100 @@
+"""The page's messages: a small explicit schema; anything else is refused with a reason."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from statetree.inspect import COMMANDS, ProtocolError, parse_message
+from statetree.inspect.protocol import MAX_MESSAGE_BYTES
+
+
+def refused(message: str | bytes) -> str:
+    with pytest.raises(ProtocolError) as caught:
+        parse_message(message)
+    return str(caught.value)
+
+
+def test_the_schema_lists_every_command() -> None:
+    assert list(COMMANDS) == [
+        "subscribe",
+        "unsubscribe",
+        "pause",
+        "step",
+        "explain",
+        "chart-source",
+        "edit-chart",
+    ]
+
+
+def test_valid_messages_become_commands() -> None:
+    command = parse_message('{"type": "subscribe", "machines": ["Hero", "NPC-2"], "ref": 7}')
+
+    assert (command.type, command["machines"], command.ref) == ("subscribe", ("Hero", "NPC-2"), 7)
+    assert parse_message('{"type": "pause", "paused": true}')["paused"] is True
+    assert parse_message('{"type": "step", "frames": 3}')["frames"] == 3
+    explain = parse_message('{"type": "explain", "machine": "P1", "state": "Shooting"}')
+    assert (explain["machine"], explain["state"], explain.ref) == ("P1", "Shooting", None)
+    edit = parse_message('{"type": "edit-chart", "machine": "c", "edit": {"op": "rename"}}')
+    assert edit["edit"] == {"op": "rename"}
+
+
+def test_not_json_or_not_an_object() -> None:
+    assert refused("{bad").startswith("message is not JSON: ")
+    assert refused("[1, 2]") == "a message must be a JSON object with a 'type'"
+    assert refused('"subscribe"') == "a message must be a JSON object with a 'type'"
+
+
+def test_unknown_or_missing_type() -> None:
+    known = "subscribe, unsubscribe, pause, step, explain, chart-source, edit-chart"
+    assert refused('{"type": "eval", "code": "1"}') == (
+        f"unknown message type 'eval'; expected one of: {known}"
+    )
+    assert refused('{"machines": []}') == f"unknown message type None; expected one of: {known}"
+
+
+def test_fields_must_match_the_command_exactly() -> None:
+    assert refused('{"type": "pause"}') == "'pause' message lacks field(s): paused"
+    assert refused('{"type": "pause", "paused": false, "module": "os"}') == (
+        "'pause' message has unexpected field(s): module"
+    )
+
+
+def test_field_types_and_ranges() -> None:
+    assert refused('{"type": "pause", "paused": 1}') == "field 'paused' must be true or false"
+    assert refused('{"type": "step", "frames": 0}') == (
+        "field 'frames' must be an integer from 1 to 1000"
+    )
+    assert refused('{"type": "step", "frames": true}') == (
+        "field 'frames' must be an integer from 1 to 1000"
+    )
+    assert refused('{"type": "subscribe", "machines": "Hero"}') == (
+        "field 'machines' must be a list of at most 10000 ids"
+    )
+    assert refused('{"type": "subscribe", "machines": ["../etc"]}') == (
+        "field 'machines' must be an id of letters, digits and _.:- (1 to 80 characters)"
+    )
+    assert refused('{"type": "explain", "machine": "P1", "state": ""}') == (
+        "field 'state' must be a string of 1 to 1000 characters"
+    )
+    assert refused('{"type": "edit-chart", "machine": "c", "edit": []}') == (
+        "field 'edit' must be an object"
+    )
+    assert refused('{"type": "pause", "paused": true, "ref": -1}') == (
+        "field 'ref' must be a non-negative integer"
+    )
+
+
+def test_oversized_messages_are_refused_before_parsing() -> None:
+    big = json.dumps({"type": "subscribe", "machines": ["x" * 60] * 2000})
+
+    assert len(big) > MAX_MESSAGE_BYTES
+    assert refused(big) == f"message of {len(big)} bytes refused: the limit is 65536"
+
+
+def test_deeply_nested_json_is_refused() -> None:
+    assert refused("[" * 100000 + "]" * 100000).startswith("message of ")
+    assert refused(
+        '{"type": "edit-chart", "machine": "c", "edit": ' + "[" * 30000 + "]" * 30000 + "}"
+    ).startswith("message is not JSON: ")

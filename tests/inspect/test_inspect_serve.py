@@ -1,0 +1,219 @@
+"""serve(): a real server in a background thread, on one address only; the command."""
+
+from __future__ import annotations
+
+import socket
+import urllib.error
+import urllib.request
+from importlib.util import find_spec
+
+import inspect_samples
+import pytest
+from inspect_samples import Lamp, LampWorld
+
+from statetree.cli import EXIT_OK, EXIT_USAGE, main
+from statetree.cli.inspect_command import COMMAND
+from statetree.inspect import InspectError, serve
+from statetree.inspect.simulation import Still, as_simulation
+
+pytestmark = pytest.mark.skipif(
+    find_spec("uvicorn") is None or find_spec("websockets") is None,
+    reason="the inspect extra (uvicorn, websockets) is not installed",
+)
+
+
+def fetch(url: str, host: str | None = None) -> tuple[int, str]:
+    request = urllib.request.Request(url, headers={"Host": host} if host else {})
+    try:
+        with urllib.request.urlopen(request, timeout=5) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+
+
+def port_of(url: str) -> int:
+    return int(url.rstrip("/").rsplit(":", 1)[1])
+
+
+def refused(host: str, port: int) -> bool:
+    try:
+        socket.create_connection((host, port), timeout=2).close()
+    except OSError:
+        return True
+    return False
+
+
+def test_serve_runs_in_the_background_until_stopped() -> None:
+    lamp = Lamp()
+    inspector = serve([lamp.machine], port=0)
+    port = port_of(inspector.url)
+    try:
+        assert inspector.url == f"http://127.0.0.1:{port}/"
+        status, text = fetch(inspector.url)
+        assert status == 200
+        assert "<title>statetree inspector</title>" in text
+        assert fetch(inspector.url, host=f"localhost:{port}")[0] == 200
+        assert fetch(inspector.url, host=f"attacker.example:{port}")[0] == 400
+        lamp.tick()  # the program keeps its own thread
+    finally:
+        inspector.stop()
+
+    assert refused("127.0.0.1", port)
+
+
+def test_it_listens_on_the_address_it_is_given_only() -> None:
+    with serve([], port=0) as inspector:
+        port = port_of(inspector.url)
+        assert not refused("127.0.0.1", port)
+        assert refused("127.0.0.2", port)
+        assert refused("::1", port)
+
+
+def test_an_explicit_loopback_address() -> None:
+    with serve([], host="127.0.0.2", port=0) as inspector:
+        port = port_of(inspector.url)
+        assert inspector.url == f"http://127.0.0.2:{port}/"
+        assert refused("127.0.0.1", port)
+        assert fetch(inspector.url)[0] == 200
+
+
+@pytest.mark.parametrize(
+    ("host", "message"),
+    [
+        (
+            "0.0.0.0",
+            "host '0.0.0.0' would listen on every network interface; the inspector serves one "
+            "address: give it, e.g. 127.0.0.1 or this computer's LAN address",
+        ),
+        (
+            "::",
+            "host '::' would listen on every network interface; the inspector serves one "
+            "address: give it, e.g. 127.0.0.1 or this computer's LAN address",
+        ),
+        (
+            "example.com",
+            "host 'example.com' is not an IP address; give the address to serve on, such as "
+            "127.0.0.1 (the default, this computer only)",
+        ),
+    ],
+)
+def test_addresses_that_are_not_one_ip_are_refused(host: str, message: str) -> None:
+    with pytest.raises(InspectError) as caught:
+        serve([], host=host, port=0)
+    assert str(caught.value) == message
+
+
+def test_a_taken_port_is_a_clear_error() -> None:
+    with serve([], port=0) as inspector:
+        port = port_of(inspector.url)
+        with pytest.raises(InspectError) as caught:
+            serve([], port=port)
+    assert str(caught.value) == f"cannot listen on 127.0.0.1:{port}: Address already in use"
+
+
+def test_the_rate_is_bounded() -> None:
+    with pytest.raises(InspectError) as caught:
+        serve([], port=0, rate=1000)
+    assert str(caught.value) == "rate must be from 0.5 to 120 updates per second, got 1000"
+
+
+def test_websockets_check_the_origin() -> None:
+    from websockets.exceptions import InvalidStatus
+    from websockets.sync.client import connect
+
+    with serve([Lamp().machine], port=0) as inspector:
+        address = inspector.url.replace("http://", "ws://") + "ws"
+        with pytest.raises(InvalidStatus) as caught:
+            connect(address, origin="http://attacker.example", open_timeout=5)
+        assert caught.value.response.status_code == 403
+        with connect(address, origin=inspector.url.rstrip("/"), open_timeout=5) as client:
+            hello = client.recv(timeout=5)
+    assert '"type": "hello"' in str(hello) or '"type":"hello"' in str(hello)
+
+
+def test_stop_removes_the_listeners_of_watched_machines() -> None:
+    from websockets.sync.client import connect
+
+    lamp = Lamp()
+    inspector = serve([lamp.machine], port=0)
+    address = inspector.url.replace("http://", "ws://") + "ws"
+    with connect(address, origin=inspector.url.rstrip("/"), open_timeout=5) as client:
+        client.recv(timeout=5)
+        client.send('{"type": "subscribe", "machines": ["Lamp"]}')
+        while '"subscribed"' not in str(client.recv(timeout=5)):
+            pass
+        assert len(lamp.machine._listeners()) == 1
+        inspector.stop()
+    assert lamp.machine._listeners() == ()
+
+
+def test_the_command_serves_and_runs_a_simulation(capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(
+        [
+            "inspect",
+            "inspect_samples:recorded_world",
+            "--port",
+            "0",
+            "--frames",
+            "5",
+            "--fps",
+            "200",
+        ],
+        commands=(COMMAND,),
+    )
+
+    out = capsys.readouterr().out
+    assert status == EXIT_OK
+    assert out.startswith("statetree inspector: http://127.0.0.1:")
+    assert out.endswith("/ (Ctrl-C to stop)\n")
+    world = inspect_samples.LAST_WORLD[-1]
+    assert world.frames == 5
+    assert world.attached is not None
+
+
+@pytest.mark.parametrize(
+    ("target", "message"),
+    [
+        (
+            "inspect_samples",
+            "name what to inspect in 'inspect_samples' as MODULE:NAME, e.g. "
+            "inspect_samples:demo_world (a function returning the world)",
+        ),
+        (
+            "inspect_samples:SOLDIER",
+            "'inspect_samples:SOLDIER' is a BitmaskDefinition: name a simulation (an object "
+            "with machines() and tick(dt)), a function returning one, a machine, a list of "
+            "machines or an initial state class",
+        ),
+        (
+            "inspect_samples:Lamp",
+            "'inspect_samples:Lamp' is the class Lamp: name a simulation (an object with "
+            "machines() and tick(dt)), a function returning one, a machine, a list of "
+            "machines or an initial state class",
+        ),
+        (
+            "inspect_samples:Nothing",
+            "inspect_samples has no attribute 'Nothing' (looking for 'Nothing')",
+        ),
+    ],
+)
+def test_the_command_names_bad_targets(
+    capsys: pytest.CaptureFixture[str], target: str, message: str
+) -> None:
+    status = main(["inspect", target, "--port", "0", "--frames", "1"], commands=(COMMAND,))
+
+    assert status == EXIT_USAGE
+    assert capsys.readouterr().err == f"statetree: error: {message}\n"
+
+
+def test_what_a_target_may_be() -> None:
+    lamp = Lamp()
+    world = LampWorld()
+
+    assert as_simulation(world) is world
+    assert as_simulation(lambda: world) is world
+    assert as_simulation(lamp.machine).machines() == [lamp.machine]
+    assert as_simulation([lamp.machine]).machines() == [lamp.machine]
+    still = as_simulation(inspect_samples.LampStates.Power)
+    assert isinstance(still, Still)
+    assert [machine.name for machine in still.machines()] == ["LampStates.Power"]  # type: ignore[attr-defined]
