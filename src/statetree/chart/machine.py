@@ -17,9 +17,11 @@ from statetree.chart.model import Chart
 from statetree.chart.reload import Reloaded, reload_machine
 from statetree.chart.runtime import ActionListener, ChartRuntime, bind_handlers
 from statetree.chart.states import ChartState
+from statetree.chart.structure import compiled_structure
 from statetree.errors import UsageError
 from statetree.machine import StateMachine
 from statetree.options import DEFAULT_MAX_TRANSITIONS
+from statetree.structure.model import Structure
 from statetree.trace import TraceLevel
 
 __all__ = ["ChartMachine"]
@@ -147,6 +149,11 @@ class ChartMachine:
     def compiled(self) -> CompiledChart:
         """The compiled chart running now."""
         return self._compiled
+
+    @property
+    def structure(self) -> Structure:
+        """The running chart's structure, with the generated classes (for plots, codecs)."""
+        return compiled_structure(self._compiled)
 
     @property
     def clock(self) -> float:

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from statetree.chart.compile import CompiledChart
 from statetree.chart.model import Chart, Policy, StateDef
 from statetree.chart.registry import CLEAR_HISTORY
 from statetree.structure.model import Edge, Location, StateInfo, Structure
 from statetree.transition import TransitionKind
 
-__all__ = ["chart_structure"]
+__all__ = ["chart_structure", "compiled_structure"]
 
 
 def _child_edges(path: str, state: StateDef) -> Iterator[Edge]:
@@ -53,3 +54,12 @@ def chart_structure(chart: Chart) -> Structure:
         edges += _child_edges(path, state)
         edges += _transition_edges(path, state)
     return Structure(chart.root.name, tuple(states), tuple(edges))
+
+
+def compiled_structure(compiled: CompiledChart) -> Structure:
+    """The chart's structure with each state's generated class (for tools that enter states)."""
+    base = chart_structure(compiled.chart)
+    states = tuple(
+        StateInfo(info.name, compiled.by_path[info.name], info.location) for info in base.states
+    )
+    return Structure(base.initial, states, base.edges)

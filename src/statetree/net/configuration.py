@@ -1,0 +1,134 @@
+"""Configurations: an immutable value describing which states are active, with payloads.
+
+Decoding produces a :class:`Configuration` before anything touches a machine, so a bad
+packet is refused whole; applying then moves the machine to it.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Container, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from statetree.errors import UsageError
+from statetree.machine import StateMachine
+from statetree.net.payload import Specs
+from statetree.state import State
+
+__all__ = ["ActiveState", "Configuration", "capture"]
+
+
+@dataclass(frozen=True, slots=True)
+class ActiveState:
+    """One active state and what is active inside it.
+
+    Attributes:
+        cls: the state's class.
+        payload: its payload: the ``on_enter`` arguments declared by ``net_fields``.
+        inner: its immediate inner state, if it has one.
+        regions: the roots of its concurrent regions, in order, if it hosts regions.
+    """
+
+    cls: type[State[Any]]
+    payload: tuple[Any, ...] = ()
+    inner: ActiveState | None = None
+    regions: tuple[ActiveState, ...] = ()
+
+    def walk(self) -> Iterator[ActiveState]:
+        """This state, then the states inside it, depth first, regions in order."""
+        yield self
+        if self.inner is not None:
+            yield from self.inner.walk()
+        for region in self.regions:
+            yield from region.walk()
+
+    def __str__(self) -> str:
+        name = self.cls.__name__
+        if self.payload:
+            name += f"({', '.join(map(_show, self.payload))})"
+        if self.inner is not None:
+            return f"{name}/{self.inner}"
+        if self.regions:
+            return f"{name}{{{' | '.join(map(str, self.regions))}}}"
+        return name
+
+
+@dataclass(frozen=True, slots=True)
+class Configuration:
+    """The active states of a machine, outermost first, as an immutable tree.
+
+    ``str(configuration)`` reads ``Alive/Locomotion/Move`` (payloads in parentheses, regions
+    in braces separated by ``|``).
+    """
+
+    root: ActiveState
+
+    @property
+    def states(self) -> tuple[ActiveState, ...]:
+        """Every active state, in the machine's processing order (as ``machine.stack``)."""
+        return tuple(self.root.walk())
+
+    @property
+    def classes(self) -> tuple[type[State[Any]], ...]:
+        """The class of every active state, in processing order."""
+        return tuple(active.cls for active in self.root.walk())
+
+    def __str__(self) -> str:
+        return str(self.root)
+
+
+def _show(value: object) -> str:
+    """A payload value as written in code: ``Direction.LEFT`` for an enum member."""
+    return str(value) if isinstance(value, enum.Enum) else repr(value)
+
+
+def capture(machine: StateMachine[Any], specs: Specs, hosts: Container[type]) -> Configuration:
+    """The configuration ``machine`` is in, payloads read with ``specs``.
+
+    Args:
+        machine: a machine with active states.
+        specs: the payload layouts of its state classes.
+        hosts: the classes that can host regions (the others are not asked for theirs).
+
+    Raises:
+        UsageError: the machine has no active state, a state is not in ``specs``, or a
+            payload cannot be sent.
+    """
+    walked = machine.walk()
+    if not walked:
+        raise UsageError(
+            f"cannot capture {machine!r}: it has no active state (process its transitions first)"
+        )
+    return Configuration(_Capture(machine, specs, hosts).chain(_main_stack(machine, walked, hosts)))
+
+
+def _main_stack(
+    machine: StateMachine[Any], walked: list[State[Any]], hosts: Container[type]
+) -> list[State[Any]]:
+    """The main stack: the walk up to the first state hosting regions (they follow it)."""
+    for index, state in enumerate(walked):
+        if type(state) in hosts and machine.regions(state):
+            return walked[: index + 1]
+    return walked
+
+
+class _Capture:
+    __slots__ = ("hosts", "machine", "specs")
+
+    def __init__(self, machine: StateMachine[Any], specs: Specs, hosts: Container[type]) -> None:
+        self.machine = machine
+        self.specs = specs
+        self.hosts = hosts
+
+    def chain(self, stack: Sequence[State[Any]]) -> ActiveState:
+        """The active state of ``stack[0]``, with the rest of the stack inside it."""
+        last = stack[-1]
+        regions: tuple[ActiveState, ...] = ()
+        if type(last) in self.hosts:
+            regions = tuple(self.chain(region) for region in self.machine.regions(last) if region)
+        payload = self.specs.payload
+        active = ActiveState(type(last), payload(last), None, regions)
+        for state in reversed(stack[:-1]):
+            active = ActiveState(type(state), payload(state), active)
+        return active

@@ -1,0 +1,57 @@
+"""The interface every machine codec offers, so rollback, transport and benchmarks take any.
+
+:class:`~statetree.net.Codec` implements it for state machines (class-based or charts),
+:class:`~statetree.net.BitmaskCodec` for bitmask machines.
+"""
+
+from __future__ import annotations
+
+from contextlib import AbstractContextManager
+from typing import Protocol, TypeVar
+
+from statetree.cause import Cause
+
+__all__ = ["MachineCodec"]
+
+M_contra = TypeVar("M_contra", contravariant=True)
+C = TypeVar("C")
+
+
+class MachineCodec(Protocol[M_contra, C]):
+    """Captures, encodes, decodes and applies the state of machines of type ``M_contra`` as
+    immutable values of type ``C``."""
+
+    @property
+    def configurations(self) -> int:
+        """How many states (configurations, masks) the header can tell apart."""
+        ...
+
+    @property
+    def minimum_bits(self) -> int:
+        """``ceil(log2(configurations))``: the fewest bits any header could take."""
+        ...
+
+    @property
+    def header_bits(self) -> int:
+        """The size of the fixed part of every packet, in bits."""
+        ...
+
+    def capture(self, machine: M_contra) -> C:
+        """The current state of ``machine`` as a value."""
+        ...
+
+    def encode(self, machine: M_contra) -> bytes:
+        """The current state of ``machine`` as bytes."""
+        ...
+
+    def decode(self, data: bytes | bytearray | memoryview) -> C:
+        """The value ``data`` describes, checked; raises ``DecodeError`` if it is not legal."""
+        ...
+
+    def apply(self, machine: M_contra, value: C, *, cause: Cause = Cause.DESERIALIZATION) -> None:
+        """Move ``machine`` to ``value``, hooks seeing ``cause``."""
+        ...
+
+    def caused_by(self, machine: M_contra, cause: Cause) -> AbstractContextManager[None]:
+        """A context in which the hooks ``machine`` runs see ``cause``."""
+        ...

@@ -1,0 +1,163 @@
+"""The datagram format: a small framed message, checked whole before it is used.
+
+Every datagram is ``magic (1 byte) | kind (1) | frame (4, big-endian) | length (2) |
+payload (length bytes)``. An inputs message carries the inputs of consecutive frames ending
+at ``frame`` (oldest first, all the same size, so each datagram repeats the inputs not yet
+confirmed and a lost one costs nothing); a state message carries the authority's encoded
+machine state for ``frame`` and the owner's other data.
+"""
+
+from __future__ import annotations
+
+import enum
+import struct
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from statetree.errors import UsageError
+from statetree.net.errors import PacketError
+
+__all__ = [
+    "MAX_DATAGRAM",
+    "InputMessage",
+    "Message",
+    "MessageKind",
+    "StateMessage",
+    "decode_message",
+    "encode_message",
+]
+
+MAGIC = 0x5E
+MAX_DATAGRAM = 1200
+"""The largest datagram sent or accepted, in bytes (it fits any path's MTU)."""
+_HEADER = struct.Struct(">BBIH")
+_MAX_FRAME = (1 << 32) - 1
+
+
+class MessageKind(enum.IntEnum):
+    """What a datagram carries."""
+
+    INPUTS = 1
+    STATE = 2
+
+
+@dataclass(frozen=True, slots=True)
+class InputMessage:
+    """A client's inputs for the frames ``last_frame - len(inputs) + 1`` to ``last_frame``.
+
+    Raises:
+        UsageError: no input, inputs of different or zero sizes, or frames below 1.
+    """
+
+    last_frame: int
+    inputs: tuple[bytes, ...]
+
+    def __post_init__(self) -> None:
+        sizes = {len(data) for data in self.inputs}
+        if len(sizes) != 1 or 0 in sizes or len(self.inputs) > 255:
+            raise UsageError("an input message needs 1 to 255 inputs of one non-zero size")
+        if self.last_frame - len(self.inputs) < 0:
+            raise UsageError(f"inputs before frame 1 (the last is frame {self.last_frame})")
+
+    def frames(self) -> Iterator[tuple[int, bytes]]:
+        """``(frame, input)`` pairs, oldest first."""
+        first = self.last_frame - len(self.inputs) + 1
+        return zip(range(first, self.last_frame + 1), self.inputs, strict=True)
+
+
+@dataclass(frozen=True, slots=True)
+class StateMessage:
+    """The authority's state for ``frame``: the encoded machine and the owner's data.
+
+    Raises:
+        UsageError: the encoded machine is longer than 255 bytes.
+    """
+
+    frame: int
+    state: bytes
+    data: bytes = b""
+
+    def __post_init__(self) -> None:
+        if len(self.state) > 255:
+            raise UsageError(f"an encoded state of {len(self.state)} bytes is over 255")
+
+
+Message = InputMessage | StateMessage
+
+
+def encode_message(message: Message) -> bytes:
+    """The datagram of ``message``.
+
+    Raises:
+        UsageError: the frame is out of 0..2**32-1 or the datagram is over MAX_DATAGRAM.
+    """
+    if isinstance(message, InputMessage):
+        kind, frame = MessageKind.INPUTS, message.last_frame
+        payload = bytes([len(message.inputs[0])]) + b"".join(message.inputs)
+    else:
+        kind, frame = MessageKind.STATE, message.frame
+        payload = bytes([len(message.state)]) + message.state + message.data
+    if not 0 <= frame <= _MAX_FRAME:
+        raise UsageError(f"frame {frame} is out of 0..{_MAX_FRAME}")
+    datagram = _HEADER.pack(MAGIC, kind, frame, len(payload)) + payload
+    if len(datagram) > MAX_DATAGRAM:
+        raise UsageError(f"a datagram of {len(datagram)} bytes is over {MAX_DATAGRAM}")
+    return datagram
+
+
+def decode_message(data: bytes | bytearray | memoryview) -> Message:
+    """The message a datagram holds.
+
+    Raises:
+        PacketError: the datagram is too short or too long, has the wrong magic byte, an
+            unknown kind, a length that does not match, or a payload that does not parse.
+    """
+    data = bytes(data)
+    kind, frame = _header(data)
+    payload = data[_HEADER.size :]
+    if kind == MessageKind.INPUTS:
+        return _inputs(frame, payload)
+    if kind == MessageKind.STATE:
+        return _state(frame, payload)
+    raise PacketError(f"unknown message kind {kind}", bit=8)
+
+
+def _header(data: bytes) -> tuple[int, int]:
+    """The kind and frame of a datagram, after checking its size, magic byte and length."""
+    if not _HEADER.size <= len(data) <= MAX_DATAGRAM:
+        raise PacketError(
+            f"a datagram of {len(data)} bytes is outside {_HEADER.size}..{MAX_DATAGRAM}", bit=0
+        )
+    magic, kind, frame, length = _HEADER.unpack_from(data)
+    if magic != MAGIC:
+        raise PacketError(f"magic byte {magic:#04x} is not {MAGIC:#04x}", bit=0)
+    if length != len(data) - _HEADER.size:
+        raise PacketError(
+            f"the header announces {length} payload bytes, the datagram has "
+            f"{len(data) - _HEADER.size}",
+            bit=48,
+        )
+    return kind, frame
+
+
+def _inputs(frame: int, payload: bytes) -> InputMessage:
+    size = payload[0] if payload else 0
+    body = payload[1:]
+    count = len(body) // size if size else 0
+    if not size or not body or len(body) % size or count > 255 or count > frame:
+        raise PacketError(
+            f"an inputs payload of {len(payload)} bytes with input size {size} for frame "
+            f"{frame} does not hold whole inputs for frames 1 and up",
+            bit=64,
+        )
+    return InputMessage(frame, tuple(body[i : i + size] for i in range(0, len(body), size)))
+
+
+def _state(frame: int, payload: bytes) -> StateMessage:
+    size = payload[0] if payload else -1
+    if size < 0 or len(payload) < 1 + size:
+        raise PacketError(
+            f"a state payload of {len(payload)} bytes cannot hold the state it announces",
+            bit=64,
+        )
+    return StateMessage(frame, payload[1 : 1 + size], payload[1 + size :])

@@ -1,0 +1,204 @@
+"""Stateful states: the payload a state class adds to a packet, declared on the class.
+
+A state is stateful when its class declares ``net_fields``, one :class:`Field` per
+``on_enter`` argument it needs on the wire, and ``net_payload()``, which returns those
+arguments from an active instance. The payload *is* the state's ``on_enter`` arguments:
+decoding yields them and applying enters the state with ``on_enter(*payload)``.
+
+.. code-block:: python
+
+    class Jump(st.State[Character]):
+        net_fields = (net.UInt(16),)
+
+        def on_enter(self, started: int) -> None:
+            self.started = started
+
+        def net_payload(self) -> tuple[int]:
+            return (self.started,)
+
+A class may also define ``net_validate(cls, *payload) -> str | None`` (a classmethod):
+decoding rejects a payload for which it returns a reason, with a :class:`PacketError`.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, ClassVar, Protocol, cast
+
+from statetree.errors import DefinitionError, UsageError
+from statetree.net.bits import BitReader, BitWriter
+from statetree.net.errors import PacketError
+from statetree.net.fields import Field
+from statetree.state import State
+
+__all__ = ["PayloadSpec", "Specs", "Stateful"]
+
+Payload = tuple[Any, ...]
+
+
+class Stateful(Protocol):
+    """What a stateful state class provides (``net_validate`` is optional)."""
+
+    net_fields: ClassVar[tuple[Field[Any], ...]]
+
+    def net_payload(self) -> tuple[Any, ...]:
+        """The values of ``net_fields``, in order: the arguments ``on_enter`` received."""
+        ...
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class PayloadSpec:
+    """The payload layout of one state class, read from its declarations.
+
+    Attributes:
+        cls: the state class.
+        fields: its ``net_fields`` (empty for a state without payload).
+        names: ``Class.parameter`` for each field, for messages.
+        validate: its ``net_validate`` hook, if it has one.
+        exact: every field sends values unchanged (none rounds, as ``Float32`` does).
+    """
+
+    cls: type[State[Any]]
+    fields: tuple[Field[Any], ...]
+    names: tuple[str, ...]
+    validate: Callable[..., str | None] | None
+    exact: bool = True
+
+    @classmethod
+    def of(cls, state_class: type[State[Any]]) -> PayloadSpec:
+        """Read and check the declarations of ``state_class``.
+
+        Raises:
+            DefinitionError: ``net_fields`` is not a tuple of fields, ``net_payload`` is
+                missing, or ``on_enter`` cannot take the declared arguments (or requires
+                arguments that are not declared).
+        """
+        fields = _declared_fields(state_class)
+        label = state_class.__qualname__
+        if fields and not callable(getattr(state_class, "net_payload", None)):
+            raise DefinitionError(
+                f"{label} declares net_fields but no net_payload(self) returning their values"
+            )
+        validate = getattr(state_class, "net_validate", None)
+        names = tuple(
+            f"{state_class.__name__}.{n}" for n in _parameter_names(state_class, len(fields))
+        )
+        exact = all(type(field).canonical is Field.canonical for field in fields)
+        return cls(state_class, fields, names, validate, exact)
+
+    def capture(self, state: State[Any]) -> Payload:
+        """The payload of an active ``state``, exactly as a receiver would decode it.
+
+        Raises:
+            UsageError: ``net_payload()`` returned values the fields cannot carry.
+        """
+        if not self.fields:
+            return ()
+        values = tuple(cast(Stateful, state).net_payload())
+        problem = self.problem(values)
+        if problem:
+            label = self.cls.__qualname__
+            raise UsageError(f"{label}.net_payload() returned {values!r}: {problem}")
+        if self.exact:
+            return values
+        return tuple(f.canonical(v) for f, v in zip(self.fields, values, strict=True))
+
+    def problem(self, values: Payload) -> str | None:
+        """Why ``values`` cannot be sent as this state's payload, or ``None`` if they can."""
+        if len(values) != len(self.fields):
+            return f"{self.cls.__qualname__} has {len(self.fields)} field(s)"
+        for name, field, value in zip(self.names, self.fields, values, strict=True):
+            problem = field.problem(value)
+            if problem:
+                return f"field {name}: {problem}"
+        refusal = self.validate(*values) if self.validate else None
+        return f"{self.cls.__qualname__}.net_validate refuses it: {refusal}" if refusal else None
+
+    def write(self, writer: BitWriter, values: Payload) -> None:
+        """Write checked ``values``."""
+        for field, value in zip(self.fields, values, strict=True):
+            field.write(writer, value)
+
+    def read(self, reader: BitReader, path: str) -> Payload:
+        """Read a payload for the state at ``path`` (its name, for errors).
+
+        Raises:
+            PacketError: a field is truncated or out of range, or ``net_validate`` refuses.
+        """
+        if not self.fields:
+            return ()
+        start = reader.position
+        values = []
+        for name, field in zip(self.names, self.fields, strict=True):
+            try:
+                values.append(field.read(reader))
+            except PacketError as error:
+                raise error.within(path, name) from None
+        problem = self.validate(*values) if self.validate else None
+        if problem:
+            raise PacketError(
+                f"{self.cls.__qualname__} refuses {tuple(values)!r}: {problem}",
+                bit=start,
+                state=path,
+            )
+        return tuple(values)
+
+
+def _declared_fields(state_class: type[State[Any]]) -> tuple[Field[Any], ...]:
+    fields = getattr(state_class, "net_fields", ())
+    if not (isinstance(fields, tuple) and all(isinstance(f, Field) for f in fields)):
+        raise DefinitionError(
+            f"{state_class.__qualname__}.net_fields must be a tuple of statetree.net fields "
+            f"(UInt, Int, Bool, Float32, Float64, Enum, Bytes), got {fields!r}"
+        )
+    return fields
+
+
+def _parameter_names(state_class: type[State[Any]], count: int) -> list[str]:
+    """The names of the first ``count`` arguments of ``on_enter``, after checking it takes
+    exactly those positionally and requires nothing else."""
+    label = state_class.__qualname__
+    signature = inspect.signature(state_class.on_enter)
+    try:
+        signature.bind(None, *range(count))
+    except TypeError as error:
+        if count:
+            problem = f"cannot take the {count} argument(s) {label}.net_fields declares"
+        else:
+            problem = "requires arguments, but no net_fields declare them"
+        raise DefinitionError(
+            f"{label}.on_enter{signature} {problem} ({error}): a received configuration "
+            "enters the state with one argument per net_fields entry"
+        ) from None
+    params = list(signature.parameters.values())[1:]
+    positional = [p.name for p in params if p.kind is not p.VAR_POSITIONAL]
+    return [positional[i] if i < len(positional) else f"arg{i}" for i in range(count)]
+
+
+class Specs:
+    """The payload specs of a set of state classes, looked up by class."""
+
+    __slots__ = ("_by_class",)
+
+    def __init__(self, classes: Iterable[type[State[Any]]]) -> None:
+        by_class = {cls: PayloadSpec.of(cls) for cls in classes}
+        self._by_class: Mapping[type, PayloadSpec] = MappingProxyType(by_class)
+
+    def payload(self, state: State[Any]) -> Payload:
+        """The canonical payload of the active ``state``.
+
+        Raises:
+            UsageError: its class is not a state of the structure, or its payload cannot be
+                sent.
+        """
+        spec = self._by_class.get(type(state))
+        if spec is None:
+            raise UsageError(
+                f"{type(state).__qualname__} is not a state of the codec's structure; if the "
+                "machine can enter it, the structure misses a transition (declare it with "
+                "statetree.structure.targets)"
+            )
+        return spec.capture(state) if spec.fields else ()

@@ -1,0 +1,223 @@
+"""Client-side prediction with rollback to confirmed states and re-simulation.
+
+The client runs ahead on its inputs (``Cause.PREDICTION``) and keeps, per frame, the input
+it used and the state it reached. When the authority's confirmed state for frame N arrives
+and differs from what the client predicted for N, the client restores it (the machine
+through the codec, the owner's other data through ``restore``) and re-runs frames N+1 to
+now from the buffered inputs (``Cause.RESIMULATION``). A late input for an earlier frame
+(a remote player's, say) rewinds to the state before that frame the same way. Frames are
+counted: there is no clock here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from typing import Generic, TypeVar
+
+from statetree.cause import Cause
+from statetree.errors import UsageError
+from statetree.net.interface import MachineCodec
+
+__all__ = ["Outcome", "Rollback", "RollbackStats"]
+
+MachineT = TypeVar("MachineT")
+ValueT = TypeVar("ValueT")
+InputT = TypeVar("InputT")
+DataT = TypeVar("DataT")
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What a confirmation or a correction did.
+
+    Attributes:
+        frame: the frame it was about.
+        stale: it was not newer than the last confirmation, so it was ignored.
+        mispredicted: the client's state or input for ``frame`` was wrong: it rolled back.
+        resimulated: how many frames were re-run.
+    """
+
+    frame: int
+    stale: bool = False
+    mispredicted: bool = False
+    resimulated: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class RollbackStats:
+    """What a :class:`Rollback` did since it was created."""
+
+    predicted: int = 0
+    confirmations: int = 0
+    stale: int = 0
+    mispredictions: int = 0
+    resimulated: int = 0
+
+
+class Rollback(Generic[MachineT, ValueT, InputT, DataT]):
+    """Predicts a machine ahead of its authority and corrects it from confirmed states.
+
+    Args:
+        machine: the client's machine, already started (its state is frame ``frame``'s).
+        codec: captures and applies the machine's state (``Codec``, ``BitmaskCodec``).
+        step: runs one frame: ``step(frame, input)`` processes transitions and updates. It
+            must be deterministic: same state and input, same result.
+        snapshot: returns the owner's data the states do not hold (position, health...) as
+            a value that compares with ``==``.
+        restore: puts such a value back.
+        frame: the number of the frame the machine is at.
+        capacity: how many frames may wait for confirmation; :meth:`advance` refuses more.
+
+    Raises:
+        UsageError: ``capacity`` is below 1, or the machine cannot be captured.
+    """
+
+    def __init__(
+        self,
+        machine: MachineT,
+        codec: MachineCodec[MachineT, ValueT],
+        step: Callable[[int, InputT], None],
+        *,
+        snapshot: Callable[[], DataT],
+        restore: Callable[[DataT], None],
+        frame: int = 0,
+        capacity: int = 256,
+    ) -> None:
+        if capacity < 1:
+            raise UsageError(f"capacity must be at least 1, got {capacity}")
+        self.machine = machine
+        self.codec = codec
+        self._step = step
+        self._snapshot = snapshot
+        self._restore = restore
+        self._capacity = capacity
+        self._frame = self._confirmed = frame
+        self._inputs: dict[int, InputT] = {}
+        self._states: dict[int, tuple[ValueT, DataT]] = {frame: self._state()}
+        self._counts = dict.fromkeys((f.name for f in fields(RollbackStats)), 0)
+
+    @property
+    def frame(self) -> int:
+        """The last frame simulated."""
+        return self._frame
+
+    @property
+    def confirmed_frame(self) -> int:
+        """The last frame whose state the authority confirmed."""
+        return self._confirmed
+
+    @property
+    def stats(self) -> RollbackStats:
+        """Counts of predicted frames, confirmations, stale ones, mispredictions and
+        re-simulated frames."""
+        return RollbackStats(**self._counts)
+
+    def unconfirmed_inputs(self) -> tuple[tuple[int, InputT], ...]:
+        """The ``(frame, input)`` pairs after the last confirmed frame, oldest first."""
+        return tuple(sorted(self._inputs.items()))
+
+    def advance(self, value: InputT) -> int:
+        """Simulate the next frame on ``value``, hooks seeing ``Cause.PREDICTION``.
+
+        Returns:
+            The number of the frame simulated.
+
+        Raises:
+            UsageError: ``capacity`` frames already wait for confirmation.
+        """
+        if self._frame - self._confirmed >= self._capacity:
+            raise UsageError(
+                f"{self._capacity} frames wait for confirmation since frame "
+                f"{self._confirmed}; wait for the authority or raise capacity"
+            )
+        frame = self._frame + 1
+        self._inputs[frame] = value
+        self._run(frame, Cause.PREDICTION)
+        self._frame = frame
+        self._count(predicted=1)
+        return frame
+
+    def confirm(self, frame: int, state: ValueT, data: DataT) -> Outcome:
+        """Take the authority's state for ``frame``: roll back and re-simulate if it differs.
+
+        A frame not newer than the last confirmed one is ignored (late or duplicated). A
+        frame ahead of the client makes the client jump to it.
+
+        Args:
+            frame: the frame the state is for.
+            state: the machine's state (e.g. a decoded ``Configuration``).
+            data: the owner's data, as ``snapshot`` returns it.
+        """
+        if frame <= self._confirmed:
+            self._count(stale=1)
+            return Outcome(frame, stale=True)
+        self._count(confirmations=1)
+        confirmed = (state, data)
+        mispredicted = frame > self._frame or self._states[frame] != confirmed
+        resimulated = 0
+        if mispredicted:
+            self._count(mispredictions=1)
+            self._put(confirmed, Cause.DESERIALIZATION)
+            resimulated = self._replay(frame, confirmed)
+        self._forget_before(frame)
+        self._states[frame] = confirmed
+        return Outcome(frame, mispredicted=mispredicted, resimulated=resimulated)
+
+    def correct(self, frame: int, value: InputT) -> Outcome:
+        """Replace the input of an unconfirmed frame (one that arrived late) and re-simulate
+        from it if it differs from the one used.
+
+        Raises:
+            UsageError: ``frame`` is not simulated yet (give it to :meth:`advance`).
+        """
+        if frame > self._frame:
+            raise UsageError(f"frame {frame} is not simulated yet (the last is {self._frame})")
+        if frame <= self._confirmed:
+            self._count(stale=1)
+            return Outcome(frame, stale=True)
+        if self._inputs[frame] == value:
+            return Outcome(frame)
+        self._inputs[frame] = value
+        self._count(mispredictions=1)
+        before = self._states[frame - 1]
+        self._put(before, Cause.RESIMULATION)
+        return Outcome(frame, mispredicted=True, resimulated=self._replay(frame - 1, before))
+
+    # -- internals -------------------------------------------------------------------------
+
+    def _state(self) -> tuple[ValueT, DataT]:
+        return self.codec.capture(self.machine), self._snapshot()
+
+    def _put(self, state: tuple[ValueT, DataT], cause: Cause) -> None:
+        value, data = state
+        self.codec.apply(self.machine, value, cause=cause)
+        self._restore(data)
+
+    def _run(self, frame: int, cause: Cause) -> None:
+        with self.codec.caused_by(self.machine, cause):
+            self._step(frame, self._inputs[frame])
+        self._states[frame] = self._state()
+
+    def _replay(self, start: int, state: tuple[ValueT, DataT]) -> int:
+        """Re-run frames after ``start`` up to now; return how many."""
+        if start >= self._frame:
+            # The client was behind: it is now at ``start``, with nothing to replay.
+            self._frame = start
+            self._inputs.clear()
+            self._states = {start: state}
+            return 0
+        for frame in range(start + 1, self._frame + 1):
+            self._run(frame, Cause.RESIMULATION)
+        count = self._frame - start
+        self._count(resimulated=count)
+        return count
+
+    def _forget_before(self, frame: int) -> None:
+        self._confirmed = frame
+        self._inputs = {f: v for f, v in self._inputs.items() if f > frame}
+        self._states = {f: s for f, s in self._states.items() if f >= frame}
+
+    def _count(self, **added: int) -> None:
+        for name, amount in added.items():
+            self._counts[name] += amount

@@ -1,0 +1,94 @@
+"""Bit-level writing and reading: exact bit strings, padding, and reads past the end."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as hs
+from net_samples import bits
+
+from statetree.errors import UsageError
+from statetree.net import BitReader, BitWriter, PacketError
+
+
+def test_bits_are_written_most_significant_first_and_padded_with_zeros() -> None:
+    writer = BitWriter()
+    writer.write_uint(0b101, 3)
+    writer.write_bool(True)
+    writer.write_uint(0, 0)
+    writer.write_uint(0x1FF, 9)
+    assert str(writer) == "1011111111111"
+    assert writer.size == 13
+    assert bits(writer.to_bytes()) == "1011111111111000"
+
+
+def test_floats_and_bytes_take_their_ieee_and_byte_layouts() -> None:
+    writer = BitWriter()
+    writer.write_bool(False)
+    writer.write_float32(1.5)
+    writer.write_float64(-2.0)
+    writer.write_bytes(b"\x01\xff")
+    reader = BitReader(writer.to_bytes())
+    assert reader.read_bool() is False
+    assert reader.read_float32() == 1.5
+    assert reader.read_float64() == -2.0
+    assert reader.read_bytes(2) == b"\x01\xff"
+    assert reader.position == 1 + 32 + 64 + 16
+    reader.finish()
+
+
+def test_an_empty_writer_makes_no_bytes() -> None:
+    assert BitWriter().to_bytes() == b""
+    assert str(BitWriter()) == ""
+    BitReader(b"").finish()
+
+
+def test_writing_a_value_wider_than_its_field_is_a_usage_error() -> None:
+    writer = BitWriter()
+    with pytest.raises(UsageError, match=r"^8 does not fit in 3 unsigned bit\(s\)$"):
+        writer.write_uint(8, 3)
+    with pytest.raises(UsageError, match=r"^-1 does not fit"):
+        writer.write_uint(-1, 8)
+    assert writer.size == 0
+
+
+def test_appending_another_writer_keeps_its_bits() -> None:
+    first, second = BitWriter(), BitWriter()
+    first.write_uint(1, 2)
+    second.write_uint(0b110, 3)
+    first.write_bits(second)
+    assert str(first) == "01110"
+
+
+def test_reading_past_the_end_names_the_bit_and_what_is_missing() -> None:
+    reader = BitReader(b"\xf0")
+    assert reader.read_uint(6) == 0b111100
+    with pytest.raises(PacketError) as error:
+        reader.read_uint(3)
+    assert str(error.value) == (
+        "bad packet at bit 6: 3 more bit(s) needed, but the packet ends 2 bit(s) further"
+    )
+    assert (error.value.bit, error.value.state, error.value.field) == (6, None, None)
+    assert reader.position == 6
+
+
+def test_finish_refuses_trailing_bytes_and_set_padding_bits() -> None:
+    reader = BitReader(b"\x80\x00")
+    reader.read_bool()
+    with pytest.raises(PacketError, match=r"^bad packet at bit 1: 1 byte\(s\) of trailing data"):
+        reader.finish()
+    reader = BitReader(b"\x81")
+    reader.read_uint(3)
+    with pytest.raises(PacketError, match="bit 3: the padding bits of the last byte are not zero"):
+        reader.finish()
+
+
+@given(hs.lists(hs.tuples(hs.integers(0, 70), hs.integers(0, 2**70))))
+def test_what_is_written_reads_back(values: list[tuple[int, int]]) -> None:
+    writer = BitWriter()
+    fitted = [(width, value % (1 << width)) for width, value in values]
+    for width, value in fitted:
+        writer.write_uint(value, width)
+    reader = BitReader(writer.to_bytes())
+    assert [reader.read_uint(width) for width, _ in fitted] == [v for _, v in fitted]
+    reader.finish()

@@ -1,0 +1,219 @@
+"""Rollback: predicting ahead, confirmations and late inputs, and the property that rolling
+back and re-simulating lands exactly where a straight run with the true inputs does."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as hs
+from net_samples import HERO, Direction, Hero, machine
+
+import statetree as st
+from statetree.errors import UsageError
+from statetree.net import Codec, Configuration, Outcome, Rollback, RollbackStats
+
+CODEC = Codec.auto(HERO)
+
+
+@dataclass(frozen=True)
+class Input:
+    """One frame's input: the player's move and jump, and a hit only the server sees."""
+
+    move: Direction | None = None
+    jump: bool = False
+    hit: bool = False
+
+
+class Game:
+    """The Hero sample stepped on inputs; ``x`` is owner data outside the states."""
+
+    def __init__(self) -> None:
+        self.machine = machine(Hero.Alive)
+        self.owner = self.machine.owner
+        self.x = 0
+
+    def step(self, frame: int, value: Input) -> None:
+        self.owner.frame = 2 * frame  # Jump refuses odd start frames
+        self.owner.flags.update(move=value.move, jump=value.jump, dead=value.hit)
+        self.machine.process_state_transitions()
+        innermost = self.machine.stack[-1]
+        if isinstance(innermost, Hero.Move):
+            self.x += innermost.direction.value
+
+    def snapshot(self) -> int:
+        return self.x
+
+    def restore(self, x: int) -> None:
+        self.x = x
+
+    def state(self) -> tuple[Configuration, int]:
+        return CODEC.capture(self.machine), self.x
+
+
+def predicting(game: Game, capacity: int = 256) -> Rollback[Any, Configuration, Input, int]:
+    return Rollback(
+        game.machine,
+        CODEC,
+        game.step,
+        snapshot=game.snapshot,
+        restore=game.restore,
+        capacity=capacity,
+    )
+
+
+def truth(inputs: list[Input]) -> list[tuple[Configuration, int]]:
+    """The state after each frame of a straight run (index 0: before any)."""
+    game = Game()
+    states = [game.state()]
+    for frame, value in enumerate(inputs, 1):
+        game.step(frame, value)
+        states.append(game.state())
+    return states
+
+
+def test_prediction_runs_ahead_with_its_cause() -> None:
+    game = Game()
+    rollback = predicting(game)
+    assert rollback.advance(Input(move=Direction.LEFT)) == 1
+    assert rollback.advance(Input(move=Direction.LEFT)) == 2
+    assert game.owner.log == ["Stand.exit PREDICTION", "Move.enter(LEFT) PREDICTION"]
+    assert (rollback.frame, rollback.confirmed_frame, game.x) == (2, 0, -2)
+    assert rollback.unconfirmed_inputs() == ((1, Input(Direction.LEFT)), (2, Input(Direction.LEFT)))
+
+
+def test_a_confirmation_that_matches_costs_nothing() -> None:
+    inputs = [Input(move=Direction.RIGHT)] * 3
+    game, expected = Game(), truth(inputs)
+    rollback = predicting(game)
+    for value in inputs:
+        rollback.advance(value)
+    game.owner.log.clear()
+    assert rollback.confirm(2, *expected[2]) == Outcome(2)
+    assert game.owner.log == []
+    assert rollback.unconfirmed_inputs() == ((3, inputs[2]),)
+    assert rollback.stats == RollbackStats(predicted=3, confirmations=1)
+
+
+def test_a_misprediction_rolls_back_and_re_simulates() -> None:
+    inputs = [Input(), Input(hit=True), Input(), Input()]
+    game, expected = Game(), truth(inputs)
+    rollback = predicting(game)
+    for value in inputs:
+        rollback.advance(Input(value.move, value.jump))  # the client cannot see the hit
+    game.owner.log.clear()
+    outcome = rollback.confirm(2, *expected[2])
+    assert outcome == Outcome(2, mispredicted=True, resimulated=2)
+    assert game.owner.log == [
+        "Stand.exit DESERIALIZATION",
+        "Locomotion.exit DESERIALIZATION",
+        "Alive.exit DESERIALIZATION",
+        "Dead.enter(24) DESERIALIZATION",
+    ]
+    assert game.state() == expected[4]
+    assert game.machine.cause is st.Cause.TRANSITION
+
+
+def test_a_late_input_rewinds_to_the_frame_before_it() -> None:
+    inputs = [Input(), Input(move=Direction.LEFT), Input(move=Direction.LEFT)]
+    game, expected = Game(), truth(inputs)
+    rollback = predicting(game)
+    for _ in inputs:
+        rollback.advance(Input())
+    game.owner.log.clear()
+    assert rollback.correct(1, Input()) == Outcome(1)
+    assert rollback.correct(2, inputs[1]) == Outcome(2, mispredicted=True, resimulated=2)
+    assert rollback.correct(3, inputs[2]) == Outcome(3, mispredicted=True, resimulated=1)
+    assert game.owner.log == [
+        "Stand.exit RESIMULATION",  # frame 2 again, now moving
+        "Move.enter(LEFT) RESIMULATION",
+        "Move.exit RESIMULATION",  # frame 3 again, still without its input
+        "Stand.enter RESIMULATION",
+        "Stand.exit RESIMULATION",  # back to the state after frame 2
+        "Move.enter(LEFT) RESIMULATION",
+    ]
+    assert game.state() == expected[3]
+
+
+def test_stale_and_early_messages() -> None:
+    inputs = [Input(move=Direction.RIGHT)] * 4
+    game, expected = Game(), truth(inputs)
+    rollback = predicting(game)
+    rollback.advance(inputs[0])
+    rollback.confirm(1, *expected[1])
+    assert rollback.confirm(1, *expected[1]) == Outcome(1, stale=True)
+    assert rollback.correct(1, Input()) == Outcome(1, stale=True)
+    with pytest.raises(UsageError, match=r"^frame 2 is not simulated yet \(the last is 1\)$"):
+        rollback.correct(2, Input())
+    # A confirmation ahead of the client moves it there.
+    assert rollback.confirm(4, *expected[4]) == Outcome(4, mispredicted=True)
+    assert (rollback.frame, rollback.confirmed_frame, game.state()) == (4, 4, expected[4])
+    assert rollback.stats == RollbackStats(predicted=1, confirmations=2, stale=2, mispredictions=1)
+
+
+def test_the_number_of_unconfirmed_frames_is_bounded() -> None:
+    rollback = predicting(Game(), capacity=2)
+    rollback.advance(Input())
+    rollback.advance(Input())
+    with pytest.raises(UsageError, match=r"^2 frames wait for confirmation since frame 0; wait"):
+        rollback.advance(Input())
+    with pytest.raises(UsageError, match=r"^capacity must be at least 1, got 0$"):
+        predicting(Game(), capacity=0)
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """Something the network brings the client: a true input or a confirmed state."""
+
+    time: int
+    frame: int
+    confirm: bool
+
+
+inputs_strategy = hs.lists(
+    hs.builds(
+        Input,
+        hs.sampled_from([None, *Direction]),
+        hs.integers(0, 4).map(lambda v: v == 0),
+        hs.integers(0, 9).map(lambda v: v == 0),
+    ),
+    min_size=1,
+    max_size=25,
+)
+
+
+@given(inputs_strategy, hs.randoms(use_true_random=False))
+def test_rolling_back_equals_a_straight_run_with_the_true_inputs(
+    inputs: list[Input], rng: random.Random
+) -> None:
+    # Each frame's true input (the hit the client cannot see) and the server's state for it
+    # arrive late, in any order; states may be lost or repeated.
+    expected = truth(inputs)
+    deliveries = [
+        Delivery(frame + rng.randint(0, 6), frame, confirm)
+        for frame in range(1, len(inputs) + 1)
+        for confirm in (False, True)
+        for _ in range(rng.choice((0, 1, 1, 2)) if confirm else 1)
+    ]
+    rng.shuffle(deliveries)
+    deliveries.sort(key=lambda delivery: delivery.time)
+    game = Game()
+    rollback = predicting(game)
+    known: set[int] = set()
+    for time, value in enumerate(inputs, 1):
+        rollback.advance(Input(value.move, value.jump))
+        for delivery in deliveries:
+            if delivery.time == time or (time == len(inputs) and delivery.time > time):
+                if delivery.confirm:
+                    rollback.confirm(delivery.frame, *expected[delivery.frame])
+                else:
+                    rollback.correct(delivery.frame, inputs[delivery.frame - 1])
+                    known.add(delivery.frame)
+                unsure = set(range(rollback.confirmed_frame + 1, rollback.frame + 1)) - known
+                if not unsure:
+                    assert game.state() == expected[rollback.frame]
+    assert rollback.frame == len(inputs)
+    assert game.state() == expected[-1]
