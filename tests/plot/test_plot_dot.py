@@ -169,3 +169,20 @@ def test_labels_use_the_shortest_unambiguous_ending() -> None:
         "Root.A1.Pre": "A1.Pre (2)",
         "Root.A2.Pre": "A2.Pre (2)",
     }
+
+
+def test_every_active_region_link_is_highlighted() -> None:
+    structure = Structure.from_names(
+        "Lit",
+        [
+            ("Lit", "Flame", K.CONCURRENT),
+            ("Lit", "Heat", K.CONCURRENT),
+            ("Flame", "Steady", K.INNER_ENTRY),
+            ("Heat", "Warm", K.INNER_ENTRY),
+        ],
+    )
+    active = ("Lit", "Flame", "Steady", "Heat", "Warm")
+    lit = {
+        (link.source, link.target) for link in build_diagram(structure, active).links if link.active
+    }
+    assert lit == {("Lit", "Flame"), ("Lit", "Heat"), ("Flame", "Steady"), ("Heat", "Warm")}

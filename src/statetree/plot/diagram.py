@@ -15,7 +15,7 @@ from typing import Any
 
 from statetree.plot.style import DEFAULT_STYLE, PlotStyle
 from statetree.state import State
-from statetree.structure.model import Structure
+from statetree.structure.model import Edge, Structure
 from statetree.transition import TransitionKind
 
 __all__ = ["Active", "Cluster", "Diagram", "Link", "Node", "NodeKind", "build_diagram"]
@@ -150,17 +150,24 @@ def _nodes(structure: Structure, active: tuple[str, ...], style: PlotStyle) -> l
 
 
 def _links(structure: Structure, active: tuple[str, ...]) -> list[Link]:
-    path = set(pairwise(active))
     return [
-        Link(
-            edge.source,
-            edge.target,
-            edge.kind,
-            edge.overridable,
-            edge.kind is not TransitionKind.SIBLING and (edge.source, edge.target) in path,
-        )
+        Link(edge.source, edge.target, edge.kind, edge.overridable, _lit(edge, active))
         for edge in structure.edges
     ]
+
+
+def _lit(edge: Edge, active: tuple[str, ...]) -> bool:
+    """Whether ``edge`` links two states of the active configuration.
+
+    ``active`` lists states depth first, so an inner follows its outer directly; a region
+    root follows its host only for the first region, so region links are lit whenever both
+    ends are active.
+    """
+    if edge.kind is TransitionKind.SIBLING:
+        return False
+    if edge.kind is TransitionKind.CONCURRENT:
+        return edge.source in active and edge.target in active
+    return (edge.source, edge.target) in set(pairwise(active))
 
 
 def _clusters(structure: Structure) -> list[Cluster]:
