@@ -122,9 +122,10 @@ def test_concurrent_regions_are_highlighted_together(page: Any) -> None:
         assert card.locator(f'[data-state="TorchStates.{state}"]').get_attribute("class") == (
             "node st-active"
         )
-    # Links are highlighted as `statetree plot` highlights them: between states that
-    # follow each other in the machine's walk (Lit > Flame > Flame_Steady, Heat > Heat_Warm).
-    expect(card.locator("g.edge.st-active")).to_have_count(3)
+    # Links are highlighted as `statetree plot` highlights them: each region root's link to
+    # its host, and each inner's link to its outer (Lit > Flame > Flame_Steady, Lit > Heat >
+    # Heat_Warm).
+    expect(card.locator("g.edge.st-active")).to_have_count(4)
 
 
 def test_bitmask_flags_explain_and_the_last_packet(
