@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import statetree as st
+from statetree import net
 
 MAX_SPEED = 6.0
 GRAVITY = -9.8
@@ -128,8 +129,13 @@ class CharacterStates:
             self.owner.height = 0.0
 
     class Jump_Rise(Base):
+        net_fields = (net.Float32(),)  # a replicated jump rises at the velocity it began with
+
         def on_enter(self, velocity: float) -> None:
-            self.velocity = velocity
+            self.launch = self.velocity = velocity
+
+        def net_payload(self) -> tuple[float]:
+            return (self.launch,)
 
         def update(self, dt: float) -> None:
             self.velocity += GRAVITY * dt

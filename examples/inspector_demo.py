@@ -3,7 +3,9 @@
 Run ``python examples/inspector_demo.py`` and open the printed address. The world holds:
 
 - characters driven by the class-based controller of ``examples/character.py`` (walking,
-  crawling, jumping on a script), one of them the ``Hero``;
+  crawling, jumping on a script), one of them the ``Hero``, replicated with a
+  ``statetree.net`` codec: each frame its configuration is encoded as a server would send
+  it, and the inspector shows the last update that changed, decoded field by field;
 - torches whose lit state hosts two concurrent regions (the flame and the heat), after the
   torch of the networked-HSM article;
 - bitmask players (``examples/bitmask_player.py``) whose states are requested on a script;
@@ -29,14 +31,24 @@ import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from bitmask_player import Player
-from character import Character, Inputs
+from character import Character, CharacterStates, Inputs
 from chart_platformer import REGISTRY
 
 import statetree as st
+from statetree import net
 from statetree.chart import ActionCall, ChartMachine, Event, load
-from statetree.inspect import ChartFile, EditableChartAdapter, Inspector, serve
+from statetree.inspect import (
+    ChartFile,
+    EditableChartAdapter,
+    Inspector,
+    NetMachineAdapter,
+    StateMachineAdapter,
+    serve,
+)
+from statetree.structure import derive
 
 FPS = 30
 HEADLESS_FRAMES = 240
@@ -115,6 +127,36 @@ class TorchStates:
         pass
 
 
+# -- the replicated Hero ---------------------------------------------------------------------
+
+
+class Replicated:
+    """A machine as its server sees it: encoded every frame, reported when the packet changes.
+
+    ``adapter`` is what the inspector watches: the machine's diagram and timeline, and its
+    packets decoded with ``codec``; ``inspector.packet`` is given that adapter.
+    """
+
+    def __init__(self, machine: st.StateMachine[Any], codec: net.Codec) -> None:
+        self.machine = machine
+        self.codec = codec
+        self.adapter = NetMachineAdapter(StateMachineAdapter(machine), codec)
+        self.last = b""
+
+    def send(self, inspector: Inspector | None) -> None:
+        """Encode the configuration; report it when it differs from the last one sent."""
+        data = self.codec.encode(self.machine)
+        if data != self.last:
+            self.last = data
+            if inspector is not None:
+                inspector.packet(self.adapter, data)
+
+
+def hero_codec() -> net.Codec:
+    """The characters' codec: a leaf index of 3 bits, then Jump_Rise's launch velocity."""
+    return net.Codec.auto(derive(CharacterStates.Alive))
+
+
 # -- scripts ---------------------------------------------------------------------------------
 
 
@@ -180,6 +222,7 @@ class DemoWorld:
         self.frame = 0
         self.platformer = platformer(chart)
         self.characters = [Character(name, trace=_quiet) for name in ("Hero", "Companion", "Guard")]
+        self.hero = Replicated(self.characters[0].machine, hero_codec())
         self.crowd = [Character(f"NPC {number:03d}", trace=_quiet) for number in range(npcs)]
         self.torches = [Torch("Torch", 0), Torch("Wall torch", 45)]
         self.players = [Player("Player 1"), Player("Player 2")]
@@ -190,7 +233,7 @@ class DemoWorld:
 
     def machines(self) -> Iterator[object]:
         """Every machine of the world, the interesting ones first."""
-        yield self.characters[0].machine
+        yield self.hero.adapter
         yield self.platformer
         yield from (torch.machine for torch in self.torches)
         yield from (player.machine for player in self.players)
@@ -198,7 +241,7 @@ class DemoWorld:
         yield from (npc.machine for npc in self.crowd)
 
     def attach(self, inspector: Inspector) -> None:
-        """Report the players' network updates to ``inspector``."""
+        """Report the Hero's and the players' network updates to ``inspector``."""
         self.inspector = inspector
 
     def tick(self, dt: float) -> None:
@@ -207,6 +250,7 @@ class DemoWorld:
         for offset, character in enumerate(self.characters + self.crowd):
             character.inputs = character_inputs(frame + offset * 7)
             character.tick(dt)
+        self.hero.send(self.inspector)
         for torch in self.torches:
             torch.tick(frame)
         for player in self.players:

@@ -10,6 +10,7 @@ from pathlib import Path
 import demo
 import pytest
 from character import Character, CharacterStates, Inputs
+from inspector_demo import hero_codec
 
 
 def trace_of(frames: list[Inputs]) -> tuple[list[list[str]], Character]:
@@ -71,6 +72,26 @@ def test_death_exits_everything_and_restores_values() -> None:
     assert lines == ["HSM_1_Hero: Sibling : CharacterStates.Dead", ">>> Hero died"]
     assert [type(s) for s in hero.machine.stack] == [CharacterStates.Dead]
     assert hero.speed == 0.0
+
+
+def test_the_replicated_character_takes_a_few_bits_per_update() -> None:
+    codec = hero_codec()
+    hero = Character("Hero", trace=lambda line: None)
+    scripted = [Inputs(), Inputs(move=True), Inputs(move=True, crawl=True), Inputs(jump=True)]
+    packets = []
+    for inputs in scripted:
+        hero.inputs = inputs
+        hero.tick(0.25)
+        packets.append(codec.encode(hero.machine))
+
+    assert (codec.header_bits, codec.configurations) == (3, 6)
+    assert [data.hex() for data in packets] == ["00", "20", "40", "6814000000"]
+    assert [str(codec.decode(data)) for data in packets] == [
+        "Alive/Locomotion/Stand",
+        "Alive/Locomotion/Move/Move_Walk",
+        "Alive/Locomotion/Move/Move_Crawl",
+        "Alive/Jump/Jump_Rise(5.0)",
+    ]
 
 
 def test_demo_prints_the_whole_showcase(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

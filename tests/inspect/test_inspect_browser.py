@@ -15,8 +15,9 @@ from typing import Any
 
 import pytest
 from inspect_samples import Lamp, soldier
-from inspector_demo import Torch, platformer
+from inspector_demo import Replicated, Torch, platformer
 from inspector_screenshots import chromium, chromium_path
+from net_character import CODEC, Character, Inputs
 
 from statetree.inspect import EditableChartAdapter, Inspector, serve
 
@@ -36,19 +37,27 @@ class Program:
     lamp: Lamp = field(default_factory=Lamp)
     torch: Torch = field(default_factory=lambda: Torch("Torch"))
     soldier: Any = field(default_factory=soldier)
+    hero: Character = field(default_factory=lambda: Character("Hero"))
+    hero_inputs: Inputs = field(default_factory=Inputs)
+    replicated: Replicated = field(init=False)
     chart: EditableChartAdapter | None = None
     requests: list[tuple[str, str]] = field(default_factory=list)
     frames: int = 0
     running: bool = True
 
+    def __post_init__(self) -> None:
+        self.replicated = Replicated(self.hero.machine, CODEC)
+
     def loop(self, inspector: Inspector) -> None:
         while self.running:
             if inspector.frame():
                 self.tick()
+                self.replicated.send(inspector)  # the Hero's update, as a server sends it
             time.sleep(0.01)
 
     def tick(self) -> None:
         self.lamp.tick()
+        self.hero.step(self.frames, self.hero_inputs)
         self.torch.machine.process_state_transitions()
         if self.chart is not None:
             self.chart.chart_machine.tick(0.01)
@@ -63,7 +72,13 @@ def program(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Program,
     program = Program()
     program.torch.lit = True  # and stays lit, steady and warm
     program.chart = platformer(tmp_path_factory.mktemp("charts") / "platformer.yaml")
-    machines = [program.lamp.machine, program.torch.machine, program.soldier, program.chart]
+    machines = [
+        program.lamp.machine,
+        program.torch.machine,
+        program.soldier,
+        program.chart,
+        program.replicated.adapter,
+    ]
     with serve(machines, port=0, rate=30) as inspector:
         thread = threading.Thread(target=program.loop, args=(inspector,), daemon=True)
         thread.start()
@@ -147,6 +162,37 @@ def test_bitmask_flags_explain_and_the_last_packet(
     expect(card.locator(".packet code.hex")).to_have_text("01")
     expect(card.locator(".packet table.fields tr")).to_have_count(6)
     expect(card.locator(".packet table.fields tr").nth(1)).to_have_text("Alive011")
+
+
+def test_the_heros_last_update_is_decoded_field_by_field(
+    page: Any, program: tuple[Program, Inspector]
+) -> None:
+    from playwright.sync_api import expect
+
+    card = page.locator('article[data-machine="Hero"]')
+    rows = card.locator(".packet table.fields tr")
+    program[0].hero_inputs = Inputs(right=True)
+    page.wait_for_selector(lit("Hero", "CharacterStates.Move"))
+
+    expect(card.locator(".packet code.hex")).to_have_text("60")
+    expect(card.locator(".packet p").first).to_have_text(
+        "active: Alive/Locomotion/Move(Direction.RIGHT)"
+    )
+    expect(rows).to_have_count(4)
+    expect(rows.nth(0)).to_have_text("fieldbitsrawvalue")
+    expect(rows.nth(1)).to_have_text("leaf index0\u2013101leaf 1 of 4: Alive/Locomotion/Move")
+    expect(rows.nth(2)).to_have_text("Move.direction: Enum(Direction)21Direction.RIGHT")
+    expect(rows.nth(3)).to_have_text("padding3\u2013700000zero bits up to a whole byte")
+
+    program[0].hero_inputs = Inputs(left=True)  # Move again, with another payload
+    expect(card.locator(".packet code.hex")).to_have_text("40")
+    expect(rows.nth(2)).to_have_text("Move.direction: Enum(Direction)20Direction.LEFT")
+
+    program[0].hero_inputs = Inputs()
+    page.wait_for_selector(lit("Hero", "CharacterStates.Stand"))
+    expect(card.locator(".packet code.hex")).to_have_text("00")
+    expect(rows).to_have_count(3)
+    expect(rows.nth(1)).to_have_text("leaf index0\u2013100leaf 0 of 4: Alive/Locomotion/Stand")
 
 
 def test_a_malformed_message_is_refused(page: Any) -> None:

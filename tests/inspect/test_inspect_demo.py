@@ -1,4 +1,5 @@
-"""The inspector demo runs headless, serves its world and stops by itself."""
+"""The inspector demo runs headless, serves its world and stops by itself; its Hero is
+replicated and its chart's events reach the timeline."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import inspector_demo
 import pytest
 
 import statetree
+from statetree.inspect import Hub, PacketField
+from statetree.inspect.watcher import Watcher
 
 pytestmark = pytest.mark.skipif(
     find_spec("uvicorn") is None, reason="the inspect extra is not installed"
@@ -27,6 +30,58 @@ def test_run_headless_serves_then_exits(
     assert lines[0].startswith("statetree inspector: http://127.0.0.1:")
     assert lines[1] == "ran 30 frames of 13 machines; Hero: Alive > Jump > Jump_Rise"
     assert (tmp_path / "build" / "inspector_demo" / "platformer.yaml").is_file()
+
+
+class Sent:
+    """Stands for the inspector: records each packet the world reports, with its frame."""
+
+    def __init__(self, world: inspector_demo.DemoWorld) -> None:
+        self.world = world
+        self.packets: list[tuple[int, object, bytes]] = []
+
+    def packet(self, machine: object, data: bytes) -> None:
+        self.packets.append((self.world.frame, machine, data))
+
+
+def test_the_hero_is_replicated_and_each_change_reported(tmp_path: Path) -> None:
+    world = inspector_demo.DemoWorld(npcs=0, chart=tmp_path / "platformer.yaml")
+    sent = Sent(world)
+    world.attach(sent)  # type: ignore[arg-type]
+
+    for _ in range(48):
+        world.tick(1 / 30)
+
+    hero = world.hero.adapter
+    assert [(frame, data.hex()) for frame, machine, data in sent.packets if machine is hero] == [
+        (0, "00"),  # Stand: leaf index 0
+        (8, "20"),  # Move_Walk: 1
+        (24, "40"),  # Move_Crawl: 2
+        (28, "6814000000"),  # Jump_Rise: 3, then its velocity, 5.0 as a Float32
+    ]
+    packet = hero.decode_packet(bytes.fromhex("6814000000"))
+    assert packet.fields == (
+        PacketField("leaf index", 0, 3, "leaf 3 of 6: Alive/Jump/Jump_Rise"),
+        PacketField("Jump_Rise.velocity: Float32()", 3, 32, "5.0"),
+        PacketField("padding", 35, 5, "zero bits up to a whole byte"),
+    )
+    assert packet.summary == "active: Alive/Jump/Jump_Rise(5.0)"
+
+
+def test_the_charts_events_are_on_the_timeline(tmp_path: Path) -> None:
+    world = inspector_demo.DemoWorld(npcs=0, chart=tmp_path / "platformer.yaml")
+    hub = Hub(world.machines())
+    hub.watch(Watcher(), ["Platformer"])
+
+    for _ in range(60):
+        world.tick(1 / 30)
+
+    events = [(row[4], row[7]) for row in hub.flush() if row[3] == "event"]
+    assert events == [
+        ("input", "Attack"),
+        ("input", "Jump"),
+        ("anim_finished", "Slash"),
+        ("landed", "Ground"),
+    ]
 
 
 def test_run_has_the_signature_make_demo_calls() -> None:

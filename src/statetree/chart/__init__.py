@@ -16,7 +16,7 @@ from statetree.chart.dump import dump_json, dump_yaml, to_data
 from statetree.chart.errors import ChartError, HandlerError, Problem, ScriptError
 from statetree.chart.events import Event, ScriptStep, read_script
 from statetree.chart.load import EXTENSIONS, format_of, from_data, load, loads, read_document
-from statetree.chart.machine import ChartMachine
+from statetree.chart.machine import ChartMachine, EventListener
 from statetree.chart.model import (
     ActionDef,
     AllOf,
@@ -55,6 +55,7 @@ __all__ = [
     "Chart",
     "ChartError",
     "ChartMachine",
+    "EventListener",
     "ChartState",
     "CompiledChart",
     "Condition",

@@ -2,18 +2,22 @@
 
 Events enter at the root: ``send`` latches the event, then runs one
 ``process_state_transitions()``, which asks the outermost states first, so depth is an
-implicit priority. Time only moves through ``tick``.
+implicit priority. Time only moves through ``tick``. Listeners see every event as it is
+latched and every action as it is performed; a machine without listeners pays nothing for
+them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
+from typing import TypeVar
 
-from statetree.chart.actions import Handler
+from statetree.chart.actions import ActionCall, Handler
 from statetree.chart.compile import CompiledChart, compile_chart
 from statetree.chart.events import Event, ScriptStep
 from statetree.chart.model import Chart
+from statetree.chart.registry import EVENT, RAISE
 from statetree.chart.reload import Reloaded, reload_machine
 from statetree.chart.runtime import ActionListener, ChartRuntime, bind_handlers
 from statetree.chart.states import ChartState
@@ -24,9 +28,14 @@ from statetree.options import DEFAULT_MAX_TRANSITIONS
 from statetree.structure.model import Structure
 from statetree.trace import TraceLevel
 
-__all__ = ["ChartMachine"]
+__all__ = ["ChartMachine", "EventListener"]
 
 _NO_HANDLERS: Mapping[str, Handler] = MappingProxyType({})
+
+T = TypeVar("T")
+
+EventListener = Callable[[Event], None]
+"""Called with each event a chart machine latches."""
 
 
 class ChartMachine:
@@ -45,7 +54,15 @@ class ChartMachine:
         HandlerError: an action the chart uses has no handler.
     """
 
-    __slots__ = ("_compiled", "_handlers", "_runtime", "machine")
+    __slots__ = (
+        "_action_listeners",
+        "_compiled",
+        "_event_listeners",
+        "_handlers",
+        "_on_action",
+        "_runtime",
+        "machine",
+    )
 
     def __init__(
         self,
@@ -61,6 +78,9 @@ class ChartMachine:
         compiled = chart if isinstance(chart, CompiledChart) else compile_chart(chart)
         self._compiled = compiled
         self._handlers = handlers
+        self._on_action = on_action
+        self._action_listeners: tuple[ActionListener, ...] = ()
+        self._event_listeners: tuple[EventListener, ...] = ()
         self._runtime = ChartRuntime(compiled, bind_handlers(compiled, handlers), on_action)
         self.machine: StateMachine[ChartRuntime] = StateMachine(
             compiled.root,
@@ -94,7 +114,7 @@ class ChartMachine:
         if event[0] in self._compiled.level_kinds:
             raise UsageError(f"{event} is a level trigger: use hold() and release()")
         if self._runtime.processing:
-            self._runtime.latch(event)
+            self._latch(event)
             return
         if not self.machine.started:
             self.start()
@@ -137,6 +157,63 @@ class ChartMachine:
             self.tick(step.dt)
         elif step.event is not None:
             {"send": self.send, "hold": self.hold, "release": self.release}[step.kind](step.event)
+
+    # -- listeners -------------------------------------------------------------------------
+
+    def add_event_listener(self, listener: EventListener) -> None:
+        """Call ``listener`` with each event the machine latches, as it latches it.
+
+        That is every event sent (``send``), fired by a timer (``tick``) or raised by one of
+        the chart's own actions (``raise``, reported as that action performs it), before
+        the transitions it may fire. Level triggers (``hold``, ``release``) are states of
+        the host, not events: they are not reported.
+        """
+        self._event_listeners = (*self._event_listeners, listener)
+        self._wire()
+
+    def remove_event_listener(self, listener: EventListener) -> None:
+        """Stop calling ``listener``.
+
+        Raises:
+            UsageError: ``listener`` was not added.
+        """
+        self._event_listeners = _without(self._event_listeners, listener, "an event")
+        self._wire()
+
+    def add_action_listener(self, listener: ActionListener) -> None:
+        """Call ``listener`` with each action the machine performs, built-ins included, just
+        before it is performed (after the ``on_action`` given to the constructor)."""
+        self._action_listeners = (*self._action_listeners, listener)
+        self._wire()
+
+    def remove_action_listener(self, listener: ActionListener) -> None:
+        """Stop calling ``listener``.
+
+        Raises:
+            UsageError: ``listener`` was not added.
+        """
+        self._action_listeners = _without(self._action_listeners, listener, "an action")
+        self._wire()
+
+    def _wire(self) -> None:
+        """Have actions announced to the listeners only while there are some."""
+        listening = self._action_listeners or self._event_listeners
+        self._runtime.listener = self._announce if listening else self._on_action
+
+    def _announce(self, call: ActionCall) -> None:
+        if self._on_action is not None:
+            self._on_action(call)
+        for listener in self._action_listeners:
+            listener(call)
+        if call.type == RAISE:
+            event = Event(EVENT, str(call.params["name"]))
+            for event_listener in self._event_listeners:
+                event_listener(event)
+
+    def _latch(self, event: Event) -> None:
+        self._runtime.latch(event)
+        for listener in self._event_listeners:
+            listener(event)
 
     # -- queries ---------------------------------------------------------------------------
 
@@ -216,7 +293,7 @@ class ChartMachine:
         runtime = self._runtime
         runtime.base = runtime.serial
         if event is not None:
-            runtime.latch(event)
+            self._latch(event)
         runtime.processing = True
         try:
             self.machine.process_state_transitions()
@@ -231,3 +308,12 @@ class ChartMachine:
         """The active instance of the state at ``path``, or ``None``."""
         cls = self._compiled.by_path.get(path)
         return None if cls is None else self._runtime.live[cls._id]
+
+
+def _without(listeners: tuple[T, ...], listener: T, kind: str) -> tuple[T, ...]:
+    """``listeners`` without one ``listener``; raises ``UsageError`` if it is not there."""
+    if listener not in listeners:
+        raise UsageError(f"{listener!r} is not {kind} listener of this chart machine")
+    remaining = list(listeners)
+    remaining.remove(listener)
+    return tuple(remaining)

@@ -13,7 +13,8 @@
 
 The server (Starlette and uvicorn, the ``inspect`` extra) runs in a background thread and
 is imported only by :func:`serve`. Machines plug in through adapters (:func:`adapt`); a
-machine no page watches carries no listener.
+machine no page watches carries no listener. ``adapt(machine, codec=codec)`` adds the
+packets of a machine replicated with a ``statetree.net`` codec, decoded field by field.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from statetree.inspect.chart_adapter import ChartAdapter, EditableChartAdapter
 from statetree.inspect.chart_file import ChartFile
 from statetree.inspect.class_adapter import StateMachineAdapter
 from statetree.inspect.hub import Hub
+from statetree.inspect.net_adapter import NetMachineAdapter
 from statetree.inspect.protocol import COMMANDS, Command, ProtocolError, parse_message
 from statetree.inspect.serve import DEFAULT_HOST, DEFAULT_PORT, Inspector, serve
 
@@ -66,6 +68,7 @@ __all__ = [
     "InspectError",
     "Inspector",
     "MachineView",
+    "NetMachineAdapter",
     "Note",
     "PacketField",
     "PreparedEdit",

@@ -15,7 +15,9 @@ from statetree.inspect.adapters import (
 )
 from statetree.inspect.bitmask_adapter import BitmaskAdapter
 from statetree.inspect.class_adapter import StateMachineAdapter
+from statetree.inspect.net_adapter import NetMachineAdapter
 from statetree.machine import StateMachine
+from statetree.net.codec import Codec
 
 __all__ = ["adapt", "capabilities"]
 
@@ -30,17 +32,22 @@ def _chart_adapter(machine: object) -> WatchedMachine | None:
     return found
 
 
-def adapt(machine: object) -> WatchedMachine:
+def adapt(machine: object, *, codec: Codec | None = None) -> WatchedMachine:
     """The adapter through which the inspector watches ``machine``.
 
     Args:
         machine: a :class:`~statetree.StateMachine`, a
             :class:`~statetree.bitmask.BitmaskMachine`, a chart machine, or an object that
-            already is a :class:`WatchedMachine` (returned as it is).
+            already is a :class:`WatchedMachine` (returned as it is, unless a codec is given).
+        codec: the ``statetree.net`` codec the program replicates a state machine or a
+            chart with: its packets are then decoded field by field
+            (:class:`NetMachineAdapter`).
 
     Raises:
-        InspectError: no adapter fits ``machine``.
+        InspectError: no adapter fits ``machine``, or ``codec`` is not a net codec.
     """
+    if codec is not None:
+        return NetMachineAdapter(adapt(machine), codec)
     if isinstance(machine, WatchedMachine):
         return machine
     if isinstance(machine, StateMachine):

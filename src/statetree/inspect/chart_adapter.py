@@ -1,9 +1,9 @@
 """The adapter of data-driven charts (:class:`~statetree.chart.ChartMachine`).
 
 A chart is watched like a class-based machine (its core machine's step listener), plus the
-actions it performs. A chart loaded from a file can also be edited from the page: the
-edit is checked by the chart loader, the running machine hot-reloads it, then the file is
-saved.
+events it latches and the actions it performs. A chart loaded from a file can also be
+edited from the page: the edit is checked by the chart loader, the running machine
+hot-reloads it, then the file is saved.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from statetree.chart import ActionCall, Chart, ChartMachine, Reloaded, chart_structure, format_of
+from statetree.chart import Event as ChartEvent
 from statetree.inspect.adapters import Category, DiagramView, Event, Note, PreparedEdit
 from statetree.inspect.chart_file import ChartFile
 from statetree.structure import Structure
@@ -33,7 +34,7 @@ def _names(paths: tuple[str, ...]) -> str:
 
 
 class ChartAdapter:
-    """Watch a :class:`~statetree.chart.ChartMachine`: states, steps and actions.
+    """Watch a :class:`~statetree.chart.ChartMachine`: states, steps, events and actions.
 
     Args:
         machine: the chart machine.
@@ -47,7 +48,6 @@ class ChartAdapter:
         self.name = name if name is not None else machine.machine.name
         self._note: Note | None = None
         self._shown: tuple[Chart, Structure] | None = None
-        self._previous: Any = None
 
     def view(self) -> DiagramView:
         """The chart's diagram (a new one after each reload)."""
@@ -61,29 +61,23 @@ class ChartAdapter:
         return self.chart_machine.active
 
     def attach(self, note: Note) -> None:
-        """Listen to the machine's steps and to the actions it performs."""
+        """Listen to the machine's steps, the events it latches and the actions it performs."""
         self.detach()
-        runtime = self.chart_machine.machine.owner
-        self._previous = runtime.listener
-        runtime.listener = self._on_action
-        self.chart_machine.machine.add_listener(note)
+        chart_machine = self.chart_machine
+        chart_machine.machine.add_listener(note)
+        chart_machine.add_event_listener(note)
+        chart_machine.add_action_listener(note)
         self._note = note
 
-    def _on_action(self, call: ActionCall) -> None:
-        if self._previous is not None:
-            self._previous(call)
-        note = self._note
-        if note is not None:
-            note(call)
-
     def detach(self) -> None:
-        """Stop listening; the host's own action listener is put back."""
-        if self._note is None:
+        """Stop listening (the host's own listeners stay)."""
+        note = self._note
+        if note is None:
             return
-        self.chart_machine.machine.remove_listener(self._note)
-        runtime = self.chart_machine.machine.owner
-        if runtime.listener == self._on_action:
-            runtime.listener = self._previous
+        chart_machine = self.chart_machine
+        chart_machine.machine.remove_listener(note)
+        chart_machine.remove_event_listener(note)
+        chart_machine.remove_action_listener(note)
         self._note = None
 
     @property
@@ -92,13 +86,15 @@ class ChartAdapter:
         return self._note is not None
 
     def poll(self) -> None:
-        """Nothing to poll: steps and actions arrive through listeners."""
+        """Nothing to poll: steps, events and actions arrive through listeners."""
 
     def describe(self, raw: Any) -> Event:
-        """The timeline line of a step, an action or a reload."""
+        """The timeline line of a step, an event, an action or a reload."""
         if isinstance(raw, Step):
             category: Category = "exit" if raw.kind is StepKind.POP else "enter"
             return Event(category, raw.kind.label, raw.state.__qualname__, raw.depth)
+        if isinstance(raw, ChartEvent):
+            return Event("event", raw.kind, "", -1, raw.name)
         if isinstance(raw, _Reload):
             report = raw.report
             detail = (

@@ -20,6 +20,7 @@ from statetree.net.configuration import ActiveState, Configuration
 from statetree.net.errors import PacketError
 from statetree.net.fields import Bool, Bytes, Enum, Field, Float32, Float64, Int, UInt
 from statetree.net.interface import MachineCodec
+from statetree.net.layout import HeaderDigit, LayoutField, PacketLayout, explain_packet
 from statetree.net.messages import (
     MAX_DATAGRAM,
     InputMessage,
@@ -60,10 +61,12 @@ __all__ = [
     "Field",
     "Float32",
     "Float64",
+    "HeaderDigit",
     "HeaderMode",
     "InputMessage",
     "InputQueue",
     "Int",
+    "LayoutField",
     "LinkConditioner",
     "LinkProfile",
     "LinkStats",
@@ -72,6 +75,7 @@ __all__ = [
     "MessageKind",
     "Outcome",
     "PacketError",
+    "PacketLayout",
     "Rollback",
     "RollbackStats",
     "StateClient",
@@ -81,5 +85,6 @@ __all__ = [
     "UInt",
     "decode_message",
     "encode_message",
+    "explain_packet",
     "open_endpoint",
 ]

@@ -133,6 +133,11 @@ class Codec:
         """``ceil(log2(configurations))``: the fewest bits any header could take."""
         return math.ceil(math.log2(self.configurations))
 
+    @property
+    def tree(self) -> CodecTree:
+        """The codec tree that encoding and decoding walk (immutable)."""
+        return self._tree
+
     # -- encoding --------------------------------------------------------------------------
 
     def capture(self, machine: StateMachine[Any]) -> Configuration:

@@ -9,11 +9,36 @@ structure, including states reachable from several outers.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from statetree.net.errors import PacketError
 from statetree.net.shape import Pick
-from statetree.net.tree import CodecTree, Level, Node, RegionSet
+from statetree.net.tree import CodecTree, Level, Node, Option, RegionSet
 
-__all__ = ["PathHeader"]
+__all__ = ["HeaderDigit", "PathHeader", "digits"]
+
+
+@dataclass(frozen=True, slots=True)
+class HeaderDigit:
+    """One choice of a path header: the header is the sum of ``index * weight``.
+
+    Attributes:
+        place: where the choice is made: ``top``, the state choosing what is inside it, or
+            ``Host[region i]``.
+        choice: what was chosen: a state's name, ``nothing`` or ``regions``.
+        index: the chosen candidate's index among the ``radix`` candidates of ``place``.
+        radix: how many candidates ``place`` has.
+        weight: the product of the radices above this digit.
+    """
+
+    place: str
+    choice: str
+    index: int
+    radix: int
+    weight: int
+
+    def __str__(self) -> str:
+        return f"{self.place}: {self.choice} ({self.index} of {self.radix}, x{self.weight})"
 
 
 class PathHeader:
@@ -42,6 +67,48 @@ class PathHeader:
                 f"path header {header} is above the largest value {self.largest}", bit=0
             )
         return _level_pick(self.top, header)
+
+
+def digits(top: Level, pick: Pick) -> tuple[HeaderDigit, ...]:
+    """The digits of the header of ``pick``, from the top down (regions in order).
+
+    Places with a single candidate are left out: they choose nothing and add nothing.
+    """
+    found: list[HeaderDigit] = []
+    _level_digits(top, pick, "top", 1, found)
+    return tuple(found)
+
+
+def _level_digits(
+    level: Level, pick: Pick, place: str, weight: int, found: list[HeaderDigit]
+) -> None:
+    size = len(level.nodes)
+    if size > 1:
+        found.append(HeaderDigit(place, pick.node.cls.__name__, pick.position, size, weight))
+    _node_digits(pick, weight * size, found)
+
+
+def _node_digits(pick: Pick, weight: int, found: list[HeaderDigit]) -> None:
+    node, options = pick.node, pick.node.options
+    if not options:
+        return
+    chosen = options[pick.option]
+    name = node.cls.__name__
+    if len(options) > 1:
+        found.append(HeaderDigit(name, _option_name(chosen), pick.option, len(options), weight))
+    inside = weight * len(options)
+    if pick.inner is not None:
+        _node_digits(pick.inner, inside, found)
+    elif isinstance(chosen, RegionSet):
+        for number, (level, region) in enumerate(zip(chosen.levels, pick.regions, strict=True)):
+            _level_digits(level, region, f"{name}[region {number}]", inside, found)
+            inside *= level.largest + 1
+
+
+def _option_name(option: Option) -> str:
+    if isinstance(option, Node):
+        return option.cls.__name__
+    return "regions" if isinstance(option, RegionSet) else "nothing"
 
 
 def _level_value(level: Level, pick: Pick) -> int:
