@@ -378,8 +378,8 @@ class StateMachine(Options, Generic[OwnerT]):
         if kind is CONCURRENT:
             self._enter_regions(host, chosen)
             return
-        if kind is INNER or kind is INNER_ENTRY:
-            self._exit_regions(host)
+        if self._extras is not None:
+            self._exit_regions(host)  # an inner or inner-entry replaces a host's regions
         self._push(stack, host.depth + 1, chosen, _INNER if kind is INNER else _ENTRY)
 
     def _enter_regions(self, host: State[Any], chosen: Transition) -> None:
@@ -399,9 +399,9 @@ class StateMachine(Options, Generic[OwnerT]):
         state.depth = depth
         state._saved = None
         stack.append(state)
-        tracer = self._extras.tracer if self._extras else None
-        if tracer is not None:
-            tracer.record(Step(self.name, step, cls, depth))
+        extras = self._extras
+        if extras is not None and extras.tracer is not None:
+            extras.tracer.record(Step(self.name, step, cls, depth))
         if cls._st_enter:
             try:
                 if chosen.has_arguments:
@@ -438,7 +438,9 @@ class StateMachine(Options, Generic[OwnerT]):
 
     def _exit_regions(self, host: State[Any]) -> None:
         """Exit ``host``'s regions, last region first, each innermost first."""
-        regions = self._extras.regions if self._extras else {}
+        if self._extras is None:
+            return
+        regions = self._extras.regions
         stacks = regions.get(host)
         if stacks is None:
             return
