@@ -7,6 +7,7 @@ stays small (thousands of NPCs each own one).
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -19,6 +20,8 @@ from statetree.tree import Regions
 __all__ = ["DEFAULT_MAX_TRANSITIONS", "Extras", "Options"]
 
 DEFAULT_MAX_TRANSITIONS = 1000
+
+_CREATING = threading.Lock()
 
 
 class Extras:
@@ -45,7 +48,11 @@ class Options:
 
     def _extra(self) -> Extras:
         if self._extras is None:
-            self._extras = Extras()
+            # A tool on another thread (the inspector's server) may attach a listener while
+            # the program configures the machine: only one of them may create the extras.
+            with _CREATING:
+                if self._extras is None:
+                    self._extras = Extras()
         return self._extras
 
     @property
