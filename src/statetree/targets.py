@@ -10,8 +10,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from statetree.core.state import State
 from statetree.errors import UsageError
-from statetree.state import State
 from statetree.structure import find_initial_states
 
 __all__ = [

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from chart_samples import CHARTS, GAME, ROOT
 
+from statetree import TransitionKind as K
 from statetree.chart import ChartError, load
 from statetree.chart.session import ChartSession, watch
 from statetree.chart.watch import ChartWatcher
@@ -15,7 +16,6 @@ from statetree.cli import main
 from statetree.cli.run_command import RUN_COMMAND
 from statetree.cli.structures import chart_file_structure, is_chart_file, load_registry
 from statetree.targets import LoadError
-from statetree.transition import TransitionKind as K
 
 BASIC = str(CHARTS / "basic_attack.yaml")
 GAME_FILE = str(CHARTS / "game.py")

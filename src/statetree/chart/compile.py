@@ -25,7 +25,7 @@ from statetree.chart.model import Chart, Condition, Policy, StateDef, triggers_o
 from statetree.chart.policies import transition_function
 from statetree.chart.states import ChartState
 from statetree.chart.validate import validate
-from statetree.transition import CONCURRENT, INNER, INNER_ENTRY, SIBLING, Transition
+from statetree.core.transition import CONCURRENT, INNER, INNER_ENTRY, SIBLING, Transition
 
 __all__ = ["CompiledChart", "compile_chart"]
 

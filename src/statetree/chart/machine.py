@@ -22,11 +22,11 @@ from statetree.chart.reload import Reloaded, reload_machine
 from statetree.chart.runtime import ActionListener, ChartRuntime, bind_handlers
 from statetree.chart.states import ChartState
 from statetree.chart.structure import compiled_structure
+from statetree.core.machine import StateMachine
+from statetree.core.options import DEFAULT_MAX_TRANSITIONS
+from statetree.core.trace import TraceLevel
 from statetree.errors import UsageError
-from statetree.machine import StateMachine
-from statetree.options import DEFAULT_MAX_TRANSITIONS
 from statetree.structure.model import Structure
-from statetree.trace import TraceLevel
 
 __all__ = ["ChartMachine", "EventListener"]
 

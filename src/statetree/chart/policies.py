@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from statetree.chart.model import Policy
-from statetree.transition import Transition
+from statetree.core.transition import Transition
 
 if TYPE_CHECKING:
     from statetree.chart.conditions import Compiled

@@ -17,7 +17,7 @@ from statetree.chart.compile import CompiledChart
 from statetree.chart.model import Policy, StateDef
 from statetree.chart.runtime import ChartRuntime
 from statetree.chart.states import ChartState
-from statetree.machine import StateMachine
+from statetree.core.machine import StateMachine
 
 __all__ = ["Reloaded", "reload_machine"]
 

@@ -14,7 +14,7 @@ from statetree.chart.machine import ChartMachine
 from statetree.chart.model import Chart
 from statetree.chart.reload import Reloaded
 from statetree.chart.watch import ChartWatcher
-from statetree.trace import TraceLevel
+from statetree.core.trace import TraceLevel
 
 __all__ = ["ChartSession", "Out", "watch"]
 

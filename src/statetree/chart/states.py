@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, ClassVar
 
 from statetree.chart.actions import perform_all
 from statetree.chart.runtime import ChartRuntime, Timer
-from statetree.state import State
-from statetree.transition import Transition
+from statetree.core.state import State
+from statetree.core.transition import Transition
 
 if TYPE_CHECKING:
     from statetree.chart.actions import Performer

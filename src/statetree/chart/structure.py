@@ -14,8 +14,8 @@ from collections.abc import Iterator
 from statetree.chart.compile import CompiledChart
 from statetree.chart.model import Chart, Policy, StateDef
 from statetree.chart.registry import CLEAR_HISTORY
+from statetree.core.transition import TransitionKind
 from statetree.structure.model import Edge, Location, StateInfo, Structure
-from statetree.transition import TransitionKind
 
 __all__ = ["chart_structure", "compiled_structure"]
 

@@ -12,7 +12,7 @@ from statetree.chart.session import ChartSession, watch
 from statetree.chart.watch import ChartWatcher, input_lines
 from statetree.cli.command import EXIT_OK, Command
 from statetree.cli.structures import load_registry
-from statetree.trace import TraceLevel
+from statetree.core.trace import TraceLevel
 
 __all__ = ["RUN_COMMAND"]
 

@@ -6,6 +6,7 @@ import importlib
 from typing import Any
 
 from statetree.bitmask import BitmaskMachine
+from statetree.core.machine import StateMachine
 from statetree.inspect.adapters import (
     DecodesPackets,
     EditsSource,
@@ -16,7 +17,6 @@ from statetree.inspect.adapters import (
 from statetree.inspect.bitmask_adapter import BitmaskAdapter
 from statetree.inspect.class_adapter import StateMachineAdapter
 from statetree.inspect.net_adapter import NetMachineAdapter
-from statetree.machine import StateMachine
 from statetree.net.codec import Codec
 
 __all__ = ["adapt", "capabilities"]

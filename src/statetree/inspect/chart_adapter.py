@@ -14,10 +14,10 @@ from typing import Any
 
 from statetree.chart import ActionCall, Chart, ChartMachine, Reloaded, chart_structure, format_of
 from statetree.chart import Event as ChartEvent
+from statetree.core.trace import Step, StepKind
 from statetree.inspect.adapters import Category, DiagramView, Event, Note, PreparedEdit
 from statetree.inspect.chart_file import ChartFile
 from statetree.structure import Structure
-from statetree.trace import Step, StepKind
 
 __all__ = ["ChartAdapter", "EditableChartAdapter", "adapt_chart"]
 

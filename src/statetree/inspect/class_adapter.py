@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from statetree.core.machine import StateMachine
+from statetree.core.state import State
+from statetree.core.trace import Step, StepKind
 from statetree.inspect.adapters import Category, DiagramView, Event, Note
-from statetree.machine import StateMachine
-from statetree.state import State
 from statetree.structure import Structure, derive
-from statetree.trace import Step, StepKind
 
 __all__ = ["StateMachineAdapter"]
 

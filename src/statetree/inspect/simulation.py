@@ -12,9 +12,9 @@ from collections.abc import Iterable
 from typing import Any, Protocol, runtime_checkable
 
 from statetree.bitmask import BitmaskMachine
+from statetree.core.machine import StateMachine
+from statetree.core.state import State
 from statetree.inspect.adapters import WatchedMachine
-from statetree.machine import StateMachine
-from statetree.state import State
 from statetree.targets import LoadError, attribute_of, import_target_module, split_target
 
 __all__ = ["Simulation", "Still", "as_simulation", "load_simulation"]

@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from statetree.cause import Cause
-from statetree.machine import StateMachine
+from statetree.core.cause import Cause
+from statetree.core.machine import StateMachine
+from statetree.core.state import State
+from statetree.core.transition import concurrent, inner, sibling
 from statetree.net.configuration import ActiveState, Configuration, capture
 from statetree.net.payload import Specs
-from statetree.state import State
-from statetree.transition import concurrent, inner, sibling
 
 __all__ = ["apply_configuration"]
 

@@ -13,7 +13,7 @@ from contextlib import AbstractContextManager
 from typing import Any
 
 from statetree.bitmask import BitCause, BitmaskDefinition, BitmaskMachine, decode_mask, mask_problem
-from statetree.cause import Cause
+from statetree.core.cause import Cause
 from statetree.errors import UsageError
 
 __all__ = ["BitmaskCodec"]

@@ -13,9 +13,10 @@ from collections.abc import Mapping
 from contextlib import AbstractContextManager
 from typing import Any
 
-from statetree.cause import Cause
+from statetree.core.cause import Cause
+from statetree.core.machine import StateMachine
+from statetree.core.state import State
 from statetree.errors import DefinitionError, UsageError
-from statetree.machine import StateMachine
 from statetree.net.apply import apply_configuration
 from statetree.net.bits import BitReader, BitWriter
 from statetree.net.configuration import ActiveState, Configuration, capture
@@ -24,7 +25,6 @@ from statetree.net.leaf_codec import LeafHeader
 from statetree.net.path_codec import PathHeader
 from statetree.net.shape import Pick, resolve
 from statetree.net.tree import CodecTree, build_tree
-from statetree.state import State
 from statetree.structure import Structure
 
 __all__ = ["Codec", "HeaderMode"]

@@ -11,10 +11,10 @@ from collections.abc import Container, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from statetree.core.machine import StateMachine
+from statetree.core.state import State
 from statetree.errors import UsageError
-from statetree.machine import StateMachine
 from statetree.net.payload import Specs
-from statetree.state import State
 
 __all__ = ["ActiveState", "Configuration", "capture"]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 from typing import Protocol, TypeVar
 
-from statetree.cause import Cause
+from statetree.core.cause import Cause
 
 __all__ = ["MachineCodec"]
 

@@ -28,11 +28,11 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, ClassVar, Protocol, cast
 
+from statetree.core.state import State
 from statetree.errors import DefinitionError, UsageError
 from statetree.net.bits import BitReader, BitWriter
 from statetree.net.errors import PacketError
 from statetree.net.fields import Field
-from statetree.state import State
 
 __all__ = ["PayloadSpec", "Specs", "Stateful"]
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Generic, TypeVar
 
-from statetree.cause import Cause
+from statetree.core.cause import Cause
 from statetree.errors import UsageError
 from statetree.net.interface import MachineCodec
 

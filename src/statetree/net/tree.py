@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Union
 
+from statetree.core.state import State
+from statetree.core.transition import TransitionKind
 from statetree.errors import DefinitionError
 from statetree.net.payload import PayloadSpec, Specs
-from statetree.state import State
 from statetree.structure import Structure
-from statetree.transition import TransitionKind
 
 __all__ = ["CodecTree", "Level", "Node", "Option", "RegionSet", "build_tree"]
 

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
+from statetree.core.state import State
+from statetree.core.transition import TransitionKind
 from statetree.plot.style import DEFAULT_STYLE, PlotStyle
-from statetree.state import State
 from statetree.structure.model import Edge, Structure
-from statetree.transition import TransitionKind
 
 __all__ = ["Active", "Cluster", "Diagram", "Link", "Node", "NodeKind", "build_diagram"]
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from statetree.core.transition import TransitionKind
 from statetree.plot.diagram import Active, Diagram, Link, Node, NodeKind, build_diagram
 from statetree.plot.style import DEFAULT_STYLE, EDGE_STYLES, PlotStyle
 from statetree.structure.model import Structure
-from statetree.transition import TransitionKind
 
 __all__ = ["diagram_to_dot", "to_dot"]
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from statetree.transition import TransitionKind
+from statetree.core.transition import TransitionKind
 
 __all__ = ["DEFAULT_STYLE", "EDGE_STYLES", "PlotStyle"]
 

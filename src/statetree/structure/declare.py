@@ -16,9 +16,9 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeAlias, TypeVar
 
+from statetree.core.state import State
+from statetree.core.transition import TransitionKind
 from statetree.errors import DefinitionError
-from statetree.state import State
-from statetree.transition import TransitionKind
 
 __all__ = ["TargetRef", "Targets", "declared_targets", "resolve_reference", "targets"]
 

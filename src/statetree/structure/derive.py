@@ -14,9 +14,9 @@ from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from statetree.core.machine import StateMachine
+from statetree.core.state import State
 from statetree.errors import UsageError
-from statetree.machine import StateMachine
-from statetree.state import State
 from statetree.structure.classview import view_class
 from statetree.structure.declare import declared_targets, resolve_reference
 from statetree.structure.model import Edge, Location, StateInfo, Structure, Unresolved

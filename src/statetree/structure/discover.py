@@ -20,9 +20,9 @@ from collections.abc import Iterator
 from types import ModuleType
 from typing import Any, TypeGuard
 
+from statetree.core.machine import StateMachine
+from statetree.core.state import State
 from statetree.errors import DefinitionError
-from statetree.machine import StateMachine
-from statetree.state import State
 from statetree.structure.classview import Scope
 from statetree.structure.derive import derive
 from statetree.structure.model import Structure

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from statetree.transition import TransitionKind
+from statetree.core.transition import TransitionKind
 
 if TYPE_CHECKING:
     from statetree.structure.model import Edge

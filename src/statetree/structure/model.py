@@ -12,13 +12,13 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from statetree.core.transition import TransitionKind
 from statetree.errors import DefinitionError, UsageError
 from statetree.structure.levels import Levels, compute_levels
 from statetree.structure.validate import ValidationReport, validate
-from statetree.transition import TransitionKind
 
 if TYPE_CHECKING:
-    from statetree.state import State
+    from statetree.core.state import State
 
 __all__ = ["Edge", "Location", "StateInfo", "Structure", "Unresolved"]
 

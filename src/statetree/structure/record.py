@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from statetree.machine import StateMachine
-from statetree.state import State
+from statetree.core.machine import StateMachine
+from statetree.core.state import State
+from statetree.core.trace import Step, StepKind
+from statetree.core.transition import TransitionKind
 from statetree.structure.model import Edge
-from statetree.trace import Step, StepKind
-from statetree.transition import TransitionKind
 
 __all__ = ["EdgeRecorder"]
 

@@ -12,10 +12,10 @@ import ast
 import inspect
 from collections.abc import Iterator
 
+from statetree.core.transition import Transition
 from statetree.structure.classview import ClassView, Method
 from statetree.structure.model import Location
 from statetree.structure.scan import DECLARE_HINT, Problem, evaluate, transition_kind
-from statetree.transition import Transition
 
 __all__ = ["untraceable_returns"]
 

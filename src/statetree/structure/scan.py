@@ -14,10 +14,8 @@ import inspect
 from dataclasses import dataclass, replace
 from types import ModuleType
 
-from statetree.state import State
-from statetree.structure.classview import ClassView, Scope
-from statetree.structure.model import Location
-from statetree.transition import (
+from statetree.core.state import State
+from statetree.core.transition import (
     Transition,
     TransitionKind,
     concurrent,
@@ -25,6 +23,8 @@ from statetree.transition import (
     inner_entry,
     sibling,
 )
+from statetree.structure.classview import ClassView, Scope
+from statetree.structure.model import Location
 
 __all__ = ["Found", "Problem", "evaluate", "scan_class", "transition_kind"]
 

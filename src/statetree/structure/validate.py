@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from statetree.transition import TransitionKind
+from statetree.core.transition import TransitionKind
 
 if TYPE_CHECKING:
     from statetree.structure.model import Location, Structure

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from statetree.state import State
+from statetree.core.state import State
 
 __all__ = ["Regions", "ancestors", "descendants", "home_of", "walk"]
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import inspect
 
+from statetree.core.transition import Transition
 from statetree.errors import StateArgumentError
-from statetree.transition import Transition
 
 __all__ = ["check_arguments"]
 

@@ -6,13 +6,12 @@ import contextlib
 from collections.abc import Callable, Iterator
 from typing import Any, Generic, TypeVar
 
-from statetree.arguments import check_arguments
-from statetree.errors import NotStartedError, TransitionTargetError, UsageError
-from statetree.loops import KEPT_CHANGES, LoopWatch
-from statetree.options import DEFAULT_MAX_TRANSITIONS, Extras, Options
-from statetree.state import State
-from statetree.trace import Step, StepKind, TraceLevel
-from statetree.transition import (
+from statetree.core.arguments import check_arguments
+from statetree.core.loops import KEPT_CHANGES, LoopWatch
+from statetree.core.options import DEFAULT_MAX_TRANSITIONS, Extras, Options
+from statetree.core.state import State
+from statetree.core.trace import Step, StepKind, TraceLevel
+from statetree.core.transition import (
     CONCURRENT,
     INNER,
     INNER_ENTRY,
@@ -21,7 +20,7 @@ from statetree.transition import (
     TransitionKind,
     sibling,
 )
-from statetree.tree import (
+from statetree.core.tree import (
     Regions,
     Stack,
     ancestors,
@@ -30,6 +29,7 @@ from statetree.tree import (
     immediate_inners,
     walk,
 )
+from statetree.errors import NotStartedError, TransitionTargetError, UsageError
 
 __all__ = ["StateMachine"]
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Final
 
+from statetree.core.state import State
 from statetree.errors import StateArgumentError, TransitionTargetError
-from statetree.state import State
 
 __all__ = ["Transition", "TransitionKind", "concurrent", "inner", "inner_entry", "sibling"]
 

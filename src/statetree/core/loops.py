@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Any
 from statetree.errors import TransitionLoopError
 
 if TYPE_CHECKING:
-    from statetree.machine import StateMachine
-    from statetree.transition import Transition
+    from statetree.core.machine import StateMachine
+    from statetree.core.transition import Transition
 
 __all__ = ["KEPT_CHANGES", "LoopWatch", "find_cycle"]
 

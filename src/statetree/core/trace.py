@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from statetree.state import State
+    from statetree.core.state import State
 
 __all__ = ["Step", "StepKind", "TraceLevel", "Tracer", "format_step", "logger"]
 

@@ -11,11 +11,11 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from statetree.cause import Cause
+from statetree.core.cause import Cause
+from statetree.core.state import State
+from statetree.core.trace import StepListener, TraceLevel, Tracer
+from statetree.core.tree import Regions
 from statetree.errors import TransitionTargetError, UsageError
-from statetree.state import State
-from statetree.trace import StepListener, TraceLevel, Tracer
-from statetree.tree import Regions
 
 __all__ = ["DEFAULT_MAX_TRANSITIONS", "Extras", "Options"]
 

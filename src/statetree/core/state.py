@@ -5,13 +5,13 @@ from __future__ import annotations
 import copy
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
-from statetree.cause import Cause
+from statetree.core.cause import Cause
 from statetree.errors import StateValueError
 
 if TYPE_CHECKING:
-    from statetree.machine import StateMachine
-    from statetree.state_value import StateValue
-    from statetree.transition import Transition
+    from statetree.core.machine import StateMachine
+    from statetree.core.state_value import StateValue
+    from statetree.core.transition import Transition
 
 __all__ = ["State"]
 

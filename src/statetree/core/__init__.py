@@ -1,0 +1,79 @@
+"""The core runtime: states, transitions, the machine, state values and tracing.
+
+Its modules are compiled with mypyc when the package is installed on a machine with a C
+compiler, and run as plain Python otherwise: the same source, the same behaviour and the
+same messages. Setting the environment variable ``STATETREE_PURE=1`` before the first
+``import statetree`` runs the Python source even where compiled modules are installed
+(to step through the core in a debugger, or to compare the two). ``statetree.__compiled__``
+says which one runs.
+
+This module itself is never compiled: it chooses, before any core module loads, where they
+load from.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+from importlib.machinery import (
+    BYTECODE_SUFFIXES,
+    SOURCE_SUFFIXES,
+    ExtensionFileLoader,
+    FileFinder,
+    SourceFileLoader,
+    SourcelessFileLoader,
+)
+from importlib.util import find_spec
+
+__all__ = ["COMPILED", "PURE_VARIABLE", "build_name"]
+
+PURE_VARIABLE = "STATETREE_PURE"
+"""The environment variable that asks for the pure Python core (any value but ``0``)."""
+
+
+def _pure_requested() -> bool:
+    return os.environ.get(PURE_VARIABLE, "") not in ("", "0")
+
+
+def _load_from_sources() -> None:
+    """Make this package's modules load from their ``.py`` files, ignoring compiled ones."""
+    for folder in __path__:
+        sys.path_importer_cache[folder] = FileFinder(
+            folder, (SourceFileLoader, SOURCE_SUFFIXES), (SourcelessFileLoader, BYTECODE_SUFFIXES)
+        )
+
+
+def _compiled_loads() -> bool:
+    """Whether the compiled core is installed and loads (else fall back to the source)."""
+    spec = find_spec(f"{__name__}.machine")
+    if spec is None or not isinstance(spec.loader, ExtensionFileLoader):
+        return False
+    try:
+        __import__(spec.name)
+    except ImportError as error:
+        # A half-built install (say, a compiler that failed on one module) must still run.
+        for name in [name for name in sys.modules if name.startswith(f"{__name__}.")]:
+            del sys.modules[name]
+        warnings.warn(
+            f"statetree: the compiled core does not load ({error}); running the Python source",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+        return False
+    return True
+
+
+if _pure_requested():
+    _load_from_sources()
+    COMPILED = False
+else:
+    COMPILED = _compiled_loads()
+    if not COMPILED:
+        _load_from_sources()
+"""Whether the core runs compiled (mypyc) rather than as Python source."""
+
+
+def build_name() -> str:
+    """``"compiled with mypyc"`` or ``"pure Python"``: what ``statetree --version`` shows."""
+    return "compiled with mypyc" if COMPILED else "pure Python"
