@@ -149,7 +149,6 @@ def test_chart_files_have_a_structure_for_plot_and_check() -> None:
     edges = {(e.source, e.target, e.kind) for e in structure.edges}
     assert {
         ("Character", alive, K.INNER_ENTRY),
-        ("Character", "Character.Dead", K.INNER_ENTRY),  # history may resume Dead
         (alive, "Character.Dead", K.SIBLING),
         (alive, combo, K.INNER),
         (alive, "Character.Alive.Idle", K.INNER),
@@ -158,7 +157,8 @@ def test_chart_files_have_a_structure_for_plot_and_check() -> None:
         (combo, f"{combo}.ComboAttack3", K.INNER),
         (f"{combo}.ComboAttack1.Pre", f"{combo}.ComboAttack1.Window", K.SIBLING),
     } <= edges
-    # ComboAttack clears its history on exit: it only ever starts at ComboAttack1.
+    # Only the first child is entered; Dead is reached by Alive's transition, not by entry.
+    assert ("Character", "Character.Dead", K.INNER_ENTRY) not in edges
     assert (combo, f"{combo}.ComboAttack2", K.INNER_ENTRY) not in edges
     assert structure.validate().ok
     assert structure.depth(f"{combo}.ComboAttack1.Pre") == 4

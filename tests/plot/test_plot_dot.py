@@ -15,6 +15,7 @@ digraph "Root" {
   node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize=12, color="#3d3d3d"];
   edge [fontname="Helvetica", fontsize=10, color="#3d3d3d"];
   "__root__" [shape=point, style=invis, width=0];
+  "__start__" [shape=point, width=0.15, color="#3d3d3d", fillcolor="#3d3d3d"];
   "Root" [label="Root (0)", fillcolor="#5c4d3c", fontcolor="#ffffff"];
   "Other" [label="Other (0)", fillcolor="#5c4d3c", fontcolor="#ffffff"];
   "Anim" [label="Anim (2)", fillcolor="#9e876a", fontcolor="#ffffff"];
@@ -24,6 +25,7 @@ digraph "Root" {
     "Loco_Stand" [label="Loco_Stand (1)", fillcolor="#7d6a52", fontcolor="#ffffff"];
     "Loco_Move" [label="Loco_Move (1)", fillcolor="#7d6a52", fontcolor="#ffffff"];
   }
+  "__start__" -> "Root" [arrowsize=0.7];
   "Root" -> "Other" [style=dotted, constraint=false];
   "Root" -> "Loco_Stand" [style=bold];
   "Loco_Stand" -> "Loco_Move" [style=dotted, constraint=false];

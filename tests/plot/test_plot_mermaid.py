@@ -17,6 +17,9 @@ flowchart TD
         s_Loco_Stand["Loco_Stand (1)"]
         s_Loco_Move["Loco_Move (1)"]
     end
+    start((" "))
+    start --> s_Root
+    style start fill:#3d3d3d,stroke:#3d3d3d
     s_Root -.-> s_Other
     s_Root ==> s_Loco_Stand
     s_Loco_Stand -.-> s_Loco_Move
@@ -28,7 +31,7 @@ flowchart TD
     class s_Other depth0
     classDef depth1 fill:#7d6a52,color:#ffffff,stroke:#3d3d3d
     class s_Loco_Stand depth1
-    linkStyle 3 stroke:#1f6feb,stroke-width:2px
+    linkStyle 4 stroke:#1f6feb,stroke-width:2px
 """
 
 
@@ -67,7 +70,7 @@ def test_overridable_transitions_are_labelled() -> None:
         "A", (StateInfo("A"), StateInfo("B")), (Edge("A", "B", K.SIBLING, overridable=True),)
     )
 
-    assert "    s_A -. override .-> s_B\n" in to_mermaid(structure)
+    assert '    s_A -.->|"override"| s_B\n' in to_mermaid(structure)
 
 
 def test_concurrent_regions_end_in_a_circle() -> None:

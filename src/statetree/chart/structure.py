@@ -1,10 +1,14 @@
 """The structure of a chart, read from its declared model (never guessed from code).
 
-Edges by policy: an explicit or sequential state enters its first child (inner-entry) and,
-unless it clears its history on exit, may resume any other child (inner-entry too); a
-sequential state advances to the next child (inner); a priority state chooses any child
-(inner); a concurrent state enters every child as a region (concurrent); explicit
-transitions are sibling edges.
+Edges by policy: an explicit or sequential state enters its first child (inner-entry); a
+sequential state advances to the next child when the current one's post-condition holds
+(inner); a priority state chooses any child (inner), by its pre-condition; a concurrent
+state enters every child as a region (concurrent); explicit transitions are sibling edges.
+A child resumed from history has no edge of its own: it was reached by one before.
+
+Every edge but entries and regions carries a label saying, in words, when it is taken:
+``input: Attack``, ``timer: Window and not held: Block``, ``otherwise`` for the ground
+state of a priority state.
 """
 
 from __future__ import annotations
@@ -12,39 +16,86 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from statetree.chart.compile import CompiledChart
-from statetree.chart.model import Chart, Policy, StateDef
-from statetree.chart.registry import CLEAR_HISTORY
+from statetree.chart.model import AllOf, AnyOf, Chart, Condition, NotOf, Policy, StateDef
 from statetree.core.transition import TransitionKind
 from statetree.structure.model import Edge, Location, StateInfo, Structure
 
-__all__ = ["chart_structure", "compiled_structure"]
+__all__ = ["GROUND_LABEL", "chart_structure", "compiled_structure", "describe_condition"]
+
+GROUND_LABEL = "otherwise"
+"""The label of the edge to a priority state's ground state (its last child)."""
+
+
+def describe_condition(condition: Condition) -> str:
+    """``condition`` in words: ``input: Attack``, ``event: Died or not held: Block``."""
+    if isinstance(condition, NotOf):
+        return f"not {_operand(condition.condition)}"
+    if isinstance(condition, (AllOf, AnyOf)) and len(condition.conditions) == 1:
+        return describe_condition(condition.conditions[0])
+    if isinstance(condition, AllOf):
+        return " and ".join(_operand(item) for item in condition.conditions)
+    if isinstance(condition, AnyOf):
+        return " or ".join(_operand(item) for item in condition.conditions)
+    return f"{condition.type}: {condition.name}"
+
+
+def _operand(condition: Condition) -> str:
+    """A condition inside another one: bracketed when it combines several."""
+    text = describe_condition(condition)
+    several = isinstance(condition, (AllOf, AnyOf)) and len(condition.conditions) > 1
+    return f"({text})" if several else text
+
+
+def _all(conditions: tuple[Condition, ...]) -> str:
+    """Pre-conditions: all must hold."""
+    return describe_condition(AllOf(conditions)) if conditions else ""
+
+
+def _any(conditions: tuple[Condition, ...]) -> str:
+    """Post-conditions: any one suffices."""
+    return describe_condition(AnyOf(conditions)) if conditions else ""
 
 
 def _child_edges(path: str, state: StateDef) -> Iterator[Edge]:
     children = [f"{path}.{child.name}" for child in state.states]
-    policy = state.policy
-    if policy is Policy.PRIORITY:
-        yield from (Edge(path, child, TransitionKind.INNER) for child in children)
-    elif policy is Policy.CONCURRENT:
-        yield from (Edge(path, child, TransitionKind.CONCURRENT) for child in children)
-    elif policy is not None:
-        clears = any(action.type == CLEAR_HISTORY for action in state.exit)
-        resumed = children[:1] if clears else children
-        yield from (Edge(path, child, TransitionKind.INNER_ENTRY) for child in resumed)
-        if policy is Policy.SEQUENTIAL:
-            for child, following in zip(state.states, children[1:], strict=False):
-                if child.post:
-                    yield Edge(path, following, TransitionKind.INNER)
+    if not children:
+        return
+    if state.policy is Policy.PRIORITY:
+        labels = [_all(child.pre) for child in state.states[:-1]] + [GROUND_LABEL]
+        for name, label in zip(children, labels, strict=True):
+            yield Edge(path, name, TransitionKind.INNER, label=label)
+    elif state.policy is Policy.CONCURRENT:
+        yield from (Edge(path, name, TransitionKind.CONCURRENT) for name in children)
+    else:  # explicit or sequential: entered at the first child
+        yield Edge(path, children[0], TransitionKind.INNER_ENTRY)
+        if state.policy is Policy.SEQUENTIAL:
+            yield from _advances(path, state, children)
+
+
+def _advances(path: str, state: StateDef, children: list[str]) -> Iterator[Edge]:
+    """A sequence moves on to the next child when the current one's post-condition holds."""
+    for current, following in zip(state.states, children[1:], strict=False):
+        if current.post:
+            yield Edge(path, following, TransitionKind.INNER, label=_any(current.post))
 
 
 def _transition_edges(path: str, state: StateDef) -> Iterator[Edge]:
+    """One sibling edge per target; several transitions to it read as alternatives."""
     parent = path.rpartition(".")[0]
+    conditions: dict[str, list[Condition]] = {}
     for transition in state.transitions:
-        yield Edge(path, f"{parent}.{transition.to}", TransitionKind.SIBLING)
+        conditions.setdefault(transition.to, []).append(transition.on)
+    for target, alternatives in conditions.items():
+        label = _any(tuple(alternatives))
+        yield Edge(path, f"{parent}.{target}", TransitionKind.SIBLING, label=label)
 
 
 def chart_structure(chart: Chart) -> Structure:
-    """The :class:`~statetree.structure.Structure` of ``chart``; states named by path."""
+    """The :class:`~statetree.structure.Structure` of ``chart``; states named by path.
+
+    Edges carry labels saying when they are taken (see the module documentation); two
+    transitions to the same state make one edge whose label joins them with "or".
+    """
     states = []
     edges: list[Edge] = []
     for path, state, where in chart.walk():

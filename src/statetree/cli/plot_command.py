@@ -69,10 +69,11 @@ COMMAND = Command(
     name="plot",
     summary="draw a machine's states and transitions (DOT, Mermaid, SVG, PNG)",
     description=(
-        "Draw the structure of a machine, read from its code without running it. Each "
-        "state shows its depth in parentheses; deeper states are brighter; bold arrows are "
-        "inner-entry transitions, solid ones inner transitions, dotted ones siblings; states "
-        "named Prefix_Name are grouped in a box labelled Prefix."
+        "Draw the structure of a machine, read from its code or chart without running it. "
+        "Each state shows its depth in parentheses; deeper states are brighter; a dot points "
+        "at the initial state; bold arrows are inner-entry transitions, solid ones inner "
+        "transitions, dotted ones siblings; a chart's arrows say when they are taken "
+        "(input: Attack); states named Prefix_Name are grouped in a box labelled Prefix."
     ),
     add_arguments=_add_arguments,
     run=_run,

@@ -35,7 +35,10 @@ class NodeKind(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Node:
-    """A state to draw: ``key`` is its name in the structure."""
+    """A state to draw: ``key`` is its name in the structure.
+
+    ``initial`` marks the machine's initial state, drawn with a start marker pointing at it.
+    """
 
     key: str
     label: str
@@ -44,17 +47,24 @@ class Node:
     fill: str
     text: str
     active: bool
+    initial: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class Link:
-    """A transition to draw."""
+    """A transition to draw.
+
+    ``label`` is the text drawn on the arrow (empty for none): when the transition is
+    taken (``input: Attack``, ``timer: Window``), and ``override`` when a machine may push
+    another class in place of the target.
+    """
 
     source: str
     target: str
     kind: TransitionKind
     overridable: bool
     active: bool
+    label: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,12 +141,15 @@ def _labels(structure: Structure) -> dict[str, str]:
 
 def _node(name: str, structure: Structure, label: str, active: bool, style: PlotStyle) -> Node:
     depth = structure.depth(name)
+    initial = name == structure.initial
     if active:
-        return Node(name, label, NodeKind.STATE, depth, style.active_fill, style.active_text, True)
+        fill, text = style.active_fill, style.active_text
+        return Node(name, label, NodeKind.STATE, depth, fill, text, True, initial)
     if depth is None:
         fill, text = style.unreachable_fill, style.dark_text
         return Node(name, label, NodeKind.UNREACHABLE, None, fill, text, False)
-    return Node(name, label, NodeKind.STATE, depth, style.fill(depth), style.text(depth), False)
+    fill, text = style.fill(depth), style.text(depth)
+    return Node(name, label, NodeKind.STATE, depth, fill, text, False, initial)
 
 
 def _nodes(structure: Structure, active: tuple[str, ...], style: PlotStyle) -> list[Node]:
@@ -151,9 +164,21 @@ def _nodes(structure: Structure, active: tuple[str, ...], style: PlotStyle) -> l
 
 def _links(structure: Structure, active: tuple[str, ...]) -> list[Link]:
     return [
-        Link(edge.source, edge.target, edge.kind, edge.overridable, _lit(edge, active))
+        Link(
+            edge.source,
+            edge.target,
+            edge.kind,
+            edge.overridable,
+            _lit(edge, active),
+            _link_label(edge),
+        )
         for edge in structure.edges
     ]
+
+
+def _link_label(edge: Edge) -> str:
+    """The edge's own label, then ``override`` for an overridable target."""
+    return ", ".join(text for text in (edge.label, "override" * edge.overridable) if text)
 
 
 def _lit(edge: Edge, active: tuple[str, ...]) -> bool:

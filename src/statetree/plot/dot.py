@@ -11,6 +11,8 @@ __all__ = ["diagram_to_dot", "to_dot"]
 
 ROOT = "__root__"
 """The id of the hidden root node."""
+START = "__start__"
+"""The id of the start marker: a dot whose arrow points at the initial state."""
 
 
 def quote(text: str) -> str:
@@ -43,12 +45,16 @@ def _link(link: Link, diagram: Diagram) -> str:
     if link.kind is TransitionKind.SIBLING:
         # Siblings share a level: only inner transitions (and the layout) set the rows.
         pairs["constraint"] = "false"
-    if link.overridable:
-        pairs["label"] = quote("override")
+    if link.label:
+        pairs["label"] = quote(link.label)
     if link.active:
         pairs["color"] = quote(diagram.style.active_fill)
         pairs["penwidth"] = "2"
     return f"  {quote(link.source)} -> {quote(link.target)} [{_attributes(pairs)}];"
+
+
+def _start(node: Node) -> str:
+    return f"  {quote(START)} -> {quote(node.key)} [arrowsize=0.7];"
 
 
 def _header(diagram: Diagram) -> list[str]:
@@ -80,9 +86,12 @@ def diagram_to_dot(diagram: Diagram) -> str:
     lines = _header(diagram)
     if diagram.has_root:
         lines.append(f"  {quote(ROOT)} [shape=point, style=invis, width=0];")
+    line = quote(diagram.style.line)
+    lines.append(f"  {quote(START)} [shape=point, width=0.15, color={line}, fillcolor={line}];")
     nodes = {node.key: _node(node, diagram) for node in diagram.nodes}
     clustered = _clusters(diagram, nodes)
     lines += [*nodes.values(), *clustered]
+    lines += [_start(node) for node in diagram.nodes if node.initial]
     lines += [_link(link, diagram) for link in diagram.links]
     for outer, state in diagram.layout:
         source = quote(ROOT if outer is None else outer)

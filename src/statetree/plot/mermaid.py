@@ -9,13 +9,16 @@ from statetree.structure.model import Structure
 
 __all__ = ["diagram_to_mermaid", "to_mermaid"]
 
-# Arrow of each kind, plain and with a label in the middle.
 _ARROWS = {
-    TransitionKind.SIBLING: ("-.->", "-. {} .->"),
-    TransitionKind.INNER: ("-->", "-- {} -->"),
-    TransitionKind.INNER_ENTRY: ("==>", "== {} ==>"),
-    TransitionKind.CONCURRENT: ("--o", "-- {} --o"),
+    TransitionKind.SIBLING: "-.->",
+    TransitionKind.INNER: "-->",
+    TransitionKind.INNER_ENTRY: "==>",
+    TransitionKind.CONCURRENT: "--o",
 }
+"""The arrow of each kind of transition."""
+
+START = "start"
+"""The id of the start marker: a dot whose arrow points at the initial state."""
 
 
 def _identifiers(keys: list[str]) -> dict[str, str]:
@@ -65,7 +68,9 @@ def _styles(diagram: Diagram, ids: dict[str, str]) -> list[str]:
     for name, nodes in members.items():
         lines.append(_class_definition(name, nodes[0], diagram))
         lines.append(f"    class {','.join(ids[n.key] for n in nodes)} {name}")
-    active = [str(i) for i, link in enumerate(diagram.links) if link.active]
+    # Links are numbered in the order written: the start arrow first, then the transitions.
+    first = sum(node.initial for node in diagram.nodes)
+    active = [str(first + i) for i, link in enumerate(diagram.links) if link.active]
     if active:
         color = diagram.style.active_fill
         lines.append(f"    linkStyle {','.join(active)} stroke:{color},stroke-width:2px")
@@ -73,9 +78,18 @@ def _styles(diagram: Diagram, ids: dict[str, str]) -> list[str]:
 
 
 def _link(link: Link, ids: dict[str, str]) -> str:
-    plain, labelled = _ARROWS[link.kind]
-    arrow = labelled.format("override") if link.overridable else plain
+    arrow = _ARROWS[link.kind]
+    if link.label:
+        arrow += f"|{_text(link.label)}|"
     return f"    {ids[link.source]} {arrow} {ids[link.target]}"
+
+
+def _start(diagram: Diagram, ids: dict[str, str]) -> list[str]:
+    """The start marker, its arrow to the initial state and its style."""
+    initial = [ids[node.key] for node in diagram.nodes if node.initial]
+    line = diagram.style.line
+    lines = [f'    {START}((" "))', *(f"    {START} --> {key}" for key in initial)]
+    return [*lines, f"    style {START} fill:{line},stroke:{line}"]
 
 
 def diagram_to_mermaid(diagram: Diagram) -> str:
@@ -89,6 +103,7 @@ def diagram_to_mermaid(diagram: Diagram) -> str:
         clustered += ["    " + nodes.pop(member) for member in cluster.members]
         clustered.append("    end")
     lines += [*nodes.values(), *clustered]
+    lines += _start(diagram, ids)
     lines += [_link(link, ids) for link in diagram.links]
     # Invisible links keep each state below an outer it belongs to (Mermaid has no root).
     lines += [f"    {ids[outer]} ~~~ {ids[state]}" for outer, state in diagram.layout if outer]

@@ -3,8 +3,11 @@
 * each state shows its depth level in parentheses: ``Stand (2)``; ``(2+)`` when it can
   also be deeper, ``(?)`` when it is unreachable;
 * deeper states are brighter;
+* a dot with an arrow marks the initial state;
 * inner-entry transitions are bold, inner transitions solid, sibling transitions dotted,
   and the transitions entering concurrent regions dashed (one arrow per region root);
+* an arrow's label says when it is taken, where the structure knows it (a chart's
+  ``input: Attack``), and ``override`` for a target a machine may replace;
 * states whose names share a ``Prefix_`` are grouped in a box labelled ``Prefix``;
 * the active states of a live machine are filled with a distinct colour (blue), and the
   transitions linking them are drawn in that colour.

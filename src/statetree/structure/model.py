@@ -8,7 +8,7 @@ format) builds one directly from names and :class:`Edge` values.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -68,6 +68,8 @@ class Edge:
         overridable: the target was written ``get_state_override(Target)``, so a machine
             may push another class in its place (not compared).
         location: where the transition is written, when known (not compared).
+        label: when the transition is taken, in words, e.g. ``input: Attack`` (empty when
+            the structure does not say; not compared).
     """
 
     source: str
@@ -75,6 +77,7 @@ class Edge:
     kind: TransitionKind
     overridable: bool = field(default=False, compare=False)
     location: Location | None = field(default=None, compare=False)
+    label: str = field(default="", compare=False)
 
     def __str__(self) -> str:
         return f"{self.source} -> {self.target} ({self.kind.name.lower()})"
@@ -103,15 +106,19 @@ class Unresolved:
         return f"{where}{self.method}: {self.reason}"
 
 
+def _merged(first: Edge, repeat: Edge) -> Edge:
+    """One edge for two equal ones: overridable if either is, different labels joined."""
+    labels = dict.fromkeys(label for label in (first.label, repeat.label) if label)
+    overridable = first.overridable or repeat.overridable
+    return replace(first, overridable=overridable, label=" or ".join(labels))
+
+
 def _unique_edges(edges: Iterable[Edge]) -> tuple[Edge, ...]:
-    """``edges`` without repeats, first occurrence kept, ``overridable`` if any repeat is."""
+    """``edges`` without repeats, first occurrence kept, merged with its repeats."""
     kept: dict[Edge, Edge] = {}
     for edge in edges:
         first = kept.get(edge)
-        if first is None:
-            kept[edge] = edge
-        elif edge.overridable and not first.overridable:
-            kept[edge] = Edge(first.source, first.target, first.kind, True, first.location)
+        kept[edge] = edge if first is None else _merged(first, edge)
     return tuple(kept.values())
 
 
