@@ -96,3 +96,40 @@ def test_unknown_extensions_and_formats_are_usage_errors() -> None:
 def test_extensions_are_case_insensitive() -> None:
     assert format_for(Path("Machine.SVG")) == "svg"
     assert format_for(Path("machine.mermaid")) == "mmd"
+
+
+def png_width(data: bytes) -> int:
+    """The width in pixels, from the PNG header."""
+    return int.from_bytes(data[16:20], "big")
+
+
+@needs_graphviz
+def test_png_resolution_follows_the_dpi() -> None:
+    default = plot_bytes(plot_samples.small(), "png")
+    double = plot_bytes(plot_samples.small(), "png", dpi=288)
+
+    assert abs(png_width(double) / png_width(default) - 2) < 0.02
+    assert png_width(plot_bytes(plot_samples.small(), "png", dpi=96)) < png_width(default)
+
+
+@needs_graphviz
+def test_pdf_is_written_for_a_pdf_file(tmp_path: Path) -> None:
+    written = write_plot(plot_samples.small(), tmp_path / "m.pdf")
+
+    assert format_for(written) == "pdf"
+    assert written.read_bytes().startswith(b"%PDF-")
+
+
+def test_the_dpi_must_be_positive() -> None:
+    with pytest.raises(st.UsageError, match="positive number of dots per inch, got 0"):
+        render(to_dot(plot_samples.small()), "png", dpi=0)
+
+
+def test_writing_where_no_directory_is_a_usage_error(tmp_path: Path) -> None:
+    target = tmp_path / "no" / "m.dot"
+
+    with pytest.raises(st.UsageError) as raised:
+        write_plot(plot_samples.small(), target)
+
+    assert str(raised.value) == f"cannot write {str(target)!r}: No such file or directory"
+    assert not target.parent.exists()

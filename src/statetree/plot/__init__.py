@@ -1,8 +1,8 @@
-"""Plots of a :class:`~statetree.structure.Structure`: DOT, Mermaid, SVG and PNG.
+"""Plots of a :class:`~statetree.structure.Structure` or of a bitmask machine's rules.
 
-DOT and Mermaid text are produced with the standard library only; SVG and PNG go through
-Graphviz (``pip install 'statetree[plot]'`` plus the Graphviz programs). Same structure,
-same output bytes.
+DOT and Mermaid text are produced with the standard library only; SVG, PNG and PDF go
+through Graphviz (``pip install 'statetree[plot]'`` plus the Graphviz programs). Same
+structure, same output bytes.
 
 .. code-block:: python
 
@@ -21,15 +21,26 @@ from statetree.plot.mermaid import diagram_to_mermaid, to_mermaid
 from statetree.plot.output import (
     EXTENSIONS,
     PlotFormat,
+    Plottable,
     check_format,
     format_for,
     plot_bytes,
+    plot_text,
     write_plot,
 )
-from statetree.plot.render import RENDERED_FORMATS, RenderError, render
+from statetree.plot.render import DEFAULT_DPI, RENDERED_FORMATS, RenderError, render
+from statetree.plot.rules import (
+    RuleDiagram,
+    RuleKind,
+    RuleLink,
+    build_rule_diagram,
+    rules_to_dot,
+    rules_to_mermaid,
+)
 from statetree.plot.style import DEFAULT_STYLE, EDGE_STYLES, PlotStyle
 
 __all__ = [
+    "DEFAULT_DPI",
     "DEFAULT_STYLE",
     "EDGE_STYLES",
     "EXTENSIONS",
@@ -42,14 +53,22 @@ __all__ = [
     "NodeKind",
     "PlotFormat",
     "PlotStyle",
+    "Plottable",
     "RenderError",
+    "RuleDiagram",
+    "RuleKind",
+    "RuleLink",
     "build_diagram",
+    "build_rule_diagram",
     "check_format",
     "diagram_to_dot",
     "diagram_to_mermaid",
     "format_for",
     "plot_bytes",
+    "plot_text",
     "render",
+    "rules_to_dot",
+    "rules_to_mermaid",
     "to_dot",
     "to_mermaid",
     "write_plot",

@@ -21,12 +21,13 @@ def quote(text: str) -> str:
     return f'"{escaped}"'
 
 
-def _attributes(pairs: dict[str, str]) -> str:
+def attributes(pairs: dict[str, str]) -> str:
+    """``key=value, ...`` for a DOT attribute list (values already quoted)."""
     return ", ".join(f"{key}={value}" for key, value in pairs.items())
 
 
-def _node(node: Node, diagram: Diagram) -> str:
-    style = diagram.style
+def node_line(node: Node, style: PlotStyle) -> str:
+    """The DOT statement drawing ``node``."""
     pairs = {"label": quote(node.label), "fillcolor": quote(node.fill)}
     pairs["fontcolor"] = quote(node.text)
     if node.kind is NodeKind.UNREACHABLE:
@@ -37,7 +38,7 @@ def _node(node: Node, diagram: Diagram) -> str:
     if node.active:
         pairs["color"] = quote(style.active_line)
         pairs["penwidth"] = "2"
-    return f"  {quote(node.key)} [{_attributes(pairs)}];"
+    return f"  {quote(node.key)} [{attributes(pairs)}];"
 
 
 def _link(link: Link, diagram: Diagram) -> str:
@@ -50,18 +51,19 @@ def _link(link: Link, diagram: Diagram) -> str:
     if link.active:
         pairs["color"] = quote(diagram.style.active_fill)
         pairs["penwidth"] = "2"
-    return f"  {quote(link.source)} -> {quote(link.target)} [{_attributes(pairs)}];"
+    return f"  {quote(link.source)} -> {quote(link.target)} [{attributes(pairs)}];"
 
 
 def _start(node: Node) -> str:
     return f"  {quote(START)} -> {quote(node.key)} [arrowsize=0.7];"
 
 
-def _header(diagram: Diagram) -> list[str]:
-    font = quote(diagram.style.font)
-    line = quote(diagram.style.line)
+def header(title: str, style: PlotStyle) -> list[str]:
+    """The opening lines of a DOT graph: its name, fonts and default colours."""
+    font = quote(style.font)
+    line = quote(style.line)
     return [
-        f"digraph {quote(diagram.title)} {{",
+        f"digraph {quote(title)} {{",
         f"  graph [fontname={font}, nodesep=0.35, ranksep=0.55];",
         f'  node [shape=box, style="rounded,filled", fontname={font}, fontsize=12, color={line}];',
         f"  edge [fontname={font}, fontsize=10, color={line}];",
@@ -83,12 +85,12 @@ def _clusters(diagram: Diagram, nodes: dict[str, str]) -> list[str]:
 
 def diagram_to_dot(diagram: Diagram) -> str:
     """The DOT text of ``diagram``: same diagram, same bytes."""
-    lines = _header(diagram)
+    lines = header(diagram.title, diagram.style)
     if diagram.has_root:
         lines.append(f"  {quote(ROOT)} [shape=point, style=invis, width=0];")
     line = quote(diagram.style.line)
     lines.append(f"  {quote(START)} [shape=point, width=0.15, color={line}, fillcolor={line}];")
-    nodes = {node.key: _node(node, diagram) for node in diagram.nodes}
+    nodes = {node.key: node_line(node, diagram.style) for node in diagram.nodes}
     clustered = _clusters(diagram, nodes)
     lines += [*nodes.values(), *clustered]
     lines += [_start(node) for node in diagram.nodes if node.initial]

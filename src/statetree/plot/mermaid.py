@@ -21,7 +21,7 @@ START = "start"
 """The id of the start marker: a dot whose arrow points at the initial state."""
 
 
-def _identifiers(keys: list[str]) -> dict[str, str]:
+def identifiers(keys: list[str]) -> dict[str, str]:
     """Mermaid ids: the key with every non-alphanumeric character as ``_``, made unique."""
     ids: dict[str, str] = {}
     used: set[str] = set()
@@ -36,8 +36,9 @@ def _identifiers(keys: list[str]) -> dict[str, str]:
     return ids
 
 
-def _text(label: str) -> str:
-    return '"' + label.replace('"', "#quot;") + '"'
+def quoted(label: str) -> str:
+    """``label`` as a quoted Mermaid string (line breaks as ``<br>``)."""
+    return '"' + label.replace('"', "#quot;").replace("\n", "<br>") + '"'
 
 
 def _class_of(node: Node) -> str:
@@ -48,8 +49,7 @@ def _class_of(node: Node) -> str:
     return "unreachable" if node.kind is NodeKind.UNREACHABLE else "unknown"
 
 
-def _class_definition(name: str, node: Node, diagram: Diagram) -> str:
-    style = diagram.style
+def _class_definition(name: str, node: Node, style: PlotStyle) -> str:
     stroke = style.active_line if node.active else style.line
     extra = ""
     if node.active:
@@ -60,14 +60,20 @@ def _class_definition(name: str, node: Node, diagram: Diagram) -> str:
     return f"    classDef {name} fill:{node.fill},color:{node.text},stroke:{stroke}{extra}"
 
 
-def _styles(diagram: Diagram, ids: dict[str, str]) -> list[str]:
+def node_styles(nodes: tuple[Node, ...], style: PlotStyle, ids: dict[str, str]) -> list[str]:
+    """The ``classDef`` and ``class`` lines colouring ``nodes`` as the other formats do."""
     members: dict[str, list[Node]] = {}
-    for node in diagram.nodes:
+    for node in nodes:
         members.setdefault(_class_of(node), []).append(node)
     lines = []
-    for name, nodes in members.items():
-        lines.append(_class_definition(name, nodes[0], diagram))
-        lines.append(f"    class {','.join(ids[n.key] for n in nodes)} {name}")
+    for name, grouped in members.items():
+        lines.append(_class_definition(name, grouped[0], style))
+        lines.append(f"    class {','.join(ids[n.key] for n in grouped)} {name}")
+    return lines
+
+
+def _styles(diagram: Diagram, ids: dict[str, str]) -> list[str]:
+    lines = node_styles(diagram.nodes, diagram.style, ids)
     # Links are numbered in the order written: the start arrow first, then the transitions.
     first = sum(node.initial for node in diagram.nodes)
     active = [str(first + i) for i, link in enumerate(diagram.links) if link.active]
@@ -80,7 +86,7 @@ def _styles(diagram: Diagram, ids: dict[str, str]) -> list[str]:
 def _link(link: Link, ids: dict[str, str]) -> str:
     arrow = _ARROWS[link.kind]
     if link.label:
-        arrow += f"|{_text(link.label)}|"
+        arrow += f"|{quoted(link.label)}|"
     return f"    {ids[link.source]} {arrow} {ids[link.target]}"
 
 
@@ -94,12 +100,12 @@ def _start(diagram: Diagram, ids: dict[str, str]) -> list[str]:
 
 def diagram_to_mermaid(diagram: Diagram) -> str:
     """The Mermaid text of ``diagram``: same diagram, same bytes."""
-    ids = _identifiers([node.key for node in diagram.nodes])
-    nodes = {n.key: f"    {ids[n.key]}[{_text(n.label)}]" for n in diagram.nodes}
+    ids = identifiers([node.key for node in diagram.nodes])
+    nodes = {n.key: f"    {ids[n.key]}[{quoted(n.label)}]" for n in diagram.nodes}
     lines = ["flowchart TD"]
     clustered: list[str] = []
     for number, cluster in enumerate(diagram.clusters):
-        clustered.append(f"    subgraph cluster{number} [{_text(cluster.label)}]")
+        clustered.append(f"    subgraph cluster{number} [{quoted(cluster.label)}]")
         clustered += ["    " + nodes.pop(member) for member in cluster.members]
         clustered.append("    end")
     lines += [*nodes.values(), *clustered]

@@ -2,21 +2,36 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal, TypeAlias
 
+from statetree.bitmask import BitmaskDefinition
 from statetree.errors import UsageError
-from statetree.plot.diagram import Active, build_diagram
+from statetree.plot.diagram import build_diagram
 from statetree.plot.dot import diagram_to_dot
 from statetree.plot.mermaid import diagram_to_mermaid
-from statetree.plot.render import render
+from statetree.plot.render import DEFAULT_DPI, render
+from statetree.plot.rules import build_rule_diagram, rules_to_dot, rules_to_mermaid
 from statetree.plot.style import DEFAULT_STYLE, PlotStyle
 from statetree.structure.model import Structure
 
-__all__ = ["EXTENSIONS", "PlotFormat", "check_format", "format_for", "plot_bytes", "write_plot"]
+__all__ = [
+    "EXTENSIONS",
+    "PlotFormat",
+    "Plottable",
+    "check_format",
+    "format_for",
+    "plot_bytes",
+    "plot_text",
+    "write_plot",
+]
 
-PlotFormat = Literal["dot", "mmd", "svg", "png"]
-"""DOT and Mermaid text need nothing; SVG and PNG need Graphviz."""
+PlotFormat = Literal["dot", "mmd", "svg", "png", "pdf"]
+"""DOT and Mermaid text need nothing; SVG, PNG and PDF need Graphviz."""
+
+Plottable: TypeAlias = "Structure | BitmaskDefinition"
+"""What can be plotted: a machine's structure, or a bitmask machine's rules."""
 
 EXTENSIONS: dict[str, PlotFormat] = {
     ".dot": "dot",
@@ -25,11 +40,12 @@ EXTENSIONS: dict[str, PlotFormat] = {
     ".mermaid": "mmd",
     ".svg": "svg",
     ".png": "png",
+    ".pdf": "pdf",
 }
 """The format each file extension stands for."""
 
 
-_BY_NAME: dict[str, PlotFormat] = {"dot": "dot", "mmd": "mmd", "svg": "svg", "png": "png"}
+_BY_NAME: dict[str, PlotFormat] = {name: name for name in EXTENSIONS.values()}
 
 
 def check_format(name: str) -> PlotFormat:
@@ -60,50 +76,86 @@ def format_for(path: Path) -> PlotFormat:
     return found
 
 
+def plot_text(
+    plotted: Plottable,
+    format: Literal["dot", "mmd"],
+    *,
+    active: Iterable[Any] = (),
+    style: PlotStyle = DEFAULT_STYLE,
+) -> str:
+    """The DOT or Mermaid text of a structure or a bitmask definition.
+
+    Args:
+        plotted: what to draw.
+        format: ``"dot"`` or ``"mmd"``.
+        active: states to highlight (see :func:`plot_bytes`).
+        style: colours, font and clustering.
+    """
+    if isinstance(plotted, BitmaskDefinition):
+        rules = build_rule_diagram(plotted, active, style)
+        return rules_to_mermaid(rules) if format == "mmd" else rules_to_dot(rules)
+    diagram = build_diagram(plotted, active, style)
+    return diagram_to_mermaid(diagram) if format == "mmd" else diagram_to_dot(diagram)
+
+
 def plot_bytes(
-    structure: Structure,
+    plotted: Plottable,
     format: PlotFormat,
     *,
-    active: Active = (),
+    active: Iterable[Any] = (),
     style: PlotStyle = DEFAULT_STYLE,
+    dpi: float = DEFAULT_DPI,
 ) -> bytes:
-    """The plot of ``structure`` in ``format`` (text formats encoded as UTF-8).
+    """The plot of a structure or a bitmask definition in ``format`` (text as UTF-8).
+
+    Args:
+        plotted: what to draw.
+        format: the output format.
+        active: states to highlight: outermost first for a structure (``machine.stack``),
+            names or classes for a bitmask definition (``machine.active_states``).
+        style: colours, font and clustering.
+        dpi: the resolution of a PNG.
 
     Raises:
-        RenderError: SVG or PNG was asked for and Graphviz is missing or failed.
+        RenderError: SVG, PNG or PDF was asked for and Graphviz is missing or failed.
     """
-    diagram = build_diagram(structure, active, style)
     if format == "mmd":
-        return diagram_to_mermaid(diagram).encode()
-    dot = diagram_to_dot(diagram)
-    return dot.encode() if format == "dot" else render(dot, format)
+        return plot_text(plotted, "mmd", active=active, style=style).encode()
+    dot = plot_text(plotted, "dot", active=active, style=style)
+    return dot.encode() if format == "dot" else render(dot, format, dpi=dpi)
 
 
 def write_plot(
-    structure: Structure,
+    plotted: Plottable,
     path: Path | str,
     *,
     format: PlotFormat | None = None,
-    active: Active = (),
+    active: Iterable[Any] = (),
     style: PlotStyle = DEFAULT_STYLE,
+    dpi: float = DEFAULT_DPI,
 ) -> Path:
-    """Write the plot of ``structure`` to ``path``; the format comes from its extension.
+    """Write the plot of a structure or a bitmask definition to ``path``.
 
     Args:
-        structure: what to draw.
-        path: the file to write (its directory must exist).
+        plotted: what to draw.
+        path: the file to write; its extension gives the format.
         format: the format, when the extension does not say it.
-        active: states to highlight, outermost first (e.g. ``machine.stack``).
+        active: states to highlight (see :func:`plot_bytes`).
         style: colours, font and clustering.
+        dpi: the resolution of a PNG.
 
     Returns:
         the path written.
 
     Raises:
-        UsageError: no format given and the extension is unknown.
-        RenderError: SVG or PNG was asked for and Graphviz is missing or failed.
+        UsageError: no format given and the extension is unknown, or the file cannot be
+            written (its directory does not exist, no permission).
+        RenderError: SVG, PNG or PDF was asked for and Graphviz is missing or failed.
     """
     target = Path(path)
-    data = plot_bytes(structure, format or format_for(target), active=active, style=style)
-    target.write_bytes(data)
+    data = plot_bytes(plotted, format or format_for(target), active=active, style=style, dpi=dpi)
+    try:
+        target.write_bytes(data)
+    except OSError as error:
+        raise UsageError(f"cannot write {str(target)!r}: {error.strerror or error}") from error
     return target

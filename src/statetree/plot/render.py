@@ -1,4 +1,4 @@
-"""SVG and PNG through Graphviz, via the ``graphviz`` package (the ``plot`` extra).
+"""SVG, PNG and PDF through Graphviz, via the ``graphviz`` package (the ``plot`` extra).
 
 This is the only module that touches that package. It is imported on first use, so
 ``import statetree`` and the DOT / Mermaid output never need it.
@@ -13,8 +13,12 @@ from statetree.errors import StateTreeError, UsageError
 
 __all__ = ["RENDERED_FORMATS", "RenderError", "render"]
 
-RENDERED_FORMATS = ("svg", "png")
+RENDERED_FORMATS = ("svg", "png", "pdf")
 """The formats Graphviz renders for us."""
+
+DEFAULT_DPI = 144
+"""The resolution of PNG plots, in dots per inch: 1.5 times Graphviz's own 96, sharp on
+high-density screens and still small on others."""
 
 INSTALL_HINT = (
     "install Graphviz (https://graphviz.org/download/; on Debian or Ubuntu: "
@@ -31,25 +35,36 @@ def _graphviz() -> ModuleType:
         return importlib.import_module("graphviz")
     except ImportError as error:
         raise RenderError(
-            "SVG and PNG plots need the graphviz package: pip install 'statetree[plot]' "
+            "SVG, PNG and PDF plots need the graphviz package: pip install 'statetree[plot]' "
             f"and {INSTALL_HINT}; DOT and Mermaid output need nothing"
         ) from error
 
 
-def render(dot: str, format: str) -> bytes:
+def with_dpi(dot: str, dpi: float) -> str:
+    """``dot`` with its resolution set to ``dpi`` (used by bitmap formats such as PNG)."""
+    opening, brace, rest = dot.partition("{\n")
+    return f"{opening}{brace}  graph [dpi={dpi:g}];\n{rest}"
+
+
+def render(dot: str, format: str, *, dpi: float = DEFAULT_DPI) -> bytes:
     """Render DOT text with Graphviz's ``dot`` layout.
 
     Args:
         dot: the graph, e.g. from :func:`statetree.plot.to_dot`.
-        format: ``"svg"`` or ``"png"``.
+        format: ``"svg"``, ``"png"`` or ``"pdf"``.
+        dpi: the resolution of a PNG, in dots per inch (vector formats ignore it).
 
     Raises:
-        UsageError: ``format`` is not one Graphviz renders here.
+        UsageError: ``format`` is not one Graphviz renders here, or ``dpi`` is not positive.
         RenderError: the graphviz package or the ``dot`` program is missing, or ``dot``
             failed (its message is included).
     """
     if format not in RENDERED_FORMATS:
         raise UsageError(f"cannot render {format!r}; choose one of {', '.join(RENDERED_FORMATS)}")
+    if not dpi > 0:
+        raise UsageError(f"the resolution must be a positive number of dots per inch, got {dpi}")
+    if format == "png":
+        dot = with_dpi(dot, dpi)
     graphviz = _graphviz()
     try:
         data = graphviz.Source(dot).pipe(format=format, engine="dot")
