@@ -13,6 +13,7 @@ sequence.
 from __future__ import annotations
 
 import statetree as st
+from statetree.structure import targets
 
 
 class AnimComponent:
@@ -54,6 +55,9 @@ class CharacterStates:
     class PlayAnim_Done(st.State[Character]):
         """PlayAnim's default ``done`` target."""
 
+    # ``done`` comes from whoever pushes PlayAnim, so the code does not show where it leads;
+    # declaring the targets lets ``statetree check`` and plots know it.
+    @targets(sibling=("PlayAnim", "PlayAnim_Done"))
     class PlayAnim(st.State[Character]):
         def on_enter(
             self, anim_name: str, loop: bool = True, done: st.Transition | None = None

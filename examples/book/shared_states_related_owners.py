@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 import statetree as st
+from statetree.structure import targets
 
 
 class AnimComponent:
@@ -56,6 +57,9 @@ class SharedStates:
     class PlayAnim_Done(BaseState):
         """PlayAnim's default ``done`` target."""
 
+    # ``done`` comes from whoever pushes PlayAnim, so the code does not show where it leads;
+    # declaring the targets lets ``statetree check`` and plots know it.
+    @targets(sibling=("PlayAnim", "PlayAnim_Done"))
     class PlayAnim(BaseState):
         def on_enter(
             self, anim_name: str, loop: bool = True, done: st.Transition | None = None

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Protocol
 
 import statetree as st
+from statetree.structure import targets
 
 
 class AnimComponent:
@@ -42,6 +43,9 @@ class SharedStates:
     class PlayAnim_Done(st.State[AnimOwner]):
         """PlayAnim's default ``done`` target."""
 
+    # ``done`` comes from whoever pushes PlayAnim, so the code does not show where it leads;
+    # declaring the targets lets ``statetree check`` and plots know it.
+    @targets(sibling=("PlayAnim", "PlayAnim_Done"))
     class PlayAnim(st.State[AnimOwner]):
         def on_enter(
             self, anim_name: str, loop: bool = True, done: st.Transition | None = None

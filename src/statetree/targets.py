@@ -6,10 +6,13 @@ import importlib
 import importlib.util
 import inspect
 import sys
+import sysconfig
+import traceback
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeAlias
 
+from statetree.bitmask import BitmaskDefinition, BitState
 from statetree.core.state import State
 from statetree.errors import UsageError
 from statetree.structure import find_initial_states
@@ -17,17 +20,22 @@ from statetree.structure import find_initial_states
 __all__ = [
     "TARGET_HELP",
     "LoadError",
+    "Machine",
     "attribute_of",
+    "existing_file",
     "import_target_module",
-    "load_initial_states",
+    "load_machines",
     "load_object",
+    "raised_at",
+    "shown_path",
     "split_target",
 ]
 
 TARGET_HELP = (
     "the machine: MODULE:STATE, where MODULE is a dotted module name or a .py file and "
-    "STATE the initial state class (e.g. CharacterStates.Alive); with MODULE alone, the "
-    "module's machines are found for you"
+    "STATE the initial state class (e.g. CharacterStates.Alive) or a bitmask definition "
+    "(e.g. PLAYER_STATES); with MODULE alone, the module's machines are found for you; "
+    "or a chart file (.yaml, .toml, .json)"
 )
 
 
@@ -47,24 +55,55 @@ def _is_path(module: str) -> bool:
     return module.endswith(".py") or "/" in module or "\\" in module
 
 
-def _import_file(path: Path) -> ModuleType:
+def existing_file(name: str | Path, what: str = "file") -> Path:
+    """``name`` as a path, after checking that it is a file.
+
+    Raises:
+        LoadError: there is no such file (or it is a directory).
+    """
+    path = Path(name)
     if not path.is_file():
-        raise LoadError(f"no such file: {str(path)!r}")
+        missing = "directory, not a" if path.is_dir() else "such"
+        raise LoadError(f"no {missing} {what}: {str(name)!r}")
+    return path
+
+
+def _import_file(path: Path) -> ModuleType:
+    existing_file(path)
+    folder = str(path.resolve().parent)
+    if folder not in sys.path:
+        sys.path.insert(0, folder)  # as `python file.py` does: it may import its neighbours
     name = path.stem
     taken = sys.modules.get(name)
-    if taken is not None and Path(getattr(taken, "__file__", "") or "").resolve() != path.resolve():
-        name = f"statetree_target_{name}"  # do not replace a module already imported
+    if taken is not None:
+        if Path(getattr(taken, "__file__", "") or "").resolve() == path.resolve():
+            return taken  # already imported: running it again would make new classes
+        name = f"statetree_target_{name}"  # do not replace another module of that name
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
         raise LoadError(f"cannot load {str(path)!r} as a Python module")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # inspect and dataclasses look modules up by name
-    spec.loader.exec_module(module)
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
     return module
 
 
 def import_target_module(module: str) -> ModuleType:
-    """Import ``module`` (a dotted name, or a file), the current directory first on the path."""
+    """Import ``module`` (a dotted name, or a file), the current directory first on the path.
+
+    Raises:
+        LoadError: the name is empty, the module is not found, or importing it raised;
+            the message names the file and line that raised, when they are known.
+    """
+    if not module.strip() or module.startswith("."):
+        raise LoadError(
+            f"{module!r} names no module: give a dotted module name (game.states), "
+            "a .py file or a chart file"
+        )
     if str(Path.cwd()) not in sys.path and "" not in sys.path:
         sys.path.insert(0, str(Path.cwd()))
     try:
@@ -76,7 +115,43 @@ def import_target_module(module: str) -> ModuleType:
     except ModuleNotFoundError as error:
         raise LoadError(f"cannot import {module!r}: {error}") from error
     except Exception as error:  # the user's module failed while running its top level
-        raise LoadError(f"importing {module!r} raised {type(error).__name__}: {error}") from error
+        where = raised_at(error)
+        raise LoadError(
+            f"{where}importing {module!r} raised {type(error).__name__}: {error}"
+        ) from error
+
+
+def raised_at(error: BaseException) -> str:
+    """``file:line: `` of the user's code that raised ``error``, or ``""`` when unknown.
+
+    That is the innermost frame outside statetree, the standard library and installed
+    packages (the innermost frame at all when there is none), or where a syntax error is.
+    """
+    if isinstance(error, SyntaxError) and error.filename and error.lineno:
+        return f"{shown_path(error.filename)}:{error.lineno}: "
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if f.lineno is not None]
+    frames = [f for f in frames if not f.filename.startswith("<")]
+    own = [f for f in frames if not f.filename.startswith(_LIBRARY_DIRECTORIES)]
+    chosen = (own or frames)[-1:]
+    return "".join(f"{shown_path(frame.filename)}:{frame.lineno}: " for frame in chosen)
+
+
+_LIBRARY_DIRECTORIES = tuple(
+    str(Path(directory).resolve())
+    for directory in (
+        str(Path(__file__).parent),
+        *(sysconfig.get_paths()[key] for key in ("stdlib", "purelib", "platlib")),
+    )
+)
+
+
+def shown_path(filename: str) -> str:
+    """``filename`` relative to the current directory when it is inside it, for messages."""
+    path = Path(filename)
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return filename
 
 
 def attribute_of(module: ModuleType, path: str) -> object:
@@ -99,30 +174,54 @@ def attribute_of(module: ModuleType, path: str) -> object:
 _MISSING = object()
 
 
-def _not_a_state(target: str, value: object) -> LoadError:
+Machine: TypeAlias = "type[State[Any]] | BitmaskDefinition"
+"""What a target names: the initial state class of a machine, or a bitmask definition."""
+
+
+def _definitions(module: ModuleType) -> tuple[BitmaskDefinition, ...]:
+    """The bitmask definitions among the module's globals, in order."""
+    found = {id(v): v for v in vars(module).values() if isinstance(v, BitmaskDefinition)}
+    return tuple(found.values())
+
+
+def _not_a_machine(target: str, value: object, module: ModuleType) -> LoadError:
+    if isinstance(value, type) and issubclass(value, BitState):
+        holders = [
+            f"{target.rpartition(':')[0]}:{name}"
+            for name, v in vars(module).items()
+            if isinstance(v, BitmaskDefinition) and value in v.lookup
+        ]
+        hint = f", e.g. {holders[0]}" if holders else ""
+        return LoadError(f"{target!r} is a bitmask state; name its BitmaskDefinition{hint}")
     if isinstance(value, type):
         return LoadError(f"{target!r} is a class that does not derive from statetree.State")
-    return LoadError(f"{target!r} is a {type(value).__name__}, not a State subclass")
+    kind = type(value).__name__
+    return LoadError(f"{target!r} is a {kind}, not a State subclass or a BitmaskDefinition")
 
 
-def load_initial_states(target: str) -> tuple[type[State[Any]], ...]:
-    """The initial state class(es) a command-line target names.
+def load_machines(target: str) -> tuple[Machine, ...]:
+    """The machines a command-line target names: initial state classes or bitmask rules.
+
+    With a module alone, its machines are found (see
+    :func:`~statetree.structure.find_initial_states`), else its bitmask definitions.
 
     Raises:
-        LoadError: the module cannot be imported, the name is missing or is not a
-            ``State`` subclass, or the module defines no state classes.
+        LoadError: the module cannot be imported, the name is missing or names something
+            else, or the module defines no machine.
     """
     module_name, attribute = split_target(target)
     module = import_target_module(module_name)
     if not attribute:
-        found = find_initial_states(module)
+        found: tuple[Machine, ...] = find_initial_states(module) or _definitions(module)
         if not found:
-            raise LoadError(f"{module_name!r} defines no state classes")
+            raise LoadError(f"{module_name!r} defines no state classes and no bitmask definition")
         return found
     value = attribute_of(module, attribute)
-    if not (isinstance(value, type) and issubclass(value, State)):
-        raise _not_a_state(target, value)
-    return (value,)
+    if isinstance(value, BitmaskDefinition) or (
+        isinstance(value, type) and issubclass(value, State)
+    ):
+        return (value,)
+    raise _not_a_machine(target, value, module)
 
 
 def load_object(text: str, default_attribute: str) -> object:

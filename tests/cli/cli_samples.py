@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import statetree as st
+from statetree.bitmask import BitmaskDefinition
 
 
 class Good:
@@ -30,3 +31,15 @@ class Broken:
 
 def helper() -> None:
     """Not a state."""
+
+
+NEVER = BitmaskDefinition.from_data(
+    {
+        "Aiming": {"blocked_by": ["Sprinting"]},
+        "Sprinting": {"terminates": ["Aiming"]},
+        "Walking": {"blocked_by": ["Sprinting"]},
+        "Aimed": {"requires": ["Aiming", "Sprinting"]},
+    },
+    name="Stances",
+)
+"""A bitmask whose Aimed state needs two states that exclude each other."""

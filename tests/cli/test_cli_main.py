@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+from statetree.chart.load import load
 from statetree.cli import COMMANDS, EXIT_USAGE, Command, build_parser, main
+from statetree.cli.check_command import check_target
+from statetree.cli.structures import load_plottables, load_registry
+from statetree.targets import attribute_of, existing_file, import_target_module, split_target
 
 
 def test_help_lists_the_commands_with_examples(capsys: pytest.CaptureFixture[str]) -> None:
@@ -20,7 +26,7 @@ def test_help_lists_the_commands_with_examples(capsys: pytest.CaptureFixture[str
     assert out.startswith("usage: statetree [-h] [--version] COMMAND ...")
     assert "plot      draw a machine's states and transitions" in out
     assert "check     validate a machine" in out
-    assert "statetree plot game.states:CharacterStates.Alive -o character.svg" in out
+    assert "statetree plot examples/plot_character.py -o character.svg" in out
     assert "Run 'statetree COMMAND --help'" in out
 
 
@@ -75,3 +81,52 @@ def test_python_dash_m_runs_the_program() -> None:
 
     assert done.returncode == 0
     assert done.stdout.startswith("usage: statetree")
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _resolve_plot(args: argparse.Namespace) -> None:
+    assert len(load_plottables(args.target, args.registry)) == 1
+
+
+def _resolve_check(args: argparse.Namespace) -> None:
+    assert list(check_target(args.target, args.registry))
+
+
+def _resolve_run(args: argparse.Namespace) -> None:
+    load(existing_file(args.chart), load_registry(args.registry))
+    if args.events is not None:
+        existing_file(args.events)
+
+
+def _resolve_inspect(args: argparse.Namespace) -> None:
+    module, name = split_target(args.target)
+    attribute_of(import_target_module(module), name)
+
+
+RESOLVERS = {
+    "plot": _resolve_plot,
+    "check": _resolve_check,
+    "run": _resolve_run,
+    "inspect": _resolve_inspect,
+}
+
+EXAMPLES = [
+    pytest.param(command.name, example, id=example)
+    for command in COMMANDS
+    for example in command.examples
+]
+
+
+@pytest.mark.parametrize(("name", "example"), EXAMPLES)
+def test_help_examples_name_real_files_of_the_project(
+    name: str, example: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(ROOT)
+    argv = shlex.split(example)
+    assert argv[0] == "statetree"
+    args = build_parser().parse_args(argv[1:])
+
+    assert args.command == name
+    RESOLVERS.get(name, lambda args: None)(args)

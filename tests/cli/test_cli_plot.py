@@ -78,17 +78,23 @@ def test_a_module_with_one_machine_needs_no_state_name(
             "cli_samples:Good.Nope",
             "cli_samples.Good has no attribute 'Nope' (looking for 'Good.Nope')",
         ),
-        ("cli_samples:helper", "'cli_samples:helper' is a function, not a State subclass"),
+        (
+            "cli_samples:helper",
+            "'cli_samples:helper' is a function, not a State subclass or a BitmaskDefinition",
+        ),
         (
             "cli_samples:Good",
             "'cli_samples:Good' is a class that does not derive from statetree.State",
         ),
-        ("cli_empty", "'cli_empty' defines no state classes"),
-        ("cli_raises", "importing 'cli_raises' raised RuntimeError: no database"),
+        ("cli_empty", "'cli_empty' defines no state classes and no bitmask definition"),
+        (
+            "cli_raises",
+            "tests/cli/cli_raises.py:3: importing 'cli_raises' raised RuntimeError: no database",
+        ),
         (
             "cli_samples",
-            "'cli_samples' defines several machines (Good.Alive, Lost.Root, Lost.Orphan, "
-            "Broken.Root); name one, e.g. cli_samples:Good.Alive",
+            "'cli_samples' defines several machines (Good.Alive, Lost.Root, Broken.Root); "
+            "name one, e.g. cli_samples:Good.Alive",
         ),
     ],
 )
@@ -117,6 +123,6 @@ def test_missing_graphviz_is_a_one_line_error(
     status, _, err = run(capsys, "plot", "cli_samples:Good.Alive", "-o", str(tmp_path / "m.svg"))
 
     assert status == EXIT_FAILED
-    assert err.startswith("statetree: error: SVG and PNG plots need the graphviz package")
+    assert err.startswith("statetree: error: SVG, PNG and PDF plots need the graphviz package")
     assert err.count("\n") == 1
     assert not (tmp_path / "m.svg").exists()

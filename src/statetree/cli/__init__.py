@@ -7,16 +7,28 @@ in the order ``statetree --help`` shows them.
 from __future__ import annotations
 
 import argparse
+import io
+import os
 import sys
 import textwrap
 from collections.abc import Sequence
 from importlib import metadata
 
 from statetree.cli import check_command, inspect_command, plot_command, run_command
-from statetree.cli.command import EXIT_FAILED, EXIT_OK, EXIT_USAGE, Command
+from statetree.cli.command import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Command
+from statetree.cli.report import HelpFormatter, report_error
 from statetree.errors import StateTreeError, UsageError
 
-__all__ = ["COMMANDS", "EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "Command", "build_parser", "main"]
+__all__ = [
+    "COMMANDS",
+    "EXIT_FAILED",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "Command",
+    "build_parser",
+    "main",
+]
 
 COMMANDS: tuple[Command, ...] = (
     plot_command.COMMAND,
@@ -65,17 +77,27 @@ def build_parser(commands: Sequence[Command] = COMMANDS) -> argparse.ArgumentPar
             help=command.summary,
             description=textwrap.fill(command.description, _WIDTH),
             epilog=f"examples:\n{examples}" if examples else None,
-            formatter_class=argparse.RawDescriptionHelpFormatter,
+            formatter_class=HelpFormatter,
         )
         command.add_arguments(sub)
         sub.set_defaults(run=command.run)
     return parser
 
 
+def _discard_output() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, io.UnsupportedOperation):
+        pass  # standard output is not a file (captured): nothing will be flushed into it
+
+
 def main(argv: Sequence[str] | None = None, commands: Sequence[Command] = COMMANDS) -> int:
     """Run the ``statetree`` program; returns the exit status.
 
-    Library errors are reported as one ``statetree: error: ...`` line on standard error.
+    A user's mistake never ends in a traceback: library errors and missing optional
+    dependencies are reported as ``statetree: error: ...`` lines on standard error (one per
+    problem), with exit status 2 for a command line that cannot run and 1 for a problem found.
     """
     parser = build_parser(commands)
     args = parser.parse_args(argv)
@@ -84,8 +106,14 @@ def main(argv: Sequence[str] | None = None, commands: Sequence[Command] = COMMAN
         return EXIT_USAGE
     try:
         status: int = args.run(args)
-    except StateTreeError as error:
-        message = " ".join(str(error).split())
-        print(f"statetree: error: {message}", file=sys.stderr)
+    except (StateTreeError, ImportError) as error:
+        report_error(error)
         return EXIT_USAGE if isinstance(error, UsageError) else EXIT_FAILED
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader went away (statetree plot ... | head): nothing more to say to it, and
+        # nothing left for Python to flush into the closed pipe on the way out.
+        _discard_output()
+        return EXIT_FAILED
     return status

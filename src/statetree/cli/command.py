@@ -13,13 +13,22 @@ import argparse
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "Command"]
+__all__ = [
+    "EXIT_FAILED",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "Command",
+    "positive_number",
+]
 
 EXIT_OK = 0
 EXIT_FAILED = 1
 """The command ran and found problems (a failed check, a failed render)."""
 EXIT_USAGE = 2
 """The command could not run: bad arguments, a module that does not load, no such state."""
+EXIT_INTERRUPTED = 130
+"""Stopped with Ctrl-C (the shell's status for an interrupt)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,3 +51,19 @@ class Command:
     add_arguments: Callable[[argparse.ArgumentParser], None]
     run: Callable[[argparse.Namespace], int]
     examples: tuple[str, ...] = ()
+
+
+def positive_number(text: str) -> float:
+    """An argument type: a number above 0 (``--dpi 144``, ``--poll 0.5``).
+
+    Raises:
+        argparse.ArgumentTypeError: ``text`` is not such a number (argparse reports it as
+            a usage error, exit status 2).
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number above 0, got {text}")
+    return value

@@ -84,8 +84,8 @@ COMMAND = Command(
     add_arguments=_add_arguments,
     run=_run,
     examples=(
-        "PYTHONPATH=examples statetree inspect inspector_demo:demo_world",
-        "statetree inspect game.world:make_world --port 9000 --fps 60",
-        "statetree inspect game.states:CharacterStates.Alive",
+        "statetree inspect examples/inspector_demo.py:demo_world",
+        "statetree inspect examples/inspector_demo.py:demo_world --port 9000 --fps 60",
+        "statetree inspect examples/character.py:CharacterStates.Alive",
     ),
 )

@@ -6,10 +6,21 @@ import argparse
 import sys
 from pathlib import Path
 
-from statetree.cli.command import EXIT_OK, Command
-from statetree.cli.structures import add_registry_argument, load_structures
-from statetree.plot import DEFAULT_STYLE, EXTENSIONS, PlotStyle, check_format, format_for
-from statetree.plot.output import PlotFormat, plot_bytes
+from statetree.cli.command import EXIT_OK, Command, positive_number
+from statetree.cli.structures import add_registry_argument, load_plottables
+from statetree.plot import (
+    DEFAULT_DPI,
+    DEFAULT_STYLE,
+    EXTENSIONS,
+    PlotFormat,
+    PlotStyle,
+    Plottable,
+    check_format,
+    format_for,
+    plot_bytes,
+    write_plot,
+)
+from statetree.structure import Structure
 from statetree.targets import TARGET_HELP, LoadError
 
 __all__ = ["COMMAND"]
@@ -29,9 +40,16 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "-f",
         "--format",
-        choices=("dot", "mmd", "svg", "png"),
-        help="the output format, when the file name does not say it "
-        "(default for standard output: dot). svg and png need Graphviz",
+        choices=tuple(dict.fromkeys(EXTENSIONS.values())),
+        help="the output format, when the file name does not say it (standard output: "
+        "dot unless given); svg, png and pdf need Graphviz",
+    )
+    parser.add_argument(
+        "--dpi",
+        type=positive_number,
+        default=DEFAULT_DPI,
+        metavar="N",
+        help="the resolution of a PNG, in dots per inch",
     )
     parser.add_argument(
         "--no-clusters",
@@ -46,41 +64,51 @@ def _format(args: argparse.Namespace) -> PlotFormat:
     return format_for(args.output) if args.output else "dot"
 
 
-def _run(args: argparse.Namespace) -> int:
-    structures = load_structures(args.target, args.registry)
-    if len(structures) > 1:
-        names = ", ".join(structure.initial for structure in structures)
+def _name(plotted: Plottable) -> str:
+    return plotted.initial if isinstance(plotted, Structure) else plotted.name
+
+
+def _one(target: str, found: list[Plottable]) -> Plottable:
+    if len(found) > 1:
+        names = ", ".join(_name(plotted) for plotted in found)
         raise LoadError(
-            f"{args.target!r} defines several machines ({names}); "
-            f"name one, e.g. {args.target}:{structures[0].initial}"
+            f"{target!r} defines several machines ({names}); "
+            f"name one, e.g. {target}:{_name(found[0])}"
         )
+    return found[0]
+
+
+def _run(args: argparse.Namespace) -> int:
+    format = _format(args)
+    plotted = _one(args.target, load_plottables(args.target, args.registry))
     style = PlotStyle(clusters=False) if args.no_clusters else DEFAULT_STYLE
-    data = plot_bytes(structures[0], _format(args), style=style)
     if args.output is None:
-        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.write(plot_bytes(plotted, format, style=style, dpi=args.dpi))
         sys.stdout.flush()
     else:
-        args.output.write_bytes(data)
+        write_plot(plotted, args.output, format=format, style=style, dpi=args.dpi)
         print(f"wrote {args.output}")
     return EXIT_OK
 
 
 COMMAND = Command(
     name="plot",
-    summary="draw a machine's states and transitions (DOT, Mermaid, SVG, PNG)",
+    summary="draw a machine's states and transitions, or a bitmask's rules (DOT, SVG, PNG...)",
     description=(
         "Draw the structure of a machine, read from its code or chart without running it. "
         "Each state shows its depth in parentheses; deeper states are brighter; a dot points "
         "at the initial state; bold arrows are inner-entry transitions, solid ones inner "
         "transitions, dotted ones siblings; a chart's arrows say when they are taken "
-        "(input: Attack); states named Prefix_Name are grouped in a box labelled Prefix."
+        "(input: Attack); states named Prefix_Name are grouped in a box labelled Prefix. "
+        "A bitmask definition is drawn as its rules: which states require, terminate and "
+        "block which."
     ),
     add_arguments=_add_arguments,
     run=_run,
     examples=(
-        "statetree plot game.states:CharacterStates.Alive -o character.svg",
-        "statetree plot examples/plot_character.py -o character.mmd",
-        "statetree plot examples/charts/combo_attack.yaml -o combo.svg",
-        "statetree plot game.states:CharacterStates.Alive | dot -Tpdf > character.pdf",
+        "statetree plot examples/plot_character.py -o character.svg",
+        "statetree plot examples/character.py:CharacterStates.Alive -o character.png --dpi 200",
+        "statetree plot examples/charts/combo_attack.yaml -o combo.pdf",
+        "statetree plot examples/bitmask_player.py:PLAYER_STATES -f mmd",
     ),
 )

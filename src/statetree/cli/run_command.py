@@ -10,9 +10,10 @@ from statetree.chart.events import read_script
 from statetree.chart.load import load
 from statetree.chart.session import ChartSession, watch
 from statetree.chart.watch import ChartWatcher, input_lines
-from statetree.cli.command import EXIT_OK, Command
+from statetree.cli.command import EXIT_OK, Command, positive_number
 from statetree.cli.structures import load_registry
 from statetree.core.trace import TraceLevel
+from statetree.targets import existing_file
 
 __all__ = ["RUN_COMMAND"]
 
@@ -45,15 +46,21 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         "whenever its file changes, keeping the active states that did not change",
     )
     parser.add_argument(
-        "--poll", type=float, default=0.5, metavar="SECONDS", help="how often --watch looks"
+        "--poll",
+        type=positive_number,
+        default=0.5,
+        metavar="SECONDS",
+        help="how often --watch looks at the file",
     )
 
 
 def _run(args: argparse.Namespace) -> int:
+    chart = existing_file(args.chart, "chart file")
+    events = None if args.events is None else existing_file(args.events, "events script")
     registry = load_registry(args.registry)
-    session = ChartSession(load(args.chart, registry), print, _LEVELS[args.trace])
-    if args.events is not None:
-        session.play(read_script(args.events.read_text(encoding="utf-8"), str(args.events)))
+    session = ChartSession(load(chart, registry), print, _LEVELS[args.trace])
+    if events is not None:
+        session.play(read_script(events.read_text(encoding="utf-8"), str(events)))
     elif not args.watch:
         session.play(read_script(sys.stdin.read(), "<stdin>"))
     if args.watch:
@@ -76,6 +83,7 @@ RUN_COMMAND = Command(
     examples=(
         "statetree run examples/charts/combo_attack.yaml "
         "--registry examples/charts/game.py --events examples/charts/combo_attack.events",
-        "statetree run character.yaml --registry game.charts:REGISTRY --watch",
+        "statetree run examples/charts/platformer.yaml --registry examples/chart_platformer.py "
+        "--watch",
     ),
 )

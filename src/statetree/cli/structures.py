@@ -1,47 +1,39 @@
-"""The structures a command-line target names: a chart file, or class-based machines."""
+"""The machines a command-line target names: a chart file, class-based machines, bitmask rules."""
 
 from __future__ import annotations
 
 import argparse
 
 from statetree import targets as target
+from statetree.bitmask import BitmaskDefinition
 from statetree.chart.load import format_of, load
 from statetree.chart.registry import DEFAULT_REGISTRY, Registry
 from statetree.chart.structure import chart_structure
+from statetree.plot import Plottable
 from statetree.structure import Structure, derive
-from statetree.targets import load_initial_states
+from statetree.targets import LoadError, Machine, existing_file, load_machines
 
 __all__ = [
     "REGISTRY_HELP",
     "add_registry_argument",
     "chart_file_structure",
+    "code_machines",
     "is_chart_file",
+    "load_plottables",
     "load_registry",
-    "load_structures",
+    "plottable",
 ]
 
 REGISTRY_HELP = (
     "for a chart file: the host's registry of trigger and action types, as MODULE:NAME "
-    "(a dotted module or a .py file; NAME defaults to REGISTRY); without it only the "
-    "chart's structure is checked"
+    "(a dotted module or a .py file; NAME defaults to REGISTRY); without it, what only the "
+    "host defines is not checked"
 )
 
 
 def add_registry_argument(parser: argparse.ArgumentParser) -> None:
     """The ``--registry`` option of commands that accept chart files."""
     parser.add_argument("--registry", metavar="MODULE[:NAME]", default=None, help=REGISTRY_HELP)
-
-
-def load_structures(target: str, registry: str | None = None) -> list[Structure]:
-    """One structure per machine ``target`` names (a chart file names exactly one).
-
-    Raises:
-        LoadError: a class-based target does not load.
-        ChartError: a chart file does not load.
-    """
-    if is_chart_file(target):
-        return [chart_file_structure(target, registry)]
-    return [derive(initial) for initial in load_initial_states(target)]
 
 
 def is_chart_file(name: str) -> bool:
@@ -59,15 +51,44 @@ def load_registry(name: str | None) -> Registry:
         return DEFAULT_REGISTRY
     found = target.load_object(name, "REGISTRY")
     if not isinstance(found, Registry):
-        raise target.LoadError(f"{name!r} is a {type(found).__name__}, not a chart Registry")
+        raise LoadError(f"{name!r} is a {type(found).__name__}, not a chart Registry")
     return found
 
 
+def code_machines(name: str, registry: str | None) -> tuple[Machine, ...]:
+    """The machines a target that is not a chart file names.
+
+    Raises:
+        LoadError: ``--registry`` was given (it only means something for charts), or the
+            target does not load.
+    """
+    if registry is not None:
+        raise LoadError(f"--registry is for chart files; {name!r} is not one")
+    return load_machines(name)
+
+
+def plottable(machine: Machine) -> Plottable:
+    """What to draw of a machine: the structure of a class-based one, a bitmask's rules."""
+    return machine if isinstance(machine, BitmaskDefinition) else derive(machine)
+
+
+def load_plottables(name: str, registry: str | None = None) -> list[Plottable]:
+    """One plottable per machine ``name`` names (a chart file names exactly one).
+
+    Raises:
+        LoadError: a code target does not load.
+        ChartError: a chart file does not load.
+    """
+    if is_chart_file(name):
+        return [chart_file_structure(str(existing_file(name, "chart file")), registry)]
+    return [plottable(machine) for machine in code_machines(name, registry)]
+
+
 def chart_file_structure(path: str, registry: str | None = None) -> Structure:
-    """The structure of the chart file at ``path``, for ``plot`` and ``check``.
+    """The structure of the chart file at ``path``, for ``plot``.
 
     Without a registry, trigger and action types are not checked (the host's registry is
-    needed for that), only the chart's structure.
+    needed for that), only the chart's structure; ``statetree check`` checks the rest.
 
     Raises:
         ChartError: the chart does not load.

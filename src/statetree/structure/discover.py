@@ -25,7 +25,6 @@ from statetree.core.state import State
 from statetree.errors import DefinitionError
 from statetree.structure.classview import Scope
 from statetree.structure.derive import derive
-from statetree.structure.model import Structure
 from statetree.structure.scan import evaluate, transition_kind
 
 __all__ = ["CONVENTION", "find_initial_states"]
@@ -110,16 +109,15 @@ def _roots(module: ModuleType) -> tuple[type[State[Any]], ...]:
     concrete = [s for s in states if not any(o is not s and issubclass(o, s) for o in states)]
     structures = [derive(state) for state in concrete]
     targeted = {e.target for st in structures for e in st.edges if e.target != e.source}
-    roots = [state for state in concrete if state.__qualname__ not in targeted]
-    # States that only cycle among themselves (Alive <-> Dead) are all targeted: the
-    # first one defined stands for its group.
-    covered = {name for state in roots for name in _reachable(structures[concrete.index(state)])}
-    for state, structure in zip(concrete, structures, strict=True):
-        if state.__qualname__ not in covered:
+    # States no transition targets come first; states that only cycle among themselves
+    # (Alive <-> Dead) are all targeted, and the first one defined stands for its group. A
+    # state already part of an earlier machine (defined next to its initial state, even
+    # unreachable) is reported there, not checked again as a machine of its own.
+    candidates = sorted(concrete, key=lambda state: state.__qualname__ in targeted)
+    roots: list[type[State[Any]]] = []
+    covered: set[type | None] = set()
+    for state in candidates:
+        if state not in covered:
             roots.append(state)
-            covered.update(_reachable(structure))
+            covered.update(info.cls for info in structures[concrete.index(state)].states)
     return tuple(state for state in concrete if state in roots)
-
-
-def _reachable(structure: Structure) -> Iterator[str]:
-    return (name for name in structure.names if structure.depth(name) is not None)

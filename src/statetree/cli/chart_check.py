@@ -1,0 +1,154 @@
+"""Checking a chart file as ``statetree run`` would load it, with or without the host's registry.
+
+With the host's registry everything is checked. Without it, everything built in is still
+checked (the structure, the policies, built-in trigger and action types and their
+parameters); names only a host registry can define (``play_animation``, a custom trigger)
+are reported as warnings, once per name, at their first use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from difflib import get_close_matches
+from pathlib import Path
+
+from statetree.chart.errors import ChartError, Problem
+from statetree.chart.load import format_of, read_document
+from statetree.chart.model import Chart, DataPath, StateDef, format_path, triggers_of
+from statetree.chart.parse import parse_document
+from statetree.chart.registry import (
+    DEFAULT_REGISTRY,
+    ActionType,
+    Param,
+    Registry,
+    TriggerType,
+)
+from statetree.chart.structure import chart_structure
+from statetree.chart.validate import validate
+from statetree.structure import Issue, Location, Severity, Structure
+
+__all__ = ["NOT_CHECKED", "ChartCheck", "check_chart_file", "problem_issue"]
+
+NOT_CHECKED = "not-checked"
+"""The code of the warnings about names only the host's registry can check."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChartCheck:
+    """What checking a chart file found.
+
+    Attributes:
+        structure: the chart's structure, ``None`` when the file is not a chart at all.
+        issues: the chart's problems (errors) and unchecked names (warnings).
+        valid: whether the chart loads; only then is its structure worth checking.
+    """
+
+    structure: Structure | None
+    issues: tuple[Issue, ...]
+    valid: bool
+
+
+def problem_issue(problem: Problem) -> Issue:
+    """A chart problem as an error of a check report (its path only when it has no line)."""
+    if problem.line:
+        location = Location(problem.file, problem.line)
+        return Issue(Severity.ERROR, "chart", "", problem.message, location)
+    at = f" at {problem.path}" if problem.path else ""
+    return Issue(Severity.ERROR, "chart", "", f"{problem.file}{at}: {problem.message}")
+
+
+def _parse_file(path: str, registry: Registry) -> Chart:
+    """The chart model of the file at ``path``, not validated yet (``registry`` gives the
+    parameter that an action written ``type: value`` sets).
+
+    Raises:
+        ChartError: the file cannot be read or does not have the shape of a chart.
+    """
+    format = format_of(path) or "yaml"
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise ChartError([Problem(f"cannot read: {error.strerror}", file=path)]) from error
+    return parse_document(read_document(text, format, path), registry)
+
+
+def check_chart_file(path: str, registry: Registry | None) -> ChartCheck:
+    """Check the chart at ``path`` as ``statetree run`` would load it with ``registry``.
+
+    Without a registry (``None``), names only the host's registry can define are warnings
+    and everything else is checked as usual.
+
+    Raises:
+        ImportError: the chart's format needs a library that is not installed.
+    """
+    try:
+        chart = _parse_file(path, registry or DEFAULT_REGISTRY)
+    except ChartError as error:
+        return ChartCheck(None, tuple(map(problem_issue, error.problems)), False)
+    uses = {} if registry is not None else _host_names(chart)
+    issues = [_not_checked(chart, kind, name, paths) for (kind, name), paths in uses.items()]
+    try:
+        validate(chart, registry or _stand_ins(uses))
+    except ChartError as error:
+        errors = list(map(problem_issue, error.problems))
+        return ChartCheck(chart_structure(chart), (*errors, *issues), False)
+    return ChartCheck(chart_structure(chart), tuple(issues), True)
+
+
+def _uses(chart: Chart) -> Iterator[tuple[str, str, DataPath]]:
+    """Every trigger and action type the chart names: ``(kind, name, where)``."""
+    for _, state, where in chart.walk():
+        for key, conditions in (("pre", state.pre), ("post", state.post)):
+            for index, condition in enumerate(conditions):
+                yield from (
+                    ("trigger", t.type, (*where, key, index)) for t in triggers_of(condition)
+                )
+        for index, transition in enumerate(state.transitions):
+            place = (*where, "transitions", index, "on")
+            yield from (("trigger", t.type, place) for t in triggers_of(transition.on))
+        yield from _actions(state, where)
+
+
+def _actions(state: StateDef, where: DataPath) -> Iterator[tuple[str, str, DataPath]]:
+    for key, actions in (("enter", state.enter), ("exit", state.exit)):
+        for index, action in enumerate(actions):
+            yield "action", action.type, (*where, key, index)
+
+
+def _host_names(chart: Chart) -> dict[tuple[str, str], list[DataPath]]:
+    """The names that are not built in, with the places they are used, in document order."""
+    built_in = {"trigger": DEFAULT_REGISTRY.triggers, "action": DEFAULT_REGISTRY.actions}
+    found: dict[tuple[str, str], list[DataPath]] = {}
+    for kind, name, where in _uses(chart):
+        if name not in built_in[kind]:
+            found.setdefault((kind, name), []).append(where)
+    return found
+
+
+def _not_checked(chart: Chart, kind: str, name: str, paths: list[DataPath]) -> Issue:
+    known = DEFAULT_REGISTRY.triggers if kind == "trigger" else DEFAULT_REGISTRY.actions
+    close = get_close_matches(name, known, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    uses = f", {len(paths)} uses" if len(paths) > 1 else ""
+    message = f"{kind} type {name!r} is not built in{hint}{uses}: not checked without --registry"
+    line = chart.origin.line(paths[0])
+    if not line:
+        return Issue(Severity.WARNING, NOT_CHECKED, "", f"at {format_path(paths[0])}: {message}")
+    location = Location(chart.origin.file, line)
+    return Issue(Severity.WARNING, NOT_CHECKED, "", message, location)
+
+
+@dataclass(frozen=True, slots=True)
+class _HostAction(ActionType):
+    """An action type only the host's registry declares: any parameters pass."""
+
+    def param(self, name: str) -> Param | None:
+        return Param(name)
+
+
+def _stand_ins(uses: dict[tuple[str, str], list[DataPath]]) -> Registry:
+    """The built-in registry plus a stand-in for each host name, so that only they pass."""
+    triggers = [TriggerType(name) for kind, name in uses if kind == "trigger"]
+    actions = [_HostAction(name) for kind, name in uses if kind == "action"]
+    return DEFAULT_REGISTRY.with_triggers(*triggers).with_actions(*actions)

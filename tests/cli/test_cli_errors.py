@@ -1,0 +1,207 @@
+"""A user's mistake on the command line: one line each, exit status 2 or 1, never a traceback."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import pytest
+
+from statetree.cli import (
+    COMMANDS,
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    EXIT_USAGE,
+    Command,
+    main,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+CHARTS = ROOT / "examples" / "charts"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_an_empty_target_names_no_module(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "check", "") == (
+        EXIT_USAGE,
+        "",
+        "statetree: error: '' names no module: give a dotted module name (game.states), "
+        "a .py file or a chart file\n",
+    )
+
+
+def test_a_module_that_raises_is_named_with_its_file_and_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "helpers.py").write_text("def connect():\n    raise OSError('no database')\n")
+    (tmp_path / "game.py").write_text("import helpers\n\nhelpers.connect()\n")
+
+    status, _, err = run(capsys, "check", "game.py")
+
+    assert status == EXIT_USAGE
+    assert err == (
+        "statetree: error: helpers.py:2: importing 'game.py' raised OSError: no database\n"
+    )
+
+
+def test_a_syntax_error_is_named_with_its_file_and_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "typo.py").write_text("x = 1\ndef broken(:\n")
+
+    status, _, err = run(capsys, "plot", "typo.py")
+
+    assert status == EXIT_USAGE
+    assert err.startswith("statetree: error: typo.py:2: importing 'typo.py' raised SyntaxError")
+    assert err.count("\n") == 1
+
+
+def test_an_error_inside_a_library_names_the_users_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "config.py").write_text("import json\n\nSETTINGS = json.loads('{')\n")
+
+    _, _, err = run(capsys, "check", "config.py")
+
+    assert err.startswith("statetree: error: config.py:3: importing 'config.py' raised")
+
+
+def test_writing_into_a_missing_directory_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    target = tmp_path / "missing" / "x.svg"
+
+    status, out, err = run(capsys, "plot", "cli_samples:Good.Alive", "-o", str(target))
+
+    assert (status, out) == (EXIT_USAGE, "")
+    assert err == f"statetree: error: cannot write {str(target)!r}: No such file or directory\n"
+
+
+def test_a_yaml_chart_without_the_chart_extra_is_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "ruamel.yaml", None)
+    monkeypatch.delitem(sys.modules, "statetree.chart.load_yaml", raising=False)
+    chart = str(CHARTS / "combo_attack.yaml")
+
+    for argv in (["check", chart], ["plot", chart], ["run", chart]):
+        status, out, err = run(capsys, *argv)
+        assert (status, out) == (EXIT_FAILED, "")
+        assert err == (
+            "statetree: error: yaml charts need ruamel.yaml: pip install 'statetree[chart]'\n"
+        )
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["run", "nothere.yaml"], "no such chart file: 'nothere.yaml'"),
+        (["check", "nothere.json"], "no such chart file: 'nothere.json'"),
+        (["plot", "nothere.toml"], "no such chart file: 'nothere.toml'"),
+        (
+            ["run", str(CHARTS / "basic_attack.yaml"), "--events", "nope.events"],
+            "no such events script: 'nope.events'",
+        ),
+        (
+            ["check", "cli_samples:Good.Alive", "--registry", "examples/charts/game.py"],
+            "--registry is for chart files; 'cli_samples:Good.Alive' is not one",
+        ),
+        (["plot", "cli_samples:Good.Alive", "-o", "x.jpg"], "cannot tell the plot format"),
+    ],
+)
+def test_missing_files_and_misplaced_options_are_usage_errors(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    status, _, err = run(capsys, *argv)
+
+    assert status == EXIT_USAGE
+    assert err.startswith(f"statetree: error: {message}")
+    assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["plot", "cli_samples:Good.Alive", "--dpi", "0"],
+            "argument --dpi: must be a number above 0, got 0",
+        ),
+        (["plot", "cli_samples:Good.Alive", "--dpi", "x"], "argument --dpi: not a number: 'x'"),
+        (["run", "a.yaml", "--poll", "-1"], "argument --poll: must be a number above 0, got -1"),
+    ],
+)
+def test_bad_option_values_are_refused_by_the_parser(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+
+    assert exit_info.value.code == EXIT_USAGE
+    assert capsys.readouterr().err.endswith(f"error: {message}\n")
+
+
+def test_several_chart_problems_are_one_line_each_sorted_by_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    chart = tmp_path / "bad.json"
+    chart.write_text(
+        '{"version": 1, "name": "Bad", "root": {"name": "R", "states": [\n'
+        '  {"name": "A", "transitions": [{"on": {"input": "X"}, "to": "Nowhere"}]},\n'
+        '  {"name": "B", "enter": [{"start_timer": {"name": "T", "delay": "soon"}}]}\n'
+        "]}}\n"
+    )
+
+    status, _, err = run(capsys, "run", str(chart))
+
+    assert status == EXIT_FAILED
+    assert err.splitlines() == [
+        f"statetree: error: {chart}:2 at root.states[0].transitions[0].to: unknown state "
+        "'Nowhere' in a transition of R.A; it can go to its siblings: A, B",
+        f"statetree: error: {chart}:3 at root.states[1].enter[0].start_timer.delay: "
+        "start_timer: 'delay' must be a number, got 'soon'",
+    ]
+
+
+def command_raising(error: BaseException) -> Command:
+    def fail(args: argparse.Namespace) -> int:
+        raise error
+
+    return Command("fail", "fail", "Fail.", lambda parser: None, fail)
+
+
+def test_ctrl_c_stops_quietly(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["fail"], commands=[command_raising(KeyboardInterrupt())]) == EXIT_INTERRUPTED
+    assert capsys.readouterr().err == ""
+
+
+def test_a_closed_pipe_stops_quietly(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["fail"], commands=[command_raising(BrokenPipeError())]) == EXIT_FAILED
+    assert capsys.readouterr().err == ""
+
+
+def test_a_bug_still_shows_its_traceback() -> None:
+    # Only the user's mistakes are turned into messages; statetree's own bugs are not hidden.
+    with pytest.raises(ZeroDivisionError):
+        main(["fail"], commands=[*COMMANDS, command_raising(ZeroDivisionError())])
+
+
+def test_help_shows_the_defaults(capsys: pytest.CaptureFixture[str]) -> None:
+    for command in ("plot", "run"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+
+    assert "the resolution of a PNG, in dots per inch (default: 144)" in out
+    assert "how often --watch looks at the file (default: 0.5)" in out
+    assert "trace level (default: basic)" in out
+    assert "(default: None)" not in out
+    assert "(default: False)" not in out
