@@ -104,7 +104,7 @@ def test_a_chart_error_is_a_definition_error_with_structured_fields() -> None:
             "  policy: prio\n  states:\n",
             4,
             "root.policy",
-            "unknown policy 'prio'; use ('explicit', 'sequential', 'priority', 'concurrent')",
+            "unknown policy 'prio'; use one of explicit, sequential, priority, concurrent",
         ),
         (
             "    - name: B\n",

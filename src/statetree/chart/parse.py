@@ -130,7 +130,8 @@ class _Reader:
         if value is None:
             return Policy.EXPLICIT if parent else None
         if value not in _POLICIES:
-            self.problem((*path, "policy"), f"unknown policy {value!r}; use {_POLICIES}")
+            choices = ", ".join(_POLICIES)
+            self.problem((*path, "policy"), f"unknown policy {value!r}; use one of {choices}")
             return None
         policy = Policy(value)
         if not parent:
