@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: test demo bench lint clean graphviz chromium
+.PHONY: test demo bench lint docs dist clean graphviz chromium
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -43,7 +43,7 @@ test: lint
 	$(BIN)/pytest
 
 $(VENV)/.demo: $(VENV)/.base | graphviz
-	$(BIN)/python -m pip install --quiet -e '.[plot,chart,inspect]'
+	$(BIN)/python -m pip install --quiet -e '.[plot,chart,inspect,batch]'
 	touch $@
 
 demo: $(VENV)/.demo
@@ -52,5 +52,22 @@ demo: $(VENV)/.demo
 bench: $(VENV)/.bench
 	$(BIN)/python benchmarks/run.py
 
+$(VENV)/.docs: $(VENV)/.base
+	$(BIN)/python -m pip install --quiet -e '.[docs]'
+	touch $@
+
+# The guide and the API reference as a static site in site/ (warnings are errors).
+docs: $(VENV)/.docs
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
+
+$(VENV)/.dist: $(BIN)/python
+	$(BIN)/python -m pip install --quiet 'build>=1.2'
+	touch $@
+
+# The wheel and the source distribution, in dist/.
+dist: $(VENV)/.dist
+	rm -rf dist
+	$(BIN)/python -m build --outdir dist .
+
 clean:
-	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) build dist site src/*.egg-info .pytest_cache .mypy_cache .ruff_cache

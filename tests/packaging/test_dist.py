@@ -1,0 +1,113 @@
+"""``make dist``'s wheel and source distribution: complete, installable, described right."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tarfile
+import zipfile
+from collections.abc import Iterator
+from email.parser import HeaderParser
+from pathlib import Path
+
+import pytest
+
+import statetree
+
+ROOT = Path(__file__).resolve().parents[2]
+VERSION = statetree.__version__
+
+
+@pytest.fixture(scope="module")
+def dist(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The wheel and sdist, built as ``make dist`` does (the wheel from the sdist)."""
+    out = tmp_path_factory.mktemp("dist")
+    subprocess.run(
+        [sys.executable, "-m", "build", "--outdir", str(out), str(ROOT)],
+        check=True,
+        capture_output=True,
+    )
+    yield out
+
+
+def test_the_wheel_holds_the_package_data_and_the_licence(dist: Path) -> None:
+    with zipfile.ZipFile(dist / f"statetree-{VERSION}-py3-none-any.whl") as wheel:
+        names = set(wheel.namelist())
+        entry_points = wheel.read(f"statetree-{VERSION}.dist-info/entry_points.txt").decode()
+
+    assert {
+        "statetree/py.typed",
+        "statetree/chart/schema.json",
+        "statetree/inspect/static/index.html",
+        f"statetree-{VERSION}.dist-info/licenses/LICENSE",
+    } <= names
+    assert "statetree = statetree.cli:main" in entry_points
+
+
+def test_the_metadata_says_version_licence_and_where_to_look(dist: Path) -> None:
+    with zipfile.ZipFile(dist / f"statetree-{VERSION}-py3-none-any.whl") as wheel:
+        metadata = HeaderParser().parsestr(
+            wheel.read(f"statetree-{VERSION}.dist-info/METADATA").decode()
+        )
+
+    assert metadata["Version"] == VERSION
+    assert metadata["License-Expression"] == "MIT"
+    urls = dict(line.split(", ", 1) for line in metadata.get_all("Project-URL"))
+    assert set(urls) == {"Homepage", "Documentation", "Source", "Issues", "Changelog"}
+    assert "docs" in metadata.get_all("Provides-Extra")
+    assert metadata.get_payload().startswith("# statetree")  # the README, for the index page
+
+
+def test_the_sdist_holds_what_builds_tests_and_documents_it(dist: Path) -> None:
+    with tarfile.open(dist / f"statetree-{VERSION}.tar.gz") as sdist:
+        names = {name.split("/", 1)[1] for name in sdist.getnames() if "/" in name}
+
+    assert {
+        "LICENSE",
+        "CHANGELOG.md",
+        "README.md",
+        "Makefile",
+        "mkdocs.yml",
+        "pyproject.toml",
+        "docs/index.md",
+        "examples/demo.py",
+        "tests/conftest.py",
+        "src/statetree/__init__.py",
+    } <= names
+    assert not any("__pycache__" in name for name in names)
+
+
+def test_the_wheel_installs_and_runs(dist: Path, tmp_path: Path) -> None:
+    target = tmp_path / "site"
+    wheel = dist / f"statetree-{VERSION}-py3-none-any.whl"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--target",
+            str(target),
+            str(wheel),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import statetree, sys; print(statetree.__version__, statetree.__file__)",
+        ],
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(target)},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+
+    version, location = done.stdout.split()
+    assert version == VERSION
+    assert Path(location).is_relative_to(target)
