@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from statetree.bitmask import BitmaskDefinition
@@ -20,7 +20,7 @@ from statetree.cli.structures import (
 from statetree.structure import Issue, Severity, Structure
 from statetree.targets import TARGET_HELP, existing_file, shown_path
 
-__all__ = ["COMMAND", "Checked", "check_target", "format_issue"]
+__all__ = ["COMMAND", "STRUCTURE_CHECKS", "Checked", "check_target", "format_issue"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,8 +62,17 @@ def _structure_heading(structure: Structure) -> str:
     return f"{structure.initial}: {_count(states, 'state')}, {_count(edges, 'transition')}"
 
 
+def _validation(structure: Structure) -> Iterable[Issue]:
+    return structure.validate().issues
+
+
+STRUCTURE_CHECKS: tuple[Callable[[Structure], Iterable[Issue]], ...] = (_validation,)
+"""What is checked on every structure (class-based machines and charts that load). To check
+something more, add a function returning its issues here."""
+
+
 def _structure_checked(structure: Structure, extra: tuple[Issue, ...] = ()) -> Checked:
-    issues = [*extra, *structure.validate().issues]
+    issues = [*extra, *(issue for check in STRUCTURE_CHECKS for issue in check(structure))]
     return Checked(_structure_heading(structure), _sorted(issues))
 
 
