@@ -13,7 +13,7 @@ import pytest
 from statetree.chart.load import load
 from statetree.cli import COMMANDS, EXIT_USAGE, Command, build_parser, main
 from statetree.cli.check_command import check_target
-from statetree.cli.structures import load_plottables, load_registry
+from statetree.cli.structures import is_chart_file, load_plottables, load_registry
 from statetree.targets import attribute_of, existing_file, import_target_module, split_target
 
 
@@ -101,6 +101,9 @@ def _resolve_run(args: argparse.Namespace) -> None:
 
 
 def _resolve_inspect(args: argparse.Namespace) -> None:
+    if is_chart_file(args.target):
+        existing_file(args.target)
+        return
     module, name = split_target(args.target)
     attribute_of(import_target_module(module), name)
 
