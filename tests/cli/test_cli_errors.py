@@ -89,16 +89,17 @@ def test_writing_into_a_missing_directory_is_a_usage_error(
 def test_a_yaml_chart_without_the_chart_extra_is_one_line(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setitem(sys.modules, "ruamel.yaml", None)
+    for name in ("ruamel", "ruamel.yaml"):  # as if the package were not installed
+        monkeypatch.setitem(sys.modules, name, None)
     monkeypatch.delitem(sys.modules, "statetree.chart.load_yaml", raising=False)
     chart = str(CHARTS / "combo_attack.yaml")
 
     for argv in (["check", chart], ["plot", chart], ["run", chart]):
         status, out, err = run(capsys, *argv)
         assert (status, out) == (EXIT_FAILED, "")
-        assert err == (
-            "statetree: error: yaml charts need ruamel.yaml: pip install 'statetree[chart]'\n"
-        )
+        assert err.startswith("statetree: error: yaml charts need ruamel")
+        assert err.endswith(": pip install 'statetree[chart]'\n")
+        assert err.count("\n") == 1
 
 
 @pytest.mark.parametrize(
