@@ -113,7 +113,7 @@ def import_target_module(module: str) -> ModuleType:
     except LoadError:
         raise
     except ModuleNotFoundError as error:
-        raise LoadError(f"cannot import {module!r}: {error}") from error
+        raise LoadError(f"{raised_at(error)}cannot import {module!r}: {error}") from error
     except Exception as error:  # the user's module failed while running its top level
         where = raised_at(error)
         raise LoadError(
@@ -125,23 +125,28 @@ def raised_at(error: BaseException) -> str:
     """``file:line: `` of the user's code that raised ``error``, or ``""`` when unknown.
 
     That is the innermost frame outside statetree, the standard library and installed
-    packages (the innermost frame at all when there is none), or where a syntax error is.
+    packages (else the innermost one outside statetree), or where a syntax error is.
     """
     if isinstance(error, SyntaxError) and error.filename and error.lineno:
         return f"{shown_path(error.filename)}:{error.lineno}: "
-    frames = [f for f in traceback.extract_tb(error.__traceback__) if f.lineno is not None]
-    frames = [f for f in frames if not f.filename.startswith("<")]
+    frames = [
+        frame
+        for frame in traceback.extract_tb(error.__traceback__)
+        if frame.lineno is not None and not frame.filename.startswith(_MACHINERY)
+    ]
     own = [f for f in frames if not f.filename.startswith(_LIBRARY_DIRECTORIES)]
     chosen = (own or frames)[-1:]
     return "".join(f"{shown_path(frame.filename)}:{frame.lineno}: " for frame in chosen)
 
 
+_MACHINERY = (
+    "<",
+    str(Path(importlib.__file__ or "").resolve().parent),
+    str(Path(__file__).resolve().parent),
+)
+"""Frames never named: the import machinery's and statetree's own."""
 _LIBRARY_DIRECTORIES = tuple(
-    str(Path(directory).resolve())
-    for directory in (
-        str(Path(__file__).parent),
-        *(sysconfig.get_paths()[key] for key in ("stdlib", "purelib", "platlib")),
-    )
+    str(Path(sysconfig.get_paths()[key]).resolve()) for key in ("stdlib", "purelib", "platlib")
 )
 
 

@@ -206,3 +206,17 @@ def test_help_shows_the_defaults(capsys: pytest.CaptureFixture[str]) -> None:
     assert "trace level (default: basic)" in out
     assert "(default: None)" not in out
     assert "(default: False)" not in out
+
+
+def test_a_missing_import_inside_the_users_module_is_named_where_it_is(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "game.py").write_text("import math\nimport pygame_not_installed\n")
+
+    _, _, err = run(capsys, "check", "game.py")
+
+    assert err == (
+        "statetree: error: game.py:2: cannot import 'game.py': "
+        "No module named 'pygame_not_installed'\n"
+    )
