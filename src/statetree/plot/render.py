@@ -17,7 +17,7 @@ RENDERED_FORMATS = ("svg", "png", "pdf")
 """The formats Graphviz renders for us."""
 
 DEFAULT_DPI = 144
-"""The resolution of PNG plots, in dots per inch: 1.5 times Graphviz's own 96, sharp on
+"""The resolution of PNG plots, in dots per inch: twice Graphviz's default of 72, sharp on
 high-density screens and still small on others."""
 
 INSTALL_HINT = (
