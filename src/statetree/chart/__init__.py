@@ -5,9 +5,16 @@ loaded into an immutable, validated model, compiled into ``State`` classes and r
 :class:`ChartMachine` on the core ``StateMachine``: tracing, structure and plots work on it
 unchanged. YAML needs ``ruamel.yaml`` and TOML before Python 3.11 needs ``tomli`` (the
 ``chart`` extra); they are imported only when such a file is read.
+
+:class:`ChartBatch` runs one chart for many agents as NumPy arrays (the ``batch`` extra);
+it and its companions are loaded on first access and left out of ``__all__``, so a star
+import works without NumPy.
 """
 
 from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from statetree.chart.actions import ActionCall, Handler
 from statetree.chart.compile import CompiledChart, compile_chart
@@ -43,6 +50,14 @@ from statetree.chart.schema import schema
 from statetree.chart.states import ChartState
 from statetree.chart.structure import chart_structure
 from statetree.chart.validate import validate
+
+if TYPE_CHECKING:
+    from statetree.chart.batch import AgentView as AgentView
+    from statetree.chart.batch import BatchCall as BatchCall
+    from statetree.chart.batch import BatchLoopError as BatchLoopError
+    from statetree.chart.batch import ChartBatch as ChartBatch
+
+_BATCH = ("AgentView", "BatchCall", "BatchLoopError", "ChartBatch")
 
 __all__ = [
     "DEFAULT_REGISTRY",
@@ -91,3 +106,10 @@ __all__ = [
     "to_data",
     "validate",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # The batch engine needs NumPy, so it is imported only when first asked for.
+    if name in _BATCH:
+        return getattr(importlib.import_module("statetree.chart.batch"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,302 @@
+"""ChartBatch: one chart run by many agents, stepped as arrays.
+
+Every agent behaves exactly as its own :class:`~statetree.chart.ChartMachine` fed the same
+calls would (a differential test holds the two engines to that), but all agents live in a
+few NumPy arrays and each step is a handful of array operations, whatever the number of
+agents.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator, Mapping
+from types import MappingProxyType
+from typing import cast
+
+from statetree.chart.actions import Handler
+from statetree.chart.batch.actions import BatchHandler
+from statetree.chart.batch.arrays import Bools, Indexes, np
+from statetree.chart.batch.engine import Engine
+from statetree.chart.batch.entities import Entities, select
+from statetree.chart.batch.errors import BatchLoopError
+from statetree.chart.batch.plan import Plan
+from statetree.chart.batch.store import Store
+from statetree.chart.batch.ticking import tick
+from statetree.chart.batch.view import AgentView
+from statetree.chart.compile import CompiledChart, compile_chart
+from statetree.chart.events import Event
+from statetree.chart.model import Chart
+from statetree.chart.runtime import bind_handlers
+from statetree.chart.structure import compiled_structure
+from statetree.errors import UsageError
+from statetree.options import DEFAULT_MAX_TRANSITIONS
+from statetree.structure.model import Structure
+
+__all__ = ["ChartBatch"]
+
+_NO_HANDLERS: Mapping[str, BatchHandler] = MappingProxyType({})
+
+
+def bind(compiled: CompiledChart, handlers: Mapping[str, BatchHandler]) -> list[BatchHandler]:
+    """The handler of each host action slot of ``compiled`` (as ``ChartMachine`` binds them).
+
+    Raises:
+        HandlerError: an action the chart uses has no handler.
+    """
+    # The binding rules are ChartMachine's; only the handlers' argument type differs.
+    return cast(
+        "list[BatchHandler]", bind_handlers(compiled, cast("Mapping[str, Handler]", handlers))
+    )
+
+
+class ChartBatch:
+    """``count`` agents running one chart, stepped together.
+
+    Args:
+        chart: the chart, or a chart compiled once.
+        count: how many agents to create (not started: the first call that needs them
+            starts them, or :meth:`start`).
+        handlers: the host's handler of each action type the chart uses (built-in actions
+            excepted), called with a :class:`BatchCall` naming every agent performing it.
+        name: the batch's name in errors (default: the chart's name).
+        max_transitions: how many changes one agent's processing may make before it fails
+            with :class:`BatchLoopError`.
+
+    Raises:
+        ChartError: ``chart`` is invalid.
+        HandlerError: an action the chart uses has no handler.
+        UsageError: ``count`` or ``max_transitions`` is out of range.
+    """
+
+    def __init__(
+        self,
+        chart: Chart | CompiledChart,
+        count: int = 0,
+        handlers: Mapping[str, BatchHandler] = _NO_HANDLERS,
+        *,
+        name: str | None = None,
+        max_transitions: int = DEFAULT_MAX_TRANSITIONS,
+    ) -> None:
+        if count < 0:
+            raise UsageError(f"a batch needs a count of at least 0 agents, got {count}")
+        if max_transitions < 1:
+            raise UsageError(f"max_transitions must be at least 1, got {max_transitions}")
+        compiled = chart if isinstance(chart, CompiledChart) else compile_chart(chart)
+        plan = Plan(compiled)
+        self._setup(plan, Store(plan, count), handlers, name, max_transitions)
+        self._store.spawn(count)
+
+    def _setup(
+        self,
+        plan: Plan,
+        store: Store,
+        handlers: Mapping[str, BatchHandler],
+        name: str | None,
+        bound: int,
+    ) -> None:
+        self._handlers = handlers
+        self._store = store
+        self._engine = Engine(plan, store, bind(plan.compiled, handlers), bound)
+        self.name = plan.compiled.chart.name if name is None else name
+        self.offset = 0
+        self._busy = False
+
+    # -- inputs ----------------------------------------------------------------------------
+
+    def start(self, entities: Entities = None) -> None:
+        """Enter the initial states of the agents that have not started.
+
+        Raises:
+            BatchLoopError: an agent could not settle (the others did).
+        """
+        with self._call("start"):
+            self._start(self._select(entities))
+
+    def send(self, event: Event, entities: Entities = None) -> None:
+        """Latch ``event`` for each agent of ``entities`` and process until they settle.
+
+        Called from a handler while the batch processes, the event is latched into the
+        current processing of the agents named, which must be agents of that handler's call.
+
+        Raises:
+            UsageError: ``event`` is a level trigger (use ``hold`` / ``release``), or an
+                agent is unknown.
+            BatchLoopError: an agent could not settle (the others did).
+        """
+        compiled = self._engine.plan.compiled
+        if event[0] in compiled.level_kinds:
+            raise UsageError(f"{event} is a level trigger: use hold() and release()")
+        edge = compiled.edges.get(event, -1)
+        if self._busy:
+            self._engine.latch_in_call(edge, self._select(entities))
+            return
+        with self._call("send"):
+            ids = self._start(self._select(entities))
+            self._engine.process(ids, edge)
+
+    def hold(self, event: Event, entities: Entities = None) -> None:
+        """Hold a level trigger on for each agent of ``entities``, then process them."""
+        self._level(event, entities, True)
+
+    def release(self, event: Event, entities: Entities = None) -> None:
+        """Release a level trigger for each agent of ``entities``, then process them."""
+        self._level(event, entities, False)
+
+    def tick(self, dt: float) -> None:
+        """Advance every agent's clock by ``dt``; each due timer fires, in order, its own
+        processing (as ``ChartMachine.tick`` does for one machine).
+
+        Raises:
+            UsageError: ``dt`` is negative or NaN, or the batch is processing.
+            BatchLoopError: an agent could not settle (the others did).
+        """
+        if not dt >= 0:
+            raise UsageError(f"tick({dt}): time cannot go backwards")
+        with self._call("tick"):
+            store = self._store
+            idle = np.flatnonzero(store.alive[: self.size] & ~store.active[0, : self.size])
+            self._start(idle)
+            tick(self._engine, dt, np.fromiter(sorted(self._engine.failures), np.intp))
+
+    def _level(self, event: Event, entities: Entities, on: bool) -> None:
+        store = self._store
+        if event[0] not in self._engine.plan.compiled.level_kinds:
+            raise UsageError(f"{event} is not a level trigger: send() it instead")
+        with self._call("hold" if on else "release"):
+            ids = self._start(self._select(entities))
+            row = store.held_row(event)  # first: a new event adds a row to ``held``
+            store.held[row, ids] = on
+            self._engine.process(ids, None)
+
+    def _start(self, ids: Indexes) -> Indexes:
+        """Start the agents of ``ids`` that have not; return those that did not fail."""
+        engine = self._engine
+        idle = ids[~self._store.active[0, ids]]
+        engine.process(idle, None)
+        if not engine.failures:
+            return ids
+        failed = np.fromiter(engine.failures, np.intp)
+        return np.setdiff1d(ids, failed, assume_unique=True)
+
+    # -- population ------------------------------------------------------------------------
+
+    def spawn(self, count: int = 1) -> Indexes:
+        """Add ``count`` agents (not started, like a new ``ChartMachine``); free slots are
+        reused, lowest first.
+
+        Returns:
+            Their indexes, ascending.
+        """
+        if count < 0:
+            raise UsageError(f"spawn() needs a count of at least 0, got {count}")
+        with self._call("spawn"):
+            return self._store.spawn(count)
+
+    def despawn(self, entities: Entities) -> None:
+        """Remove agents: their active states exit, innermost first (exit actions run, as
+        ``stop()`` does), then their slots are free for :meth:`spawn`."""
+        with self._call("despawn"):
+            ids = self._select(entities)
+            store, engine = self._store, self._engine
+            work = store.gather(ids, engine.plan)
+            engine.exit_all(work, reversed(range(engine.plan.states)))
+            store.free(ids)
+
+    # -- queries ---------------------------------------------------------------------------
+
+    @property
+    def chart(self) -> Chart:
+        """The chart running now."""
+        return self._engine.plan.compiled.chart
+
+    @property
+    def compiled(self) -> CompiledChart:
+        """The compiled chart running now."""
+        return self._engine.plan.compiled
+
+    @property
+    def structure(self) -> Structure:
+        """The chart's structure (for plots and the inspector)."""
+        return compiled_structure(self.compiled)
+
+    @property
+    def size(self) -> int:
+        """How many agent slots there are: indexes run from 0 to ``size - 1``."""
+        return self._store.size
+
+    @property
+    def alive(self) -> Bools:
+        """Whether each slot holds an agent (a copy, shape ``(size,)``)."""
+        alive: Bools = self._store.alive[: self.size].copy()
+        return alive
+
+    @property
+    def population(self) -> int:
+        """How many agents there are."""
+        return int(np.count_nonzero(self._store.alive[: self.size]))
+
+    def active(self, index: int) -> tuple[str, ...]:
+        """The paths of agent ``index``'s active states, in processing order (what
+        ``ChartMachine.active`` gives for that agent)."""
+        paths = self._engine.plan.tree.paths
+        column = self._store.active[:, self._check(index)]
+        return tuple(paths[number] for number in np.flatnonzero(column).tolist())
+
+    def is_active(self, path: str) -> Bools:
+        """Whether the state at ``path`` is active, for every agent slot (a copy).
+
+        Raises:
+            UsageError: the chart has no state at ``path``.
+        """
+        active: Bools = self._store.active[self._number(path), : self.size].copy()
+        return active
+
+    def counts(self) -> dict[str, int]:
+        """How many agents have each state active, by path (every state of the chart)."""
+        totals = np.count_nonzero(self._store.active[:, : self.size], axis=1).tolist()
+        return dict(zip(self._engine.plan.tree.paths, totals, strict=True))
+
+    def agent(self, index: int) -> AgentView:
+        """A live, read-only view of agent ``index`` (active states, clock, timers)."""
+        self._check(index)
+        return AgentView(self, index)
+
+    def _check(self, index: int) -> int:
+        if not (0 <= index < self.size and self._store.alive[index]):
+            raise UsageError(f"agent {index} does not exist (the batch has {self.size} slots)")
+        return index
+
+    def _number(self, path: str) -> int:
+        number = self._engine.plan.numbers.get(path)
+        if number is None:
+            known = ", ".join(self._engine.plan.tree.paths)
+            raise UsageError(f"chart {self.chart.name!r} has no state {path!r}; states: {known}")
+        return number
+
+    def _select(self, entities: Entities) -> Indexes:
+        return select(entities, self._store.alive[: self.size])
+
+    # -- calls -----------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _call(self, name: str) -> Iterator[None]:
+        if self._busy:
+            raise UsageError(f"{name}() called while batch {self.name!r} processes")
+        engine = self._engine
+        engine.failures.clear()
+        engine.recent.clear()
+        self._busy = True
+        try:
+            yield
+        finally:
+            self._busy = False
+        if engine.failures:
+            self._fail()
+
+    def _fail(self) -> None:
+        failures = self._engine.failures
+        agents = sorted(failures)
+        first = agents[0]
+        name = f"{self.name}[{first + self.offset}]"
+        agents = [agent + self.offset for agent in agents]
+        raise BatchLoopError(name, failures[first], self._engine.bound, agents)

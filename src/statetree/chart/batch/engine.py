@@ -1,0 +1,208 @@
+"""The batch engine: processings of many agents, pass by pass, as array operations.
+
+Each agent of a working set runs its own processing, exactly as a ``ChartMachine`` would:
+in every pass it either applies one move (the first change, outermost first) or has
+settled. Agents that settle leave the working set (or, in a tick, start the processing of
+their next timer), so every pass only touches agents still moving. Within a pass the exits
+of all agents happen first, in descending state number (innermost first, later regions
+first), then the entries in ascending number: for each agent that is the order a
+``ChartMachine`` exits and enters, and each action runs once for all agents performing it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+from statetree.chart.actions import ActionCall
+from statetree.chart.batch.actions import BatchCall, BatchHandler
+from statetree.chart.batch.arrays import Bools, Indexes, Moves, np, read_only
+from statetree.chart.batch.choose import choose
+from statetree.chart.batch.plan import Plan
+from statetree.chart.batch.store import Store
+from statetree.chart.batch.work import Work
+from statetree.errors import UsageError
+from statetree.loops import KEPT_CHANGES, find_cycle
+
+__all__ = ["Continue", "Engine"]
+
+Continue = Callable[[Work, Bools], Bools]
+"""Given the agents that settled, start their next processing; return where it started."""
+
+_SETTLED, _FAILED = -1, -2
+
+
+class Engine:
+    """Runs processings of a batch's agents on its :class:`Store`.
+
+    Attributes:
+        plan: the chart's tables.
+        store: the agents' arrays.
+        handlers: the host handler of each host action slot.
+        bound: the most changes one processing may make.
+        failures: the cycle of each agent whose processing hit ``bound`` during the
+            current call (reported, then cleared, by the batch).
+    """
+
+    def __init__(
+        self, plan: Plan, store: Store, handlers: Sequence[BatchHandler], bound: int
+    ) -> None:
+        self.plan = plan
+        self.store = store
+        self.handlers = list(handlers)
+        self.bound = bound
+        self.sequence = 0
+        self.failures: dict[int, tuple[str, ...]] = {}
+        self.recent: dict[int, list[str]] = {}
+        self.calling: tuple[Work, Indexes, Indexes] | None = None
+
+    # -- what performers call --------------------------------------------------------------
+
+    def call_host(self, slot: int, call: ActionCall, work: Work, positions: Indexes) -> None:
+        """Call the handler of ``slot`` once, with every agent at ``positions``."""
+        entities = read_only(work.ids[positions])
+        outer, self.calling = self.calling, (work, positions, entities)
+        try:
+            self.handlers[slot](BatchCall(call, entities))
+        finally:
+            self.calling = outer
+
+    def next_sequence(self) -> int:
+        """A number larger than any handed out before."""
+        self.sequence += 1
+        return self.sequence
+
+    # -- processings -----------------------------------------------------------------------
+
+    def process(self, ids: Indexes, edge: int | None) -> None:
+        """One processing for each agent ``ids``: latch the event of ``edge`` (a latch row,
+        -1 for an event no trigger counts, ``None`` for none), then settle."""
+        if ids.size == 0:
+            return
+        work = self.store.gather(ids, self.plan)
+        self.begin(work, np.arange(work.k), edge)
+        self.settle(work)
+
+    def begin(self, work: Work, positions: Indexes, edge: int | Indexes | None) -> None:
+        """Start a processing for the agents at ``positions``: latch, then enter the root of
+        those that have no active state (as the core machine pushes its initial state)."""
+        work.entry[:, positions] = 0
+        work.latched[:, positions] = 0
+        work.changes[positions] = 0
+        work.serial[positions] = 0 if edge is None else 1
+        if isinstance(edge, int):
+            if edge >= 0:
+                work.latched[edge, positions] = 1
+        elif edge is not None:
+            counted = edge >= 0
+            work.latched[edge[counted], positions[counted]] = 1
+        if self.recent:
+            for agent in work.ids[positions].tolist():
+                self.recent.pop(agent, None)
+        empty = positions[~work.active[0, positions]]
+        if empty.size:
+            self.enter(work, 0, empty)
+
+    def settle(self, work: Work, more: Continue | None = None) -> None:
+        """Apply passes until every agent of ``work`` has settled (or failed)."""
+        while work.k:
+            moves = self.count(work, choose(self.plan.choosers, work))
+            settled = moves == _SETTLED
+            finished = moves == _FAILED
+            if settled.any():
+                finished |= settled & ~more(work, settled) if more else settled
+            if finished.any():
+                self.store.scatter(work, finished)
+                kept = ~finished
+                work, moves = work.take(kept), moves[kept]
+            self.apply(work, moves)
+
+    def count(self, work: Work, moves: Moves) -> Moves:
+        """Count each agent's change; an agent past the bound fails instead (its move -2)."""
+        moving = moves >= 0
+        work.changes[moving] += 1
+        watched = moving & (work.changes > self.bound - KEPT_CHANGES)
+        if watched.any():
+            self.watch(work, moves, np.flatnonzero(watched))
+        return moves
+
+    def watch(self, work: Work, moves: Moves, positions: Indexes) -> None:
+        """Remember the last changes of agents near the bound; fail those past it."""
+        for position in positions.tolist():
+            agent = int(work.ids[position])
+            recent = self.recent.setdefault(agent, [])
+            recent.append(self.plan.target_paths[moves[position]])
+            if work.changes[position] > self.bound:
+                self.failures.setdefault(agent, tuple(find_cycle(recent)))
+                moves[position] = _FAILED
+
+    # -- changes ---------------------------------------------------------------------------
+
+    def apply(self, work: Work, moves: Moves) -> None:
+        """Apply each agent's move: every exit (descending), then every entry (ascending)."""
+        positions = np.flatnonzero(moves >= 0)
+        if positions.size == 0:
+            return
+        chosen = moves[positions]
+        plan = self.plan
+        numbers = plan.tree.numbers
+        inside = (numbers >= plan.low[chosen]) & (numbers < plan.high[chosen])
+        before = work.active[:, positions]
+        leaving = before & inside
+        for state in np.flatnonzero(leaving.any(axis=1))[::-1].tolist():
+            self.exit(work, state, positions[leaving[state]])
+        after = before & ~inside
+        work.active[:, positions] = after
+        entering = plan.enters[:, chosen] & ~after
+        for state in np.flatnonzero(entering.any(axis=1)).tolist():
+            self.enter(work, state, positions[entering[state]])
+
+    def enter(self, work: Work, state: int, positions: Indexes) -> None:
+        """Enter ``state`` for the agents at ``positions`` (``ChartState.on_enter``)."""
+        tree = self.plan.tree
+        work.active[state, positions] = True
+        work.entry[state, positions] = work.serial[positions]
+        parent = tree.parent[state]
+        if parent >= 0:
+            work.history[tree.history_row[parent], positions] = tree.index[state]
+        for perform in self.plan.enter_actions[state]:
+            perform(self, work, positions)
+
+    def exit(self, work: Work, state: int, positions: Indexes) -> None:
+        """Exit ``state`` for the agents at ``positions``: its actions, then its timers die.
+
+        The caller clears ``active``."""
+        for perform in self.plan.exit_actions[state]:
+            perform(self, work, positions)
+        for row in self.plan.kill_rows[state]:
+            work.due[row, positions] = np.nan
+
+    def exit_all(self, work: Work, order: Iterable[int]) -> None:
+        """Exit, in ``order``, each of those states that is active, for every agent."""
+        for state in order:
+            positions = np.flatnonzero(work.active[state])
+            if positions.size:
+                self.exit(work, state, positions)
+                work.active[state, positions] = False
+
+    # -- events from handlers --------------------------------------------------------------
+
+    def latch_in_call(self, edge: int, ids: Indexes) -> None:
+        """Latch an event for agents of the handler call in progress (a handler's ``send``).
+
+        Raises:
+            UsageError: no handler is running, or an agent is not one of its call.
+        """
+        if self.calling is None:
+            raise UsageError("send() called while the batch processes, outside a handler")
+        work, positions, entities = self.calling
+        where = np.searchsorted(entities, ids)
+        inside = where < entities.size
+        if not (inside.all() and np.array_equal(entities[where], ids)):
+            raise UsageError(
+                "a handler may only send() to the agents of its own call while the batch "
+                "processes; keep other events and send them after this call returns"
+            )
+        chosen = positions[where]
+        work.serial[chosen] += 1
+        if edge >= 0:
+            work.latched[edge, chosen] = work.serial[chosen]

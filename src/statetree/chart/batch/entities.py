@@ -1,0 +1,61 @@
+"""Reading the ``entities`` argument of batch calls: which agents a call is for."""
+
+from __future__ import annotations
+
+from typing import TypeAlias
+
+from statetree.chart.batch.arrays import Bools, Indexes, NDArray, np
+from statetree.errors import UsageError
+
+__all__ = ["Entities", "select"]
+
+Entities: TypeAlias = "int | NDArray[np.integer] | NDArray[np.bool_] | list[int] | range | None"
+"""``None`` (every live agent), one index, indexes (any order, no repeats) or a boolean mask
+with one entry per agent slot."""
+
+
+def select(entities: Entities, alive: Bools) -> Indexes:
+    """The indexes ``entities`` names, ascending.
+
+    Args:
+        alive: whether each agent slot holds an agent (its length is the batch's size).
+
+    Raises:
+        UsageError: not indexes or a mask of the right length, an index out of range, named
+            twice, or of a slot without an agent.
+    """
+    if entities is None:
+        return np.flatnonzero(alive)
+    array = np.asarray(entities)
+    if array.dtype == np.bool_:
+        if array.shape != alive.shape:
+            raise UsageError(
+                f"a mask of agents needs one entry per agent slot ({alive.size}), "
+                f"got shape {array.shape}"
+            )
+        ids = np.flatnonzero(array)
+    elif array.size == 0:
+        ids = np.zeros(0, np.intp)
+    elif np.issubdtype(array.dtype, np.integer):
+        ids = _indexes(array.reshape(-1), alive.size)
+    else:
+        raise UsageError(f"entities must be agent indexes or a mask of agents, got {entities!r}")
+    dead = ids[~alive[ids]]
+    if dead.size:
+        raise UsageError(f"agent {int(dead[0])} does not exist (it was despawned or never spawned)")
+    return ids
+
+
+def _indexes(array: NDArray[np.integer], size: int) -> Indexes:
+    outside = array[(array < 0) | (array >= size)]
+    if outside.size:
+        raise UsageError(f"agent index {int(outside[0])} is out of range: the batch has {size}")
+    ids = array.astype(np.intp)
+    if ids.size > 1 and not (ids[1:] > ids[:-1]).all():
+        ids = np.sort(ids)
+        twice = ids[1:][ids[1:] == ids[:-1]]
+        if twice.size:
+            raise UsageError(
+                f"agent {int(twice[0])} is named twice; to deliver an event twice, send it twice"
+            )
+    return ids

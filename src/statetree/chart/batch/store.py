@@ -1,0 +1,135 @@
+"""The per-agent state of a batch: structure of arrays, one column per agent slot.
+
+Everything an agent is lives in these arrays (no Python object per agent), so a range of
+columns can be copied out, sent elsewhere and copied back bit for bit. Between calls an
+agent needs no serial numbers: only events of the current processing ever count.
+
+Slots freed by ``despawn`` are reused (lowest first) before new ones are added; when the
+arrays are full their capacity doubles, so spawning costs amortised constant time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from statetree.chart.batch.arrays import Bools, Floats, Indexes, NDArray, np
+from statetree.chart.batch.plan import Plan
+from statetree.chart.batch.work import Work
+from statetree.chart.events import Event
+
+__all__ = ["Store", "history_type"]
+
+ARRAYS = ("alive", "active", "history", "held", "clock", "due", "sequence")
+"""The per-agent arrays, in snapshot order; the agent is the last axis of each."""
+
+
+def history_type(plan: Plan) -> type[np.signedinteger]:
+    """The smallest integer type that holds a child index of ``plan``'s chart."""
+    return np.int8 if plan.tree.widest <= 127 else np.int16
+
+
+class Store:
+    """The arrays of every agent slot of a batch.
+
+    Attributes:
+        size: how many slots are in use or were (agent indexes are below it).
+        alive: whether each slot holds an agent.
+        active: (states, slots) whether each state is active.
+        history: (states with children, slots) the child each state resumes.
+        held: (held events, slots) whether the host holds each level event.
+        clock: each agent's time, as advanced by ``tick``.
+        due: (timer rows, slots) each timer's deadline (NaN: not running).
+        sequence: (timer rows, slots) each timer's start order (no rows when timers of an
+            agent can never run together).
+        held_events: the event of each ``held`` row.
+    """
+
+    def __init__(self, plan: Plan, capacity: int, held_events: Sequence[Event] = ()) -> None:
+        self.size = 0
+        self.held_events: list[Event] = list(dict.fromkeys((*held_events, *plan.level_events)))
+        capacity = max(capacity, 1)
+        self.alive: Bools = np.zeros(capacity, np.bool_)
+        self.active: Bools = np.zeros((plan.states, capacity), np.bool_)
+        self.history: NDArray[np.signedinteger] = np.zeros(
+            (plan.tree.history_rows, capacity), history_type(plan)
+        )
+        self.held: Bools = np.zeros((len(self.held_events), capacity), np.bool_)
+        self.clock: Floats = np.zeros(capacity, np.float64)
+        rows = plan.timers.rows
+        self.due: Floats = np.full((rows, capacity), np.nan)
+        self.sequence: NDArray[np.int64] = np.zeros((rows if rows > 1 else 0, capacity), np.int64)
+
+    @property
+    def capacity(self) -> int:
+        """How many slots the arrays have room for."""
+        return int(self.alive.size)
+
+    def arrays(self) -> dict[str, NDArray[np.generic]]:
+        """Every per-agent array, by name, in snapshot order."""
+        return {name: getattr(self, name) for name in ARRAYS}
+
+    def held_row(self, event: Event) -> int:
+        """The row of ``event`` in ``held``, added (all released) if it is new."""
+        if event not in self.held_events:
+            self.held_events.append(event)
+            self.held = np.concatenate([self.held, np.zeros((1, self.capacity), np.bool_)])
+        return self.held_events.index(event)
+
+    def level_rows(self, plan: Plan) -> Indexes:
+        """The rows of ``held`` holding ``plan``'s level triggers, in level order."""
+        return np.array([self.held_row(event) for event in plan.level_events], dtype=np.intp)
+
+    # -- slots -----------------------------------------------------------------------------
+
+    def spawn(self, count: int) -> Indexes:
+        """``count`` new agents, not started: free slots first (lowest first), then new ones."""
+        free = np.flatnonzero(~self.alive[: self.size])[:count]
+        added = count - free.size
+        if self.size + added > self.capacity:
+            self.grow(max(2 * self.capacity, self.size + added))
+        ids = np.concatenate([free, np.arange(self.size, self.size + added)]).astype(np.intp)
+        self.size += added
+        self.alive[ids] = True
+        return ids
+
+    def free(self, ids: Indexes) -> None:
+        """Forget the agents ``ids``: their slots read as never used."""
+        self.alive[ids] = False
+        self.active[:, ids] = False
+        self.history[:, ids] = 0
+        self.held[:, ids] = False
+        self.clock[ids] = 0.0
+        self.due[:, ids] = np.nan
+        self.sequence[:, ids] = 0
+
+    def grow(self, capacity: int) -> None:
+        """Make room for ``capacity`` slots, keeping every agent."""
+        for name, array in self.arrays().items():
+            fill = np.nan if name == "due" else 0
+            grown = np.full((*array.shape[:-1], capacity), fill, dtype=array.dtype)
+            grown[..., : self.size] = array[..., : self.size]
+            setattr(self, name, grown)
+
+    # -- working sets ----------------------------------------------------------------------
+
+    def gather(self, ids: Indexes, plan: Plan) -> Work:
+        """A working set of the agents ``ids`` (ascending)."""
+        levels = self.held[self.level_rows(plan)][:, ids]
+        parts = (
+            self.active[:, ids],
+            self.history[:, ids],
+            levels,
+            self.clock[ids],
+            self.due[:, ids],
+            self.sequence[:, ids],
+        )
+        return Work(ids, parts, plan.edges)
+
+    def scatter(self, work: Work, done: Bools) -> None:
+        """Write back the agents of ``work`` where ``done`` is true."""
+        ids = work.ids[done]
+        self.active[:, ids] = work.active[:, done]
+        self.history[:, ids] = work.history[:, done]
+        self.clock[ids] = work.clock[done]
+        self.due[:, ids] = work.due[:, done]
+        self.sequence[:, ids] = work.sequence[:, done]

@@ -1,0 +1,83 @@
+"""Where the batch keeps timers: one deadline row per group of timers that never coexist.
+
+A timer is owned by the state that started it and dies when that state exits, and a state
+restarts a timer it already runs, so each (owner state, timer name) pair has at most one
+live timer. Pairs whose owners can never be active together share a row: the seed's combo
+attack starts four timers in four mutually exclusive states and needs one float per agent.
+A dead timer's deadline is NaN.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from statetree.chart.batch.tree import Tree
+from statetree.chart.events import Event
+from statetree.chart.registry import TIMER
+
+__all__ = ["TimerKey", "TimerLayout"]
+
+
+@dataclass(frozen=True, slots=True)
+class TimerKey:
+    """A timer as the batch stores it.
+
+    Attributes:
+        owner: the number of the state owning it.
+        name: the timer's name (its event is ``Event("timer", name)``).
+        row: its deadline row.
+        edge: the latch row of its event (-1: no trigger listens to it).
+    """
+
+    owner: int
+    name: str
+    row: int
+    edge: int
+
+
+@dataclass(frozen=True, eq=False)
+class TimerLayout:
+    """Every timer key of a chart and the rows they share.
+
+    Attributes:
+        keys: the keys, in order of their owners.
+        rows: how many deadline rows there are.
+        by_owner: the keys owned by each state (by state number).
+        by_row: the keys stored in each row.
+    """
+
+    keys: tuple[TimerKey, ...]
+    rows: int
+    by_owner: tuple[tuple[TimerKey, ...], ...]
+    by_row: tuple[tuple[TimerKey, ...], ...]
+
+    @classmethod
+    def of(
+        cls, tree: Tree, pairs: Iterable[tuple[int, str]], edges: Mapping[Event, int]
+    ) -> TimerLayout:
+        """The layout of the (owner, name) ``pairs``, rows shared where owners exclude."""
+        keys: list[TimerKey] = []
+        for owner, name in dict.fromkeys(pairs):
+            taken = {key.row for key in keys if _coexist(tree, key, owner)}
+            row = next(row for row in range(len(keys) + 1) if row not in taken)
+            keys.append(TimerKey(owner, name, row, edges.get(Event(TIMER, name), -1)))
+        rows = 1 + max((key.row for key in keys), default=-1)
+        return cls(
+            tuple(keys),
+            rows,
+            tuple(tuple(k for k in keys if k.owner == owner) for owner in range(len(tree))),
+            tuple(tuple(k for k in keys if k.row == row) for row in range(rows)),
+        )
+
+    def key(self, owner: int, name: str) -> TimerKey:
+        """The key of the timer ``name`` owned by state ``owner``."""
+        return next(key for key in self.by_owner[owner] if key.name == name)
+
+    def kill_rows(self, owner: int) -> tuple[int, ...]:
+        """The rows holding timers of state ``owner`` (cleared when it exits)."""
+        return tuple(sorted({key.row for key in self.by_owner[owner]}))
+
+
+def _coexist(tree: Tree, key: TimerKey, owner: int) -> bool:
+    return key.owner == owner or tree.can_be_active_together(key.owner, owner)

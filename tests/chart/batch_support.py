@@ -1,0 +1,155 @@
+"""Twins: a ChartBatch and one ChartMachine per agent, driven by the same calls, compared.
+
+Both engines log every host action call per agent (``str`` of the action: type, params,
+state, phase) and report transition loops; ``check`` compares active states, clocks, host
+calls and counts agent by agent.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from batch_strategies import ECHO, Step
+
+from statetree.chart import (
+    ActionCall,
+    BatchCall,
+    BatchLoopError,
+    Chart,
+    ChartBatch,
+    ChartMachine,
+)
+from statetree.errors import TransitionLoopError
+
+BOUND = 40
+
+
+class Twins:
+    """A batch of ``count`` agents and a machine per agent, fed the same steps."""
+
+    def __init__(self, chart: Chart, count: int, bound: int = BOUND) -> None:
+        self.chart = chart
+        self.bound = bound
+        self.stopping = False
+        self.batch_calls: dict[int, list[str]] = defaultdict(list)
+        self.machine_calls: dict[int, list[str]] = defaultdict(list)
+        handlers = {"host": self.batch_host, "echo": self.batch_echo}
+        self.batch = ChartBatch(chart, count, handlers, max_transitions=bound)
+        self.machines = {agent: self.machine(agent) for agent in range(count)}
+        self.batch_failed: tuple[tuple[int, ...], tuple[str, ...]] = ((), ())
+        self.machines_failed: dict[int, tuple[str, ...]] = {}
+
+    # -- the batch's side ------------------------------------------------------------------
+
+    def batch_host(self, call: BatchCall) -> None:
+        assert list(call.entities) == sorted(set(call.entities.tolist()))
+        for agent in call.entities.tolist():
+            self.batch_calls[agent].append(str(call.action))
+
+    def batch_echo(self, call: BatchCall) -> None:
+        self.batch_host(call)
+        if not self.stopping:
+            self.batch.send(ECHO, call.entities)
+
+    # -- the machines' side ----------------------------------------------------------------
+
+    def machine(self, agent: int) -> ChartMachine:
+        calls = self.machine_calls[agent]
+
+        def host(call: ActionCall) -> None:
+            calls.append(str(call))
+
+        def echo(call: ActionCall) -> None:
+            calls.append(str(call))
+            if not self.stopping:
+                machine.send(ECHO)
+
+        machine = ChartMachine(self.chart, {"host": host, "echo": echo}, max_transitions=self.bound)
+        return machine
+
+    # -- driving both ----------------------------------------------------------------------
+
+    def live(self, agents: tuple[int, ...]) -> list[int]:
+        return [agent for agent in agents if agent in self.machines]
+
+    def play(self, step: Step) -> None:
+        """Do ``step`` on both engines, recording the loops each reports."""
+        self.machines_failed = {}
+        self.batch_failed = ((), ())
+        if step.kind == "spawn":
+            self.spawn()
+        elif step.kind == "despawn":
+            self.despawn(self.live(step.agents))
+        else:
+            agents = sorted(self.machines) if step.kind == "tick" else self.live(step.agents)
+            for agent in agents:
+                self.on_machine(agent, step)
+            self.on_batch(step, agents)
+
+    def on_machine(self, agent: int, step: Step) -> None:
+        machine = self.machines[agent]
+        try:
+            if step.kind == "tick":
+                machine.tick(step.dt)
+            elif step.kind == "start":
+                machine.start()
+            else:
+                assert step.event is not None
+                {"send": machine.send, "hold": machine.hold, "release": machine.release}[step.kind](
+                    step.event
+                )
+        except TransitionLoopError as error:
+            self.machines_failed[agent] = error.cycle
+
+    def on_batch(self, step: Step, agents: list[int]) -> None:
+        batch = self.batch
+        try:
+            if step.kind == "tick":
+                batch.tick(step.dt)
+            elif step.kind == "start":
+                batch.start(agents)
+            else:
+                assert step.event is not None
+                {"send": batch.send, "hold": batch.hold, "release": batch.release}[step.kind](
+                    step.event, agents
+                )
+        except BatchLoopError as error:
+            self.batch_failed = (error.entities, error.cycle)
+
+    def spawn(self) -> None:
+        free = [slot for slot in range(self.batch.size) if slot not in self.machines]
+        (agent,) = self.batch.spawn(1).tolist()
+        assert agent == (free[0] if free else self.batch.size - 1)
+        self.batch_calls[agent].clear()
+        self.machine_calls[agent].clear()
+        self.machines[agent] = self.machine(agent)
+
+    def despawn(self, agents: list[int]) -> None:
+        self.stopping = True
+        try:
+            for agent in agents:
+                self.machines.pop(agent).machine.stop()
+            self.batch.despawn(agents)
+        finally:
+            self.stopping = False
+
+    # -- comparing -------------------------------------------------------------------------
+
+    def check(self, context: object = "") -> None:
+        """Every agent as its machine: active states, clock, host calls; then loops, counts."""
+        batch = self.batch
+        assert batch.alive.tolist() == [slot in self.machines for slot in range(batch.size)]
+        for agent, machine in self.machines.items():
+            where = f"agent {agent} after {context}"
+            assert batch.active(agent) == machine.active, where
+            assert batch.agent(agent).clock == machine.clock, where
+            assert self.batch_calls[agent] == self.machine_calls[agent], where
+        failed = tuple(sorted(self.machines_failed))
+        assert self.batch_failed[0] == failed, f"loops after {context}"
+        if failed:
+            assert self.batch_failed[1] == self.machines_failed[failed[0]]
+        expected = {path: 0 for path in batch.counts()}
+        for machine in self.machines.values():
+            for path in machine.active:
+                expected[path] += 1
+        assert batch.counts() == expected
