@@ -3,7 +3,8 @@
 The charts are those of :mod:`chart_strategies` (every policy, up to four levels, regions,
 timers, history, raised events) with host actions added to their enter and exit lists:
 ``host(tag=N)`` with a tag unique in the chart, so that every call says where it came from,
-``echo``, whose handler sends the event ``E`` back into the processing, and a second timer
+``echo``, whose handler sends the event ``E`` back into the processing when it is an enter
+action (exit actions also run outside processings, where sending is refused), and a second timer
 with a random delay, so that timers of one agent race.
 """
 
@@ -108,3 +109,29 @@ def steps() -> st.SearchStrategy[Step]:
         st.builds(Step, st.just("spawn")),
         st.builds(Step, st.just("despawn"), _agents()),
     )
+
+
+def _mutate(draw: st.DrawFn, state: StateDef, tags: Iterator[int]) -> StateDef:
+    """``state`` with one random edit, or its children edited in turn."""
+    edit = draw(
+        st.sampled_from(("keep", "keep", "keep", "enter", "exit", "swap", "drop", "rename"))
+    )
+    children = list(state.states)
+    if edit == "enter":
+        return dataclasses.replace(state, enter=(*state.enter, *_extras(draw, tags)))
+    if edit == "exit":
+        return dataclasses.replace(state, exit=(b.action("host", tag=next(tags)),))
+    if edit == "swap" and len(children) > 1:
+        children[0], children[-1] = children[-1], children[0]
+    elif edit == "drop" and len(children) > 1:
+        del children[draw(st.integers(0, len(children) - 1))]
+    elif edit == "rename" and children:
+        children[-1] = dataclasses.replace(children[-1], name="Z")
+    children = [_mutate(draw, child, tags) for child in children]
+    return dataclasses.replace(state, states=tuple(children))
+
+
+@st.composite
+def edited_charts(draw: st.DrawFn, chart: Chart) -> Chart:
+    """``chart`` with random edits (which may make it invalid: check before use)."""
+    return Chart(chart.name, _mutate(draw, chart.root, itertools.count(1000)), registry=REGISTRY)

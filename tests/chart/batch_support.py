@@ -30,7 +30,6 @@ class Twins:
     def __init__(self, chart: Chart, count: int, bound: int = BOUND) -> None:
         self.chart = chart
         self.bound = bound
-        self.stopping = False
         self.batch_calls: dict[int, list[str]] = defaultdict(list)
         self.machine_calls: dict[int, list[str]] = defaultdict(list)
         handlers = {"host": self.batch_host, "echo": self.batch_echo}
@@ -48,7 +47,7 @@ class Twins:
 
     def batch_echo(self, call: BatchCall) -> None:
         self.batch_host(call)
-        if not self.stopping:
+        if call.phase == "enter":
             self.batch.send(ECHO, call.entities)
 
     # -- the machines' side ----------------------------------------------------------------
@@ -61,7 +60,7 @@ class Twins:
 
         def echo(call: ActionCall) -> None:
             calls.append(str(call))
-            if not self.stopping:
+            if call.phase == "enter":
                 machine.send(ECHO)
 
         machine = ChartMachine(self.chart, {"host": host, "echo": echo}, max_transitions=self.bound)
@@ -116,6 +115,31 @@ class Twins:
         except BatchLoopError as error:
             self.batch_failed = (error.entities, error.cycle)
 
+    def reload(self, chart: Chart) -> None:
+        """Reload ``chart`` into every machine and the batch; their reports must agree."""
+        self.machines_failed = {}
+        self.batch_failed = ((), ())
+        self.chart = chart  # agents spawned from now on run it
+        kept: set[str] = set()
+        exited: set[str] = set()
+        entered: set[str] = set()
+        for agent, machine in self.machines.items():
+            try:
+                report = machine.reload(chart)
+            except TransitionLoopError as error:
+                self.machines_failed[agent] = error.cycle
+                continue
+            kept.update(report.kept)
+            exited.update(report.exited)
+            entered.update(report.entered)
+        try:
+            report = self.batch.reload(chart)
+        except BatchLoopError as error:
+            self.batch_failed = (error.entities, error.cycle)
+            return
+        assert (set(report.kept), set(report.exited)) == (kept, exited)
+        assert set(report.entered) == entered
+
     def spawn(self) -> None:
         free = [slot for slot in range(self.batch.size) if slot not in self.machines]
         (agent,) = self.batch.spawn(1).tolist()
@@ -125,13 +149,9 @@ class Twins:
         self.machines[agent] = self.machine(agent)
 
     def despawn(self, agents: list[int]) -> None:
-        self.stopping = True
-        try:
-            for agent in agents:
-                self.machines.pop(agent).machine.stop()
-            self.batch.despawn(agents)
-        finally:
-            self.stopping = False
+        for agent in agents:
+            self.machines.pop(agent).machine.stop()
+        self.batch.despawn(agents)
 
     # -- comparing -------------------------------------------------------------------------
 

@@ -55,9 +55,10 @@ if TYPE_CHECKING:
     from statetree.chart.batch import AgentView as AgentView
     from statetree.chart.batch import BatchCall as BatchCall
     from statetree.chart.batch import BatchLoopError as BatchLoopError
+    from statetree.chart.batch import BatchSnapshot as BatchSnapshot
     from statetree.chart.batch import ChartBatch as ChartBatch
 
-_BATCH = ("AgentView", "BatchCall", "BatchLoopError", "ChartBatch")
+_BATCH = ("AgentView", "BatchCall", "BatchLoopError", "BatchSnapshot", "ChartBatch")
 
 __all__ = [
     "DEFAULT_REGISTRY",

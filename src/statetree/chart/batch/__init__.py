@@ -9,6 +9,7 @@ from __future__ import annotations
 from statetree.chart.batch.actions import BatchCall, BatchHandler
 from statetree.chart.batch.batch import ChartBatch
 from statetree.chart.batch.errors import BatchLoopError
+from statetree.chart.batch.snapshot import BatchSnapshot
 from statetree.chart.batch.view import AgentView, RunningTimer
 
 __all__ = [
@@ -16,6 +17,7 @@ __all__ = [
     "BatchCall",
     "BatchHandler",
     "BatchLoopError",
+    "BatchSnapshot",
     "ChartBatch",
     "RunningTimer",
 ]

@@ -9,9 +9,12 @@ agents.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Mapping
+import itertools
+from collections.abc import Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import cast
+
+from numpy.typing import ArrayLike
 
 from statetree.chart.actions import Handler
 from statetree.chart.batch.actions import BatchHandler
@@ -20,15 +23,19 @@ from statetree.chart.batch.engine import Engine
 from statetree.chart.batch.entities import Entities, select
 from statetree.chart.batch.errors import BatchLoopError
 from statetree.chart.batch.plan import Plan
+from statetree.chart.batch.reload import reload_engine
+from statetree.chart.batch.restore import plan_of, store_of
+from statetree.chart.batch.snapshot import BatchSnapshot, fingerprint
 from statetree.chart.batch.store import Store
 from statetree.chart.batch.ticking import tick
 from statetree.chart.batch.view import AgentView
 from statetree.chart.compile import CompiledChart, compile_chart
 from statetree.chart.events import Event
 from statetree.chart.model import Chart
+from statetree.chart.reload import Reloaded
 from statetree.chart.runtime import bind_handlers
 from statetree.chart.structure import compiled_structure
-from statetree.errors import UsageError
+from statetree.errors import DecodeError, UsageError
 from statetree.options import DEFAULT_MAX_TRANSITIONS
 from statetree.structure.model import Structure
 
@@ -123,16 +130,54 @@ class ChartBatch:
                 agent is unknown.
             BatchLoopError: an agent could not settle (the others did).
         """
+        self._send(int(self._edges([event])[0]), self._select(entities))
+
+    def send_each(
+        self, events: Sequence[Event], choices: ArrayLike, entities: Entities = None
+    ) -> None:
+        """Send each agent its own event, in one step: agent ``entities[i]`` gets
+        ``events[choices[i]]`` (none when ``choices[i]`` is negative).
+
+        Each agent processes its event as :meth:`send` would; a frame's inputs for a whole
+        crowd are one call. Without ``entities``, ``choices`` has one entry per agent slot.
+
+        Raises:
+            UsageError: an event is a level trigger, ``choices`` does not match the agents
+                or names no event, or an agent is unknown.
+            BatchLoopError: an agent could not settle (the others did).
+        """
+        table = self._edges(events)
+        ids = np.arange(self.size) if entities is None else self._select(entities)
+        picks = np.asarray(choices).reshape(-1)
+        if picks.shape != ids.shape or not np.issubdtype(picks.dtype, np.integer):
+            raise UsageError(
+                f"send_each() needs one integer choice per agent ({ids.size}), "
+                f"got {picks.size} of type {picks.dtype}"
+            )
+        if picks.size and picks.max() >= len(events):
+            raise UsageError(f"choice {int(picks.max())} names no event: there are {len(events)}")
+        chosen = picks >= 0
+        ids, picks = ids[chosen], picks[chosen]
+        self._select(ids)  # every agent given an event must exist
+        self._send(table[picks], ids)
+
+    def _edges(self, events: Sequence[Event]) -> Indexes:
+        """The latch row of each event (-1: no trigger counts it)."""
         compiled = self._engine.plan.compiled
-        if event[0] in compiled.level_kinds:
-            raise UsageError(f"{event} is a level trigger: use hold() and release()")
-        edge = compiled.edges.get(event, -1)
+        for event in events:
+            if event[0] in compiled.level_kinds:
+                raise UsageError(f"{event} is a level trigger: use hold() and release()")
+        return np.array([compiled.edges.get(event, -1) for event in events], dtype=np.intp)
+
+    def _send(self, edges: int | Indexes, ids: Indexes) -> None:
         if self._busy:
-            self._engine.latch_in_call(edge, self._select(entities))
+            self._engine.latch_in_call(edges, ids)
             return
         with self._call("send"):
-            ids = self._start(self._select(entities))
-            self._engine.process(ids, edge)
+            ready = self._start(ids)
+            if not isinstance(edges, int) and ready.size != ids.size:
+                edges = edges[np.isin(ids, ready)]
+            self._engine.process(ready, edges)
 
     def hold(self, event: Event, entities: Entities = None) -> None:
         """Hold a level trigger on for each agent of ``entities``, then process them."""
@@ -154,7 +199,7 @@ class ChartBatch:
             raise UsageError(f"tick({dt}): time cannot go backwards")
         with self._call("tick"):
             store = self._store
-            idle = np.flatnonzero(store.alive[: self.size] & ~store.active[0, : self.size])
+            idle = np.flatnonzero(store.alive[: self.size] & ~store.state(0))
             self._start(idle)
             tick(self._engine, dt, np.fromiter(sorted(self._engine.failures), np.intp))
 
@@ -171,12 +216,130 @@ class ChartBatch:
     def _start(self, ids: Indexes) -> Indexes:
         """Start the agents of ``ids`` that have not; return those that did not fail."""
         engine = self._engine
-        idle = ids[~self._store.active[0, ids]]
+        idle = ids[~self._store.state(0)[ids]]
         engine.process(idle, None)
         if not engine.failures:
             return ids
         failed = np.fromiter(engine.failures, np.intp)
         return np.setdiff1d(ids, failed, assume_unique=True)
+
+    # -- changes ---------------------------------------------------------------------------
+
+    def reload(self, chart: Chart | CompiledChart) -> Reloaded:
+        """Run ``chart`` from now on, every agent keeping the active states that are still
+        the same (the rules of ``ChartMachine.reload``); then every agent processes.
+
+        Returns:
+            The paths kept, exited and entered by at least one agent.
+
+        Raises:
+            ChartError: ``chart`` is invalid; nothing changed.
+            HandlerError: a new action has no handler; nothing changed.
+            UsageError: called while the batch processes.
+            BatchLoopError: an agent could not settle on the new chart (the others did).
+        """
+        with self._call("reload"):
+            compiled = chart if isinstance(chart, CompiledChart) else compile_chart(chart)
+            handlers = bind(compiled, self._handlers)
+            report = reload_engine(self._engine, compiled)
+            self._engine.handlers = handlers
+            store, size = self._store, self.size
+            kept = store.states(slice(0, size))
+            self._engine.process(np.flatnonzero(store.alive[:size]), None)
+            fresh = np.any(store.states(slice(0, size)) & ~kept, axis=1)
+            entered = tuple(self._engine.plan.tree.paths[n] for n in np.flatnonzero(fresh))
+        return Reloaded(report.kept, report.exited, entered)
+
+    # -- snapshots and shards --------------------------------------------------------------
+
+    def snapshot(self, start: int = 0, stop: int | None = None) -> BatchSnapshot:
+        """Everything about the agents ``start`` to ``stop - 1`` (all by default).
+
+        ``ChartBatch.restore`` rebuilds them bit for bit, in this process or another.
+
+        Raises:
+            UsageError: the range is out of bounds, or the batch is processing.
+        """
+        stop = self.size if stop is None else stop
+        if not 0 <= start <= stop <= self.size:
+            raise UsageError(f"snapshot({start}, {stop}): the batch has {self.size} slots")
+        with self._call("snapshot"):
+            store, engine = self._store, self._engine
+            return BatchSnapshot(
+                fingerprint(self.chart),
+                engine.plan.carried,
+                tuple(store.held_events),
+                engine.sequence,
+                self.offset + start,
+                {name: a[..., start:stop].copy() for name, a in store.arrays().items()},
+            )
+
+    @classmethod
+    def restore(
+        cls,
+        snapshot: BatchSnapshot,
+        chart: Chart | CompiledChart,
+        handlers: Mapping[str, BatchHandler] = _NO_HANDLERS,
+        *,
+        name: str | None = None,
+        max_transitions: int = DEFAULT_MAX_TRANSITIONS,
+    ) -> ChartBatch:
+        """A batch of the agents of ``snapshot``, exactly as they were.
+
+        Args:
+            chart: the chart the snapshot's batch was running (checked by fingerprint).
+            handlers, name, max_transitions: as for the constructor.
+
+        Raises:
+            DecodeError: the snapshot is of another chart, or its arrays are impossible.
+        """
+        compiled = chart if isinstance(chart, CompiledChart) else compile_chart(chart)
+        if snapshot.chart != fingerprint(compiled.chart):
+            raise DecodeError(
+                f"the snapshot is of another chart than {compiled.chart.name!r} "
+                f"(fingerprint {snapshot.chart}, not {fingerprint(compiled.chart)})"
+            )
+        plan = plan_of(compiled, snapshot)
+        batch = cls.__new__(cls)
+        batch._setup(plan, store_of(plan, snapshot), handlers, name, max_transitions)
+        batch._engine.sequence = snapshot.sequence
+        batch.offset = snapshot.offset
+        return batch
+
+    def split(self, shards: int) -> list[ChartBatch]:
+        """The agents in ``shards`` contiguous ranges, each a new batch stepping on its own.
+
+        Each shard numbers its agents from 0; its ``offset`` is the index of its first agent
+        in this batch. This batch is left as it was.
+        """
+        if shards < 1:
+            raise UsageError(f"split() needs at least 1 shard, got {shards}")
+        bounds = np.linspace(0, self.size, shards + 1).astype(int).tolist()
+        return [
+            self.restore(
+                self.snapshot(start, stop),
+                self.compiled,
+                self._handlers,
+                name=self.name,
+                max_transitions=self._engine.bound,
+            )
+            for start, stop in itertools.pairwise(bounds)
+        ]
+
+    @classmethod
+    def join(cls, shards: Sequence[ChartBatch]) -> ChartBatch:
+        """One batch of the agents of ``shards``, in order (the first's handlers and name)."""
+        if not shards:
+            raise UsageError("join() needs at least one shard")
+        first = shards[0]
+        snapshot = BatchSnapshot.join([shard.snapshot() for shard in shards])
+        return cls.restore(
+            snapshot,
+            first.compiled,
+            first._handlers,
+            name=first.name,
+            max_transitions=first._engine.bound,
+        )
 
     # -- population ------------------------------------------------------------------------
 
@@ -239,7 +402,7 @@ class ChartBatch:
         """The paths of agent ``index``'s active states, in processing order (what
         ``ChartMachine.active`` gives for that agent)."""
         paths = self._engine.plan.tree.paths
-        column = self._store.active[:, self._check(index)]
+        column = self._store.states(np.array([self._check(index)]))[:, 0]
         return tuple(paths[number] for number in np.flatnonzero(column).tolist())
 
     def is_active(self, path: str) -> Bools:
@@ -248,12 +411,11 @@ class ChartBatch:
         Raises:
             UsageError: the chart has no state at ``path``.
         """
-        active: Bools = self._store.active[self._number(path), : self.size].copy()
-        return active
+        return self._store.state(self._number(path))
 
     def counts(self) -> dict[str, int]:
         """How many agents have each state active, by path (every state of the chart)."""
-        totals = np.count_nonzero(self._store.active[:, : self.size], axis=1).tolist()
+        totals = np.count_nonzero(self._store.states(slice(0, self.size)), axis=1).tolist()
         return dict(zip(self._engine.plan.tree.paths, totals, strict=True))
 
     def agent(self, index: int) -> AgentView:

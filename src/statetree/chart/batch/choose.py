@@ -56,16 +56,16 @@ class Chooser:
         self.children: Indexes = np.asarray(node.children, dtype=np.intp)
         self.history_row = node.history_row
 
-    def choose(self, work: Work, candidates: Bools) -> Moves:
-        """Each agent's move (-1: none); meaningful where ``candidates`` is true."""
-        moves: Moves = np.full(work.k, -1, np.int32)
-        threshold = work.entry[self.state]
-        for condition, move in self.fires:
-            np.copyto(moves, move, where=condition(work, threshold) & (moves < 0))
-        free = candidates & (moves < 0) if self.fires else candidates
-        if self.children.size and free.any():
-            self.policy(work, moves, free)
-        return moves
+    def choose(self, work: Work, moves: Moves, candidates: Bools) -> None:
+        """Set the move of the agents where ``candidates`` is true, if the state changes."""
+        if self.fires:
+            threshold = work.entry[self.state]
+            for condition, move in self.fires:
+                hit = candidates & condition(work, threshold)
+                np.copyto(moves, move, where=hit)
+                candidates = candidates & ~hit
+        if self.children.size and candidates.any():
+            self.policy(work, moves, candidates)
 
     def policy(self, work: Work, moves: Moves, free: Bools) -> None:
         """Set the children's policy's move where ``free`` (a leaf has none)."""
@@ -133,7 +133,7 @@ class PriorityChooser(Chooser):
         for row, pre in enumerate(self.pres):
             if pre is not None:
                 holding[row] = pre(work, 0)
-        first = holding.argmax(axis=0)
+        first = _first(holding, 0)
         active = work.active[self.children]
         empty = ~active.any(axis=0)
         current = work.history[self.history_row]
@@ -158,8 +158,16 @@ class PriorityChooser(Chooser):
             return
         done = here & post(work, work.entry[self.children[row]])
         if done.any():
-            following = holding[row + 1 :].argmax(axis=0) + row + 1
-            np.copyto(moves, self.inners[following], where=done)
+            np.copyto(moves, self.inners[_first(holding, row + 1)], where=done)
+
+
+def _first(holding: Bools, start: int) -> Indexes:
+    """The first row from ``start`` on that is true, for each column (the last row is)."""
+    last = holding.shape[0] - 1
+    first: Indexes = np.full(holding.shape[1], last, np.intp)
+    for row in range(last - 1, start - 1, -1):
+        first = np.where(holding[row], row, first)
+    return first
 
 
 class ConcurrentChooser(Chooser):
@@ -179,14 +187,12 @@ class ConcurrentChooser(Chooser):
 def choose(choosers: Sequence[Chooser], work: Work) -> Moves:
     """The move of each agent of ``work`` in this pass (-1: it has settled)."""
     moves: Moves = np.full(work.k, -1, np.int32)
-    open_ = np.ones(work.k, np.bool_)
     active = work.active
+    present = np.any(active, axis=1).tolist()
+    open_: Bools | None = None
     for chooser in choosers:
-        candidates = open_ & active[chooser.state]
-        if not candidates.any():
-            continue
-        chosen = chooser.choose(work, candidates)
-        hit = candidates & (chosen >= 0)
-        np.copyto(moves, chosen, where=hit)
-        open_ &= ~hit
+        if present[chooser.state]:
+            here = active[chooser.state]
+            chooser.choose(work, moves, here if open_ is None else open_ & here)
+            open_ = moves < 0
     return moves

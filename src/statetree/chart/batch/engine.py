@@ -11,7 +11,8 @@ first), then the entries in ascending number: for each agent that is the order a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import contextlib
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from statetree.chart.actions import ActionCall
 from statetree.chart.batch.actions import BatchCall, BatchHandler
@@ -54,6 +55,7 @@ class Engine:
         self.failures: dict[int, tuple[str, ...]] = {}
         self.recent: dict[int, list[str]] = {}
         self.calling: tuple[Work, Indexes, Indexes] | None = None
+        self.processing = False
 
     # -- what performers call --------------------------------------------------------------
 
@@ -73,21 +75,37 @@ class Engine:
 
     # -- processings -----------------------------------------------------------------------
 
-    def process(self, ids: Indexes, edge: int | None) -> None:
+    def process(self, ids: Indexes, edge: int | Indexes | None) -> None:
         """One processing for each agent ``ids``: latch the event of ``edge`` (a latch row,
-        -1 for an event no trigger counts, ``None`` for none), then settle."""
+        -1 for an event no trigger counts, one per agent, or ``None`` for none), then
+        settle."""
         if ids.size == 0:
             return
         work = self.store.gather(ids, self.plan)
-        self.begin(work, np.arange(work.k), edge)
-        self.settle(work)
+        with self.processings():
+            self.begin(work, np.arange(work.k), edge, fresh=True)
+            self.settle(work)
 
-    def begin(self, work: Work, positions: Indexes, edge: int | Indexes | None) -> None:
+    @contextlib.contextmanager
+    def processings(self) -> Iterator[None]:
+        """Mark the time processings run: handlers may latch events only then."""
+        self.processing = True
+        try:
+            yield
+        finally:
+            self.processing = False
+
+    def begin(
+        self, work: Work, positions: Indexes, edge: int | Indexes | None, fresh: bool = False
+    ) -> None:
         """Start a processing for the agents at ``positions``: latch, then enter the root of
-        those that have no active state (as the core machine pushes its initial state)."""
-        work.entry[:, positions] = 0
-        work.latched[:, positions] = 0
-        work.changes[positions] = 0
+        those that have no active state (as the core machine pushes its initial state).
+
+        ``fresh``: the working set was just gathered (its processing arrays are clear)."""
+        if not fresh:
+            work.entry[:, positions] = 0
+            work.latched[:, positions] = 0
+            work.changes[positions] = 0
         work.serial[positions] = 0 if edge is None else 1
         if isinstance(edge, int):
             if edge >= 0:
@@ -103,17 +121,29 @@ class Engine:
             self.enter(work, 0, empty)
 
     def settle(self, work: Work, more: Continue | None = None) -> None:
-        """Apply passes until every agent of ``work`` has settled (or failed)."""
-        while work.k:
-            moves = self.count(work, choose(self.plan.choosers, work))
-            settled = moves == _SETTLED
-            finished = moves == _FAILED
-            if settled.any():
-                finished |= settled & ~more(work, settled) if more else settled
-            if finished.any():
-                self.store.scatter(work, finished)
-                kept = ~finished
-                work, moves = work.take(kept), moves[kept]
+        """Apply passes until every agent of ``work`` has settled (or failed).
+
+        Finished agents stay in the working set (choosing nothing) until they are the
+        majority: then they are written back and dropped, so a pass costs in proportion to
+        the agents still moving, without compacting after every pass.
+        """
+        done = np.zeros(work.k, np.bool_)
+        while True:
+            moves = choose(self.plan.choosers, work)
+            moves[done] = _SETTLED
+            moves = self.count(work, moves)
+            settled = (moves == _SETTLED) & ~done
+            if more is not None and settled.any():
+                settled &= ~more(work, settled)
+            done |= settled | (moves == _FAILED)
+            finished = int(np.count_nonzero(done))
+            if finished == work.k:
+                self.store.scatter(work, done)
+                return
+            if 2 * finished > work.k:
+                self.store.scatter(work, done)
+                kept = ~done
+                work, moves, done = work.take(kept), moves[kept], done[kept]
             self.apply(work, moves)
 
     def count(self, work: Work, moves: Moves) -> Moves:
@@ -139,22 +169,17 @@ class Engine:
 
     def apply(self, work: Work, moves: Moves) -> None:
         """Apply each agent's move: every exit (descending), then every entry (ascending)."""
-        positions = np.flatnonzero(moves >= 0)
-        if positions.size == 0:
-            return
-        chosen = moves[positions]
         plan = self.plan
+        chosen = np.where(moves >= 0, moves, plan.still)
         numbers = plan.tree.numbers
         inside = (numbers >= plan.low[chosen]) & (numbers < plan.high[chosen])
-        before = work.active[:, positions]
-        leaving = before & inside
-        for state in np.flatnonzero(leaving.any(axis=1))[::-1].tolist():
-            self.exit(work, state, positions[leaving[state]])
-        after = before & ~inside
-        work.active[:, positions] = after
-        entering = plan.enters[:, chosen] & ~after
-        for state in np.flatnonzero(entering.any(axis=1)).tolist():
-            self.enter(work, state, positions[entering[state]])
+        leaving = work.active & inside
+        for state in np.flatnonzero(np.any(leaving, axis=1))[::-1].tolist():
+            self.exit(work, state, np.flatnonzero(leaving[state]))
+        work.active &= ~inside
+        entering = np.take(plan.enters, chosen, axis=1) & ~work.active
+        for state in np.flatnonzero(np.any(entering, axis=1)).tolist():
+            self.enter(work, state, np.flatnonzero(entering[state]))
 
     def enter(self, work: Work, state: int, positions: Indexes) -> None:
         """Enter ``state`` for the agents at ``positions`` (``ChartState.on_enter``)."""
@@ -186,23 +211,30 @@ class Engine:
 
     # -- events from handlers --------------------------------------------------------------
 
-    def latch_in_call(self, edge: int, ids: Indexes) -> None:
-        """Latch an event for agents of the handler call in progress (a handler's ``send``).
+    def latch_in_call(self, edges: int | Indexes, ids: Indexes) -> None:
+        """Latch events for agents of the handler call in progress (a handler's ``send``).
+
+        Args:
+            edges: the latch row of the event (-1: none counts it), or one per agent.
 
         Raises:
-            UsageError: no handler is running, or an agent is not one of its call.
+            UsageError: no handler is running in a processing, or an agent is not one of
+                its call.
         """
-        if self.calling is None:
-            raise UsageError("send() called while the batch processes, outside a handler")
+        if self.calling is None or not self.processing:
+            raise UsageError(
+                "send() called while the batch exits states outside a processing (despawn "
+                "or reload), or not from one of its handlers; send after this call returns"
+            )
         work, positions, entities = self.calling
-        where = np.searchsorted(entities, ids)
-        inside = where < entities.size
-        if not (inside.all() and np.array_equal(entities[where], ids)):
+        where = np.minimum(np.searchsorted(entities, ids), entities.size - 1)
+        if not np.array_equal(entities[where], ids):
             raise UsageError(
                 "a handler may only send() to the agents of its own call while the batch "
                 "processes; keep other events and send them after this call returns"
             )
         chosen = positions[where]
         work.serial[chosen] += 1
-        if edge >= 0:
-            work.latched[edge, chosen] = work.serial[chosen]
+        edges = np.broadcast_to(edges, chosen.shape)
+        counted = edges >= 0
+        work.latched[edges[counted], chosen[counted]] = work.serial[chosen[counted]]

@@ -35,7 +35,7 @@ from statetree.chart.events import Event
 from statetree.chart.model import Condition, Policy
 from statetree.chart.registry import START_TIMER
 
-__all__ = ["Move", "Plan"]
+__all__ = ["Move", "Plan", "timer_pairs"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +52,8 @@ class Move:
     targets: tuple[int, ...]
 
 
-def _timer_pairs(compiled: CompiledChart) -> Iterable[tuple[int, str]]:
+def timer_pairs(compiled: CompiledChart) -> Iterable[tuple[int, str]]:
+    """The (state number, timer name) of every timer the chart's enter actions start."""
     for cls in compiled.classes:
         for action in cls._definition.enter:
             if action.type == START_TIMER:
@@ -77,15 +78,17 @@ class Plan:
         self.numbers = {path: number for number, path in enumerate(tree.paths)}
         self.slots = {name: slot for slot, name in enumerate(compiled.host_actions)}
         extra = ((self.numbers[path], name) for path, name in self.carried)
-        self.timers = TimerLayout.of(tree, [*_timer_pairs(compiled), *extra], compiled.edges)
+        self.timers = TimerLayout.of(tree, [*timer_pairs(compiled), *extra], compiled.edges)
         self.moves: list[Move] = []
         self.choosers = tuple(c for c in map(self._chooser, range(len(tree))) if c is not None)
-        self.low: Indexes = np.array([m.low for m in self.moves], dtype=np.intp)
-        self.high: Indexes = np.array([m.high for m in self.moves], dtype=np.intp)
-        self.enters: Bools = np.zeros((len(tree), len(self.moves)), np.bool_)
+        self.target_paths = tuple(tree.paths[m.targets[0]] for m in self.moves)
+        # One more move that changes nothing: the move of agents that do not move.
+        self.still = len(self.moves)
+        self.low: Indexes = np.array([m.low for m in self.moves] + [0], dtype=np.intp)
+        self.high: Indexes = np.array([m.high for m in self.moves] + [0], dtype=np.intp)
+        self.enters: Bools = np.zeros((len(tree), self.still + 1), np.bool_)
         for number, move in enumerate(self.moves):
             self.enters[list(move.targets), number] = True
-        self.target_paths = tuple(tree.paths[m.targets[0]] for m in self.moves)
         self.enter_actions = tuple(self._performers(n, "enter") for n in range(len(tree)))
         self.exit_actions = tuple(self._performers(n, "exit") for n in range(len(tree)))
         self.kill_rows = tuple(self.timers.kill_rows(n) for n in range(len(tree)))

@@ -11,8 +11,10 @@ arrays are full their capacity doubles, so spawning costs amortised constant tim
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from statetree.chart.batch.arrays import Bools, Floats, Indexes, NDArray, np
+from statetree.chart.batch.bits import Bits, Packed
 from statetree.chart.batch.plan import Plan
 from statetree.chart.batch.work import Work
 from statetree.chart.events import Event
@@ -34,7 +36,8 @@ class Store:
     Attributes:
         size: how many slots are in use or were (agent indexes are below it).
         alive: whether each slot holds an agent.
-        active: (states, slots) whether each state is active.
+        active: (words, slots) each agent's active states, packed (see ``bits``).
+        bits: how ``active`` packs one flag per state.
         history: (states with children, slots) the child each state resumes.
         held: (held events, slots) whether the host holds each level event.
         clock: each agent's time, as advanced by ``tick``.
@@ -49,7 +52,8 @@ class Store:
         self.held_events: list[Event] = list(dict.fromkeys((*held_events, *plan.level_events)))
         capacity = max(capacity, 1)
         self.alive: Bools = np.zeros(capacity, np.bool_)
-        self.active: Bools = np.zeros((plan.states, capacity), np.bool_)
+        self.bits = Bits(plan.states)
+        self.active: Packed = self.bits.zeros(capacity)
         self.history: NDArray[np.signedinteger] = np.zeros(
             (plan.tree.history_rows, capacity), history_type(plan)
         )
@@ -75,6 +79,16 @@ class Store:
             self.held = np.concatenate([self.held, np.zeros((1, self.capacity), np.bool_)])
         return self.held_events.index(event)
 
+    def states(self, ids: Indexes | slice = slice(None)) -> Bools:
+        """``(states, agents)``: whether each state of the agents ``ids`` is active."""
+        if isinstance(ids, slice):
+            return self.bits.unpack(self.active[:, ids])
+        return self.bits.take(self.active, ids)
+
+    def state(self, number: int) -> Bools:
+        """Whether state ``number`` is active, for every slot below ``size``."""
+        return self.bits.flag(self.active[:, : self.size], number)
+
     def level_rows(self, plan: Plan) -> Indexes:
         """The rows of ``held`` holding ``plan``'s level triggers, in level order."""
         return np.array([self.held_row(event) for event in plan.level_events], dtype=np.intp)
@@ -95,7 +109,7 @@ class Store:
     def free(self, ids: Indexes) -> None:
         """Forget the agents ``ids``: their slots read as never used."""
         self.alive[ids] = False
-        self.active[:, ids] = False
+        self.active[:, ids] = 0
         self.history[:, ids] = 0
         self.held[:, ids] = False
         self.clock[ids] = 0.0
@@ -114,22 +128,32 @@ class Store:
 
     def gather(self, ids: Indexes, plan: Plan) -> Work:
         """A working set of the agents ``ids`` (ascending)."""
-        levels = self.held[self.level_rows(plan)][:, ids]
         parts = (
-            self.active[:, ids],
-            self.history[:, ids],
-            levels,
-            self.clock[ids],
-            self.due[:, ids],
-            self.sequence[:, ids],
+            self.bits.take(self.active, ids),
+            np.take(self.history, ids, axis=1),
+            self.held[self.level_rows(plan)[:, None], ids],
+            np.take(self.clock, ids),
+            np.take(self.due, ids, axis=1),
+            np.take(self.sequence, ids, axis=1),
         )
         return Work(ids, parts, plan.edges)
 
     def scatter(self, work: Work, done: Bools) -> None:
         """Write back the agents of ``work`` where ``done`` is true."""
-        ids = work.ids[done]
-        self.active[:, ids] = work.active[:, done]
-        self.history[:, ids] = work.history[:, done]
-        self.clock[ids] = work.clock[done]
-        self.due[:, ids] = work.due[:, done]
-        self.sequence[:, ids] = work.sequence[:, done]
+        every = bool(done.all())
+
+        def chosen(array: NDArray[Any]) -> NDArray[Any]:
+            return array if every else np.compress(done, array, axis=-1)
+
+        ids = chosen(work.ids)
+        # Row by row: NumPy writes one-dimensional rows at scattered places fastest.
+        rows = (
+            (self.active, self.bits.pack(chosen(work.active))),
+            (self.history, chosen(work.history)),
+            (self.due, chosen(work.due)),
+            (self.sequence, chosen(work.sequence)),
+        )
+        for target, source in rows:
+            for row in range(target.shape[0]):
+                target[row, ids] = source[row]
+        self.clock[ids] = chosen(work.clock)

@@ -31,11 +31,12 @@ def tick(engine: Engine, dt: float, frozen: Indexes) -> None:
         return
     work = store.gather(ids, engine.plan)
     work.end = work.clock.copy()
-    firing = _fire_next(engine, work, np.ones(work.k, np.bool_))
-    if not firing.all():
-        store.scatter(work, ~firing)
-        work = work.take(firing)
-    engine.settle(work, lambda work, settled: _fire_next(engine, work, settled))
+    with engine.processings():
+        firing = _fire_next(engine, work, np.ones(work.k, np.bool_))
+        if not firing.all():
+            store.scatter(work, ~firing)
+            work = work.take(firing)
+        engine.settle(work, lambda work, settled: _fire_next(engine, work, settled))
 
 
 def _fire_next(engine: Engine, work: Work, settled: Bools) -> Bools:

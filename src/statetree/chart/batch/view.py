@@ -69,7 +69,8 @@ class AgentView:
         Raises:
             UsageError: the chart has no state at ``path``.
         """
-        return bool(self._batch.is_active(path)[self.index])
+        self._batch._number(path)  # an unknown path is an error, not False
+        return path in self.active
 
     @property
     def started(self) -> bool:
@@ -96,9 +97,10 @@ class AgentView:
         index = batch._check(self.index)
         store, plan = batch._store, batch._engine.plan
         running = []
+        active = store.states(np.array([index]))[:, 0]
         for key in plan.timers.keys:
             due = store.due[key.row, index]
-            if store.active[key.owner, index] and not np.isnan(due):
+            if active[key.owner] and not np.isnan(due):
                 order = int(store.sequence[key.row, index]) if store.sequence.size else 0
                 running.append((float(due), order, key.name, plan.tree.paths[key.owner]))
         return tuple(RunningTimer(name, state, due) for due, _, name, state in sorted(running))

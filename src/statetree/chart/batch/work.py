@@ -73,5 +73,5 @@ class Work:
         """The agents where ``keep`` is true, as a new working set."""
         taken = Work.__new__(Work)
         for name in Work.__slots__:
-            setattr(taken, name, getattr(self, name)[..., keep])
+            setattr(taken, name, np.compress(keep, getattr(self, name), axis=-1))
         return taken

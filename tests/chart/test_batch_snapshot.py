@@ -1,0 +1,146 @@
+"""Snapshots and shards: a batch moved through bytes, or split and joined, runs on unchanged."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+from batch_strategies import ECHO, MAX_AGENTS, Step, batch_charts, steps
+from batch_support import BOUND, Twins
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from statetree.chart import BatchCall, BatchLoopError, BatchSnapshot, Chart, ChartBatch
+from statetree.errors import DecodeError
+
+SHARD_STEPS = st.lists(
+    steps().filter(lambda step: step.kind not in ("spawn", "despawn")), max_size=8
+)
+
+
+def restored(twins: Twins) -> Twins:
+    """Twins whose batch is rebuilt from the bytes of ``twins``' batch."""
+    data = twins.batch.snapshot().to_bytes()
+    copy = Twins.__new__(Twins)
+    copy.__dict__.update(twins.__dict__)
+    handlers = {"host": copy.batch_host, "echo": copy.batch_echo}
+    copy.batch = ChartBatch.restore(
+        BatchSnapshot.from_bytes(data), twins.chart, handlers, max_transitions=twins.bound
+    )
+    assert copy.batch.snapshot().to_bytes() == data
+    return copy
+
+
+@settings(max_examples=80)
+@given(batch_charts(), st.integers(1, MAX_AGENTS), st.data())
+def test_a_restored_batch_is_bit_exact_and_runs_on_as_the_machines(
+    chart: Chart, count: int, data: st.DataObject
+) -> None:
+    twins = Twins(chart, count)
+    for step in data.draw(st.lists(steps(), max_size=8), "before"):
+        twins.play(step)
+    twins = restored(twins)
+    for number, step in enumerate(data.draw(st.lists(steps(), max_size=8), "after")):
+        twins.play(step)
+        twins.check(f"step {number} after the restore: {step}")
+
+
+class Logged:
+    """A batch whose handlers log each call per agent, by index in the whole population."""
+
+    def __init__(
+        self, chart: Chart, snapshot: BatchSnapshot | None, calls: dict[int, list[str]]
+    ) -> None:
+        self.calls = calls
+        handlers = {"host": self.host, "echo": self.echo}
+        if snapshot is None:
+            self.batch = ChartBatch(chart, MAX_AGENTS, handlers, max_transitions=BOUND)
+        else:
+            self.batch = ChartBatch.restore(snapshot, chart, handlers, max_transitions=BOUND)
+
+    def host(self, call: BatchCall) -> None:
+        for agent in call.entities.tolist():
+            self.calls.setdefault(agent + self.batch.offset, []).append(str(call.action))
+
+    def echo(self, call: BatchCall) -> None:
+        self.host(call)
+        if call.phase == "enter":
+            self.batch.send(ECHO, call.entities)
+
+    def play(self, step: Step) -> None:
+        batch = self.batch
+        local = [a - batch.offset for a in step.agents if 0 <= a - batch.offset < batch.size]
+        try:
+            if step.kind == "tick":
+                batch.tick(step.dt)
+            elif step.kind == "start":
+                batch.start(local)
+            else:
+                assert step.event is not None
+                getattr(batch, step.kind)(step.event, local)
+        except BatchLoopError:
+            pass
+
+
+@settings(max_examples=60)
+@given(batch_charts(), st.integers(1, MAX_AGENTS), st.data())
+def test_shards_step_on_their_own_as_the_whole_batch_does(
+    chart: Chart, shards: int, data: st.DataObject
+) -> None:
+    whole_calls: dict[int, list[str]] = {}
+    whole = Logged(chart, None, whole_calls)
+    for step in data.draw(SHARD_STEPS, "before"):
+        whole.play(step)
+    bounds = [split.offset for split in whole.batch.split(shards)] + [MAX_AGENTS]
+    snapshots = [whole.batch.snapshot(a, b) for a, b in itertools.pairwise(bounds)]
+    for split, snapshot in zip(whole.batch.split(shards), snapshots, strict=True):
+        assert split.snapshot().to_bytes() == snapshot.to_bytes()
+    shard_calls = {agent: list(calls) for agent, calls in whole_calls.items()}
+    parts = [Logged(chart, snapshot, shard_calls) for snapshot in snapshots]
+    for step in data.draw(SHARD_STEPS, "after"):
+        whole.play(step)
+        for part in parts:
+            part.play(step)
+        assert shard_calls == whole_calls
+    joined = ChartBatch.join([part.batch for part in parts])
+    assert joined.counts() == whole.batch.counts()
+    mine, theirs = joined.snapshot(), whole.batch.snapshot()
+    for name, array in theirs.arrays.items():
+        if name != "sequence":  # each shard counts its own timer starts
+            assert np.array_equal(mine.arrays[name], array, equal_nan=True), name
+
+
+def ignore(call: BatchCall) -> None:
+    pass
+
+
+@settings(max_examples=300)
+@given(batch_charts(), st.data())
+def test_damaged_snapshot_bytes_are_refused_with_a_decode_error(
+    chart: Chart, data: st.DataObject
+) -> None:
+    twins = Twins(chart, 3)
+    for step in data.draw(st.lists(steps(), max_size=6), "before"):
+        twins.play(step)
+    good = twins.batch.snapshot().to_bytes()
+    damaged = bytearray(good)
+    for _ in range(data.draw(st.integers(1, 4), "edits")):
+        edit = data.draw(st.sampled_from(("flip", "cut", "insert")), "edit")
+        where = data.draw(st.integers(0, max(len(damaged) - 1, 0)), "where")
+        if edit == "flip" and damaged:
+            damaged[where] ^= data.draw(st.integers(1, 255), "bits")
+        elif edit == "cut":
+            del damaged[where : where + data.draw(st.integers(1, 8), "length")]
+        else:
+            damaged[where:where] = data.draw(st.binary(min_size=1, max_size=8), "inserted")
+    handlers = {"host": ignore, "echo": ignore}
+    try:
+        batch = ChartBatch.restore(BatchSnapshot.from_bytes(bytes(damaged)), chart, handlers)
+    except DecodeError:
+        return
+    # Accepted bytes describe a legal batch: it snapshots, restores and runs.
+    again = ChartBatch.restore(
+        BatchSnapshot.from_bytes(batch.snapshot().to_bytes()), chart, handlers
+    )
+    assert again.snapshot().to_bytes() == batch.snapshot().to_bytes()
+    again.tick(1.0)
