@@ -36,7 +36,7 @@ from statetree.chart.reload import Reloaded
 from statetree.chart.runtime import bind_handlers
 from statetree.chart.structure import compiled_structure
 from statetree.errors import DecodeError, UsageError
-from statetree.options import DEFAULT_MAX_TRANSITIONS
+from statetree.core.options import DEFAULT_MAX_TRANSITIONS
 from statetree.structure.model import Structure
 
 __all__ = ["ChartBatch"]

@@ -22,7 +22,7 @@ from statetree.chart.batch.plan import Plan
 from statetree.chart.batch.store import Store
 from statetree.chart.batch.work import Work
 from statetree.errors import UsageError
-from statetree.loops import KEPT_CHANGES, find_cycle
+from statetree.core.loops import KEPT_CHANGES, find_cycle
 
 __all__ = ["Continue", "Engine"]
 
