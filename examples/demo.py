@@ -3,8 +3,9 @@
 It drives the character controller of ``examples/character.py`` through a scripted run
 (walk, crawl, jump, land, stop, die) and prints, frame by frame, the trace of the
 transitions taken and the values the states drive; draws that machine from its code; walks
-through the bitmask player's rules; and ends by serving the live inspector on a demo world
-(until Ctrl-C, or for a fixed number of frames with ``--headless`` or in CI).
+through the bitmask player's rules; runs a crowd of 20,000 chart agents as arrays; and
+ends by serving the live inspector on a demo world (until Ctrl-C, or for a fixed number of
+frames with ``--headless`` or in CI).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import sys
 from pathlib import Path
 
 import bitmask_player
+import crowd
 import inspector_demo
 from character import Character, CharacterStates, Inputs
 
@@ -88,6 +90,9 @@ def main(argv: list[str] | None = None) -> None:
     print()
     print("== a bitmask multi-state machine: many states active at once ==")
     bitmask_player.main()
+    print()
+    print("== a crowd: one chart run by 20,000 agents as arrays (ChartBatch) ==")
+    crowd.main(["--agents", "20000", "--seconds", "2"])
     print()
     print("== the live inspector: a demo world of class-based, chart and bitmask machines ==")
     if not headless:

@@ -113,6 +113,7 @@ def test_demo_prints_the_whole_showcase(tmp_path: Path, monkeypatch: pytest.Monk
     )
     assert "every state value was restored as its state exited" in character
     assert "-Aiming (terminated by Punching)" in bitmask
+    assert "20,000 characters, 60 frames per simulated second" in bitmask
     inspector = bitmask.split("== the live inspector")[1]
     assert "statetree inspector: http://127.0.0.1:" in inspector
     assert "ran 240 frames of" in inspector

@@ -35,8 +35,8 @@ from statetree.chart.model import Chart
 from statetree.chart.reload import Reloaded
 from statetree.chart.runtime import bind_handlers
 from statetree.chart.structure import compiled_structure
-from statetree.errors import DecodeError, UsageError
 from statetree.core.options import DEFAULT_MAX_TRANSITIONS
+from statetree.errors import DecodeError, UsageError
 from statetree.structure.model import Structure
 
 __all__ = ["ChartBatch"]
@@ -392,6 +392,11 @@ class ChartBatch:
         """Whether each slot holds an agent (a copy, shape ``(size,)``)."""
         alive: Bools = self._store.alive[: self.size].copy()
         return alive
+
+    @property
+    def nbytes(self) -> int:
+        """The bytes the agents' arrays take (free and spare slots included)."""
+        return sum(array.nbytes for array in self._store.arrays().values())
 
     @property
     def population(self) -> int:

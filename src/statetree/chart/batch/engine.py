@@ -21,8 +21,8 @@ from statetree.chart.batch.choose import choose
 from statetree.chart.batch.plan import Plan
 from statetree.chart.batch.store import Store
 from statetree.chart.batch.work import Work
-from statetree.errors import UsageError
 from statetree.core.loops import KEPT_CHANGES, find_cycle
+from statetree.errors import UsageError
 
 __all__ = ["Continue", "Engine"]
 

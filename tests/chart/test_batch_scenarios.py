@@ -1,0 +1,230 @@
+"""ChartBatch as a host sees it: batched calls, per-agent reads, spawning, errors."""
+
+from __future__ import annotations
+
+import pickle
+import re
+
+import numpy as np
+import pytest
+from chart_samples import CHARTS, GAME, HOST_ACTIONS, example
+
+from statetree.chart import (
+    BatchCall,
+    BatchLoopError,
+    ChartBatch,
+    ChartMachine,
+    Event,
+    HandlerError,
+    loads,
+)
+from statetree.chart import builder as b
+from statetree.errors import DecodeError, UsageError
+
+ATTACK = Event("input", "ComboAttackButton")
+A = "Character.Alive.ComboAttack.ComboAttack1"
+
+
+class Host:
+    """Records every batched call as (action, agents)."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, list[int]]] = []
+
+    def __call__(self, call: BatchCall) -> None:
+        self.calls.append((str(call.action), call.entities.tolist()))
+
+    def handlers(self) -> dict[str, Host]:
+        return dict.fromkeys(HOST_ACTIONS, self)
+
+    def take(self) -> list[tuple[str, list[int]]]:
+        calls, self.calls = self.calls, []
+        return calls
+
+
+def combo(count: int = 4) -> tuple[ChartBatch, Host]:
+    host = Host()
+    batch = ChartBatch(example("combo_attack.yaml"), count, host.handlers())
+    batch.start()
+    host.take()
+    return batch, host
+
+
+def test_each_action_is_one_call_naming_its_agents_in_ascending_order() -> None:
+    batch, host = combo()
+    batch.send(ATTACK, [3, 0])
+    assert host.take() == [
+        (f"enter {A}: enable_damage_collision(name='ComboAttack1', damage=2.0)", [0, 3]),
+        (f"enter {A}.Pre: play_animation(name='ComboAttack1', loop=False)", [0, 3]),
+        (f"enter {A}.Pre: play_sound(name='ComboAttack1', loop=False)", [0, 3]),
+    ]
+    batch.send(Event("event", "Died"), [0, 1])
+    assert host.take() == [
+        (f"exit {A}: disable_damage_collision(name='ComboAttack1')", [0]),
+        ("enter Character.Dead: play_animation(name='Death', loop=False)", [0, 1]),
+    ]
+    assert batch.active(0) == ("Character", "Character.Dead")
+    assert batch.active(3)[-1] == f"{A}.Pre"
+    assert batch.is_active("Character.Dead").tolist() == [True, True, False, False]
+    assert batch.counts()["Character.Alive.Idle"] == 1  # agent 2
+    assert batch.counts()[f"{A}.Pre"] == 1
+
+
+def test_each_agent_calls_what_its_own_machine_calls() -> None:
+    batch, host = combo(2)
+    played: list[str] = []
+    machine = ChartMachine(
+        example("combo_attack.yaml"), dict.fromkeys(HOST_ACTIONS, lambda c: played.append(str(c)))
+    )
+    machine.start()
+    played.clear()
+    for step in (ATTACK, 0.75, 0.25, ATTACK, 1.0, 0.25, ATTACK):
+        if isinstance(step, float):
+            batch.tick(step)
+            machine.tick(step)
+        else:
+            batch.send(step, [1])
+            machine.send(step)
+    assert [action for action, agents in host.take() if 1 in agents] == played
+    assert batch.active(1) == machine.active
+
+
+def test_an_agent_view_reads_one_agent_live() -> None:
+    batch, _ = combo(3)
+    view = batch.agent(2)
+    batch.send(ATTACK, [2])
+    batch.tick(1.0)
+    assert view.active[-1] == f"{A}.Window"
+    assert view.clock == 1.0
+    assert [(t.name, t.state, t.due) for t in view.timers] == [("Window", f"{A}.Window", 1.25)]
+    assert view.is_active(A) and not batch.agent(1).is_active(A)
+    assert view.name == "Combo[2]"
+    assert view.structure.initial == "Character"
+
+
+def test_send_each_gives_every_agent_its_own_event() -> None:
+    batch, host = combo(3)
+    events = [ATTACK, Event("event", "Died")]
+    batch.send_each(events, [1, -1, 0])
+    assert [batch.active(i)[-1] for i in range(3)] == [
+        "Character.Dead",
+        "Character.Alive.Idle",
+        f"{A}.Pre",
+    ]
+    assert host.take() == [
+        ("enter Character.Dead: play_animation(name='Death', loop=False)", [0]),
+        (f"enter {A}: enable_damage_collision(name='ComboAttack1', damage=2.0)", [2]),
+        (f"enter {A}.Pre: play_animation(name='ComboAttack1', loop=False)", [2]),
+        (f"enter {A}.Pre: play_sound(name='ComboAttack1', loop=False)", [2]),
+    ]
+
+
+def test_spawn_reuses_free_slots_and_despawn_runs_exit_actions() -> None:
+    batch, host = combo(3)
+    batch.send(ATTACK, [1])
+    host.take()
+    batch.despawn([1])
+    assert host.take() == [(f"exit {A}: disable_damage_collision(name='ComboAttack1')", [1])]
+    assert batch.alive.tolist() == [True, False, True]
+    assert batch.population == 2
+    assert batch.spawn(2).tolist() == [1, 3]
+    assert batch.size == 4
+    assert batch.active(1) == ()  # not started, like a new ChartMachine
+    batch.tick(0.5)  # starts them
+    assert batch.active(3) == ("Character", "Character.Alive", "Character.Alive.Idle")
+    assert batch.agent(3).clock == 0.5
+
+
+def test_a_loop_fails_only_the_agents_that_loop() -> None:
+    loop = b.chart(
+        "Loop",
+        b.state(
+            "Top",
+            b.state("A", transitions=[b.on(b.held("Spin"), "B")]),
+            b.state("B", transitions=[b.on(b.held("Spin"), "A")]),
+        ),
+    )
+    batch = ChartBatch(loop, 3, max_transitions=10)
+    with pytest.raises(BatchLoopError) as raised:
+        batch.hold(Event("held", "Spin"), [0, 2])
+    error = raised.value
+    assert error.entities == (0, 2)
+    assert error.cycle == ("Top.A", "Top.B")
+    assert "'Loop[0]' changed its state stack 10 times" in str(error)
+    assert "Agents that could not settle: 0, 2." in str(error)
+    again = pickle.loads(pickle.dumps(error))
+    assert (again.entities, again.cycle, str(again)) == (error.entities, error.cycle, str(error))
+    machine = ChartMachine(loop, max_transitions=10)
+    with pytest.raises(Exception, match="changed its state stack 10 times"):
+        machine.hold(Event("held", "Spin"))
+    assert batch.active(0) == machine.active  # left where the machine is left
+    assert batch.active(1) == ()
+
+
+def test_reload_reports_what_any_agent_kept_exited_and_entered() -> None:
+    batch, host = combo(2)
+    batch.send(ATTACK, [0])
+    host.take()
+    text = (CHARTS / "combo_attack.yaml").read_text().replace("damage: 2.0", "damage: 3.0")
+    report = batch.reload(loads(text, "yaml", GAME))
+    assert report.exited == (A, f"{A}.Pre")
+    assert report.entered == (A, f"{A}.Pre")
+    assert "Character.Alive.Idle" in report.kept
+    assert host.take()[0] == (f"exit {A}: disable_damage_collision(name='ComboAttack1')", [0])
+
+
+def test_wrong_calls_are_refused_with_what_was_wrong() -> None:
+    batch, _ = combo(3)
+    cases = [
+        (
+            lambda: batch.send(Event("held", "X")),
+            "held X is a level trigger: use hold() and release()",
+        ),
+        (lambda: batch.hold(ATTACK), "is not a level trigger: send() it instead"),
+        (lambda: batch.send(ATTACK, [1, 1]), "agent 1 is named twice"),
+        (lambda: batch.send(ATTACK, [5]), "agent index 5 is out of range: the batch has 3"),
+        (lambda: batch.send(ATTACK, np.ones(2, bool)), "one entry per agent slot (3)"),
+        (lambda: batch.tick(-1.0), "time cannot go backwards"),
+        (
+            lambda: batch.is_active("Character.Nope"),
+            "has no state 'Character.Nope'; states: Character, ",
+        ),
+        (lambda: batch.send_each([ATTACK], [0, 1]), "one integer choice per agent (3)"),
+        (lambda: batch.agent(7), "agent 7 does not exist"),
+    ]
+    for call, message in cases:
+        with pytest.raises(UsageError, match=re.escape(message)):
+            call()
+    batch.despawn([2])
+    with pytest.raises(UsageError, match="agent 2 does not exist"):
+        batch.send(ATTACK, [2])
+
+
+def test_handlers_may_send_to_their_own_agents_only() -> None:
+    chart = example("combo_attack.yaml")
+    batch: ChartBatch
+
+    def nudge(call: BatchCall) -> None:
+        if call.type == "play_sound":
+            batch.send(Event("input", "Other"), [0, 1])
+
+    batch = ChartBatch(chart, 2, dict.fromkeys(HOST_ACTIONS, nudge))
+    batch.start()
+    with pytest.raises(UsageError, match="only send\\(\\) to the agents of its own call"):
+        batch.send(ATTACK, [0])
+
+    def ticker(call: BatchCall) -> None:
+        batch.tick(1.0)
+
+    batch = ChartBatch(chart, 1, dict.fromkeys(HOST_ACTIONS, ticker))
+    with pytest.raises(UsageError, match="tick\\(\\) called while batch 'Combo' processes"):
+        batch.start()
+
+
+def test_a_missing_handler_or_a_snapshot_of_another_chart_is_refused() -> None:
+    with pytest.raises(HandlerError, match="missing: enable_damage_collision"):
+        ChartBatch(example("combo_attack.yaml"), 1, {})
+    batch, host = combo(1)
+    basic = example("basic_attack.yaml")
+    with pytest.raises(DecodeError, match="another chart than 'BasicAttack'"):
+        ChartBatch.restore(batch.snapshot(), basic, host.handlers())
