@@ -138,10 +138,28 @@ def test_a_declared_order_that_does_not_match_is_an_error() -> None:
     )
     wrong = Structure("A", bare.states, bare.edges, (), {"A": ("B", "Typo")}, ("A", "Z"))
     assert issues(wrong) == [
-        "error child-order: the outermost states are declared as (A, Z): Z cannot be there",
+        "error child-order: the outermost states are declared as (A, Z): Z is not a state of "
+        "this machine",
         "error child-order: the children of A are declared as (B, Typo): C can be there too, "
-        "so list it; Typo cannot be there",
+        "so list it; Typo is not a state of this machine",
     ]
+
+
+def test_a_declared_state_no_transition_puts_there_is_a_warning() -> None:
+    bare = Structure.from_names(
+        "A",
+        [("A", "B", st.TransitionKind.INNER), ("A", "D", st.TransitionKind.SIBLING)],
+        states=["Lost"],
+    )
+    declared = {"A": ("B", "D", "Lost")}
+    loose = Structure("A", bare.states, bare.edges, (), declared, ("A", "D"))
+    assert issues(loose) == [
+        "warning unreachable: Lost is not reachable from the initial state A",
+        "warning child-order-unused: the children of A are declared as (B, D, Lost), but no "
+        "transition puts D there: it takes no index",
+    ]
+    assert loose.places.inside["A"].states == ("B",)
+    assert loose.places.problem("A") is None  # nothing a codec cannot number
 
 
 def test_a_networked_machine_relying_on_the_derived_order_gets_a_warning() -> None:

@@ -54,19 +54,31 @@ class OrderProblem:
         parent: the declaring state; ``None`` for the outermost order.
         declared: the order as declared.
         missing: states that can be inside ``parent`` (or outermost) but are not listed.
-        extra: listed states that cannot be there.
+        unknown: listed names that are not states of the structure.
+        unused: listed states that no transition puts there (they take no index).
     """
 
     parent: str | None
     declared: tuple[str, ...]
     missing: tuple[str, ...]
-    extra: tuple[str, ...]
+    unknown: tuple[str, ...]
+    unused: tuple[str, ...]
+
+    @property
+    def fatal(self) -> bool:
+        """Whether the order cannot number the place: a state left out, or a typo."""
+        return bool(self.missing or self.unknown)
 
     def __str__(self) -> str:
-        what = "the outermost states" if self.parent is None else f"the children of {self.parent}"
         parts = [f"{name} can be there too, so list it" for name in self.missing]
-        parts += [f"{name} cannot be there" for name in self.extra]
-        return f"{what} are declared as ({', '.join(self.declared)}): {'; '.join(parts)}"
+        parts += [f"{name} is not a state of this machine" for name in self.unknown]
+        parts += [f"no transition puts {name} there" for name in self.unused]
+        return f"{self.subject} are declared as ({', '.join(self.declared)}): {'; '.join(parts)}"
+
+    @property
+    def subject(self) -> str:
+        """``the outermost states`` or ``the children of Parent``."""
+        return "the outermost states" if self.parent is None else f"the children of {self.parent}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +89,8 @@ class Places:
         top: the place at the top.
         inside: the place inside each state that has inner transitions.
         regions: the places of each state's regions, in the order of its concurrent edges.
-        problems: declared orders that do not match their places.
+        problems: declared orders that do not match their places (see
+            :attr:`OrderProblem.fatal`).
         parents: the states with places inside them, in structure order.
     """
 
@@ -93,8 +106,9 @@ class Places:
         return ((inner,) if inner else ()) + self.regions.get(parent, ())
 
     def problem(self, parent: str | None) -> OrderProblem | None:
-        """The problem of the order ``parent`` declares (``None``: the outermost order)."""
-        return next((p for p in self.problems if p.parent == parent), None)
+        """The fatal problem of the order ``parent`` declares (``None``: the outermost
+        order), if it has one."""
+        return next((p for p in self.problems if p.parent == parent and p.fatal), None)
 
     def all(self) -> Iterable[Place]:
         """Every place: the top, then each state's, in structure order."""
@@ -119,12 +133,13 @@ def compute_places(
         children: the declared child order of each parent.
         outermost: the declared outermost order (empty: none).
     """
-    top, problems = _arrange(None, [_closure(out, [initial])], outermost)
+    known = frozenset(names)
+    top, problems = _arrange(None, [_closure(out, [initial])], outermost, known)
     inside: dict[str, Place] = {}
     regions: dict[str, tuple[Place, ...]] = {}
     for name in names:
         declared = children.get(name, ())
-        inner, own, problem = _parent_places(name, out, declared)
+        inner, own, problem = _parent_places(name, out, declared, known)
         problems += problem
         if inner is not None:
             inside[name] = inner
@@ -140,7 +155,7 @@ def compute_places(
 
 
 def _parent_places(
-    name: str, out: Out, declared: tuple[str, ...]
+    name: str, out: Out, declared: tuple[str, ...], known: frozenset[str]
 ) -> tuple[Place | None, tuple[Place, ...], list[OrderProblem]]:
     """The inner place and the region places of ``name``, and its order's problem."""
     starts = [t for kind in _INNER_KINDS for t in out.get((name, kind), ())]
@@ -148,11 +163,11 @@ def _parent_places(
     groups = ([_closure(out, starts)] if starts else []) + [_closure(out, [r]) for r in roots]
     if not groups and not declared:
         return None, (), []
-    arranged, problems = _arrange(name, groups, declared)
-    known = bool(declared)
-    inner = Place(name, None, tuple(arranged[0]), known) if starts else None
+    arranged, problems = _arrange(name, groups, declared, known)
+    ordered = bool(declared)
+    inner = Place(name, None, tuple(arranged[0]), ordered) if starts else None
     regions = tuple(
-        Place(name, i, tuple(states), known)
+        Place(name, i, tuple(states), ordered)
         for i, states in enumerate(arranged[len(arranged) - len(roots) :])
     )
     return inner, regions, problems
@@ -167,7 +182,7 @@ def _closure(out: Out, starts: Iterable[str]) -> list[str]:
 
 
 def _arrange(
-    parent: str | None, groups: list[list[str]], declared: tuple[str, ...]
+    parent: str | None, groups: list[list[str]], declared: tuple[str, ...], known: frozenset[str]
 ) -> tuple[list[list[str]], list[OrderProblem]]:
     """Each group in the declared order (states not declared keep theirs, at the end)."""
     if not declared:
@@ -177,7 +192,8 @@ def _arrange(
     arranged = [sorted(group, key=lambda name: position.get(name, end)) for group in groups]
     present = {name for group in groups for name in group}
     missing = tuple(dict.fromkeys(n for group in groups for n in group if n not in position))
-    extra = tuple(name for name in declared if name not in present)
-    if missing or extra:
-        return arranged, [OrderProblem(parent, declared, missing, extra)]
+    unknown = tuple(name for name in declared if name not in known)
+    unused = tuple(name for name in declared if name in known and name not in present)
+    if missing or unknown or unused:
+        return arranged, [OrderProblem(parent, declared, missing, unknown, unused)]
     return arranged, []

@@ -31,8 +31,10 @@ class Issue:
         severity: error or warning.
         code: a stable identifier: ``unknown-target``, ``unknown-source``, ``unreachable``,
             ``sibling-depth``, ``multiple-depths``, ``nesting-cycle``, ``unresolved``,
-            ``child-order`` (a declared order that does not match) or ``derived-order`` (a
-            networked machine whose wire format follows the order the code is written in).
+            ``child-order`` (a declared order that leaves out a state that can be there, or
+            names no state), ``child-order-unused`` (one listing a state no transition puts
+            there) or ``derived-order`` (a networked machine whose wire format follows the
+            order the code is written in).
         state: the state the issue is about.
         message: a sentence naming what is wrong.
         location: where in the source, when known.
@@ -186,13 +188,17 @@ def _unresolved(structure: Structure) -> Iterator[Issue]:
 def _child_orders(structure: Structure) -> Iterator[Issue]:
     for problem in structure.places.problems:
         state = problem.parent or structure.initial
-        yield Issue(
-            Severity.ERROR,
-            "child-order",
-            state,
-            str(problem),
-            structure.state(state).location if state in structure else None,
-        )
+        location = structure.state(state).location if state in structure else None
+        if problem.fatal:
+            yield Issue(Severity.ERROR, "child-order", state, str(problem), location)
+        # A state nothing reaches is reported as unreachable already.
+        unused = [name for name in problem.unused if structure.depth(name) is not None]
+        if unused and not problem.fatal:
+            message = (
+                f"{problem.subject} are declared as ({', '.join(problem.declared)}), but no "
+                f"transition puts {', '.join(unused)} there: it takes no index"
+            )
+            yield Issue(Severity.WARNING, "child-order-unused", state, message, location)
 
 
 def _networked(structure: Structure) -> str | None:
