@@ -137,6 +137,43 @@ def test_retrigger_exits_with_dependents_then_enters() -> None:
     assert machine.active_states == ("Base", "Strike")
 
 
+def test_a_retrigger_takes_its_dependents_first_even_those_it_terminates() -> None:
+    # Combo requires Attack and Attack terminates it: on a retrigger Combo leaves for losing
+    # Attack (step 1), before the states Attack terminates for their own sake (step 2).
+    rules = BitmaskDefinition.from_data(
+        {
+            "Armed": {},
+            "Guard": {"requires": ["Armed"]},
+            "Attack": {
+                "requires": ["Armed"],
+                "terminates": ["Combo", "Guard"],
+                "retriggerable": True,
+            },
+            "Combo": {"requires": ["Attack"]},
+        },
+        behaviours={name: Logged for name in ("Armed", "Guard", "Attack", "Combo")},
+    )
+    log: Log = []
+    machine = BitmaskMachine(rules, log, history_size=8)
+    for state in ("Armed", "Attack", "Combo", "Guard"):
+        assert machine.try_activate(state)
+    log.clear()
+    assert machine.try_activate("Attack")
+    assert log == [
+        ("-", "Combo", "LOST_REQUIREMENT"),
+        ("-", "Attack", "RETRIGGERED"),
+        ("-", "Guard", "TERMINATED"),
+        ("+", "Attack", "REQUESTED"),
+    ]
+    assert [str(change) for change in machine.history[-4:]] == [
+        "#5 -Combo (lost requirement Attack)",
+        "#6 -Attack (retriggered)",
+        "#7 -Guard (terminated by Attack)",
+        "#8 +Attack (requested)",
+    ]
+    assert machine.active_states == ("Armed", "Attack")
+
+
 def test_blocked_and_non_retriggerable_requests_change_nothing() -> None:
     machine, log = machine_with("Base", "Guard", "Mid")
     before = (machine.mask, machine.history)

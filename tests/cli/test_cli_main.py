@@ -53,7 +53,7 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_commands_are_registered_in_order() -> None:
-    assert [command.name for command in COMMANDS] == ["plot", "check", "run", "inspect"]
+    assert [command.name for command in COMMANDS] == ["plot", "check", "run", "inspect", "net"]
 
 
 def test_a_new_command_is_one_value(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,5 +1,6 @@
-"""Bitmask machines behind the common codec interface: the same bytes as the bitmask
-package, its checks on decoding, causes mapped for its hooks, and rollback over it."""
+"""Bitmask machines behind the common codec interface: a mask sent as its index among the
+legal masks (the fewest bits), the rules checked on decoding, causes mapped for its hooks,
+and rollback over it."""
 
 from __future__ import annotations
 
@@ -7,9 +8,17 @@ import pytest
 from bitmask_player import PLAYER_STATES, Alive, Crouching, Player, Punching
 
 import statetree as st
-from statetree.bitmask import BitCause, BitmaskDefinition, BitmaskMachine
+from statetree.bitmask import BitCause, BitmaskDefinition, BitmaskMachine, mask_problem
 from statetree.errors import DecodeError, UsageError
-from statetree.net import BitmaskCodec, MachineCodec, Rollback
+from statetree.net import (
+    BitmaskCodec,
+    BitReader,
+    BitWriter,
+    MachineCodec,
+    PacketError,
+    Rollback,
+    pack_values,
+)
 
 CODEC = BitmaskCodec(PLAYER_STATES)
 
@@ -20,17 +29,51 @@ def test_it_counts_the_masks_the_rules_allow() -> None:
     # aiming, but aiming may start again during it): 2 * 2 * 6; with InDialogue, which
     # excludes all but Crouching: 2. That is 1 + 24 + 2.
     assert CODEC.configurations == 27
-    assert (CODEC.minimum_bits, CODEC.header_bits) == (5, 8)
+    assert (CODEC.minimum_bits, CODEC.header_bits) == (5, 5)
+    assert repr(CODEC) == "<BitmaskCodec 'Player' rank of 5 bit(s)>"
 
 
-def test_bytes_and_checks_are_the_bitmask_packages() -> None:
+def test_a_mask_is_sent_as_its_index_among_the_legal_masks() -> None:
+    # The legal masks in increasing order: 0, then Alive (0b1) is index 1, Alive+Moving
+    # (0b11) index 2, Alive+Crouching (0b101) index 3: "00011" in five bits.
     player = Player("server")
     player.machine.try_activate(Alive)
     player.machine.try_activate(Crouching)
-    assert CODEC.encode(player.machine) == player.machine.encode() == b"\x05"
-    assert CODEC.decode(b"\x05") == CODEC.capture(player.machine) == 0b101
-    with pytest.raises(DecodeError, match="Crouching is active but requires Alive"):
-        CODEC.decode(b"\x04")
+    assert CODEC.encode(player.machine) == bytes([0b00011_000])
+    assert CODEC.decode(b"\x18") == CODEC.capture(player.machine) == 0b101
+    with pytest.raises(PacketError, match=r"^bad packet at bit 0: mask index 27 is out of range"):
+        CODEC.decode(bytes([27 << 3]))
+    with pytest.raises(DecodeError, match=r"^bad packet at bit 5: the padding bits"):
+        CODEC.decode(b"\x19")
+    with pytest.raises(UsageError, match=r"^mask 0x4 is not one the rules of 'Player' allow$"):
+        CODEC.write_value(BitWriter(), 0b100)
+
+
+def test_every_legal_mask_round_trips_and_nothing_else_decodes() -> None:
+    legal = [mask for mask in range(1 << 7) if mask_problem(PLAYER_STATES, mask) is None]
+    writer = BitWriter()
+    for mask in legal:
+        CODEC.write_value(writer, mask)
+    reader = BitReader(writer.to_bytes())
+    assert [CODEC.read(reader) for _ in legal] == legal
+    reader.finish()
+    decoded = set()
+    for index in range(32):
+        try:
+            decoded.add(CODEC.decode(bytes([index << 3])))
+        except PacketError:
+            assert index >= 27
+    assert decoded == set(legal)
+
+
+def test_large_definitions_send_one_bit_per_state_checked_by_the_rules() -> None:
+    rules = {f"S{i}": {} for i in range(17)}
+    rules["S1"] = {"requires": ["S0"]}
+    wide = BitmaskCodec(BitmaskDefinition.from_data(rules))
+    assert (wide.ranked, wide.header_bits) == (False, 17)
+    assert wide.decode(pack_values([(wide, 0b11)])) == 0b11
+    with pytest.raises(PacketError, match=r"^bad packet at bit 0: bitmask: S1 is active but"):
+        wide.decode((0b10 << 7).to_bytes(3, "big"))
 
 
 def test_apply_gives_the_hooks_the_matching_bit_cause() -> None:
@@ -62,7 +105,7 @@ def test_rollback_drives_a_bitmask_machine_too() -> None:
         rollback.advance(state)
         server.machine.try_activate(state)
     server.machine.try_activate(Punching)  # the server also saw a punch: Aiming terminated
-    outcome = rollback.confirm(2, CODEC.decode(server.machine.encode()), 0)
+    outcome = rollback.confirm(2, CODEC.decode(CODEC.encode(server.machine)), 0)
     assert outcome.mispredicted
     assert client.machine.active_states == ("Alive", "Punching")
     assert client.events[-2:] == ["-Aiming (from the network)", "+Punching (from the network)"]
@@ -70,6 +113,7 @@ def test_rollback_drives_a_bitmask_machine_too() -> None:
 
 def test_definitions_too_large_to_count_say_so() -> None:
     wide = BitmaskCodec(BitmaskDefinition.from_data({f"S{i}": {} for i in range(21)}))
-    assert wide.header_bits == 24
+    assert wide.header_bits == 21
+    assert wide.decode(pack_values([(wide, 0b101)])) == 0b101
     with pytest.raises(UsageError, match=r"^counting the legal masks of 21 states means trying"):
         _ = wide.configurations

@@ -92,3 +92,40 @@ def test_what_is_written_reads_back(values: list[tuple[int, int]]) -> None:
     reader = BitReader(writer.to_bytes())
     assert [reader.read_uint(width) for width, _ in fitted] == [v for _, v in fitted]
     reader.finish()
+
+
+Step = tuple[str, int, int]
+steps = hs.lists(
+    hs.one_of(
+        hs.tuples(hs.just("uint"), hs.integers(0, 90), hs.integers(0, 2**90)),
+        hs.tuples(hs.just("bytes"), hs.integers(0, 12), hs.integers(0, 2**96)),
+    ),
+    max_size=60,
+)
+
+
+@given(steps, steps)
+def test_a_long_stream_holds_exactly_the_bits_a_big_integer_would(
+    first: list[Step], second: list[Step]
+) -> None:
+    # The writer moves whole bytes out as it fills (aligned bytes go out as they are); the
+    # bits must be exactly those of shifting everything into one big integer.
+    reference, size = 0, 0
+    writers = []
+    for chunk in (first, second):
+        writer = BitWriter()
+        for kind, count, drawn in chunk:
+            width = count if kind == "uint" else 8 * count
+            value = drawn % (1 << width)
+            if kind == "uint":
+                writer.write_uint(value, width)
+            else:
+                writer.write_bytes(value.to_bytes(count, "big"))
+            reference, size = (reference << width) | value, size + width
+        writers.append(writer)
+    whole = writers[0]
+    whole.write_bits(writers[1])
+    assert (whole.size, whole.to_uint()) == (size, reference)
+    assert str(whole) == (format(reference, f"0{size}b") if size else "")
+    padding = -size % 8
+    assert whole.to_bytes() == (reference << padding).to_bytes((size + padding) // 8, "big")

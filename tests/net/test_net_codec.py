@@ -63,14 +63,15 @@ def test_leaf_header_bits(configuration: Configuration, header: int, expected: s
 
 
 def test_a_state_with_two_outers_has_a_place_under_each() -> None:
-    # Alive may settle empty (only inner transitions): [nothing, Emote, Attack] of 3; each of
-    # Emote and Attack chooses [PlayAnim, Done] of 2; PlayAnim's Int(1, 5) takes 3 bits.
+    # Alive may settle empty (only inner transitions): [Emote, Attack, nothing] of 3, its
+    # children in its own order and "nothing" last; each of Emote and Attack chooses
+    # [PlayAnim, Done] of 2; PlayAnim's Int(1, 5) takes 3 bits.
     codec = Codec.path(REUSE)
     cases = [
-        (chain(Reuse.Alive), "000" + "00000"),
-        (chain(Reuse.Alive, Reuse.Emote, (Reuse.PlayAnim, 5)), "001" + "100" + "00"),
-        (chain(Reuse.Alive, Reuse.Attack, (Reuse.PlayAnim, 3)), "010" + "010" + "00"),
-        (chain(Reuse.Alive, Reuse.Emote, Reuse.Done), "100" + "00000"),
+        (chain(Reuse.Alive), "010" + "00000"),
+        (chain(Reuse.Alive, Reuse.Emote, (Reuse.PlayAnim, 5)), "000" + "100" + "00"),
+        (chain(Reuse.Alive, Reuse.Attack, (Reuse.PlayAnim, 3)), "001" + "010" + "00"),
+        (chain(Reuse.Alive, Reuse.Emote, Reuse.Done), "011" + "00000"),
     ]
     for configuration, expected in cases:
         assert bits(codec.encode_configuration(configuration)) == expected
@@ -79,9 +80,9 @@ def test_a_state_with_two_outers_has_a_place_under_each() -> None:
 
 
 def test_regions_are_digits_of_their_host() -> None:
-    # Upper and Lower each choose [nothing, Aim, Idle] / [nothing, Run, Stand]: radix 3.
-    # Aim (1) and Stand (2) make the regions 1 + 3 * 2 = 7; Alive (0) of 2 at the top makes
-    # the header 0 + 2 * 7 = 14, in five bits (the largest is 0 + 2 * 8 = 16).
+    # Upper and Lower each choose [Aim, Idle, nothing] / [Run, Stand, nothing]: radix 3.
+    # Aim (0) and Stand (1) make the regions 0 + 3 * 1 = 3; Alive (0) of 2 at the top makes
+    # the header 0 + 2 * 3 = 6, in five bits (the largest is 0 + 2 * 8 = 16).
     codec = Codec.path(BODY)
     alive = ActiveState(
         Body.Alive,
@@ -92,9 +93,9 @@ def test_regions_are_digits_of_their_host() -> None:
     )
     configuration = Configuration(alive)
     assert str(configuration) == "Alive{Upper/Aim(7) | Lower/Stand}"
-    assert codec.header_of(configuration) == 14
+    assert codec.header_of(configuration) == 6
     data = codec.encode_configuration(configuration)
-    assert bits(data) == "01110" + "00000111" + "000"
+    assert bits(data) == "00110" + "00000111" + "000"
     assert codec.decode(data) == configuration
     assert (codec.configurations, codec.header_bits, codec.minimum_bits) == (10, 5, 4)
 

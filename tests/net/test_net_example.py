@@ -1,5 +1,6 @@
-"""The networked character example: two predicting clients over 127.0.0.1 with a lossy,
-reordering link converge to the server's state, and predicted sounds are never replayed."""
+"""The networked examples: two predicting clients over 127.0.0.1 with a lossy, reordering
+link converge to the server's state, and predicted sounds are never replayed; a crowd is
+mirrored from one packed snapshot per frame."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import asyncio
 import re
 
 import net_character
+import net_snapshot
 import pytest
 from net_character import CODEC, Character, CharacterStates, Inputs, Settings, run
 
@@ -62,3 +64,20 @@ def test_inputs_outside_the_three_keys_are_refused() -> None:
     assert Inputs.unpack(Inputs(True, False, True).pack()) == Inputs(True, False, True)
     with pytest.raises(st.DecodeError, match="is not one input byte"):
         Inputs.unpack(b"\x08")
+
+
+def test_a_crowd_is_mirrored_from_one_packed_snapshot_per_frame() -> None:
+    report = asyncio.run(net_snapshot.run(actors=60, frames=12, seed=5))
+    assert report.matched
+    assert len(report.snapshot_bytes) == 12
+    # Each actor takes its own bits in the snapshot, with no byte of its own.
+    assert report.bits_per_actor < report.separate_bits_per_actor - 4
+    assert report.fingerprint == CODEC.fingerprint
+
+
+def test_the_snapshot_example_prints_its_sizes(capsys: pytest.CaptureFixture[str]) -> None:
+    assert net_snapshot.main(["--actors", "20", "--frames", "5"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"20 actors, 5 frames, wire schema {CODEC.fingerprint}"
+    assert re.fullmatch(r"snapshot: [\d.]+ bytes per frame on average \(\d+ to \d+\): .*", lines[1])
+    assert lines[3] == "mirror matches the world"

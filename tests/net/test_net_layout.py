@@ -126,14 +126,14 @@ def test_payloads_of_regions_follow_their_host() -> None:
     layout = explain_packet(codec, codec.encode_configuration(configuration))
 
     assert [(f.kind, f.bits, f.meaning, f.state) for f in layout.fields] == [
-        ("header", "01000", "Alive 0 + Aim 1*2 + Run 1*6 = 8", ""),
+        ("header", "00000", "Alive 0 + Aim 0*2 + Run 0*6 = 0", ""),
         ("payload", "00000111", "7", "Alive/Upper/Aim"),
         ("padding", "000", PADDING, ""),
     ]
     assert layout.header.digits == (
         HeaderDigit("top", "Alive", 0, 2, 1),
-        HeaderDigit("Upper", "Aim", 1, 3, 2),
-        HeaderDigit("Lower", "Run", 1, 3, 6),
+        HeaderDigit("Upper", "Aim", 0, 3, 2),
+        HeaderDigit("Lower", "Run", 0, 3, 6),
     )
 
 

@@ -1,26 +1,39 @@
-"""UDP on loopback: the addresses bound, inputs delivered once each in frame order over a bad
-link, states back to the client, and malformed datagrams counted and dropped."""
+"""UDP on loopback: the addresses bound, the handshake (and peers it refuses), inputs
+delivered once each in frame order over a bad link, states back to the client, malformed
+datagrams counted and dropped, and idle clients forgotten."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import socket
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import pytest
+from net_samples import HERO, REUSE
 
 from statetree.errors import UsageError
 from statetree.net import (
     Address,
+    Codec,
+    HandshakeError,
+    HandshakeMessage,
+    InputMessage,
     LinkConditioner,
     LinkProfile,
+    MessageKind,
     PacketError,
     StateClient,
     StateMessage,
     StateServer,
+    decode_message,
     encode_message,
 )
+
+SCHEMA = Codec.auto(HERO).fingerprint
+OTHER = Codec.auto(REUSE).fingerprint
 
 
 def parse(data: bytes) -> int:
@@ -29,7 +42,7 @@ def parse(data: bytes) -> int:
     return data[0]
 
 
-async def until(done: Callable[[], bool], timeout: float = 2.0) -> None:
+async def until(done: Callable[[], bool], timeout: float = 5.0) -> None:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while not done():
@@ -41,18 +54,101 @@ def run(scenario: Callable[[], Awaitable[None]]) -> None:
     asyncio.run(scenario())
 
 
+async def server(**options: Any) -> StateServer[int]:
+    on_inputs = options.pop("on_inputs", lambda client, ready: None)
+    return await StateServer.open(parse, on_inputs, fingerprint=SCHEMA, **options)
+
+
+async def client(address: Address, **options: Any) -> StateClient:
+    on_state = options.pop("on_state", lambda message: None)
+    fingerprint = options.pop("fingerprint", SCHEMA)
+    return await StateClient.open(address, on_state, fingerprint=fingerprint, **options)
+
+
+class Raw:
+    """A bare UDP socket on loopback, to send what no well-behaved client would."""
+
+    def __init__(self) -> None:
+        self.socket = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.socket.bind(("127.0.0.1", 0))
+        self.socket.setblocking(False)
+
+    def send(self, data: bytes, to: Address) -> None:
+        self.socket.sendto(data, to)
+
+    async def receive(self) -> bytes:
+        loop = asyncio.get_running_loop()
+        return await asyncio.wait_for(loop.sock_recv(self.socket, 2048), 5.0)
+
+    async def join(self, to: Address) -> None:
+        self.send(encode_message(HandshakeMessage(MessageKind.HELLO, SCHEMA)), to)
+        assert decode_message(await self.receive()) == HandshakeMessage(MessageKind.WELCOME, SCHEMA)
+
+    def close(self) -> None:
+        self.socket.close()
+
+
 def test_server_and_client_bind_only_the_address_given() -> None:
     async def scenario() -> None:
-        server = await StateServer.open(parse, lambda client, ready: None)
-        client = await StateClient.open(server.endpoint.address, lambda message: None)
+        authority = await server()
+        player = await client(authority.endpoint.address)
         try:
-            for endpoint in (server.endpoint, client.endpoint):
+            for endpoint in (authority.endpoint, player.endpoint):
                 host, port = endpoint.address
                 assert host == "127.0.0.1"
                 assert port > 0
+            assert authority.clients == (player.endpoint.address,)
         finally:
-            client.close()
-            server.close()
+            player.close()
+            authority.close()
+
+    run(scenario)
+
+
+def test_a_client_with_another_wire_schema_is_refused_naming_both(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    async def scenario() -> None:
+        authority = await server()
+        port = authority.endpoint.address[1]
+        try:
+            with pytest.raises(HandshakeError) as refused:
+                await client(authority.endpoint.address, fingerprint=OTHER)
+        finally:
+            authority.close()
+        error = refused.value
+        assert (error.peer, error.ours, error.theirs) == (f"127.0.0.1:{port}", OTHER, SCHEMA)
+        assert str(error) == (
+            f"handshake with the server at 127.0.0.1:{port} failed: it refused this client's "
+            f"wire schema: the server's fingerprint is {SCHEMA}, this client's is {OTHER}; "
+            "the two programs encode machines differently (compare their schema files: "
+            "statetree net schema --check)"
+        )
+        assert authority.clients == ()
+        assert authority.endpoint.stats.refused == 1
+
+    with caplog.at_level(logging.WARNING, "statetree.net"):
+        run(scenario)
+    assert any(
+        f"its wire schema is {OTHER}, this server's is {SCHEMA}" in record.getMessage()
+        for record in caplog.records
+    )
+
+
+def test_a_client_nobody_answers_gives_up_after_its_timeout() -> None:
+    async def scenario() -> None:
+        silent = Raw()  # bound, so the port is taken, but it never answers
+        try:
+            address = silent.socket.getsockname()
+            with pytest.raises(HandshakeError) as error:
+                await client(address, timeout=0.05, retry=0.01)
+        finally:
+            silent.close()
+        assert str(error.value) == (
+            f"handshake with the server at 127.0.0.1:{address[1]} failed: no answer within "
+            "0.05 s (is a server listening there?)"
+        )
+        assert error.value.theirs is None
 
     run(scenario)
 
@@ -61,29 +157,30 @@ def test_inputs_arrive_once_each_in_frame_order_over_a_bad_link() -> None:
     async def scenario() -> None:
         delivered: list[tuple[Address, int, int]] = []
 
-        def on_inputs(client: Address, ready: list[tuple[int, int]]) -> None:
-            delivered.extend((client, frame, value) for frame, value in ready)
+        def on_inputs(sender: Address, ready: list[tuple[int, int]]) -> None:
+            delivered.extend((sender, frame, value) for frame, value in ready)
 
-        server = await StateServer.open(parse, on_inputs)
+        authority = await server(on_inputs=on_inputs)
         profile = LinkProfile(latency=0.001, jitter=0.002, loss=0.3, duplicate=0.3, reorder=0.3)
         link = LinkConditioner(profile, random.Random(5))
-        client = await StateClient.open(server.endpoint.address, lambda m: None, conditioner=link)
+        # Hellos are lost too: the client sends them again until the server answers.
+        player = await client(authority.endpoint.address, conditioner=link, retry=0.01)
         inputs = [bytes([frame % 256]) for frame in range(1, 41)]
         try:
             for last in range(1, 41):  # each datagram repeats up to four earlier inputs
-                client.send_inputs(last, inputs[max(0, last - 5) : last])
+                player.send_inputs(last, inputs[max(0, last - 5) : last])
                 await asyncio.sleep(0.0005)
             while len(delivered) < 40:  # and whatever was lost is sent again
                 done = len(delivered)
-                client.send_inputs(min(done + 5, 40), inputs[done : done + 5])
+                player.send_inputs(min(done + 5, 40), inputs[done : done + 5])
                 await asyncio.sleep(0.003)
         finally:
-            client.close()
-            server.close()
+            player.close()
+            authority.close()
         assert [(frame, value) for _, frame, value in delivered] == [
             (frame, frame % 256) for frame in range(1, 41)
         ]
-        assert {address for address, _, _ in delivered} == {client.endpoint.address}
+        assert {address for address, _, _ in delivered} == {player.endpoint.address}
         assert link.stats.dropped > 0
         assert link.stats.duplicated > 0
 
@@ -99,20 +196,20 @@ def test_states_reach_the_client_and_bad_ones_are_dropped() -> None:
                 raise PacketError("the codec refuses it", bit=0)
             received.append(message)
 
-        server = await StateServer.open(
-            parse, lambda client, ready: server.send_state(client, StateMessage(1, b"\x40"))
+        authority = await server(
+            on_inputs=lambda sender, ready: authority.send_state(sender, StateMessage(1, b"\x40"))
         )
-        client = await StateClient.open(server.endpoint.address, on_state)
+        player = await client(authority.endpoint.address, on_state=on_state)
         try:
-            client.send_inputs(1, [b"\x00"])
+            player.send_inputs(1, [b"\x00"])
             await until(lambda: len(received) == 1)
-            server.send_state(client.endpoint.address, StateMessage(2, b"\xff"))
-            await until(lambda: client.endpoint.stats.malformed == 1)
+            authority.send_state(player.endpoint.address, StateMessage(2, b"\xff"))
+            await until(lambda: player.endpoint.stats.malformed == 1)
         finally:
-            client.close()
-            server.close()
+            player.close()
+            authority.close()
         assert received == [StateMessage(1, b"\x40")]
-        assert client.endpoint.stats.received == 1
+        assert player.endpoint.stats.received == 2  # the welcome, then the good state
 
     run(scenario)
 
@@ -120,52 +217,162 @@ def test_states_reach_the_client_and_bad_ones_are_dropped() -> None:
 def test_malformed_datagrams_are_counted_and_dropped() -> None:
     async def scenario() -> None:
         delivered: list[tuple[int, int]] = []
-        server = await StateServer.open(parse, lambda client, ready: delivered.extend(ready))
-        raw = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        raw.bind(("127.0.0.1", 0))
+        authority = await server(on_inputs=lambda sender, ready: delivered.extend(ready))
+        raw = Raw()
         try:
+            await raw.join(authority.endpoint.address)
             for garbage in (
                 b"hello",  # not a message
                 encode_message(StateMessage(1, b"")),  # a server takes no states
                 bytes.fromhex("5e 01 00 00 00 01 00 03 02 01 02"),  # an input parse refuses
             ):
-                raw.sendto(garbage, server.endpoint.address)
-            raw.sendto(bytes.fromhex("5e 01 00 00 00 01 00 02 01 07"), server.endpoint.address)
-            await until(lambda: server.endpoint.stats.received == 1)
+                raw.send(garbage, authority.endpoint.address)
+            raw.send(bytes.fromhex("5e 01 00 00 00 01 00 02 01 07"), authority.endpoint.address)
+            await until(lambda: authority.endpoint.stats.received == 2)
         finally:
             raw.close()
-            server.close()
-        assert server.endpoint.stats.malformed == 3
+            authority.close()
+        assert authority.endpoint.stats.malformed == 3
         assert delivered == [(1, 7)]
 
     run(scenario)
 
 
-def test_clients_beyond_the_limit_are_refused() -> None:
+def test_inputs_without_a_handshake_are_refused() -> None:
     async def scenario() -> None:
-        seen: list[Address] = []
-        server = await StateServer.open(
-            parse, lambda client, ready: seen.append(client), max_clients=1
-        )
-        first = await StateClient.open(server.endpoint.address, lambda m: None)
-        second = await StateClient.open(server.endpoint.address, lambda m: None)
+        delivered: list[tuple[int, int]] = []
+        authority = await server(on_inputs=lambda sender, ready: delivered.extend(ready))
+        raw = Raw()
         try:
-            first.send_inputs(1, [b"\x01"])
-            await until(lambda: len(seen) == 1)
-            second.send_inputs(1, [b"\x01"])
-            await until(lambda: server.endpoint.stats.refused == 1)
+            raw.send(encode_message(InputMessage(1, (b"\x07",))), authority.endpoint.address)
+            await until(lambda: authority.endpoint.stats.refused == 1)
         finally:
-            first.close()
-            second.close()
-            server.close()
-        assert server.clients == (first.endpoint.address,)
-        second.send_inputs(2, [b"\x01"])  # after closing: silently nothing
+            raw.close()
+            authority.close()
+        assert delivered == []
+        assert authority.clients == ()
 
     run(scenario)
 
 
-def test_an_endpoint_not_opened_says_so() -> None:
+def test_a_parse_that_raises_anything_counts_the_datagram_as_malformed(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    def fragile(data: bytes) -> int:
+        return {1: 10}[data[0]]  # a KeyError for anything but 0x01
+
+    async def scenario() -> None:
+        loop_errors: list[dict[str, Any]] = []
+        asyncio.get_running_loop().set_exception_handler(lambda loop, ctx: loop_errors.append(ctx))
+        delivered: list[tuple[int, int]] = []
+        authority = await StateServer.open(
+            fragile, lambda sender, ready: delivered.extend(ready), fingerprint=SCHEMA
+        )
+        raw = Raw()
+        try:
+            await raw.join(authority.endpoint.address)
+            for value in (5, 6, 1):
+                message = InputMessage(1, (bytes([value]),))
+                raw.send(encode_message(message), authority.endpoint.address)
+            await until(lambda: authority.endpoint.stats.received == 2)
+        finally:
+            raw.close()
+            authority.close()
+        assert authority.endpoint.stats.malformed == 2
+        assert delivered == [(1, 10)]
+        assert loop_errors == []
+
+    with caplog.at_level(logging.WARNING, "statetree.net"):
+        run(scenario)
+    warnings = [r.getMessage() for r in caplog.records if "parse raised" in r.getMessage()]
+    assert warnings == ["parse raised KeyError (5); datagrams it fails on count as malformed"]
+
+
+def test_a_full_server_refuses_with_a_logged_reason(caplog: pytest.LogCaptureFixture) -> None:
+    async def scenario() -> None:
+        authority = await server(max_clients=1)
+        first = await client(authority.endpoint.address)
+        try:
+            with pytest.raises(HandshakeError, match=r"failed: it is full \(it has as many"):
+                await client(authority.endpoint.address)
+        finally:
+            first.close()
+            authority.close()
+        assert authority.clients == (first.endpoint.address,)
+        assert authority.endpoint.stats.refused == 1
+
+    with caplog.at_level(logging.WARNING, "statetree.net"):
+        run(scenario)
+    assert [r.getMessage().split(": ", 1)[1] for r in caplog.records] == [
+        "the server is full: 1 clients, none idle for 10 s"
+    ]
+
+
+def test_idle_clients_are_forgotten_after_the_timeout() -> None:
+    async def scenario() -> None:
+        now = [0.0]
+        left: list[Address] = []
+        delivered: list[tuple[int, int]] = []
+        authority = await server(
+            on_inputs=lambda sender, ready: delivered.extend(ready),
+            max_clients=1,
+            client_timeout=3.0,
+            clock=lambda: now[0],
+            on_leave=left.append,
+        )
+        first = await client(authority.endpoint.address)
+        try:
+            now[0] = 2.0
+            first.send_inputs(1, [b"\x01"])  # heard from at 2.0: idle until 5.0
+            await until(lambda: delivered == [(1, 1)])
+            now[0] = 4.9
+            assert authority.clients == (first.endpoint.address,)
+            with pytest.raises(HandshakeError, match="it is full"):
+                await client(authority.endpoint.address)
+            now[0] = 5.0  # now first has been idle for the whole timeout
+            second = await client(authority.endpoint.address)
+            joined = second.endpoint.address
+            second.close()
+            first.send_inputs(2, [b"\x02"])  # forgotten: refused until it says hello again
+            await until(lambda: authority.endpoint.stats.refused == 2)
+            assert left == [first.endpoint.address]
+        finally:
+            first.close()
+            authority.close()
+        assert authority.clients == (joined,)
+        assert delivered == [(1, 1)]
+
+    run(scenario)
+
+
+def test_one_datagram_from_each_of_many_ports_no_longer_fills_the_table_for_good() -> None:
+    async def scenario() -> None:
+        now = [0.0]
+        authority = await server(max_clients=4, client_timeout=1.0, clock=lambda: now[0])
+        raws = [Raw() for _ in range(4)]
+        try:
+            for raw in raws:
+                await raw.join(authority.endpoint.address)
+            assert len(authority.clients) == 4
+            now[0] = 1.0
+            player = await client(authority.endpoint.address)
+            joined = player.endpoint.address
+            player.close()
+        finally:
+            for raw in raws:
+                raw.close()
+            authority.close()
+        assert authority.clients == (joined,)
+
+    run(scenario)
+
+
+def test_endpoints_not_opened_and_bad_options_say_so() -> None:
     with pytest.raises(UsageError, match=r"^the server is not open: create it with StateServer"):
-        _ = StateServer(parse, lambda client, ready: None).endpoint
+        _ = StateServer(parse, lambda sender, ready: None, fingerprint=SCHEMA).endpoint
     with pytest.raises(UsageError, match=r"^the client is not open: create it with StateClient"):
-        StateClient(lambda message: None).send_inputs(1, [b"\x00"])
+        StateClient(lambda message: None, fingerprint=SCHEMA).send_inputs(1, [b"\x00"])
+    with pytest.raises(UsageError, match=r"^a fingerprint is 16 hex digits, not 'v1'$"):
+        StateServer(parse, lambda sender, ready: None, fingerprint="v1")
+    with pytest.raises(UsageError, match=r"^client_timeout must be a positive number, not 0$"):
+        StateServer(parse, lambda sender, ready: None, fingerprint=SCHEMA, client_timeout=0)

@@ -168,7 +168,8 @@ class BitmaskMachine(Generic[Owner]):
 
         It fails if the state is active (and not retriggerable), a requirement is inactive,
         a blocker is active or ``can_activate`` returns False. On success, a retriggered
-        state first leaves (``RETRIGGERED``), then the states it terminates leave with their
+        state first leaves (``RETRIGGERED``) with its dependents (``LOST_REQUIREMENT``, even
+        those it also terminates), then the other states it terminates leave with their
         dependents, then it enters.
 
         Args:
@@ -198,12 +199,17 @@ class BitmaskMachine(Generic[Owner]):
         if self._checked[index] and not self._check(index):
             return False
         remove = self._terminates[index] & mask
+        steps: list[Step] = []
         if active:
-            remove |= (bit | self._dependents[index]) & mask
+            # Step 1: the retriggered state and everything requiring it leave first, so a
+            # state it would also terminate leaves for losing its requirement.
+            leaving = (bit | self._dependents[index]) & mask
+            steps = removal_steps(self._definition, leaving, index, BitCause.RETRIGGERED)
+            remove &= ~leaving
         if remove:
-            self._remove(
-                removal_steps(self._definition, remove, index, BitCause.RETRIGGERED, index)
-            )
+            steps += removal_steps(self._definition, remove, -1, BitCause.TERMINATED, index)
+        if steps:
+            self._remove(steps)
         self._mask |= bit
         self._emit(index, True, cause, -1)
         return True

@@ -91,20 +91,25 @@ def _transition_edges(path: str, state: StateDef) -> Iterator[Edge]:
 
 
 def chart_structure(chart: Chart) -> Structure:
-    """The :class:`~statetree.structure.Structure` of ``chart``; states named by path.
+    """The :class:`~statetree.structure.Structure` of ``chart``; states named by path, each
+    parent's children in the order the chart lists them (their declared order).
 
     Edges carry labels saying when they are taken (see the module documentation); two
     transitions to the same state make one edge whose label joins them with "or".
     """
     states = []
     edges: list[Edge] = []
+    children = {}
     for path, state, where in chart.walk():
         line = chart.origin.line(where)
         location = Location(chart.origin.file, line) if line else None
         states.append(StateInfo(path, location=location))
         edges += _child_edges(path, state)
         edges += _transition_edges(path, state)
-    return Structure(chart.root.name, tuple(states), tuple(edges))
+        if state.states:
+            children[path] = tuple(f"{path}.{child.name}" for child in state.states)
+    root = chart.root.name
+    return Structure(root, tuple(states), tuple(edges), (), children, (root,))
 
 
 def compiled_structure(compiled: CompiledChart) -> Structure:
@@ -113,4 +118,4 @@ def compiled_structure(compiled: CompiledChart) -> Structure:
     states = tuple(
         StateInfo(info.name, compiled.by_path[info.name], info.location) for info in base.states
     )
-    return Structure(base.initial, states, base.edges)
+    return Structure(base.initial, states, base.edges, (), base.children, base.outermost)

@@ -14,7 +14,7 @@ import textwrap
 from collections.abc import Sequence
 from importlib import metadata
 
-from statetree.cli import check_command, inspect_command, plot_command, run_command
+from statetree.cli import check_command, inspect_command, net_command, plot_command, run_command
 from statetree.cli.command import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Command
 from statetree.cli.report import HelpFormatter, report_error
 from statetree.errors import StateTreeError, UsageError
@@ -35,6 +35,7 @@ COMMANDS: tuple[Command, ...] = (
     check_command.COMMAND,
     run_command.RUN_COMMAND,
     inspect_command.COMMAND,
+    net_command.COMMAND,
 )
 """The subcommands, in help order. Add new ones here."""
 

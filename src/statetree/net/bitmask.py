@@ -1,22 +1,28 @@
-"""Bitmask machines behind the common codec interface, using the bitmask package's codec.
+"""Bitmask machines behind the common codec interface (:class:`MachineCodec`).
 
-The bytes are those of ``BitmaskMachine.encode`` (one bit per state, little-endian, the
-fewest whole bytes); decoding checks the rules as ``decode_mask`` does. Rollback, the
-transport and the benchmarks then treat bitmask machines like state machines.
+The value of a bitmask machine is its mask. On the wire, a definition of up to
+:data:`RANKED_STATES` states sends the index of the mask among the masks its rules allow,
+in ``ceil(log2(legal masks))`` bits (the fewest any encoding could use); a larger one sends
+one bit per state. Decoding refuses what the rules forbid, as ``decode_mask`` does, before
+anything changes. Rollback, the transport, packed streams and the benchmarks then treat
+bitmask machines like state machines.
 """
 
 from __future__ import annotations
 
 import contextlib
-import math
 from contextlib import AbstractContextManager
 from typing import Any
 
-from statetree.bitmask import BitCause, BitmaskDefinition, BitmaskMachine, decode_mask, mask_problem
+from statetree.bitmask import BitCause, BitmaskDefinition, BitmaskMachine
+from statetree.bitmask.codec import check_mask
 from statetree.core.cause import Cause
-from statetree.errors import UsageError
+from statetree.errors import DecodeError, UsageError
+from statetree.net.bits import BitReader, BitWriter
+from statetree.net.errors import PacketError
+from statetree.net.schema import FORMAT, fingerprint
 
-__all__ = ["BitmaskCodec"]
+__all__ = ["RANKED_STATES", "BitmaskCodec"]
 
 _BIT_CAUSES = {
     Cause.TRANSITION: BitCause.REQUESTED,
@@ -24,6 +30,8 @@ _BIT_CAUSES = {
     Cause.PREDICTION: BitCause.PREDICTED,
     Cause.RESIMULATION: BitCause.ROLLBACK,
 }
+RANKED_STATES = 16
+"""Definitions of up to this many states send the index of their mask among the legal ones."""
 _COUNTABLE = 20
 """Legal masks are counted by trying every mask: up to this many states."""
 
@@ -31,11 +39,32 @@ _COUNTABLE = 20
 class BitmaskCodec:
     """The codec of the bitmask machines of one definition; values are masks (ints)."""
 
-    __slots__ = ("_count", "definition")
+    __slots__ = ("_fingerprint", "_legal", "_rank", "definition")
 
     def __init__(self, definition: BitmaskDefinition) -> None:
         self.definition = definition
-        self._count: int | None = None
+        self._legal: tuple[int, ...] | None = None
+        self._rank: dict[int, int] = {}
+        self._fingerprint: str | None = None
+
+    def _masks(self) -> tuple[int, ...]:
+        """Every mask the rules allow, in increasing order (computed once, when needed)."""
+        if self._legal is None:
+            size = self.definition.size
+            if size > _COUNTABLE:
+                raise UsageError(
+                    f"counting the legal masks of {size} states means trying 2**{size} "
+                    f"masks; only definitions of up to {_COUNTABLE} states are counted"
+                )
+            self._legal = legal_masks(self.definition)
+            if self.ranked:
+                self._rank = {mask: index for index, mask in enumerate(self._legal)}
+        return self._legal
+
+    @property
+    def ranked(self) -> bool:
+        """Whether a mask is sent as its index among the legal masks (small definitions)."""
+        return self.definition.size <= RANKED_STATES
 
     @property
     def configurations(self) -> int:
@@ -44,42 +73,137 @@ class BitmaskCodec:
         Raises:
             UsageError: the definition has more than 20 states (too many masks to try).
         """
-        if self._count is None:
-            size = self.definition.size
-            if size > _COUNTABLE:
-                raise UsageError(
-                    f"counting the legal masks of {size} states means trying 2**{size} masks; "
-                    f"only definitions of up to {_COUNTABLE} states are counted"
-                )
-            legal = (m for m in range(1 << size) if mask_problem(self.definition, m) is None)
-            self._count = sum(1 for _ in legal)
-        return self._count
+        return len(self._masks())
 
     @property
     def header_bits(self) -> int:
-        """The packet size in bits: one per state, rounded up to whole bytes."""
-        return 8 * self.definition.byte_length
+        """The bits of every value: the minimum when ranked, else one per state."""
+        if self.ranked:
+            return self.minimum_bits
+        return self.definition.size
 
     @property
     def minimum_bits(self) -> int:
         """``ceil(log2(configurations))``."""
-        return math.ceil(math.log2(self.configurations))
+        return (self.configurations - 1).bit_length()
+
+    @property
+    def fingerprint(self) -> str:
+        """A short digest of what decides the bits: the states in order and the rules that
+        decide which masks are legal (requirements and exclusions)."""
+        if self._fingerprint is None:
+            self._fingerprint = fingerprint(self._description())
+        return self._fingerprint
+
+    def _description(self) -> dict[str, Any]:
+        definition = self.definition
+        return {
+            "header": "rank" if self.ranked else "mask",
+            "states": list(definition.names),
+            "requires": [list(definition.names_in(mask)) for mask in definition.requires_all],
+            "excludes": [list(definition.names_in(mask)) for mask in definition.exclusive],
+        }
+
+    def schema(self) -> dict[str, Any]:
+        """The wire layout as plain data (JSON-ready), with the fingerprint."""
+        definition = self.definition
+        rules = {
+            name: {"requires": requires, "excludes": excludes}
+            for name, requires, excludes in zip(
+                definition.names,
+                self._description()["requires"],
+                self._description()["excludes"],
+                strict=True,
+            )
+            if requires or excludes
+        }
+        return {
+            "format": FORMAT,
+            "machine": definition.name or "bitmask",
+            "header": {
+                "mode": "rank" if self.ranked else "mask",
+                "bits": self.header_bits,
+                "configurations": self.configurations,
+                "minimum_bits": self.minimum_bits,
+            },
+            "states": {name: index for index, name in enumerate(definition.names)},
+            "rules": rules,
+            "fingerprint": self.fingerprint,
+        }
+
+    # -- values ----------------------------------------------------------------------------
 
     def capture(self, machine: BitmaskMachine[Any]) -> int:
         """The machine's mask."""
         return machine.mask
 
     def encode(self, machine: BitmaskMachine[Any]) -> bytes:
-        """The machine's mask as bytes."""
-        return machine.encode()
+        """The machine's mask as a packet (its bits, then zero bits to a byte)."""
+        writer = BitWriter()
+        self.write_value(writer, machine.mask)
+        return writer.to_bytes()
 
-    def decode(self, data: bytes | bytearray | memoryview) -> int:
-        """The mask ``data`` holds, checked against the rules.
+    def write(self, writer: BitWriter, machine: BitmaskMachine[Any]) -> None:
+        """Append the machine's mask to a stream."""
+        self.write_value(writer, machine.mask)
+
+    def write_value(self, writer: BitWriter, value: int) -> None:
+        """Append the mask ``value`` to a stream.
 
         Raises:
-            DecodeError: wrong length, unknown bits, or states the rules forbid together.
+            UsageError: the rules do not allow ``value``.
         """
-        return decode_mask(self.definition, data)
+        if self.ranked:
+            self._masks()
+            index = self._rank.get(value)
+            if index is None:
+                raise UsageError(f"mask {value:#x} is not one the rules of {self._label} allow")
+            writer.write_uint(index, self.header_bits)
+        else:
+            try:
+                check_mask(self.definition, value)
+            except DecodeError as error:
+                raise UsageError(str(error)) from None
+            writer.write_uint(value, self.header_bits)
+
+    def decode(self, data: bytes | bytearray | memoryview) -> int:
+        """The mask a packet holds, checked against the rules.
+
+        Raises:
+            PacketError: (a ``DecodeError``) truncated, an index past the legal masks,
+                trailing data, or states the rules forbid together.
+        """
+        reader = BitReader(data)
+        mask = self.read(reader)
+        reader.finish()
+        return mask
+
+    def read(self, reader: BitReader) -> int:
+        """Read the next mask of a stream, checked as :meth:`decode` checks it.
+
+        Raises:
+            PacketError: as :meth:`decode`.
+        """
+        start = reader.position
+        raw = reader.read_uint(self.header_bits)
+        if self.ranked:
+            legal = self._masks()
+            if raw >= len(legal):
+                raise PacketError(
+                    f"mask index {raw} is out of range: the rules of {self._label} allow "
+                    f"{len(legal)} masks",
+                    bit=start,
+                )
+            return legal[raw]
+        try:
+            check_mask(self.definition, raw)
+        except DecodeError as error:
+            raise PacketError(str(error), bit=start) from None
+        return raw
+
+    @property
+    def _label(self) -> str:
+        return repr(self.definition.name) if self.definition.name else "the bitmask"
 
     def apply(
         self, machine: BitmaskMachine[Any], value: int, *, cause: Cause = Cause.DESERIALIZATION
@@ -91,3 +215,24 @@ class BitmaskCodec:
     def caused_by(self, machine: BitmaskMachine[Any], cause: Cause) -> AbstractContextManager[None]:
         """Nothing to set: bitmask hooks receive the cause of each request as an argument."""
         return contextlib.nullcontext()
+
+    def __repr__(self) -> str:
+        mode = "rank" if self.ranked else "mask"
+        return f"<BitmaskCodec {self._label} {mode} of {self.header_bits} bit(s)>"
+
+
+def legal_masks(definition: BitmaskDefinition) -> tuple[int, ...]:
+    """Every mask the rules of ``definition`` allow, in increasing order: each active state
+    has its requirements active and excludes none of the others."""
+    requires, exclusive = definition.requires_all, definition.exclusive
+    legal = []
+    for mask in range(1 << definition.size):
+        rest = mask
+        while rest:
+            state = (rest & -rest).bit_length() - 1
+            if requires[state] & ~mask or exclusive[state] & mask:
+                break
+            rest &= rest - 1
+        else:
+            legal.append(mask)
+    return tuple(legal)

@@ -20,18 +20,25 @@ _UINT64 = struct.Struct(">Q")
 
 
 class BitWriter:
-    """Accumulates bits; :meth:`to_bytes` pads the last byte with zeros."""
+    """Accumulates bits; :meth:`to_bytes` pads the last byte with zeros.
 
-    __slots__ = ("_size", "_value")
+    A writer is a bit stream: any number of values (and of machines' packets, see
+    :meth:`MachineCodec.write <statetree.net.MachineCodec.write>`) can be appended, each
+    right after the previous one, with no rounding in between. Whole bytes are moved out of
+    the accumulator as it fills, so a long stream costs time in proportion to its length.
+    """
+
+    __slots__ = ("_bits", "_done", "_value")
 
     def __init__(self) -> None:
+        self._done = bytearray()
         self._value = 0
-        self._size = 0
+        self._bits = 0
 
     @property
     def size(self) -> int:
         """How many bits were written."""
-        return self._size
+        return 8 * len(self._done) + self._bits
 
     def write_uint(self, value: int, width: int) -> None:
         """Write ``value`` in ``width`` bits.
@@ -41,8 +48,15 @@ class BitWriter:
         """
         if value < 0 or value >> width:
             raise UsageError(f"{value} does not fit in {width} unsigned bit(s)")
-        self._value = (self._value << width) | value
-        self._size += width
+        value |= self._value << width
+        bits = self._bits + width
+        if bits > 64:
+            kept = bits & 7
+            self._done += (value >> kept).to_bytes(bits >> 3, "big")
+            value &= (1 << kept) - 1
+            bits = kept
+        self._value = value
+        self._bits = bits
 
     def write_bool(self, value: bool) -> None:
         """Write one bit."""
@@ -58,30 +72,51 @@ class BitWriter:
 
     def write_bytes(self, data: bytes) -> None:
         """Write every byte of ``data``, 8 bits each."""
-        self.write_uint(int.from_bytes(data, "big"), 8 * len(data))
+        if self._bits & 7 == 0:  # aligned: the bytes go out as they are
+            self._flush()
+            self._done += data
+        else:
+            self.write_uint(int.from_bytes(data, "big"), 8 * len(data))
 
     def write_bits(self, other: BitWriter) -> None:
         """Append the bits written to ``other``."""
-        self.write_uint(other._value, other._size)
+        self.write_bytes(bytes(other._done))
+        self.write_uint(other._value, other._bits)
+
+    def _flush(self) -> None:
+        """Move the whole bytes of the accumulator out (it is byte-aligned)."""
+        if self._bits:
+            self._done += self._value.to_bytes(self._bits >> 3, "big")
+            self._value = self._bits = 0
+
+    def to_uint(self) -> int:
+        """The bits written so far as one unsigned int of :attr:`size` bits."""
+        return (int.from_bytes(self._done, "big") << self._bits) | self._value
 
     def to_bytes(self) -> bytes:
         """The bits written so far, padded with zeros to a whole number of bytes."""
-        padding = -self._size % 8
-        return (self._value << padding).to_bytes((self._size + padding) // 8, "big")
+        padding = -self._bits % 8
+        last = (self._value << padding).to_bytes((self._bits + padding) >> 3, "big")
+        return bytes(self._done) + last if self._done else last
 
     def __str__(self) -> str:
         """The bits as a string of ``0`` and ``1``, first written first."""
-        return format(self._value, f"0{self._size}b") if self._size else ""
+        done = "".join(format(byte, "08b") for byte in self._done)
+        return done + (format(self._value, f"0{self._bits}b") if self._bits else "")
 
 
 class BitReader:
-    """Reads what a :class:`BitWriter` wrote, refusing to read past the end."""
+    """Reads what a :class:`BitWriter` wrote, refusing to read past the end.
 
-    __slots__ = ("_position", "_size", "_value")
+    A reader is a bit stream too: read the values (or machines) in the order they were
+    written, then :meth:`finish`.
+    """
+
+    __slots__ = ("_data", "_position", "_size")
 
     def __init__(self, data: bytes | bytearray | memoryview) -> None:
-        self._value = int.from_bytes(data, "big")
-        self._size = 8 * len(data)
+        self._data = bytes(data)
+        self._size = 8 * len(self._data)
         self._position = 0
 
     @property
@@ -100,15 +135,26 @@ class BitReader:
         Raises:
             PacketError: fewer than ``width`` bits are left.
         """
-        end = self._position + width
-        if end > self._size:
+        value = self.take(width)
+        if value < 0:
             raise PacketError(
-                f"{width} more bit(s) needed, but the packet ends {self._size - self._position} "
-                "bit(s) further",
+                f"{width} more bit(s) needed, but the packet ends {self.remaining} bit(s) further",
                 bit=self._position,
             )
+        return value
+
+    def take(self, width: int) -> int:
+        """Read an unsigned int of ``width`` bits, or return -1 (reading nothing) when fewer
+        than ``width`` bits are left: for decoders that then read field by field to say
+        where the data ends."""
+        start = self._position
+        end = start + width
+        if end > self._size:
+            return -1
         self._position = end
-        return (self._value >> (self._size - end)) & ((1 << width) - 1)
+        last = (end + 7) >> 3
+        chunk = int.from_bytes(self._data[start >> 3 : last], "big")
+        return (chunk >> ((last << 3) - end)) & ((1 << width) - 1)
 
     def read_bool(self) -> bool:
         """Read one bit."""
@@ -139,5 +185,5 @@ class BitReader:
             raise PacketError(
                 f"{left // 8} byte(s) of trailing data after the end", bit=self._position
             )
-        if self._value & ((1 << left) - 1):
+        if left and self._data[-1] & ((1 << left) - 1):
             raise PacketError("the padding bits of the last byte are not zero", bit=self._position)

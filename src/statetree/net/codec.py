@@ -2,13 +2,13 @@
 
 A packet is the header (path or leaf index, in the fewest bits the structure allows), then
 the payload of every stateful active state, outermost first (regions in order), then zero
-bits up to the end of the last byte.
+bits up to the end of the last byte. In a stream of several machines the configurations
+follow each other with no padding in between.
 """
 
 from __future__ import annotations
 
 import enum
-import math
 from collections.abc import Mapping
 from contextlib import AbstractContextManager
 from typing import Any
@@ -23,6 +23,8 @@ from statetree.net.configuration import ActiveState, Configuration, capture
 from statetree.net.errors import PacketError
 from statetree.net.leaf_codec import LeafHeader
 from statetree.net.path_codec import PathHeader
+from statetree.net.plan import TABLE_LIMIT, Tables, all_picks, build_entry
+from statetree.net.schema import codec_schema, fingerprint, wire_description
 from statetree.net.shape import Pick, resolve
 from statetree.net.tree import CodecTree, build_tree
 from statetree.structure import Structure
@@ -42,18 +44,43 @@ class HeaderMode(enum.Enum):
 class Codec:
     """Encodes and decodes the configurations of the machines of one structure.
 
-    Build it with :meth:`path`, :meth:`leaf` or :meth:`auto`; everything is computed then,
-    so encoding and decoding are walks. Works for any ``StateMachine`` whose structure gives
-    each state's class (class-based machines through ``derive``, charts through theirs).
+    Build it with :meth:`path`, :meth:`leaf` or :meth:`auto`; everything is computed then:
+    for structures of up to :data:`~statetree.net.plan.TABLE_LIMIT` configurations, every
+    configuration's header and payload layout, so that encoding and decoding are lookups;
+    for larger ones, the codec tree that encoding and decoding walk. Works for any
+    ``StateMachine`` whose structure gives each state's class (class-based machines through
+    ``derive``, charts through theirs).
+
+    A packet is a stream of one machine: :meth:`write` and :meth:`read` append and read
+    configurations in a longer stream (a :class:`BitWriter` or :class:`BitReader`), with no
+    rounding between machines.
     """
 
-    __slots__ = ("_header", "_tree", "structure")
+    __slots__ = (
+        "_by_classes",
+        "_by_header",
+        "_fingerprint",
+        "_header",
+        "_tables",
+        "_tree",
+        "_width",
+        "structure",
+    )
 
     def __init__(self, structure: Structure, tree: CodecTree, header: HeaderMode) -> None:
         """Use :meth:`path`, :meth:`leaf` or :meth:`auto`."""
         self.structure = structure
         self._tree = tree
         self._header = PathHeader(tree) if header is HeaderMode.PATH else LeafHeader(tree)
+        self._fingerprint: str | None = None
+        self._tables: Tables | None = None
+        if tree.top.count <= TABLE_LIMIT:
+            value = self._header.value
+            self._tables = Tables([build_entry(pick, value(pick)) for pick in all_picks(tree)])
+        # The hot paths read these directly; without tables, every lookup misses.
+        self._width = self._header.width
+        self._by_header = self._tables.by_header if self._tables is not None else {}
+        self._by_classes = self._tables.by_classes if self._tables is not None else {}
 
     @classmethod
     def path(
@@ -131,12 +158,27 @@ class Codec:
     @property
     def minimum_bits(self) -> int:
         """``ceil(log2(configurations))``: the fewest bits any header could take."""
-        return math.ceil(math.log2(self.configurations))
+        return (self.configurations - 1).bit_length()
 
     @property
     def tree(self) -> CodecTree:
         """The codec tree that encoding and decoding walk (immutable)."""
         return self._tree
+
+    @property
+    def fingerprint(self) -> str:
+        """A short, stable digest of everything that decides the bits: the header mode, the
+        states of every place in order, and every payload field's layout. Two codecs with
+        the same fingerprint write the same bits for the same configurations."""
+        if self._fingerprint is None:
+            self._fingerprint = fingerprint(wire_description(self))
+        return self._fingerprint
+
+    def schema(self) -> dict[str, Any]:
+        """The wire layout as plain data (JSON-ready): the header, each place's states with
+        their indexes, the leaf table of a leaf header, the payload fields with their widths,
+        and the fingerprint. ``statetree net schema`` writes it to a file."""
+        return codec_schema(self)
 
     # -- encoding --------------------------------------------------------------------------
 
@@ -157,13 +199,13 @@ class Codec:
         return self._header.value(resolve(self._tree.top, configuration.root))
 
     def encode(self, machine: StateMachine[Any]) -> bytes:
-        """The packet of ``machine``'s configuration.
+        """The packet of ``machine``'s configuration: its bits, then zero bits to a byte.
 
         Raises:
             UsageError: the machine is in a configuration its structure does not allow, or a
                 payload cannot be sent.
         """
-        return self._encode(self.capture(machine), checked=True)
+        return _padded(*self._machine_bits(machine))
 
     def encode_configuration(self, configuration: Configuration) -> bytes:
         """The packet of ``configuration``.
@@ -172,14 +214,53 @@ class Codec:
             UsageError: the structure does not allow ``configuration``, or a payload does
                 not fit its fields.
         """
-        return self._encode(configuration, checked=False)
+        return _padded(*self.bits_of(configuration))
 
-    def _encode(self, configuration: Configuration, *, checked: bool) -> bytes:
+    def bits_of(self, configuration: Configuration) -> tuple[int, int]:
+        """``(value, width)``: the bits of ``configuration`` as one unsigned int, header
+        first. A stream writer can append them (``writer.write_uint(value, width)``), and a
+        program that sends the same few configurations can compute them once.
+
+        Raises:
+            UsageError: the structure does not allow ``configuration``, or a payload does
+                not fit its fields.
+        """
+        return self._bits(configuration, checked=False)
+
+    def write(self, writer: BitWriter, machine: StateMachine[Any]) -> None:
+        """Append ``machine``'s configuration to a stream, with no padding.
+
+        Raises:
+            UsageError: as :meth:`encode`.
+        """
+        writer.write_uint(*self._machine_bits(machine))
+
+    def write_value(self, writer: BitWriter, configuration: Configuration) -> None:
+        """Append ``configuration`` to a stream, with no padding.
+
+        Raises:
+            UsageError: as :meth:`encode_configuration`.
+        """
+        writer.write_uint(*self.bits_of(configuration))
+
+    def _machine_bits(self, machine: StateMachine[Any]) -> tuple[int, int]:
+        states = machine.walk()
+        entry = self._by_classes.get(tuple(map(type, states)))
+        if entry is None:  # not in the tables: walk the tree (it names what is wrong)
+            return self._bits(self.capture(machine), checked=True)
+        value, width = entry.header, self._width
+        for position, spec, _ in entry.stateful:
+            packed, size = spec.state_bits(states[position])
+            value = (value << size) | packed
+            width += size
+        return value, width
+
+    def _bits(self, configuration: Configuration, *, checked: bool) -> tuple[int, int]:
         pick = resolve(self._tree.top, configuration.root)
         writer = BitWriter()
         writer.write_uint(self._header.value(pick), self._header.width)
         _write_payloads(writer, pick, configuration.root, checked)
-        return writer.to_bytes()
+        return writer.to_uint(), writer.size
 
     # -- decoding --------------------------------------------------------------------------
 
@@ -191,11 +272,56 @@ class Codec:
                 range, a truncated or out-of-range payload, a payload a state refuses, data
                 after the end or padding bits that are not zero.
         """
+        found = self._lookup(data)
+        if found is not None:
+            return found
         reader = BitReader(data)
-        pick = self._header.pick(reader.read_uint(self._header.width))
-        root = _read_payloads(reader, pick)
+        configuration = self.read(reader)
         reader.finish()
-        return Configuration(root)
+        return configuration
+
+    def _lookup(self, data: bytes | bytearray | memoryview) -> Configuration | None:
+        """The configuration of a well-formed packet of fixed-width payloads, from the tables
+        and a few integer operations; ``None`` sends every other packet through
+        :meth:`read`, which finds and names what is wrong with it."""
+        size = 8 * len(data)
+        header = self._width
+        if size < header:
+            return None
+        value = int.from_bytes(data, "big")
+        entry = self._by_header.get(value >> (size - header))
+        if entry is None or entry.width is None:
+            return None
+        left = size - header - entry.width
+        if not 0 <= left < 8 or value & ((1 << left) - 1):
+            return None
+        if entry.fixed is not None:
+            return entry.fixed
+        return entry.decode((value >> left) & ((1 << entry.width) - 1), header)
+
+    def read(self, reader: BitReader) -> Configuration:
+        """Read the next configuration of a stream, checked as :meth:`decode` checks it.
+
+        Raises:
+            PacketError: as :meth:`decode` (bit offsets count from the stream's start).
+        """
+        header = reader.read_uint(self._width)
+        entry = self._by_header.get(header)
+        if entry is not None:
+            if entry.fixed is not None:
+                return entry.fixed
+            if entry.width is not None:
+                packed = reader.take(entry.width)
+                if packed >= 0:
+                    return entry.decode(packed, reader.position - entry.width)
+            payloads = [spec.read(reader, path) for _, spec, path in entry.stateful]
+            return Configuration(entry.template.build(payloads))
+        start = reader.position - self._width
+        try:
+            pick = self._header.pick(header)
+        except PacketError as error:
+            raise error.moved(start) from None
+        return Configuration(_read_payloads(reader, pick))
 
     # -- applying --------------------------------------------------------------------------
 
@@ -215,7 +341,7 @@ class Codec:
         Raises:
             UsageError: the structure does not allow ``configuration`` (nothing changed).
         """
-        self._encode(configuration, checked=False)  # checks it against the structure
+        self.bits_of(configuration)  # checks it against the structure
         apply_configuration(
             machine, configuration, self._tree.specs, self._tree.region_roots, cause
         )
@@ -265,3 +391,9 @@ def _read_payloads(reader: BitReader, pick: Pick) -> ActiveState:
     except PacketError as error:
         raise error.under(node.cls.__name__) from None
     return ActiveState(node.cls, payload, inner, regions)
+
+
+def _padded(value: int, width: int) -> bytes:
+    """``width`` bits of ``value``, then zero bits up to a whole byte."""
+    padding = -width % 8
+    return (value << padding).to_bytes((width + padding) >> 3, "big")

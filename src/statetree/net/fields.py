@@ -7,12 +7,13 @@ class says which fields follow, in order. Decoding checks every range and raises
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import math
 import struct
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Generic, TypeGuard, TypeVar
+from typing import Any, Generic, TypeGuard, TypeVar
 
 from statetree.errors import DefinitionError
 from statetree.net.bits import BitReader, BitWriter
@@ -25,7 +26,16 @@ E = TypeVar("E", bound=enum.Enum)
 
 
 class Field(ABC, Generic[T]):
-    """One typed value of a payload."""
+    """One typed value of a payload.
+
+    A field of fixed width sets ``width`` and implements :meth:`to_bits` and
+    :meth:`from_bits`; reading and writing then follow (and the codec packs such fields
+    without a writer). A field of varying width (``Bytes``) overrides :meth:`write` and
+    :meth:`read` instead.
+    """
+
+    width: int | None = None
+    """How many bits every value takes, or ``None`` when it depends on the value."""
 
     @abstractmethod
     def problem(self, value: object) -> str | None:
@@ -35,17 +45,70 @@ class Field(ABC, Generic[T]):
         """``value`` exactly as the receiver will decode it (``value`` must be valid)."""
         return value
 
-    @abstractmethod
+    def to_bits(self, value: T) -> int:
+        """A valid ``value`` as an unsigned int of ``width`` bits (fixed-width fields)."""
+        raise NotImplementedError(f"{type(self).__name__} has no fixed width")
+
+    def checked_bits(self, value: object) -> int:
+        """``to_bits(value)`` if ``value`` can be sent, else -1 (fixed-width fields; one call
+        where encoding would otherwise make two)."""
+        return -1 if self.problem(value) is not None else self.to_bits(value)  # type: ignore[arg-type]
+
+    def from_bits(self, raw: int, bit: int) -> T:
+        """The value of ``raw`` (``width`` bits read at offset ``bit``).
+
+        Raises:
+            PacketError: ``raw`` is out of this field's range.
+        """
+        raise NotImplementedError(f"{type(self).__name__} has no fixed width")
+
     def write(self, writer: BitWriter, value: T) -> None:
         """Write a valid ``value``."""
+        writer.write_uint(self.to_bits(value), self._fixed())
 
-    @abstractmethod
     def read(self, reader: BitReader) -> T:
         """Read a value.
 
         Raises:
             PacketError: the bits run out or hold a value out of this field's range.
         """
+        start = reader.position
+        return self.from_bits(reader.read_uint(self._fixed()), start)
+
+    def _fixed(self) -> int:
+        if self.width is None:
+            raise NotImplementedError(f"{type(self).__name__} must override write and read")
+        return self.width
+
+    def layout(self) -> dict[str, Any]:
+        """What decides this field's bits, as plain data: two fields with the same layout
+        write the same bits for the same values (schema fingerprints compare these)."""
+        if dataclasses.is_dataclass(self):
+            return {"type": type(self).__qualname__, **_init_values(self)}
+        return {"type": type(self).__qualname__, "repr": repr(self)}
+
+    def describe(self) -> str:
+        """The field as constructed, leaving out defaults: ``UInt(16)``, ``Enum(Direction)``."""
+        if not dataclasses.is_dataclass(self):
+            return type(self).__name__
+        shown = [_argument(value) for value in _init_values(self, defaults=False).values()]
+        return f"{type(self).__name__}({', '.join(shown)})"
+
+
+def _init_values(field: object, *, defaults: bool = True) -> dict[str, Any]:
+    """The constructor arguments of a dataclass field (without those left at their default)."""
+    assert dataclasses.is_dataclass(field)
+    return {
+        declared.name: getattr(field, declared.name)
+        for declared in dataclasses.fields(field)
+        if declared.init and (defaults or getattr(field, declared.name) != declared.default)
+    }
+
+
+def _argument(value: object) -> str:
+    if isinstance(value, type) and issubclass(value, enum.Enum):
+        return value.__qualname__
+    return repr(value)
 
 
 def _is_int(value: object) -> TypeGuard[int]:
@@ -61,6 +124,7 @@ class UInt(Field[int]):
     def __post_init__(self) -> None:
         if not _is_int(self.bits) or self.bits < 1:
             raise DefinitionError(f"UInt needs a positive number of bits, got {self.bits!r}")
+        object.__setattr__(self, "width", self.bits)
 
     def problem(self, value: object) -> str | None:
         if not _is_int(value):
@@ -69,11 +133,19 @@ class UInt(Field[int]):
             return f"{value} is out of the range 0..{(1 << self.bits) - 1}"
         return None
 
-    def write(self, writer: BitWriter, value: int) -> None:
-        writer.write_uint(value, self.bits)
+    def to_bits(self, value: int) -> int:
+        return value
 
-    def read(self, reader: BitReader) -> int:
-        return reader.read_uint(self.bits)
+    def checked_bits(self, value: object) -> int:
+        if type(value) is int and 0 <= value >> self.bits < 1:
+            return value
+        return super().checked_bits(value)
+
+    def from_bits(self, raw: int, bit: int) -> int:
+        return raw
+
+    def layout(self) -> dict[str, Any]:
+        return {"type": "Int", "minimum": 0, "maximum": (1 << self.bits) - 1}
 
 
 @dataclass(frozen=True)
@@ -91,6 +163,7 @@ class Int(Field[int]):
                 f"{self.minimum!r}..{self.maximum!r}"
             )
         object.__setattr__(self, "bits", (self.maximum - self.minimum).bit_length())
+        object.__setattr__(self, "width", self.bits)
 
     def problem(self, value: object) -> str | None:
         if not _is_int(value):
@@ -99,29 +172,33 @@ class Int(Field[int]):
             return f"{value} is out of the range {self.minimum}..{self.maximum}"
         return None
 
-    def write(self, writer: BitWriter, value: int) -> None:
-        writer.write_uint(value - self.minimum, self.bits)
+    def to_bits(self, value: int) -> int:
+        return value - self.minimum
 
-    def read(self, reader: BitReader) -> int:
-        start = reader.position
-        value = self.minimum + reader.read_uint(self.bits)
+    def from_bits(self, raw: int, bit: int) -> int:
+        value = self.minimum + raw
         if value > self.maximum:
-            raise PacketError(f"{value} is above the maximum {self.maximum}", bit=start)
+            raise PacketError(f"{value} is above the maximum {self.maximum}", bit=bit)
         return value
+
+    def layout(self) -> dict[str, Any]:
+        return {"type": "Int", "minimum": self.minimum, "maximum": self.maximum}
 
 
 @dataclass(frozen=True)
 class Bool(Field[bool]):
     """``True`` or ``False`` in one bit."""
 
+    width = 1
+
     def problem(self, value: object) -> str | None:
         return None if isinstance(value, bool) else f"{value!r} is not a bool"
 
-    def write(self, writer: BitWriter, value: bool) -> None:
-        writer.write_bool(value)
+    def to_bits(self, value: bool) -> int:
+        return 1 if value else 0
 
-    def read(self, reader: BitReader) -> bool:
-        return reader.read_bool()
+    def from_bits(self, raw: int, bit: int) -> bool:
+        return raw == 1
 
 
 @dataclass(frozen=True)
@@ -131,6 +208,7 @@ class _Float(Field[float]):
     minimum: float = -math.inf
     maximum: float = math.inf
     _format = struct.Struct(">d")
+    _raw = struct.Struct(">Q")
     _name = "Float64"
 
     def __post_init__(self) -> None:
@@ -138,6 +216,7 @@ class _Float(Field[float]):
             raise DefinitionError(
                 f"{self._name} needs minimum <= maximum, got {self.minimum!r}..{self.maximum!r}"
             )
+        object.__setattr__(self, "width", 8 * self._format.size)
 
     def problem(self, value: object) -> str | None:
         if not isinstance(value, (int, float)) or isinstance(value, bool):
@@ -159,16 +238,19 @@ class _Float(Field[float]):
         exact: float = self._format.unpack(self._format.pack(value))[0]
         return exact
 
-    def write(self, writer: BitWriter, value: float) -> None:
-        writer.write_bytes(self._format.pack(value))
+    def to_bits(self, value: float) -> int:
+        raw: int = self._raw.unpack(self._format.pack(value))[0]
+        return raw
 
-    def read(self, reader: BitReader) -> float:
-        start = reader.position
-        value: float = self._format.unpack(reader.read_bytes(self._format.size))[0]
+    def from_bits(self, raw: int, bit: int) -> float:
+        value: float = self._format.unpack(self._raw.pack(raw))[0]
         problem = self._range_problem(value)
         if problem:
-            raise PacketError(problem, bit=start)
+            raise PacketError(problem, bit=bit)
         return value
+
+    def layout(self) -> dict[str, Any]:
+        return {"type": self._name, "minimum": repr(self.minimum), "maximum": repr(self.maximum)}
 
 
 @dataclass(frozen=True)
@@ -176,6 +258,7 @@ class Float32(_Float):
     """A finite 32-bit float between ``minimum`` and ``maximum``; values are rounded to it."""
 
     _format = struct.Struct(">f")
+    _raw = struct.Struct(">I")
     _name = "Float32"
 
 
@@ -200,25 +283,32 @@ class Enum(Field[E]):
             raise DefinitionError(f"Enum({self.type.__qualname__}) has no members")
         object.__setattr__(self, "members", members)
         object.__setattr__(self, "bits", (len(members) - 1).bit_length())
+        object.__setattr__(self, "width", self.bits)
 
     def problem(self, value: object) -> str | None:
         if isinstance(value, self.type):
             return None
         return f"{value!r} is not a member of {self.type.__qualname__}"
 
-    def write(self, writer: BitWriter, value: E) -> None:
-        writer.write_uint(self.members.index(value), self.bits)
+    def to_bits(self, value: E) -> int:
+        return self.members.index(value)  # identity first: faster than hashing a member
 
-    def read(self, reader: BitReader) -> E:
-        start = reader.position
-        index = reader.read_uint(self.bits)
-        if index >= len(self.members):
+    def checked_bits(self, value: object) -> int:
+        if type(value) is self.type:
+            return self.members.index(value)
+        return super().checked_bits(value)
+
+    def from_bits(self, raw: int, bit: int) -> E:
+        if raw >= len(self.members):
             raise PacketError(
-                f"index {index} is not a member of {self.type.__qualname__} "
+                f"index {raw} is not a member of {self.type.__qualname__} "
                 f"({len(self.members)} members)",
-                bit=start,
+                bit=bit,
             )
-        return self.members[index]
+        return self.members[raw]
+
+    def layout(self) -> dict[str, Any]:
+        return {"type": "Enum", "members": [member.name for member in self.members]}
 
 
 @dataclass(frozen=True)

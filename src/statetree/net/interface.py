@@ -7,9 +7,10 @@
 from __future__ import annotations
 
 from contextlib import AbstractContextManager
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from statetree.core.cause import Cause
+from statetree.net.bits import BitReader, BitWriter
 
 __all__ = ["MachineCodec"]
 
@@ -19,7 +20,12 @@ C = TypeVar("C")
 
 class MachineCodec(Protocol[M_contra, C]):
     """Captures, encodes, decodes and applies the state of machines of type ``M_contra`` as
-    immutable values of type ``C``."""
+    immutable values of type ``C``.
+
+    A packet (``encode``/``decode``) is a stream of one value padded to whole bytes;
+    ``write``/``read`` append and read values in a longer stream, so that many machines of
+    any codecs share one packet with no rounding between them (see :func:`pack`).
+    """
 
     @property
     def configurations(self) -> int:
@@ -36,6 +42,16 @@ class MachineCodec(Protocol[M_contra, C]):
         """The size of the fixed part of every packet, in bits."""
         ...
 
+    @property
+    def fingerprint(self) -> str:
+        """A short digest of everything that decides the bits (equal fingerprints: the same
+        bits for the same values)."""
+        ...
+
+    def schema(self) -> dict[str, Any]:
+        """The wire layout as plain data (JSON-ready), ending with the fingerprint."""
+        ...
+
     def capture(self, machine: M_contra) -> C:
         """The current state of ``machine`` as a value."""
         ...
@@ -46,6 +62,19 @@ class MachineCodec(Protocol[M_contra, C]):
 
     def decode(self, data: bytes | bytearray | memoryview) -> C:
         """The value ``data`` describes, checked; raises ``DecodeError`` if it is not legal."""
+        ...
+
+    def write(self, writer: BitWriter, machine: M_contra) -> None:
+        """Append the current state of ``machine`` to a stream, with no padding."""
+        ...
+
+    def write_value(self, writer: BitWriter, value: C) -> None:
+        """Append ``value`` to a stream, with no padding."""
+        ...
+
+    def read(self, reader: BitReader) -> C:
+        """Read the next value of a stream, checked; raises ``DecodeError`` if it is not
+        legal."""
         ...
 
     def apply(self, machine: M_contra, value: C, *, cause: Cause = Cause.DESERIALIZATION) -> None:

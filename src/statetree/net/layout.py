@@ -13,8 +13,6 @@ payload fields of each stateful state (outermost first, regions in order), the p
 
 from __future__ import annotations
 
-import dataclasses
-import enum
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -150,7 +148,7 @@ def _payloads(pick: Pick, root: ActiveState, stream: str, start: int) -> list[La
             bits = stream[start : start + width]
             fields.append(
                 LayoutField(
-                    "payload", name, start, width, bits, value, _show(value), path, _type(field)
+                    "payload", name, start, width, bits, value, _show(value), path, field.describe()
                 )
             )
             start += width
@@ -181,21 +179,3 @@ def _width(field: Field[Any], value: object) -> int:
     writer = BitWriter()
     field.write(writer, value)
     return writer.size
-
-
-def _type(field: Field[Any]) -> str:
-    """The field as constructed, leaving out defaults: ``UInt(16)``, ``Enum(Direction)``."""
-    if not dataclasses.is_dataclass(field):
-        return type(field).__name__
-    shown = [
-        _argument(getattr(field, declared.name))
-        for declared in dataclasses.fields(field)
-        if declared.init and getattr(field, declared.name) != declared.default
-    ]
-    return f"{type(field).__name__}({', '.join(shown)})"
-
-
-def _argument(value: object) -> str:
-    if isinstance(value, type) and issubclass(value, enum.Enum):
-        return value.__qualname__
-    return repr(value)

@@ -7,12 +7,11 @@ is enough. The header takes ``ceil(log2(count))`` bits: the fewest any header ca
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from statetree.errors import DefinitionError
 from statetree.net.errors import PacketError
+from statetree.net.plan import all_picks
 from statetree.net.shape import Pick
-from statetree.net.tree import CodecTree, Level, Node, RegionSet
+from statetree.net.tree import CodecTree
 
 __all__ = ["LeafHeader"]
 
@@ -30,7 +29,7 @@ class LeafHeader:
                 innermost state does not tell the configuration (use the path header).
         """
         _check_single_outers(tree)
-        self.chains = tuple(_chains(tree.top))
+        self.chains = tuple(all_picks(tree))
         self._index = {_innermost(chain).node: i for i, chain in enumerate(self.chains)}
         self.width = (len(self.chains) - 1).bit_length()
 
@@ -66,23 +65,6 @@ def _check_single_outers(tree: CodecTree) -> None:
             f"the leaf-index header cannot describe concurrent regions ({hosts} hosts "
             "regions); use the path header"
         )
-
-
-def _chains(level: Level) -> Iterator[Pick]:
-    for index, node in enumerate(level.nodes):
-        yield from _node_chains(node, index)
-
-
-def _node_chains(node: Node, index: int) -> Iterator[Pick]:
-    """Every configuration inside ``node`` (``node`` itself at ``index``), depth first."""
-    if not node.options:
-        yield Pick(node, index, -1, None, ())
-    for option, inside in enumerate(node.options):
-        if inside is None:
-            yield Pick(node, index, option, None, ())
-        elif not isinstance(inside, RegionSet):
-            for inner in _node_chains(inside, option):
-                yield Pick(node, index, option, inner, ())
 
 
 def _innermost(pick: Pick) -> Pick:

@@ -4,7 +4,10 @@ Every datagram is ``magic (1 byte) | kind (1) | frame (4, big-endian) | length (
 payload (length bytes)``. An inputs message carries the inputs of consecutive frames ending
 at ``frame`` (oldest first, all the same size, so each datagram repeats the inputs not yet
 confirmed and a lost one costs nothing); a state message carries the authority's encoded
-machine state for ``frame`` and the owner's other data.
+machine state for ``frame`` (one machine or a packed stream of many, after its length in two
+bytes) and the owner's other data. A handshake message (hello from a
+client; welcome or refusal from the server) carries the sender's wire-schema fingerprint
+(8 bytes) and, for a refusal, the reason in UTF-8; its frame is 0.
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ from statetree.net.errors import PacketError
 
 __all__ = [
     "MAX_DATAGRAM",
+    "MAX_STATE",
+    "HandshakeMessage",
     "InputMessage",
     "Message",
     "MessageKind",
@@ -31,6 +36,9 @@ MAGIC = 0x5E
 MAX_DATAGRAM = 1200
 """The largest datagram sent or accepted, in bytes (it fits any path's MTU)."""
 _HEADER = struct.Struct(">BBIH")
+_STATE_LENGTH = struct.Struct(">H")
+MAX_STATE = MAX_DATAGRAM - _HEADER.size - _STATE_LENGTH.size
+"""The largest encoded state a state message carries, in bytes."""
 _MAX_FRAME = (1 << 32) - 1
 
 
@@ -39,6 +47,16 @@ class MessageKind(enum.IntEnum):
 
     INPUTS = 1
     STATE = 2
+    HELLO = 3
+    """A client asks to join, with its wire-schema fingerprint."""
+    WELCOME = 4
+    """The server accepts the client, with its own fingerprint."""
+    REFUSED = 5
+    """The server refuses the client, with its own fingerprint and the reason."""
+
+
+_HANDSHAKES = (MessageKind.HELLO, MessageKind.WELCOME, MessageKind.REFUSED)
+_MAX_REASON = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,10 +85,11 @@ class InputMessage:
 
 @dataclass(frozen=True, slots=True)
 class StateMessage:
-    """The authority's state for ``frame``: the encoded machine and the owner's data.
+    """The authority's state for ``frame``: the encoded machine (or a packed stream of many:
+    a snapshot) and the owner's data.
 
     Raises:
-        UsageError: the encoded machine is longer than 255 bytes.
+        UsageError: the encoded state is longer than MAX_STATE bytes.
     """
 
     frame: int
@@ -78,11 +97,40 @@ class StateMessage:
     data: bytes = b""
 
     def __post_init__(self) -> None:
-        if len(self.state) > 255:
-            raise UsageError(f"an encoded state of {len(self.state)} bytes is over 255")
+        if len(self.state) > MAX_STATE:
+            raise UsageError(f"an encoded state of {len(self.state)} bytes is over {MAX_STATE}")
 
 
-Message = InputMessage | StateMessage
+@dataclass(frozen=True, slots=True)
+class HandshakeMessage:
+    """A step of the handshake: ``HELLO`` from a client, ``WELCOME`` or ``REFUSED`` from the
+    server, each with the sender's wire-schema fingerprint (16 hex digits).
+
+    Raises:
+        UsageError: ``kind`` is not a handshake kind, the fingerprint is not 16 hex digits,
+            or a reason is given to anything but a refusal (or is over 200 bytes).
+    """
+
+    kind: MessageKind
+    fingerprint: str
+    reason: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in _HANDSHAKES:
+            raise UsageError(f"{self.kind!r} is not a handshake message kind")
+        if len(self.fingerprint) != 16 or not _is_hex(self.fingerprint):
+            raise UsageError(f"a fingerprint is 16 hex digits, not {self.fingerprint!r}")
+        if self.reason and self.kind is not MessageKind.REFUSED:
+            raise UsageError("only a refusal gives a reason")
+        if len(self.reason.encode("utf-8")) > _MAX_REASON:
+            raise UsageError(f"a refusal's reason takes at most {_MAX_REASON} bytes")
+
+
+def _is_hex(text: str) -> bool:
+    return all(char in "0123456789abcdef" for char in text)
+
+
+Message = InputMessage | StateMessage | HandshakeMessage
 
 
 def encode_message(message: Message) -> bytes:
@@ -94,9 +142,12 @@ def encode_message(message: Message) -> bytes:
     if isinstance(message, InputMessage):
         kind, frame = MessageKind.INPUTS, message.last_frame
         payload = bytes([len(message.inputs[0])]) + b"".join(message.inputs)
-    else:
+    elif isinstance(message, StateMessage):
         kind, frame = MessageKind.STATE, message.frame
-        payload = bytes([len(message.state)]) + message.state + message.data
+        payload = _STATE_LENGTH.pack(len(message.state)) + message.state + message.data
+    else:
+        kind, frame = message.kind, 0
+        payload = bytes.fromhex(message.fingerprint) + message.reason.encode("utf-8")
     if not 0 <= frame <= _MAX_FRAME:
         raise UsageError(f"frame {frame} is out of 0..{_MAX_FRAME}")
     datagram = _HEADER.pack(MAGIC, kind, frame, len(payload)) + payload
@@ -119,6 +170,8 @@ def decode_message(data: bytes | bytearray | memoryview) -> Message:
         return _inputs(frame, payload)
     if kind == MessageKind.STATE:
         return _state(frame, payload)
+    if kind in _HANDSHAKES:
+        return _handshake(MessageKind(kind), frame, payload)
     raise PacketError(f"unknown message kind {kind}", bit=8)
 
 
@@ -154,10 +207,28 @@ def _inputs(frame: int, payload: bytes) -> InputMessage:
 
 
 def _state(frame: int, payload: bytes) -> StateMessage:
-    size = payload[0] if payload else -1
-    if size < 0 or len(payload) < 1 + size:
+    length = _STATE_LENGTH.size
+    size = _STATE_LENGTH.unpack_from(payload)[0] if len(payload) >= length else -1
+    if size < 0 or len(payload) < length + size:
         raise PacketError(
             f"a state payload of {len(payload)} bytes cannot hold the state it announces",
             bit=64,
         )
-    return StateMessage(frame, payload[1 : 1 + size], payload[1 + size :])
+    return StateMessage(frame, payload[length : length + size], payload[length + size :])
+
+
+def _handshake(kind: MessageKind, frame: int, payload: bytes) -> HandshakeMessage:
+    fingerprint, reason = payload[:8], payload[8:]
+    if frame or len(fingerprint) != 8 or len(reason) > _MAX_REASON:
+        raise PacketError(
+            f"a {kind.name.lower()} message is frame 0 and 8 fingerprint bytes"
+            f"{' then a reason' if kind is MessageKind.REFUSED else ''}",
+            bit=16,
+        )
+    if reason and kind is not MessageKind.REFUSED:
+        raise PacketError(f"a {kind.name.lower()} message gives no reason", bit=128)
+    try:
+        text = reason.decode("utf-8")
+    except UnicodeDecodeError:
+        raise PacketError("the reason of a refusal is not UTF-8", bit=128) from None
+    return HandshakeMessage(kind, fingerprint.hex(), text)

@@ -59,6 +59,9 @@ class PayloadSpec:
         names: ``Class.parameter`` for each field, for messages.
         validate: its ``net_validate`` hook, if it has one.
         exact: every field sends values unchanged (none rounds, as ``Float32`` does).
+        width: the bits of every payload when all fields have a fixed width, else ``None``.
+        widths: then, the width of each field.
+        packing: then, ``(field, width)`` pairs, for the encoder's loop.
     """
 
     cls: type[State[Any]]
@@ -66,6 +69,9 @@ class PayloadSpec:
     names: tuple[str, ...]
     validate: Callable[..., str | None] | None
     exact: bool = True
+    width: int | None = None
+    widths: tuple[int, ...] = ()
+    packing: tuple[tuple[Field[Any], int], ...] = ()
 
     @classmethod
     def of(cls, state_class: type[State[Any]]) -> PayloadSpec:
@@ -87,7 +93,10 @@ class PayloadSpec:
             f"{state_class.__name__}.{n}" for n in _parameter_names(state_class, len(fields))
         )
         exact = all(type(field).canonical is Field.canonical for field in fields)
-        return cls(state_class, fields, names, validate, exact)
+        widths = tuple(field.width for field in fields if field.width is not None)
+        width = sum(widths) if len(widths) == len(fields) else None
+        packing = tuple(zip(fields, widths, strict=False)) if width is not None else ()
+        return cls(state_class, fields, names, validate, exact, width, widths, packing)
 
     def capture(self, state: State[Any]) -> Payload:
         """The payload of an active ``state``, exactly as a receiver would decode it.
@@ -98,13 +107,37 @@ class PayloadSpec:
         if not self.fields:
             return ()
         values = tuple(cast(Stateful, state).net_payload())
+        self._refuse(values)
+        if self.exact:
+            return values
+        return tuple(f.canonical(v) for f, v in zip(self.fields, values, strict=True))
+
+    def state_bits(self, state: State[Any]) -> tuple[int, int]:
+        """``(value, width)``: the payload of an active ``state`` as bits, checked as
+        :meth:`capture` checks it (in one pass over fixed-width fields).
+
+        Raises:
+            UsageError: ``net_payload()`` returned values the fields cannot carry.
+        """
+        values = cast(Stateful, state).net_payload()
+        width = self.width
+        if width is None or len(values) != len(self.packing):
+            return self.bits(self.capture(state))
+        packed = 0
+        for index, (field, size) in enumerate(self.packing):
+            bits = field.checked_bits(values[index])
+            if bits < 0:
+                self._refuse(tuple(values))
+            packed = (packed << size) | bits
+        if self.validate is not None and self.validate(*values):
+            self._refuse(tuple(values))
+        return packed, width
+
+    def _refuse(self, values: Payload) -> None:
         problem = self.problem(values)
         if problem:
             label = self.cls.__qualname__
             raise UsageError(f"{label}.net_payload() returned {values!r}: {problem}")
-        if self.exact:
-            return values
-        return tuple(f.canonical(v) for f, v in zip(self.fields, values, strict=True))
 
     def problem(self, values: Payload) -> str | None:
         """Why ``values`` cannot be sent as this state's payload, or ``None`` if they can."""
@@ -119,8 +152,19 @@ class PayloadSpec:
 
     def write(self, writer: BitWriter, values: Payload) -> None:
         """Write checked ``values``."""
+        writer.write_uint(*self.bits(values))
+
+    def bits(self, values: Payload) -> tuple[int, int]:
+        """``(value, width)``: checked ``values`` as one unsigned int of ``width`` bits."""
+        if self.width is not None:
+            packed = 0
+            for field, size, value in zip(self.fields, self.widths, values, strict=True):
+                packed = (packed << size) | field.to_bits(value)
+            return packed, self.width
+        writer = BitWriter()
         for field, value in zip(self.fields, values, strict=True):
             field.write(writer, value)
+        return writer.to_uint(), writer.size
 
     def read(self, reader: BitReader, path: str) -> Payload:
         """Read a payload for the state at ``path`` (its name, for errors).
@@ -131,12 +175,38 @@ class PayloadSpec:
         if not self.fields:
             return ()
         start = reader.position
+        if self.width is not None:
+            packed = reader.take(self.width)
+            if packed >= 0:
+                return self.unpack(packed, start, path)
         values = []
         for name, field in zip(self.names, self.fields, strict=True):
-            try:
+            try:  # field by field: a truncation is reported at the field it cuts
                 values.append(field.read(reader))
             except PacketError as error:
                 raise error.within(path, name) from None
+        return self._validated(values, start, path)
+
+    def unpack(self, packed: int, start: int, path: str) -> Payload:
+        """The payload in ``packed``, ``width`` bits read at offset ``start`` (fixed-width
+        specs), checked.
+
+        Raises:
+            PacketError: a field is out of range, or ``net_validate`` refuses.
+        """
+        values = []
+        bit = start
+        left = self.width or 0
+        for name, field, width in zip(self.names, self.fields, self.widths, strict=True):
+            left -= width
+            try:
+                values.append(field.from_bits((packed >> left) & ((1 << width) - 1), bit))
+            except PacketError as error:
+                raise error.within(path, name) from None
+            bit += width
+        return self._validated(values, start, path)
+
+    def _validated(self, values: list[Any], start: int, path: str) -> Payload:
         problem = self.validate(*values) if self.validate else None
         if problem:
             raise PacketError(

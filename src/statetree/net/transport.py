@@ -1,4 +1,4 @@
-"""UDP transport on asyncio: clients send inputs, the authority sends confirmed states.
+"""UDP endpoints on asyncio, the sockets under :class:`StateServer` and :class:`StateClient`.
 
 An :class:`Endpoint` is one UDP socket bound to exactly the address it is given (loopback by
 default). Every datagram is checked whole (:mod:`statetree.net.messages`); a malformed one,
@@ -10,32 +10,27 @@ never reaches the game or stops the loop. Sending goes through an optional
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from functools import partial
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, cast
 
 from statetree.errors import DecodeError, UsageError
 from statetree.net.conditioner import LinkConditioner
-from statetree.net.errors import PacketError
-from statetree.net.messages import (
-    InputMessage,
-    Message,
-    StateMessage,
-    decode_message,
-    encode_message,
-)
-from statetree.net.ordering import InputQueue
+from statetree.net.messages import Message, decode_message, encode_message
 
-__all__ = ["LOOPBACK", "Address", "Endpoint", "EndpointStats", "StateClient", "StateServer"]
+__all__ = ["LOOPBACK", "Address", "Endpoint", "EndpointStats", "open_endpoint", "show"]
 
 Address = tuple[str, int]
 LOOPBACK: Address = ("127.0.0.1", 0)
 """The default address: the IPv4 loopback, on a port the system picks."""
 
 MessageHandler = Callable[[Message, Address], None]
-InputT = TypeVar("InputT")
-StateHandler = Callable[[StateMessage], None]
+
+
+def show(address: Address) -> str:
+    """``host:port``."""
+    return f"{address[0]}:{address[1]}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +41,8 @@ class EndpointStats:
         sent: messages sent (before the conditioner drops or duplicates any).
         received: valid messages handled.
         malformed: datagrams dropped because they, or their content, did not decode.
-        refused: valid datagrams dropped for another reason (too many peers).
+        refused: valid datagrams dropped for another reason: a server full or with another
+            wire schema, inputs from a client that did not shake hands.
         errors: socket errors reported (an unreachable peer, say).
     """
 
@@ -148,139 +144,3 @@ async def open_endpoint(
         lambda: Endpoint(handler, conditioner), local_addr=address, remote_addr=peer
     )
     return endpoint
-
-
-class StateServer(Generic[InputT]):
-    """The authority's side: inputs in, confirmed states out.
-
-    Each client's inputs are parsed (a whole datagram is refused if one input does not
-    parse), then handed to ``on_inputs`` once each, in frame order (an :class:`InputQueue`
-    per client), even when datagrams are lost, repeated or reordered. Open one with
-    :meth:`open`.
-    """
-
-    def __init__(
-        self,
-        parse: Callable[[bytes], InputT],
-        on_inputs: Callable[[Address, list[tuple[int, InputT]]], None],
-        *,
-        max_clients: int = 64,
-    ) -> None:
-        self._parse = parse
-        self._on_inputs = on_inputs
-        self._max_clients = max_clients
-        self._queues: dict[Address, InputQueue[InputT]] = {}
-        self._endpoint: Endpoint | None = None
-
-    @classmethod
-    async def open(
-        cls,
-        parse: Callable[[bytes], InputT],
-        on_inputs: Callable[[Address, list[tuple[int, InputT]]], None],
-        *,
-        address: Address = LOOPBACK,
-        conditioner: LinkConditioner | None = None,
-        max_clients: int = 64,
-    ) -> StateServer[InputT]:
-        """Listen on ``address`` (only there).
-
-        Args:
-            parse: turns an input's bytes into an input; raises ``DecodeError`` if they are
-                not one.
-            on_inputs: ``on_inputs(client, [(frame, input), ...])`` with the inputs that
-                became ready, in order (possibly none: a repeat, for instance).
-            address: where to listen; the IPv4 loopback by default.
-            conditioner: what the link does to the states sent.
-            max_clients: datagrams from further addresses are refused.
-        """
-        server = cls(parse, on_inputs, max_clients=max_clients)
-        server._endpoint = await open_endpoint(
-            server._receive, address=address, conditioner=conditioner
-        )
-        return server
-
-    @property
-    def endpoint(self) -> Endpoint:
-        """The server's socket."""
-        if self._endpoint is None:
-            raise UsageError("the server is not open: create it with StateServer.open(...)")
-        return self._endpoint
-
-    @property
-    def clients(self) -> tuple[Address, ...]:
-        """The addresses inputs came from, in order of arrival."""
-        return tuple(self._queues)
-
-    def send_state(self, client: Address, message: StateMessage) -> None:
-        """Send a confirmed state to ``client``."""
-        self.endpoint.send(message, client)
-
-    def close(self) -> None:
-        """Stop listening."""
-        self.endpoint.close()
-
-    def _receive(self, message: Message, sender: Address) -> None:
-        if not isinstance(message, InputMessage):
-            raise PacketError("a server only receives inputs", bit=8)
-        parsed = [(frame, self._parse(data)) for frame, data in message.frames()]
-        queue = self._queues.get(sender)
-        if queue is None:
-            if len(self._queues) >= self._max_clients:
-                self.endpoint.count("refused")
-                return
-            queue = self._queues[sender] = InputQueue()
-        for frame, value in parsed:
-            queue.push(frame, value)
-        self._on_inputs(sender, queue.pop_ready())
-
-
-class StateClient:
-    """A client's side: inputs out, confirmed states in. Open one with :meth:`open`."""
-
-    def __init__(self, on_state: StateHandler) -> None:
-        self._on_state = on_state
-        self._endpoint: Endpoint | None = None
-
-    @classmethod
-    async def open(
-        cls,
-        server: Address,
-        on_state: StateHandler,
-        *,
-        address: Address = LOOPBACK,
-        conditioner: LinkConditioner | None = None,
-    ) -> StateClient:
-        """Bind to ``address`` and talk to ``server`` only.
-
-        Args:
-            server: the authority's address.
-            on_state: called with each state message; raising ``DecodeError`` (a packet the
-                codec refuses) counts it as malformed.
-            address: where to bind; the IPv4 loopback by default.
-            conditioner: what the link does to the inputs sent.
-        """
-        client = cls(on_state)
-        client._endpoint = await open_endpoint(
-            client._receive, address=address, peer=server, conditioner=conditioner
-        )
-        return client
-
-    @property
-    def endpoint(self) -> Endpoint:
-        """The client's socket."""
-        if self._endpoint is None:
-            raise UsageError("the client is not open: create it with StateClient.open(...)")
-        return self._endpoint
-
-    def send_inputs(self, last_frame: int, inputs: Sequence[bytes]) -> None:
-        """Send the inputs of the frames ending at ``last_frame``, oldest first."""
-        self.endpoint.send(InputMessage(last_frame, tuple(inputs)))
-
-    def close(self) -> None:
-        """Close the socket."""
-        self.endpoint.close()
-
-    def _receive(self, message: Message, sender: Address) -> None:
-        if not isinstance(message, StateMessage):
-            raise PacketError("a client only receives states", bit=8)
-        self._on_state(message)

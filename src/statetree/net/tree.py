@@ -3,14 +3,18 @@
 At each place of the tree there is a choice: at the top and at each region root, which
 state is active (the initial state's siblings, or a region root's siblings); inside a state,
 which inner state is active, or that its regions are, or (where the runtime allows a settled
-state to have none) that nothing is. A state reachable from several outers is shared by all
-of them (the tree is a DAG); a state that can be nested inside itself is refused.
+state to have none) that nothing is. The candidates of a place are numbered in the order
+the structure gives them (:attr:`Structure.places <statetree.structure.Structure.places>`:
+declared, else derived), each parent with its own list, as the seed's ``_subNodes``; its
+regions and "nothing" come after its inner states. A state reachable from several outers is
+shared by all of them (the tree is a DAG); a state that can be nested inside itself is
+refused.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Union
@@ -19,11 +23,10 @@ from statetree.core.state import State
 from statetree.core.transition import TransitionKind
 from statetree.errors import DefinitionError
 from statetree.net.payload import PayloadSpec, Specs
-from statetree.structure import Structure
+from statetree.structure import Place, Structure
 
 __all__ = ["CodecTree", "Level", "Node", "Option", "RegionSet", "build_tree"]
 
-_INNER_KINDS = (TransitionKind.INNER, TransitionKind.INNER_ENTRY)
 # A state with one of these edges is entered into an inner (or regions) whenever it has
 # none, so once the machine settles it always has one.
 _DEFAULT_INNER_KINDS = (TransitionKind.INNER_ENTRY, TransitionKind.CONCURRENT)
@@ -34,7 +37,7 @@ class Level:
     """The states one of which is active at a place with no outer choice (top, region).
 
     Attributes:
-        nodes: the candidates, in structure order.
+        nodes: the candidates, in the place's order.
         choice: each candidate's index by class.
         largest: the largest path-header value of this place.
         count: how many configurations this place can be in.
@@ -171,24 +174,22 @@ class _Builder:
         classes: dict[str, type[State[Any]]],
     ) -> None:
         self.structure = structure
+        self.places = structure.places
         self.settles_empty = settles_empty
         self.classes = classes
-        self.order = {name: i for i, name in enumerate(structure.names)}
-        self.out: dict[tuple[str, TransitionKind], list[str]] = {}
-        for edge in structure.edges:
-            self.out.setdefault((edge.source, edge.kind), []).append(edge.target)
         self.nodes: dict[str, Node] = {}
-        self.places: dict[str, list[str]] = {}
+        self.reached: dict[str, list[str]] = {}
         self.region_roots: dict[type, tuple[type[State[Any]], ...]] = {}
         for option, names in (("settles_empty", settles_empty), ("classes", classes)):
-            unknown = sorted(set(names) - set(self.order))
+            unknown = sorted(set(names) - set(structure.names))
             if unknown:
                 raise DefinitionError(f"{option} names unknown state(s): {', '.join(unknown)}")
 
     def build(self) -> CodecTree:
-        top = self.level(self.closure([self.structure.initial]), "<top>", ())
+        self.check_order(None)
+        top = self.level(self.places.top, "<top>", ())
         classes = [node.cls for node in self.nodes.values()]
-        outers = {n: tuple(dict.fromkeys(p)) for n, p in self.places.items() if len(set(p)) > 1}
+        outers = {n: tuple(dict.fromkeys(p)) for n, p in self.reached.items() if len(set(p)) > 1}
         return CodecTree(
             top,
             Specs(classes),
@@ -196,12 +197,12 @@ class _Builder:
             MappingProxyType(outers),
         )
 
-    def level(self, names: Iterable[str], place: str, trail: tuple[str, ...]) -> Level:
-        return Level.of([self.node(name, place, trail) for name in names])
+    def level(self, place: Place, where: str, trail: tuple[str, ...]) -> Level:
+        return Level.of([self.node(name, where, trail) for name in place.states])
 
-    def node(self, name: str, place: str, trail: tuple[str, ...]) -> Node:
+    def node(self, name: str, where: str, trail: tuple[str, ...]) -> Node:
         """The node of ``name`` (shared by every place it is reached from)."""
-        self.places.setdefault(name, []).append(place)
+        self.reached.setdefault(name, []).append(where)
         if name in trail:
             cycle = " -> ".join((*trail[trail.index(name) :], name))
             raise DefinitionError(
@@ -216,47 +217,62 @@ class _Builder:
         return node
 
     def options(self, name: str, cls: type[State[Any]], trail: tuple[str, ...]) -> list[Option]:
-        """What can be inside ``name``: nothing (where allowed), an inner state, its regions."""
+        """What can be inside ``name``, in order: each inner state (its index is its position
+        among them, as in the declared order), its regions, then nothing where allowed."""
+        self.check_targets(name)
+        self.check_order(name)
         deeper = (*trail, name)
-        options: list[Option] = [None] if self.may_be_empty(name) else []
-        inner = [t for kind in _INNER_KINDS for t in self.targets(name, kind)]
-        options += [self.node(target, name, deeper) for target in self.closure(inner)]
-        roots = self.targets(name, TransitionKind.CONCURRENT)
-        if roots:
-            options.append(self.regions(name, roots, deeper))
-            self.region_roots[cls] = tuple(self.state_class(root) for root in roots)
-        return [] if options == [None] else options  # a leaf: nothing to choose
+        inside = self.places.inside.get(name)
+        options: list[Option] = []
+        if inside is not None:
+            options += [self.node(target, name, deeper) for target in inside.states]
+        regions = self.places.regions.get(name, ())
+        if regions:
+            options.append(self.regions(name, cls, regions, deeper))
+        if options and self.may_be_empty(name):
+            options.append(None)
+        return options
 
-    def regions(self, host: str, roots: list[str], trail: tuple[str, ...]) -> RegionSet:
+    def regions(
+        self, host: str, cls: type[State[Any]], places: tuple[Place, ...], trail: tuple[str, ...]
+    ) -> RegionSet:
+        roots = self.targets(host, TransitionKind.CONCURRENT)
+        self.region_roots[cls] = tuple(self.region_root(host, root) for root in roots)
         return RegionSet(
-            tuple(
-                self.level(self.closure([root]), f"{host}[region {i}]", trail)
-                for i, root in enumerate(roots)
-            )
+            tuple(self.level(place, f"{host}[region {i}]", trail) for i, place in enumerate(places))
         )
 
-    def targets(self, name: str, kind: TransitionKind) -> list[str]:
-        found = self.out.get((name, kind), [])
-        for target in found:
-            if target not in self.order:
-                raise DefinitionError(
-                    f"{name} -> {target} ({kind.name.lower()}): the target is not a state of "
-                    "the structure"
-                )
-        return found
+    def region_root(self, host: str, root: str) -> type[State[Any]]:
+        cls = self.state_class(root)
+        if getattr(cls, "net_fields", ()):
+            raise DefinitionError(
+                f"{root} declares net_fields, but it is a region root of {host}: a host enters "
+                "its regions with concurrent(...), which passes no arguments, so a received "
+                "payload could not be applied; move the payload into a state inside the region"
+            )
+        return cls
 
-    def closure(self, starts: Iterable[str]) -> list[str]:
-        """``starts`` and every state their sibling transitions reach, in structure order."""
-        found = list(dict.fromkeys(starts))
-        for name in found:  # grows while iterating: a breadth-first walk
-            found += [t for t in self.targets(name, TransitionKind.SIBLING) if t not in found]
-        return sorted(found, key=self.order.__getitem__)
+    def targets(self, name: str, kind: TransitionKind) -> list[str]:
+        return [e.target for e in self.structure.edges_from(name) if e.kind is kind]
+
+    def check_targets(self, name: str) -> None:
+        for edge in self.structure.edges_from(name):
+            if edge.target not in self.structure:
+                raise DefinitionError(f"{edge}: the target is not a state of the structure")
+
+    def check_order(self, parent: str | None) -> None:
+        problem = self.places.problem(parent)
+        if problem is not None:
+            raise DefinitionError(
+                f"{problem}; a codec numbers the states of a place in their declared order"
+            )
 
     def may_be_empty(self, name: str) -> bool:
         given = self.settles_empty.get(name)
         if given is not None:
             return given
-        return not any(self.out.get((name, kind)) for kind in _DEFAULT_INNER_KINDS)
+        kinds = {edge.kind for edge in self.structure.edges_from(name)}
+        return not kinds & set(_DEFAULT_INNER_KINDS)
 
     def state_class(self, name: str) -> type[State[Any]]:
         cls = self.structure.state(name).cls or self.classes.get(name)

@@ -11,6 +11,10 @@ code; other producers build one directly (``Structure(...)`` or
 
     structure = derive(CharacterStates.Alive)
     print(structure.validate())
+
+The order of the states inside a parent decides their indexes on the wire and their place
+in plots; :func:`children` and :func:`outermost` declare it so that refactoring the code
+does not move it (see :mod:`statetree.structure.order`).
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ from statetree.structure.declare import TargetRef, Targets, declared_targets, ta
 from statetree.structure.derive import derive
 from statetree.structure.discover import CONVENTION, find_initial_states
 from statetree.structure.model import Edge, Location, StateInfo, Structure, Unresolved
+from statetree.structure.order import children, outermost
+from statetree.structure.places import OrderProblem, Place, Places
 from statetree.structure.record import EdgeRecorder
 from statetree.structure.validate import Issue, Severity, ValidationReport, validate
 
@@ -28,6 +34,9 @@ __all__ = [
     "EdgeRecorder",
     "Issue",
     "Location",
+    "OrderProblem",
+    "Place",
+    "Places",
     "Severity",
     "StateInfo",
     "Structure",
@@ -35,9 +44,11 @@ __all__ = [
     "Targets",
     "Unresolved",
     "ValidationReport",
+    "children",
     "declared_targets",
     "derive",
     "find_initial_states",
+    "outermost",
     "targets",
     "validate",
 ]

@@ -20,6 +20,7 @@ from statetree.errors import UsageError
 from statetree.structure.classview import view_class
 from statetree.structure.declare import declared_targets, resolve_reference
 from statetree.structure.model import Edge, Location, StateInfo, Structure, Unresolved
+from statetree.structure.order import declared_order
 from statetree.structure.returns import untraceable_returns
 from statetree.structure.scan import Found, Problem, scan_class
 from statetree.structure.source import SourceIndex
@@ -124,7 +125,37 @@ class _Derivation:
             Unresolved(names[p.state], p.method, p.location, p.expression, p.reason)
             for p in self.problems
         )
-        return Structure(names[root], states, edges, unresolved)
+        return _with_orders(Structure(names[root], states, edges, unresolved), names)
+
+
+def _with_orders(structure: Structure, names: dict[type, str]) -> Structure:
+    """``structure`` with the orders its classes declare; its states follow them (plots do)."""
+
+    def name_of(cls: type) -> str:
+        return names.get(cls, cls.__qualname__)
+
+    declared = {names[cls]: declared_order(cls, "children") for cls in names}
+    children = {name: order.resolved(name_of) for name, order in declared.items() if order}
+    top_classes = (structure.state(name).cls for name in structure.places.top.states)
+    tops = (declared_order(cls, "outermost") for cls in top_classes if cls is not None)
+    top = next((order.resolved(name_of) for order in tops if order), ())
+    if not (children or top):
+        return structure
+    states = _follow(structure.states, [top, *children.values()])
+    return Structure(
+        structure.initial, states, structure.edges, structure.unresolved, children, top
+    )
+
+
+def _follow(states: tuple[StateInfo, ...], orders: list[tuple[str, ...]]) -> tuple[StateInfo, ...]:
+    """``states`` with the members of each order moved, among their own positions, into it."""
+    names = [info.name for info in states]
+    for order in orders:
+        members = [name for name in order if name in names]
+        for slot, name in zip(sorted(map(names.index, members)), members, strict=True):
+            names[slot] = name
+    by_name = {info.name: info for info in states}
+    return tuple(by_name[name] for name in names)
 
 
 def _declared(cls: type, location: Location | None) -> Iterator[Found]:

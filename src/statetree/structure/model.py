@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from statetree.core.transition import TransitionKind
 from statetree.errors import DefinitionError, UsageError
 from statetree.structure.levels import Levels, compute_levels
+from statetree.structure.places import Places, compute_places
 from statetree.structure.validate import ValidationReport, validate
 
 if TYPE_CHECKING:
@@ -144,6 +146,9 @@ class Structure:
         edges: the transitions; endpoints may name unknown states (see :meth:`validate`).
             Repeated edges are kept once.
         unresolved: what a derivation could not follow (empty for declared structures).
+        children: the declared order of the states inside each parent, by parent name (see
+            :func:`~statetree.structure.children`); a chart declares every parent's.
+        outermost: the declared order of the outermost states (empty: derived).
 
     Raises:
         DefinitionError: two states share a name, or ``initial`` is not one of them.
@@ -153,6 +158,8 @@ class Structure:
     states: tuple[StateInfo, ...]
     edges: tuple[Edge, ...]
     unresolved: tuple[Unresolved, ...] = ()
+    children: Mapping[str, tuple[str, ...]] = field(default_factory=dict, hash=False)
+    outermost: tuple[str, ...] = ()
     _levels: Levels = field(init=False, repr=False, compare=False)
     _by_name: Mapping[str, StateInfo] = field(init=False, repr=False, compare=False)
     _by_class: Mapping[type, str] = field(init=False, repr=False, compare=False)
@@ -170,6 +177,8 @@ class Structure:
             "states": states,
             "edges": edges,
             "unresolved": tuple(self.unresolved),
+            "children": MappingProxyType({p: tuple(c) for p, c in self.children.items()}),
+            "outermost": tuple(self.outermost),
             "_by_name": MappingProxyType(by_name),
             "_by_class": MappingProxyType(by_class),
             "_levels": compute_levels(self.initial, by_name, edges),
@@ -230,6 +239,16 @@ class Structure:
     def depths(self, name: str) -> frozenset[int]:
         """Every depth ``name`` can be at (empty if it is unreachable)."""
         return self._levels.depths.get(name, frozenset())
+
+    @cached_property
+    def places(self) -> Places:
+        """Where one of several states is active (the top, inside a state, a region) and
+        their order there: declared where ``children``/``outermost`` say, else derived."""
+        out: dict[tuple[str, TransitionKind], list[str]] = {}
+        for edge in self.edges:
+            if edge.source in self._by_name and edge.target in self._by_name:
+                out.setdefault((edge.source, edge.kind), []).append(edge.target)
+        return compute_places(self.initial, self.names, out, self.children, self.outermost)
 
     @property
     def nesting_cycles(self) -> frozenset[str]:

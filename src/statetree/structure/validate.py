@@ -11,6 +11,7 @@ from statetree.core.transition import TransitionKind
 
 if TYPE_CHECKING:
     from statetree.structure.model import Location, Structure
+    from statetree.structure.places import Place
 
 __all__ = ["Issue", "Severity", "ValidationReport", "validate"]
 
@@ -29,7 +30,11 @@ class Issue:
     Attributes:
         severity: error or warning.
         code: a stable identifier: ``unknown-target``, ``unknown-source``, ``unreachable``,
-            ``sibling-depth``, ``multiple-depths``, ``nesting-cycle`` or ``unresolved``.
+            ``sibling-depth``, ``multiple-depths``, ``nesting-cycle``, ``unresolved``,
+            ``child-order`` (a declared order that leaves out a state that can be there, or
+            names no state), ``child-order-unused`` (one listing a state no transition puts
+            there) or ``derived-order`` (a networked machine whose wire format follows the
+            order the code is written in).
         state: the state the issue is about.
         message: a sentence naming what is wrong.
         location: where in the source, when known.
@@ -86,6 +91,8 @@ def validate(structure: Structure) -> ValidationReport:
         _multiple_depths,
         _nesting_cycles,
         _unresolved,
+        _child_orders,
+        _derived_orders,
     )
     issues = [issue for check in checks for issue in check(structure)]
     issues.sort(key=lambda issue: issue.severity is not Severity.ERROR)
@@ -176,3 +183,63 @@ def _unresolved(structure: Structure) -> Iterator[Issue]:
             f"{item.method}: {item.reason}",
             item.location,
         )
+
+
+def _child_orders(structure: Structure) -> Iterator[Issue]:
+    for problem in structure.places.problems:
+        state = problem.parent or structure.initial
+        location = structure.state(state).location if state in structure else None
+        if problem.fatal:
+            yield Issue(Severity.ERROR, "child-order", state, str(problem), location)
+        # A state nothing reaches is reported as unreachable already.
+        unused = [name for name in problem.unused if structure.depth(name) is not None]
+        if unused and not problem.fatal:
+            message = (
+                f"{problem.subject} are declared as ({', '.join(problem.declared)}), but no "
+                f"transition puts {', '.join(unused)} there: it takes no index"
+            )
+            yield Issue(Severity.WARNING, "child-order-unused", state, message, location)
+
+
+def _networked(structure: Structure) -> str | None:
+    """A state declaring ``net_fields``, if any: its machine goes over the network."""
+    return next((i.name for i in structure.states if getattr(i.cls, "net_fields", ())), None)
+
+
+def _derived_orders(structure: Structure) -> Iterator[Issue]:
+    stateful = _networked(structure)
+    if stateful is None:
+        return
+    undeclared: dict[str | None, list[Place]] = {}
+    for place in structure.places.all():
+        if len(place.states) > 1 and not place.declared:
+            undeclared.setdefault(place.parent, []).append(place)
+    for parent, places in undeclared.items():
+        owner = parent or structure.initial
+        listed = "; ".join(
+            f"{', '.join(place.states)} {'at the top' if parent is None else place}"
+            for place in places
+        )
+        yield Issue(
+            Severity.WARNING,
+            "derived-order",
+            owner,
+            f"the order of {listed} follows the order the code is written in; this machine "
+            f"is networked ({stateful} declares net_fields), so a refactor would change its "
+            f"packets: declare it with {_declaration(structure, parent)}",
+            structure.state(owner).location,
+        )
+
+
+def _declaration(structure: Structure, parent: str | None) -> str:
+    """The decorator that declares the current order of ``parent`` (``None``: the top)."""
+    places: tuple[Place, ...]
+    if parent is None:
+        places = (structure.places.top,)
+        decorator, on = "outermost", f"the initial state {structure.initial}"
+    else:
+        places = structure.places.of(parent)
+        decorator, on = "children", parent
+    names = dict.fromkeys(n for place in places for n in place.states)
+    quoted = ", ".join(f'"{structure.state(n).short_name}"' for n in names)
+    return f"@{decorator}({quoted}) on {on}"

@@ -1,0 +1,165 @@
+"""``statetree net schema``: write a machine's wire schema, or check it against a file.
+
+The schema file lists what decides the bits of a machine's packets (the header, each place's
+states with their indexes, the payload fields with their widths) and its fingerprint. Kept
+in version control and checked in CI, it turns a change of the wire format into a failed
+build with a readable diff, instead of clients that decode packets into wrong states.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from statetree import State
+from statetree.bitmask import BitmaskDefinition
+from statetree.chart import chart_structure, compile_chart
+from statetree.chart.load import load
+from statetree.cli.command import EXIT_FAILED, EXIT_OK, Command
+from statetree.cli.structures import add_registry_argument, is_chart_file, load_registry
+from statetree.net import BitmaskCodec, Codec, MachineCodec, schema_diff, schema_text
+from statetree.structure import Structure, derive, find_initial_states
+from statetree.targets import LoadError, attribute_of, import_target_module, split_target
+
+__all__ = ["COMMAND"]
+
+_TARGET_HELP = (
+    "the machine: MODULE:NAME, where MODULE is a dotted module name or a .py file and NAME "
+    "a codec the program builds (a statetree.net Codec or BitmaskCodec: the most faithful "
+    "choice, with the program's own options), a bitmask definition or the initial state "
+    "class; with MODULE alone, the module's one machine; or a chart file"
+)
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    actions = parser.add_subparsers(title="actions", metavar="ACTION", dest="action")
+    actions.required = True
+    schema = actions.add_parser(
+        "schema",
+        help="write the wire schema of a machine, or check it against a schema file",
+        description=(
+            "Write the wire schema of a machine (JSON: header, places and indexes, payload "
+            "fields and widths, fingerprint) to standard output or a file, or check that the "
+            "code still matches a schema file: exit status 1 and a diff when it does not."
+        ),
+    )
+    schema.add_argument("target", metavar="MODULE[:NAME] | CHART", help=_TARGET_HELP)
+    add_registry_argument(schema)
+    schema.add_argument(
+        "--header",
+        choices=("auto", "path", "leaf"),
+        default="auto",
+        help="for a state class or a chart: the header mode of the codec (default: auto)",
+    )
+    output = schema.add_mutually_exclusive_group()
+    output.add_argument("-o", "--output", type=Path, metavar="FILE", help="write it here")
+    output.add_argument(
+        "--check",
+        type=Path,
+        metavar="FILE",
+        help="compare with this schema file instead; differences make the exit status 1",
+    )
+
+
+def _run(args: argparse.Namespace) -> int:
+    schema = _codec(args).schema()
+    text = schema_text(schema)
+    if args.check is not None:
+        return _check(args.check, text, schema, args.target)
+    if args.output is None:
+        sys.stdout.write(text)
+    else:
+        args.output.write_text(text, encoding="utf-8")
+        print(f"wrote {args.output} (fingerprint {schema['fingerprint']})")
+    return EXIT_OK
+
+
+def _check(path: Path, text: str, schema: dict[str, Any], target: str) -> int:
+    try:
+        recorded = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise LoadError(f"cannot read the schema file {str(path)!r}: {error.strerror}") from None
+    except ValueError as error:
+        raise LoadError(f"{str(path)!r} is not a schema file (not JSON: {error})") from None
+    now = schema["fingerprint"]
+    if recorded == schema:
+        print(f"{path}: the wire schema matches (fingerprint {now})")
+        return EXIT_OK
+    before = recorded.get("fingerprint") if isinstance(recorded, dict) else None
+    diff = schema_diff(schema_text(recorded), text, str(path), f"{target} (the code)")
+    if before == now:
+        print(
+            f"{path}: the wire format is unchanged (fingerprint {now}), but names in the file "
+            "are out of date (write it again with -o):"
+        )
+        print(diff, end="")
+        return EXIT_OK
+    print(
+        f"{path}: the wire schema of {target} changed: fingerprint {before} in the file, "
+        f"{now} in the code. Peers built from the two would not understand each other; if "
+        "the change is meant, write the file again with -o."
+    )
+    print(diff, end="")
+    return EXIT_FAILED
+
+
+def _codec(args: argparse.Namespace) -> MachineCodec[Any, Any]:
+    """The codec the target names (built with ``--header`` where the target is not one)."""
+    if is_chart_file(args.target):
+        return _chart_codec(args.target, args.registry, args.header)
+    module_name, name = split_target(args.target)
+    module = import_target_module(module_name)
+    if not name:
+        found = find_initial_states(module)
+        if len(found) != 1:
+            listed = ", ".join(state.__qualname__ for state in found) or "none"
+            raise LoadError(
+                f"{args.target!r} defines {len(found)} machines ({listed}); name one, or the "
+                "codec the program builds, as MODULE:NAME"
+            )
+        return _built(args.header, derive(found[0]))
+    value = attribute_of(module, name)
+    if isinstance(value, (Codec, BitmaskCodec)):
+        return value
+    if isinstance(value, BitmaskDefinition):
+        return BitmaskCodec(value)
+    if isinstance(value, type) and issubclass(value, State):
+        return _built(args.header, derive(value))
+    raise LoadError(
+        f"{args.target!r} is a {type(value).__name__}: name a codec, a bitmask definition or "
+        "an initial state class"
+    )
+
+
+def _chart_codec(path: str, registry: str | None, header: str) -> Codec:
+    chart = load(path, load_registry(registry), check_types=registry is not None)
+    compiled = compile_chart(chart)
+    return _built(header, chart_structure(chart), classes=compiled.by_path)
+
+
+def _built(header: str, structure: Structure, **options: Any) -> Codec:
+    """``Codec.auto``, ``Codec.path`` or ``Codec.leaf`` (as ``header`` says) of ``structure``."""
+    build: Callable[..., Codec] = getattr(Codec, header)
+    return build(structure, **options)
+
+
+COMMAND = Command(
+    name="net",
+    summary="networking tools: write or check a machine's wire schema",
+    description=(
+        "Tools for networked machines. 'statetree net schema TARGET -o FILE' writes the wire "
+        "schema of a machine; 'statetree net schema TARGET --check FILE' fails with a diff "
+        "when the code no longer matches the file, so a project can check it in CI."
+    ),
+    add_arguments=_add_arguments,
+    run=_run,
+    examples=(
+        "statetree net schema game.net:HERO_CODEC -o hero.schema.json",
+        "statetree net schema game.net:HERO_CODEC --check hero.schema.json",
+        "statetree net schema examples/net_character.py:CODEC",
+    ),
+)

@@ -1,0 +1,142 @@
+"""``statetree net schema``: a schema file written, then checked in CI with a readable diff and
+an exit status; and ``statetree check`` warning networked machines about derived orders."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from net_samples import HERO
+
+from statetree.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, main
+from statetree.net import Codec, schema_text
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+HERO_ALIVE = "net_samples:Hero.Alive"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_the_schema_goes_to_standard_output(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "net", "schema", "net_samples:Hero.Alive")
+    assert status == EXIT_OK
+    assert out == schema_text(Codec.auto(HERO).schema())
+
+
+def test_a_written_file_checks_until_the_wire_changes(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    schema = tmp_path / "hero.schema.json"
+    fingerprint = Codec.auto(HERO).fingerprint
+    assert run(capsys, "net", "schema", "net_samples:Hero.Alive", "-o", str(schema)) == (
+        EXIT_OK,
+        f"wrote {schema} (fingerprint {fingerprint})\n",
+        "",
+    )
+    status, out, _ = run(capsys, "net", "schema", HERO_ALIVE, "--check", str(schema))
+    assert (status, out) == (
+        EXIT_OK,
+        f"{schema}: the wire schema matches (fingerprint {fingerprint})\n",
+    )
+
+    # The same machine with the path header: another wire format.
+    status, out, _ = run(
+        capsys,
+        "net",
+        "schema",
+        "net_samples:Hero.Alive",
+        "--header",
+        "path",
+        "--check",
+        str(schema),
+    )
+    path = Codec.path(HERO).fingerprint
+    assert status == EXIT_FAILED
+    lines = out.splitlines()
+    assert lines[0] == (
+        f"{schema}: the wire schema of net_samples:Hero.Alive changed: fingerprint "
+        f"{fingerprint} in the file, {path} in the code. Peers built from the two would not "
+        "understand each other; if the change is meant, write the file again with -o."
+    )
+    assert lines[1:3] == [f"--- {schema}", "+++ net_samples:Hero.Alive (the code)"]
+    assert '-    "mode": "leaf",' in lines
+    assert '+    "mode": "path",' in lines
+    assert f'-  "fingerprint": "{fingerprint}"' in lines
+    assert f'+  "fingerprint": "{path}"' in lines
+
+
+def test_names_out_of_date_are_shown_but_pass(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    schema = tmp_path / "hero.schema.json"
+    recorded = Codec.auto(HERO).schema()
+    recorded["payloads"]["Hero.Dead"][0]["field"] = "respawn"  # renamed since: same bits
+    schema.write_text(json.dumps(recorded), encoding="utf-8")
+    status, out, _ = run(capsys, "net", "schema", HERO_ALIVE, "--check", str(schema))
+    assert status == EXIT_OK
+    assert "the wire format is unchanged (fingerprint" in out.splitlines()[0]
+    assert '-        "field": "respawn",' in out
+    assert '+        "field": "respawn_at",' in out
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "cannot read the schema file"),
+        ("{not json", "is not a schema file (not JSON:"),
+    ],
+)
+def test_a_schema_file_that_cannot_be_read_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, content: str | None, message: str
+) -> None:
+    schema = tmp_path / "hero.schema.json"
+    if content is not None:
+        schema.write_text(content, encoding="utf-8")
+    status, out, err = run(capsys, "net", "schema", HERO_ALIVE, "--check", str(schema))
+    assert (status, out) == (EXIT_USAGE, "")
+    assert err.startswith(f"statetree: error: {str(schema)!r} " if content else "statetree: error:")
+    assert message in err
+
+
+def test_targets_name_codecs_definitions_states_or_charts(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    codec = json.loads(run(capsys, "net", "schema", "net_character:CODEC")[1])
+    assert codec["machine"] == "CharacterStates.Alive"
+    bitmask = json.loads(run(capsys, "net", "schema", "bitmask_player:PLAYER_STATES")[1])
+    assert bitmask["header"] == {"mode": "rank", "bits": 5, "configurations": 27, "minimum_bits": 5}
+    chart = str(EXAMPLES / "charts" / "combo_attack.yaml")
+    registry = str(EXAMPLES / "charts" / "game.py")
+    status, out, _ = run(capsys, "net", "schema", chart, "--registry", registry)
+    assert status == EXIT_OK
+    assert json.loads(out)["places"]["top"] == {"Character": 0}
+
+
+def test_a_target_that_names_no_machine_says_what_to_name(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, _, err = run(capsys, "net", "schema", "net_samples")
+    assert status == EXIT_USAGE
+    assert err.startswith("statetree: error: 'net_samples' defines ")
+    assert "name one, or the codec the program builds, as MODULE:NAME" in err
+    status, _, err = run(capsys, "net", "schema", "net_samples:HERO")
+    assert err == (
+        "statetree: error: 'net_samples:HERO' is a Structure: name a codec, a bitmask "
+        "definition or an initial state class\n"
+    )
+
+
+def test_check_warns_a_networked_machine_that_relies_on_the_derived_order(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, _ = run(capsys, "check", "net_samples:Hero.Alive")
+    assert status == EXIT_OK
+    assert out.count("[derived-order]") == 3
+    assert '@children("Locomotion", "Jump") on Hero.Alive [derived-order]' in out
+    assert run(capsys, "check", "net_samples:Hero.Alive", "--strict")[0] == EXIT_FAILED
+    assert "[derived-order]" not in run(capsys, "check", "net_character:CharacterStates.Alive")[1]
