@@ -148,3 +148,16 @@ def test_readers_and_writers_carry_values_around_a_games_own_fields() -> None:
         received[actor] = codec.read(reader)
     reader.finish()
     assert received == {actor: codec.capture(built) for actor, built in actors.items()}
+
+
+@given(
+    hs.binary(max_size=24), hs.lists(hs.sampled_from([*CODECS["hero"], *CODECS["body"], PLAYER]))
+)
+def test_random_bytes_are_refused_or_read_back_exactly(
+    data: bytes, codecs: list[net.MachineCodec[Any, Any]]
+) -> None:
+    try:
+        values = net.unpack(data, codecs)
+    except PacketError:
+        return
+    assert net.pack_values(zip(codecs, values, strict=True)) == data

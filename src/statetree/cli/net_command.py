@@ -61,7 +61,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         "--check",
         type=Path,
         metavar="FILE",
-        help="compare with this schema file instead; differences make the exit status 1",
+        help="compare with this schema file instead; a changed wire format makes the exit status 1",
     )
 
 

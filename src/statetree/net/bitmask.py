@@ -39,13 +39,25 @@ _COUNTABLE = 20
 class BitmaskCodec:
     """The codec of the bitmask machines of one definition; values are masks (ints)."""
 
-    __slots__ = ("_fingerprint", "_legal", "_rank", "definition")
+    __slots__ = ("_fingerprint", "_legal", "_rank", "_width", "definition")
 
     def __init__(self, definition: BitmaskDefinition) -> None:
         self.definition = definition
         self._legal: tuple[int, ...] | None = None
         self._rank: dict[int, int] = {}
+        self._width = -1
         self._fingerprint: str | None = None
+
+    def _prepared(self) -> int:
+        """The bits of a value, once the index of every legal mask is known (ranked)."""
+        if self._width < 0:
+            if self.ranked:
+                legal = self._masks()
+                self._rank = {mask: index for index, mask in enumerate(legal)}
+                self._width = (len(legal) - 1).bit_length()
+            else:
+                self._width = self.definition.size
+        return self._width
 
     def _masks(self) -> tuple[int, ...]:
         """Every mask the rules allow, in increasing order (computed once, when needed)."""
@@ -57,8 +69,6 @@ class BitmaskCodec:
                     f"masks; only definitions of up to {_COUNTABLE} states are counted"
                 )
             self._legal = legal_masks(self.definition)
-            if self.ranked:
-                self._rank = {mask: index for index, mask in enumerate(self._legal)}
         return self._legal
 
     @property
@@ -78,9 +88,7 @@ class BitmaskCodec:
     @property
     def header_bits(self) -> int:
         """The bits of every value: the minimum when ranked, else one per state."""
-        if self.ranked:
-            return self.minimum_bits
-        return self.definition.size
+        return self._prepared()
 
     @property
     def minimum_bits(self) -> int:
@@ -153,18 +161,18 @@ class BitmaskCodec:
         Raises:
             UsageError: the rules do not allow ``value``.
         """
-        if self.ranked:
-            self._masks()
+        width = self._prepared()
+        if self._rank:
             index = self._rank.get(value)
             if index is None:
                 raise UsageError(f"mask {value:#x} is not one the rules of {self._label} allow")
-            writer.write_uint(index, self.header_bits)
-        else:
-            try:
-                check_mask(self.definition, value)
-            except DecodeError as error:
-                raise UsageError(str(error)) from None
-            writer.write_uint(value, self.header_bits)
+            writer.write_uint(index, width)
+            return
+        try:
+            check_mask(self.definition, value)
+        except DecodeError as error:
+            raise UsageError(str(error)) from None
+        writer.write_uint(value, width)
 
     def decode(self, data: bytes | bytearray | memoryview) -> int:
         """The mask a packet holds, checked against the rules.
@@ -184,21 +192,20 @@ class BitmaskCodec:
         Raises:
             PacketError: as :meth:`decode`.
         """
-        start = reader.position
-        raw = reader.read_uint(self.header_bits)
-        if self.ranked:
-            legal = self._masks()
+        raw = reader.read_uint(self._prepared())
+        legal = self._legal
+        if self._rank and legal is not None:
             if raw >= len(legal):
                 raise PacketError(
                     f"mask index {raw} is out of range: the rules of {self._label} allow "
                     f"{len(legal)} masks",
-                    bit=start,
+                    bit=reader.position - self._width,
                 )
             return legal[raw]
         try:
             check_mask(self.definition, raw)
         except DecodeError as error:
-            raise PacketError(str(error), bit=start) from None
+            raise PacketError(str(error), bit=reader.position - self._width) from None
         return raw
 
     @property

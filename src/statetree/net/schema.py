@@ -53,8 +53,7 @@ def wire_description(codec: Codec) -> dict[str, Any]:
         "places": [[place, list(choices)] for place, choices in _places(codec.tree)],
         "payloads": [
             [node.name, [field.layout() for field in node.spec.fields]]
-            for node in _nodes(codec.tree)
-            if node.spec.fields
+            for node in _stateful(codec.tree)
         ],
     }
 
@@ -94,8 +93,7 @@ def codec_schema(codec: Codec) -> dict[str, Any]:
         }
     schema["payloads"] = {
         node.name: list(map(_field, _parameters(node), node.spec.fields))
-        for node in _nodes(codec.tree)
-        if node.spec.fields
+        for node in _stateful(codec.tree)
     }
     schema["fingerprint"] = codec.fingerprint
     return schema
@@ -134,6 +132,12 @@ def _places(tree: CodecTree) -> Iterator[tuple[str, tuple[str, ...]]]:
             if isinstance(option, RegionSet):
                 for number, level in enumerate(option.levels):
                     yield f"{node.name}[region {number}]", tuple(n.name for n in level.nodes)
+
+
+def _stateful(tree: CodecTree) -> list[Node]:
+    """The nodes with a payload, by name: their layouts do not depend on where they are, so
+    a new order of states leaves this part of a schema alone."""
+    return sorted((node for node in _nodes(tree) if node.spec.fields), key=lambda n: n.name)
 
 
 def _choice(option: Option) -> str:

@@ -140,7 +140,8 @@ class StateServer(Generic[InputT]):
 
     @property
     def clients(self) -> tuple[Address, ...]:
-        """The clients known now, the least recently heard from first."""
+        """The clients known now, the least recently heard from first (the idle ones are
+        forgotten first, as when a datagram arrives: ``on_leave`` runs for them)."""
         self._expire()
         return tuple(self._clients)
 
