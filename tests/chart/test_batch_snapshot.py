@@ -32,7 +32,7 @@ def restored(twins: Twins) -> Twins:
     return copy
 
 
-@settings(max_examples=80)
+@settings(max_examples=40)
 @given(batch_charts(), st.integers(1, MAX_AGENTS), st.data())
 def test_a_restored_batch_is_bit_exact_and_runs_on_as_the_machines(
     chart: Chart, count: int, data: st.DataObject
@@ -115,13 +115,13 @@ def ignore(call: BatchCall) -> None:
     pass
 
 
-@settings(max_examples=300)
+@settings(max_examples=100)
 @given(batch_charts(), st.data())
 def test_damaged_snapshot_bytes_are_refused_with_a_decode_error(
     chart: Chart, data: st.DataObject
 ) -> None:
     twins = Twins(chart, 3)
-    for step in data.draw(st.lists(steps(), max_size=6), "before"):
+    for step in data.draw(st.lists(steps(), max_size=4), "before"):
         twins.play(step)
     good = twins.batch.snapshot().to_bytes()
     damaged = bytearray(good)
