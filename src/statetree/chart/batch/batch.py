@@ -216,7 +216,7 @@ class ChartBatch:
     def _start(self, ids: Indexes) -> Indexes:
         """Start the agents of ``ids`` that have not; return those that did not fail."""
         engine = self._engine
-        idle = ids[~self._store.state(0)[ids]]
+        idle = ids[~self._store.started(ids)]
         engine.process(idle, None)
         if not engine.failures:
             return ids

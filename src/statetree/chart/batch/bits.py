@@ -23,7 +23,7 @@ class Bits:
     Flag ``i`` is bit ``i % width`` of word ``i // width``.
     """
 
-    __slots__ = ("count", "dtype", "masks", "rows", "width", "words")
+    __slots__ = ("count", "dtype", "masks", "rows", "shifts", "width", "words")
 
     def __init__(self, count: int) -> None:
         self.count = count
@@ -33,9 +33,9 @@ class Bits:
         self.words = max(1, -(-count // self.width))
         flags = np.arange(count)
         self.rows: Indexes = flags // self.width
-        self.masks: Packed = (
-            np.ones(count, np.uint64) << (flags % self.width).astype(np.uint64)
-        ).astype(self.dtype)
+        shifts = (flags % self.width).astype(np.uint64)
+        self.masks: Packed = (np.ones(count, np.uint64) << shifts).astype(self.dtype)
+        self.shifts = [self.dtype(shift) for shift in shifts.tolist()]
 
     def zeros(self, agents: int) -> Packed:
         """Packed flags of ``agents`` agents, all clear."""
@@ -48,12 +48,10 @@ class Bits:
 
     def pack(self, flags: Bools) -> Packed:
         """Packed flags from ``(count, agents)`` booleans."""
-        weighted = np.where(flags, self.masks[:, None], self.dtype(0))
-        if self.words == 1:
-            return np.bitwise_or.reduce(weighted, axis=0, keepdims=True)
         packed = self.zeros(flags.shape[1])
-        for word in range(self.words):
-            packed[word] = np.bitwise_or.reduce(weighted[self.rows == word], axis=0)
+        ones = flags.view(np.uint8)
+        for flag, (row, shift) in enumerate(zip(self.rows.tolist(), self.shifts, strict=True)):
+            packed[row] |= np.left_shift(ones[flag], shift, dtype=self.dtype)
         return packed
 
     def flag(self, packed: Packed, index: int) -> Bools:

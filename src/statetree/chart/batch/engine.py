@@ -83,7 +83,7 @@ class Engine:
             return
         work = self.store.gather(ids, self.plan)
         with self.processings():
-            self.begin(work, np.arange(work.k), edge, fresh=True)
+            self.begin_all(work, edge)
             self.settle(work)
 
     @contextlib.contextmanager
@@ -95,17 +95,12 @@ class Engine:
         finally:
             self.processing = False
 
-    def begin(
-        self, work: Work, positions: Indexes, edge: int | Indexes | None, fresh: bool = False
-    ) -> None:
+    def begin(self, work: Work, positions: Indexes, edge: int | Indexes | None) -> None:
         """Start a processing for the agents at ``positions``: latch, then enter the root of
-        those that have no active state (as the core machine pushes its initial state).
-
-        ``fresh``: the working set was just gathered (its processing arrays are clear)."""
-        if not fresh:
-            work.entry[:, positions] = 0
-            work.latched[:, positions] = 0
-            work.changes[positions] = 0
+        those that have no active state (as the core machine pushes its initial state)."""
+        work.entry[:, positions] = 0
+        work.latched[:, positions] = 0
+        work.changes[positions] = 0
         work.serial[positions] = 0 if edge is None else 1
         if isinstance(edge, int):
             if edge >= 0:
@@ -113,10 +108,31 @@ class Engine:
         elif edge is not None:
             counted = edge >= 0
             work.latched[edge[counted], positions[counted]] = 1
+        self.forget(work.ids[positions])
+        self.enter_roots(work, positions[~work.active[0, positions]])
+
+    def begin_all(self, work: Work, edge: int | Indexes | None) -> None:
+        """:meth:`begin` for every agent of a working set just gathered (its processing
+        arrays are clear)."""
+        if edge is not None:
+            work.serial[:] = 1
+            if isinstance(edge, int):
+                if edge >= 0:
+                    work.latched[edge] = 1
+            else:
+                counted = np.flatnonzero(edge >= 0)
+                work.latched[edge[counted], counted] = 1
+        self.forget(work.ids)
+        self.enter_roots(work, np.flatnonzero(~work.active[0]))
+
+    def forget(self, agents: Indexes) -> None:
+        """Forget the last changes remembered of ``agents`` (a new processing starts)."""
         if self.recent:
-            for agent in work.ids[positions].tolist():
+            for agent in agents.tolist():
                 self.recent.pop(agent, None)
-        empty = positions[~work.active[0, positions]]
+
+    def enter_roots(self, work: Work, empty: Indexes) -> None:
+        """Enter the root for the agents at ``empty``, which have no active state."""
         if empty.size:
             self.enter(work, 0, empty)
 

@@ -85,6 +85,11 @@ class Store:
             return self.bits.unpack(self.active[:, ids])
         return self.bits.take(self.active, ids)
 
+    def started(self, ids: Indexes) -> Bools:
+        """Whether each agent of ``ids`` has active states (its root is active)."""
+        started: Bools = (self.active[0, ids] & self.bits.masks[0]) != 0
+        return started
+
     def state(self, number: int) -> Bools:
         """Whether state ``number`` is active, for every slot below ``size``."""
         return self.bits.flag(self.active[:, : self.size], number)
