@@ -107,6 +107,7 @@ class ChartBatch:
         self.name = plan.compiled.chart.name if name is None else name
         self.offset = 0
         self._busy = False
+        self._unstarted = True  # some live agent may not have started
 
     # -- inputs ----------------------------------------------------------------------------
 
@@ -198,9 +199,10 @@ class ChartBatch:
         if not dt >= 0:
             raise UsageError(f"tick({dt}): time cannot go backwards")
         with self._call("tick"):
-            store = self._store
-            idle = np.flatnonzero(store.alive[: self.size] & ~store.state(0))
-            self._start(idle)
+            if self._unstarted:  # agents spawned since the last tick start first
+                store = self._store
+                self._start(np.flatnonzero(store.alive[: self.size] & ~store.state(0)))
+                self._unstarted = False
             tick(self._engine, dt, np.fromiter(sorted(self._engine.failures), np.intp))
 
     def _level(self, event: Event, entities: Entities, on: bool) -> None:
@@ -353,6 +355,7 @@ class ChartBatch:
         if count < 0:
             raise UsageError(f"spawn() needs a count of at least 0, got {count}")
         with self._call("spawn"):
+            self._unstarted = True
             return self._store.spawn(count)
 
     def despawn(self, entities: Entities) -> None:
