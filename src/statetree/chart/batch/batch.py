@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import math
 from collections.abc import Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import cast
@@ -196,8 +197,10 @@ class ChartBatch:
             UsageError: ``dt`` is negative or NaN, or the batch is processing.
             BatchLoopError: an agent could not settle (the others did).
         """
-        if not dt >= 0:
+        if dt < 0:
             raise UsageError(f"tick({dt}): time cannot go backwards")
+        if math.isnan(dt):  # it would make every clock NaN
+            raise UsageError("tick(nan): dt must be a number of seconds")
         with self._call("tick"):
             if self._unstarted:  # agents spawned since the last tick start first
                 store = self._store
