@@ -228,3 +228,21 @@ def test_a_missing_handler_or_a_snapshot_of_another_chart_is_refused() -> None:
     basic = example("basic_attack.yaml")
     with pytest.raises(DecodeError, match="another chart than 'BasicAttack'"):
         ChartBatch.restore(batch.snapshot(), basic, host.handlers())
+
+
+def test_an_empty_batch_grows_and_splits_into_empty_shards() -> None:
+    host = Host()
+    batch = ChartBatch(example("combo_attack.yaml"), 0, host.handlers())
+    batch.tick(1.0)
+    batch.send(ATTACK)
+    assert (batch.size, batch.counts()["Character"], host.take()) == (0, 0, [])
+    assert batch.spawn(3).tolist() == [0, 1, 2]
+    shards = batch.split(5)
+    assert [(shard.size, shard.offset) for shard in shards] == [
+        (0, 0),
+        (1, 0),
+        (0, 1),
+        (1, 1),
+        (1, 2),
+    ]
+    assert ChartBatch.join(shards).alive.tolist() == [True, True, True]
