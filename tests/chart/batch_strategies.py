@@ -75,7 +75,7 @@ def batch_charts(draw: st.DrawFn) -> Chart:
     return b.chart(chart.name, root, registry=REGISTRY)
 
 
-StepKind = Literal["send", "hold", "release", "tick", "start", "spawn", "despawn"]
+StepKind = Literal["send", "send_each", "hold", "release", "tick", "start", "spawn", "despawn"]
 
 
 @dataclass(frozen=True)
@@ -89,6 +89,8 @@ class Step:
     agents: tuple[int, ...] = ()
     event: Event | None = None
     dt: float = 0.0
+    choices: tuple[int, ...] = ()
+    """For ``send_each``: the index in ``EVENTS`` of each agent's event (-1: none)."""
 
     def __str__(self) -> str:
         what = self.event if self.kind != "tick" else self.dt
@@ -99,10 +101,19 @@ def _agents() -> st.SearchStrategy[tuple[int, ...]]:
     return st.sets(st.integers(0, MAX_AGENTS - 1)).map(lambda found: tuple(sorted(found)))
 
 
+@st.composite
+def _each(draw: st.DrawFn) -> Step:
+    agents = draw(_agents())
+    choices = st.integers(-1, len(EVENTS) - 1)
+    picked = tuple(draw(choices) for _ in agents)
+    return Step("send_each", agents, choices=picked)
+
+
 def steps() -> st.SearchStrategy[Step]:
     """A random step: mostly events, holds and ticks; sometimes spawning and despawning."""
     return st.one_of(
         st.builds(Step, st.just("send"), _agents(), st.sampled_from(EVENTS)),
+        _each(),
         st.builds(Step, st.sampled_from(("hold", "release")), _agents(), st.just(HELD)),
         st.builds(Step, st.just("tick"), dt=st.sampled_from((0.1, 0.25, 0.5, 1.0))),
         st.builds(Step, st.just("start"), _agents()),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from batch_strategies import ECHO, Step
+from batch_strategies import ECHO, EVENTS, Step
 
 from statetree.chart import (
     ActionCall,
@@ -92,6 +92,10 @@ class Twins:
                 machine.tick(step.dt)
             elif step.kind == "start":
                 machine.start()
+            elif step.kind == "send_each":
+                choice = step.choices[step.agents.index(agent)]
+                if choice >= 0:
+                    machine.send(EVENTS[choice])
             else:
                 assert step.event is not None
                 {"send": machine.send, "hold": machine.hold, "release": machine.release}[step.kind](
@@ -107,6 +111,9 @@ class Twins:
                 batch.tick(step.dt)
             elif step.kind == "start":
                 batch.start(agents)
+            elif step.kind == "send_each":
+                choices = [step.choices[step.agents.index(agent)] for agent in agents]
+                batch.send_each(EVENTS, choices, agents)
             else:
                 assert step.event is not None
                 {"send": batch.send, "hold": batch.hold, "release": batch.release}[step.kind](

@@ -6,7 +6,7 @@ import contextlib
 import itertools
 
 import numpy as np
-from batch_strategies import ECHO, MAX_AGENTS, Step, batch_charts, steps
+from batch_strategies import ECHO, EVENTS, MAX_AGENTS, Step, batch_charts, steps
 from batch_support import BOUND, Twins
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -76,6 +76,13 @@ class Logged:
                 batch.tick(step.dt)
             elif step.kind == "start":
                 batch.start(local)
+            elif step.kind == "send_each":
+                picks = [
+                    c
+                    for a, c in zip(step.agents, step.choices, strict=True)
+                    if a - batch.offset in local
+                ]
+                batch.send_each(EVENTS, picks, local)
             else:
                 assert step.event is not None
                 getattr(batch, step.kind)(step.event, local)

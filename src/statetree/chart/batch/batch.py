@@ -151,6 +151,8 @@ class ChartBatch:
         table = self._edges(events)
         ids = np.arange(self.size) if entities is None else self._select(entities)
         picks = np.asarray(choices).reshape(-1)
+        if picks.size == 0:
+            picks = picks.astype(np.intp)  # an empty list reads as floats
         if picks.shape != ids.shape or not np.issubdtype(picks.dtype, np.integer):
             raise UsageError(
                 f"send_each() needs one integer choice per agent ({ids.size}), "
