@@ -8,10 +8,28 @@ settle (:class:`TransitionLoopError`) and bytes that cannot be trusted (:class:`
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 
 class StateTreeError(Exception):
-    """Root of every exception raised by statetree itself."""
+    """Root of every exception raised by statetree itself.
+
+    Every statetree exception pickles with its message and its fields (so it crosses
+    process boundaries, e.g. with ``multiprocessing``), whatever its constructor takes.
+    """
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The default rebuilds an exception by calling its class with ``args`` (the
+        # message), which fails for constructors taking fields: rebuild without it.
+        return (_rebuild, (type(self), self.args, self.__dict__))
+
+
+def _rebuild(cls: type[StateTreeError], args: tuple[Any, ...], fields: dict[str, Any]) -> Any:
+    """The unpickled exception: ``cls`` with ``args`` and ``fields``, its ``__init__`` skipped."""
+    error = cls.__new__(cls, *args)
+    error.args = args
+    error.__dict__.update(fields)
+    return error
 
 
 class DefinitionError(StateTreeError, ValueError):
