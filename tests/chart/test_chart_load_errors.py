@@ -178,8 +178,8 @@ def test_a_timer_trigger_needs_a_timer_of_that_name() -> None:
 def test_yaml_syntax_errors_and_repeated_keys_name_the_line() -> None:
     assert problem("name: X\nroot: [unclosed\n").line == 3
     repeated = problem("name: X\nname: Y\nroot: {name: R}\n")
-    assert repeated.line == 2
-    assert "not valid YAML" in repeated.message
+    assert (repeated.line, repeated.path) == (2, "name")
+    assert repeated.message == "the key 'name' appears twice"
 
 
 JSON = """{

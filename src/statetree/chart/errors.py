@@ -9,6 +9,9 @@ from statetree.errors import DefinitionError, UsageError
 
 __all__ = ["ChartError", "HandlerError", "Problem", "ScriptError"]
 
+SHOWN_PROBLEMS = 50
+"""How many problems the message of a :class:`ChartError` lists (``problems`` has all)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Problem:
@@ -36,7 +39,8 @@ class ChartError(DefinitionError):
     """A chart cannot be used: it does not parse, or its definition can never work.
 
     Nothing of a chart that raised this is ever used. The fields describe the first
-    problem; :attr:`problems` lists every problem found, in document order.
+    problem; :attr:`problems` lists every problem found, in document order, and the
+    message the first :data:`SHOWN_PROBLEMS` of them, one per line.
 
     Attributes:
         file: the file of the first problem.
@@ -55,8 +59,11 @@ class ChartError(DefinitionError):
         self.line = first.line
         self.path = first.path
         self.message = first.message
-        text = "\n".join(str(problem) for problem in self.problems)
-        super().__init__(text)
+        lines = [str(problem) for problem in self.problems[:SHOWN_PROBLEMS]]
+        hidden = len(self.problems) - len(lines)
+        if hidden:
+            lines.append(f"... and {hidden} more problems")
+        super().__init__("\n".join(lines))
 
 
 class HandlerError(UsageError):

@@ -17,6 +17,7 @@ from statetree.chart.errors import ChartError, Problem
 from statetree.chart.model import Chart
 from statetree.chart.parse import parse_document
 from statetree.chart.registry import DEFAULT_REGISTRY, Registry
+from statetree.chart.text import MAX_CHART_SIZE, check_text, decode
 from statetree.chart.validate import validate
 
 __all__ = [
@@ -27,6 +28,7 @@ __all__ = [
     "from_data",
     "load",
     "loads",
+    "read_chart_file",
     "read_document",
 ]
 
@@ -58,10 +60,31 @@ def read_document(text: str, format: Format, file: str = "<text>") -> Document:
     """Parse ``text`` in ``format`` into a document (data and lines), without checking it.
 
     Raises:
-        ChartError: the text does not parse.
+        ChartError: the text does not parse, or is not a plain text of at most
+            ``MAX_CHART_SIZE`` characters (see the errors guide for every limit).
     """
     read: Callable[[str, str], Document] = format_module(format).read
-    return read(text, file)
+    return read(check_text(text, file), file)
+
+
+def read_chart_file(path: str | Path) -> str:
+    """The text of the chart file at ``path``: UTF-8 (a byte order mark is dropped).
+
+    Raises:
+        ChartError: the file cannot be read, is larger than ``MAX_CHART_SIZE`` bytes, or
+            is not UTF-8 (the line of the first bad byte is named).
+    """
+    name = str(path)
+    try:
+        with open(path, "rb") as file:
+            data = file.read(MAX_CHART_SIZE + 1)
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise ChartError([Problem(f"cannot read: {reason}", file=name)]) from None
+    if len(data) > MAX_CHART_SIZE:
+        message = f"the file is larger than {MAX_CHART_SIZE:,} bytes, the limit of a chart"
+        raise ChartError([Problem(message, file=name)])
+    return decode(data, name)
 
 
 def loads(
@@ -100,16 +123,13 @@ def load(
         ChartError: the file cannot be read, its extension is not a chart format, or the
             chart does not parse or is invalid; errors name the file and line.
     """
-    name = str(path)
     chosen = format or format_of(path)
     if chosen is None:
         extensions = ", ".join(EXTENSIONS)
-        raise ChartError([Problem(f"not a chart file: use one of {extensions}", file=name)])
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        raise ChartError([Problem(f"cannot read: {error.strerror}", file=name)]) from error
-    return loads(text, chosen, registry, file=name, check_types=check_types)
+        problem = Problem(f"not a chart file: use one of {extensions}", file=str(path))
+        raise ChartError([problem])
+    text = read_chart_file(path)
+    return loads(text, chosen, registry, file=str(path), check_types=check_types)
 
 
 def from_data(

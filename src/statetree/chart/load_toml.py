@@ -9,10 +9,18 @@ from typing import Any
 
 from statetree.chart.document import Document, syntax_error
 from statetree.chart.locate import locate_toml
+from statetree.chart.text import TOML_KEY_PART, check_nesting
 
 __all__ = ["read"]
 
 _POSITION = re.compile(r"\(at line (\d+), column \d+\)")
+_TOKENS = re.compile(
+    r'"""(?:[^\\]|\\.)*?"""|\'\'\'.*?\'\'\'|#[^\n]*'
+    rf"|(?P<dotted>(?:(?:{TOML_KEY_PART})[ \t]*\.[ \t]*)+(?:{TOML_KEY_PART}))"
+    r'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\''
+    r"|[A-Za-z_][\w-]*|(?P<open>[\[{])|(?P<close>[\]}])|(?P<word>[+-]?[0-9][\w.+:-]*)",
+    re.S,
+)
 
 
 def _toml() -> ModuleType:
@@ -32,14 +40,16 @@ def read(text: str, file: str = "<toml>") -> Document:
     """Parse TOML ``text`` into a :class:`Document` with the line of every key and item.
 
     Raises:
-        ChartError: the text is not TOML (repeated keys included).
+        ChartError: the text is not TOML (repeated keys included), nests too deeply or
+            has a number too long.
     """
     toml = _toml()
+    check_nesting(text, file, _TOKENS)
     try:
         data: dict[str, Any] = toml.loads(text)
     except toml.TOMLDecodeError as error:
         found = _POSITION.search(str(error))
         line = int(found.group(1)) if found else 0
         message = _POSITION.sub("", str(error)).strip()
-        raise syntax_error(file, line, f"not valid TOML: {message}") from error
-    return Document(data, file, MappingProxyType(locate_toml(text).lines))
+        raise syntax_error(file, line, f"not valid TOML: {message}") from None
+    return Document(data, file, MappingProxyType(locate_toml(text, file).lines))

@@ -1,22 +1,35 @@
 """Line numbers for JSON and TOML documents, whose standard parsers do not report them.
 
 The text is parsed first by the standard parser, which rejects anything malformed; these
-scanners then walk the same, well-formed text once more and note the line on which each
-key and each list item starts, by data path. They also report repeated keys, which
-``json`` silently accepts.
+scanners then walk the same, well-formed text once more, token by token, and note the line
+on which each key and each list item starts, by data path. They also report repeated keys,
+which ``json`` silently accepts, and keys nested deeper than the chart limit. A scanner
+that meets something it does not expect stops and keeps the lines found so far: a place
+without a line is reported at the line of the nearest place around it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 
 from statetree.chart.model import DataPath
+from statetree.chart.text import MAX_DEPTH, too_deep
 
 __all__ = ["Located", "locate_json", "locate_toml"]
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
-_SCALAR_END = re.compile(r"[\s,\]}#]")
+_SCALAR = re.compile(r"\d{4}-\d\d-\d\d[Tt ]\d\d:[^\s,\]}#]*|[^\s,\]}#]+")
+_STRINGS = {
+    '"""': re.compile(r'"""(?:[^\\]|\\.)*?"""(?!")', re.S),
+    "'''": re.compile(r"'''.*?'''(?!')", re.S),
+    '"': re.compile(r'"(?:[^"\\\n]|\\.)*"'),
+    "'": re.compile(r"'[^'\n]*'"),
+}
+_JSON_SPACE = re.compile(r"[ \t\r\n]*")
+_TOML_SPACE = re.compile(r"(?:[ \t\r\n]+|#[^\n]*)*")
+_TOML_INLINE_SPACE = re.compile(r"[ \t]*")
 
 
 class Located:
@@ -30,109 +43,108 @@ class Located:
         self.lines.setdefault(path, line)
 
 
+class _Lost(Exception):
+    """The scanner met text it does not expect; the lines found so far are kept."""
+
+
 class _Scanner:
     """Walks values: strings, scalars, arrays and inline tables (``{}``), comments aside."""
 
-    def __init__(self, text: str, separator: str, found: Located) -> None:
+    def __init__(self, text: str, separator: str, found: Located, file: str) -> None:
         self.text = text
         self.pos = 0
         self.line = 1
         self.separator = separator
         self.found = found
+        self.file = file
+        json = separator == ":"
+        self.space = _JSON_SPACE if json else _TOML_SPACE
+        self.inline_space = _JSON_SPACE if json else _TOML_INLINE_SPACE
 
     # -- characters ------------------------------------------------------------------------
 
     def peek(self, size: int = 1) -> str:
         return self.text[self.pos : self.pos + size]
 
-    def advance(self, size: int = 1) -> None:
-        self.line += self.text.count("\n", self.pos, self.pos + size)
-        self.pos += size
+    def advance_to(self, end: int) -> None:
+        self.line += self.text.count("\n", self.pos, end)
+        self.pos = end
 
-    def skip_space(self, newlines: bool = True) -> None:
-        while self.pos < len(self.text):
-            char = self.text[self.pos]
-            if char == "#":
-                end = self.text.find("\n", self.pos)
-                self.advance((len(self.text) if end < 0 else end) - self.pos)
-            elif char in " \t\r" or (newlines and char == "\n"):
-                self.advance()
-            else:
-                return
+    def skip(self, pattern: re.Pattern[str]) -> None:
+        end = pattern.match(self.text, self.pos).end()  # type: ignore[union-attr]
+        if end != self.pos:
+            self.line += self.text.count("\n", self.pos, end)
+            self.pos = end
+
+    def expect(self, token: str) -> None:
+        if not self.text.startswith(token, self.pos):
+            raise _Lost(f"line {self.line}: expected {token!r}")
+        self.pos += len(token)
 
     # -- tokens ----------------------------------------------------------------------------
 
     def string(self) -> str:
         """Read a quoted string (basic, literal or multi-line) and return its text."""
-        quote = self.text[self.pos]
-        if self.peek(3) == quote * 3:
-            end = self.text.index(quote * 3, self.pos + 3)
-            while self.text.startswith(quote, end + 3):
-                end += 1  # up to two quotes may end the content itself
-            body = self.text[self.pos + 3 : end]
-            self.advance(end + 3 - self.pos)
-            return body
-        end = self.pos + 1
-        while self.text[end] != quote:
-            end += 2 if quote == '"' and self.text[end] == "\\" else 1
-        raw = self.text[self.pos : end + 1]
-        self.advance(end + 1 - self.pos)
-        if quote == "'":
-            return raw[1:-1]
-        try:
-            decoded: str = json.loads(raw)
-        except ValueError:
-            return raw[1:-1]
-        return decoded
+        quote = self.peek(3) if self.peek(3) in ('"""', "'''") else self.peek()
+        match = _STRINGS[quote].match(self.text, self.pos)
+        if match is None:
+            raise _Lost(f"line {self.line}: unterminated string")
+        raw = match.group()
+        self.advance_to(match.end())
+        body = raw[len(quote) : -len(quote)]
+        return _unescape(body) if quote == '"' else body
 
-    def key(self) -> tuple[str, ...]:
+    def key(self, path: DataPath) -> tuple[str, ...]:
         """Read a key, dotted or not (a JSON key is one quoted string)."""
         parts: list[str] = []
         while True:
-            self.skip_space(newlines=False)
-            if self.peek() in "\"'":
+            self.skip(self.inline_space)
+            if self.peek() in ('"', "'"):
                 parts.append(self.string())
             else:
                 match = _BARE_KEY.match(self.text, self.pos)
                 if match is None:
-                    raise ValueError(f"line {self.line}: expected a key")
+                    raise _Lost(f"line {self.line}: expected a key")
                 parts.append(match.group())
-                self.advance(match.end() - self.pos)
-            self.skip_space(newlines=False)
+                self.advance_to(match.end())
+            if len(path) + len(parts) > MAX_DEPTH:
+                raise too_deep(self.file, self.line)
+            self.skip(self.inline_space)
             if self.peek() != ".":
                 return tuple(parts)
-            self.advance()
+            self.pos += 1
 
     # -- values ----------------------------------------------------------------------------
 
     def value(self, path: DataPath) -> None:
-        self.skip_space()
+        self.skip(self.space)
         self.found.note(path, self.line)
         char = self.peek()
         if char == "{":
             self.table(path)
         elif char == "[":
             self.array(path)
-        elif char in "\"'":
+        elif char in ('"', "'"):
             self.string()
         else:
-            match = _SCALAR_END.search(self.text, self.pos)
-            self.advance((match.start() if match else len(self.text)) - self.pos)
+            match = _SCALAR.match(self.text, self.pos)
+            if match is None:
+                raise _Lost(f"line {self.line}: expected a value")
+            self.pos = match.end()  # a scalar holds no line break
 
     def table(self, path: DataPath) -> None:
-        self.advance()  # {
+        self.pos += 1  # {
         seen: set[tuple[str, ...]] = set()
         while True:
-            self.skip_space()
+            self.skip(self.space)
             if self.peek() == "}":
-                self.advance()
+                self.pos += 1
                 return
             line = self.line
-            key = self.key()
-            self.pair(path, key, line, seen)
-            self.skip_space()
+            self.pair(path, self.key(path), line, seen)
+            self.skip(self.space)
             if self.peek() == ",":
-                self.advance()
+                self.pos += 1
 
     def pair(
         self, path: DataPath, key: tuple[str, ...], line: int, seen: set[tuple[str, ...]]
@@ -143,58 +155,75 @@ class _Scanner:
         seen.add(key)
         for end in range(1, len(key) + 1):
             self.found.note((*path, *key[:end]), line)
-        self.skip_space(newlines=False)
-        self.advance(len(self.separator))
+        self.skip(self.inline_space)
+        self.expect(self.separator)
         self.value((*path, *key))
 
     def array(self, path: DataPath) -> None:
-        self.advance()  # [
+        self.pos += 1  # [
         index = 0
         while True:
-            self.skip_space()
+            self.skip(self.space)
             if self.peek() == "]":
-                self.advance()
+                self.pos += 1
                 return
+            if not self.peek():
+                raise _Lost("unterminated array")
             self.value((*path, index))
             index += 1
-            self.skip_space()
+            self.skip(self.space)
             if self.peek() == ",":
-                self.advance()
+                self.pos += 1
 
 
-def locate_json(text: str) -> Located:
-    """The lines of a well-formed JSON document (already accepted by ``json.loads``)."""
+def _unescape(body: str) -> str:
+    """The text of a double-quoted string's ``body`` (JSON escapes; others kept as written)."""
+    if "\\" not in body:
+        return body
+    try:
+        return str(json.loads(f'"{body}"'))
+    except ValueError:
+        return body
+
+
+def locate_json(text: str, file: str = "<json>") -> Located:
+    """The lines of a well-formed JSON document (already accepted by ``json.loads``).
+
+    Raises:
+        ChartError: keys nest more than the chart limit allows.
+    """
     found = Located()
-    _Scanner(text, ":", found).value(())
+    with contextlib.suppress(_Lost):
+        _Scanner(text, ":", found, file).value(())
     return found
 
 
 class _TomlScanner(_Scanner):
     """Adds TOML's top level: ``[table]`` and ``[[array]]`` headers and ``key = value`` lines."""
 
-    def __init__(self, text: str, found: Located) -> None:
-        super().__init__(text, "=", found)
+    def __init__(self, text: str, found: Located, file: str) -> None:
+        super().__init__(text, "=", found, file)
         self.table_path: DataPath = ()
         self.counts: dict[DataPath, int] = {}
         self.seen: dict[DataPath, set[tuple[str, ...]]] = {(): set()}
 
     def document(self) -> None:
         while True:
-            self.skip_space()
+            self.skip(self.space)
             if self.pos >= len(self.text):
                 return
             line = self.line
             if self.peek() == "[":
                 self.header(line)
             else:
-                key = self.key()
+                key = self.key(self.table_path)
                 self.pair(self.table_path, key, line, self.seen.setdefault(self.table_path, set()))
 
     def header(self, line: int) -> None:
         many = self.peek(2) == "[["
-        self.advance(2 if many else 1)
-        keys = self.key()
-        self.advance(2 if many else 1)
+        self.pos += 2 if many else 1
+        keys = self.key(())
+        self.expect("]]" if many else "]")
         path: DataPath = ()
         for position, key in enumerate(keys):
             path = (*path, key)
@@ -205,13 +234,20 @@ class _TomlScanner(_Scanner):
             index = self.counts.get(path, -1) + 1
             self.counts[path] = index
             path = (*path, index)
+        if len(path) > MAX_DEPTH:
+            raise too_deep(self.file, line)
         self.found.note(path, line)
         self.table_path = path
         self.seen.setdefault(path, set())
 
 
-def locate_toml(text: str) -> Located:
-    """The lines of a well-formed TOML document (already accepted by ``tomllib``)."""
+def locate_toml(text: str, file: str = "<toml>") -> Located:
+    """The lines of a well-formed TOML document (already accepted by ``tomllib``).
+
+    Raises:
+        ChartError: keys nest more than the chart limit allows.
+    """
     found = Located()
-    _TomlScanner(text, found).document()
+    with contextlib.suppress(_Lost):
+        _TomlScanner(text, found, file).document()
     return found

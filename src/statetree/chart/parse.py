@@ -30,6 +30,7 @@ from statetree.chart.model import (
     format_path,
 )
 from statetree.chart.registry import DEFAULT_REGISTRY, EVENT, Registry
+from statetree.chart.text import MAX_DEPTH
 
 __all__ = ["FORMAT_VERSION", "NAME_PATTERN", "parse_document"]
 
@@ -54,12 +55,20 @@ class _Reader:
 
     def __init__(self, document: Document, registry: Registry) -> None:
         self.document = document
+        self.origin = document.origin
         self.registry = registry
         self.problems: list[Problem] = []
 
     def problem(self, path: DataPath, message: str) -> None:
-        origin = self.document.origin
+        origin = self.origin
         self.problems.append(Problem(message, format_path(path), origin.file, origin.line(path)))
+
+    def too_deep(self, path: DataPath) -> bool:
+        """Whether ``path`` is deeper than charts may nest (noted as a problem if so)."""
+        if len(path) < MAX_DEPTH:
+            return False
+        self.problem(path, f"nested more than {MAX_DEPTH} levels deep")
+        return True
 
     def mapping(self, value: object, path: DataPath, keys: tuple[str, ...]) -> dict[str, object]:
         """``value`` as a mapping with only ``keys`` (problems noted; ``{}`` if not one)."""
@@ -102,9 +111,11 @@ class _Reader:
         root = self.state(data["root"], ("root",)) if "root" in data else None
         if name is None or root is None or self.problems:
             return None
-        return Chart(name, root, self.document.origin)
+        return Chart(name, root, self.origin)
 
     def state(self, value: object, path: DataPath) -> StateDef | None:
+        if self.too_deep(path):
+            return None
         data = self.mapping(value, path, _STATE_KEYS)
         if "name" not in data:
             if isinstance(value, dict):
@@ -157,6 +168,8 @@ class _Reader:
     def condition(self, value: object, path: DataPath) -> Condition | None:
         if isinstance(value, str):
             return TriggerDef(EVENT, value) if self.name(value, path) else None
+        if self.too_deep(path):
+            return None
         if not isinstance(value, dict) or len(value) != 1:
             self.problem(
                 path,
@@ -165,17 +178,21 @@ class _Reader:
             )
             return None
         ((key, inner),) = value.items()
-        if key in ("all", "any"):
-            items: tuple[Condition, ...] = self.items(inner, (*path, key), self.condition)
-            if not items:
-                self.problem((*path, key), f"'{key}' needs a non-empty list of conditions")
-                return None
-            return AllOf(items) if key == "all" else AnyOf(items)
-        if key == "not":
-            negated = self.condition(inner, (*path, key))
-            return None if negated is None else NotOf(negated)
+        if key in _COMBINATORS:
+            return self.combination(key, inner, (*path, key))
         argument = self.name(inner, (*path, key))
         return None if argument is None else TriggerDef(key, argument)
+
+    def combination(self, key: str, inner: object, path: DataPath) -> Condition | None:
+        """``all`` or ``any`` of a list of conditions, or ``not`` of one."""
+        if key == "not":
+            negated = self.condition(inner, path)
+            return None if negated is None else NotOf(negated)
+        items: tuple[Condition, ...] = self.items(inner, path, self.condition)
+        if not items:
+            self.problem(path, f"'{key}' needs a non-empty list of conditions")
+            return None
+        return AllOf(items) if key == "all" else AnyOf(items)
 
     # -- actions and transitions -----------------------------------------------------------
 

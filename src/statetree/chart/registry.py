@@ -6,6 +6,7 @@ an unknown parameter or a parameter of the wrong type is a load error, never a s
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -52,13 +53,16 @@ class Param:
 
     Attributes:
         name: the parameter's key.
-        type: ``str``, ``int``, ``float`` (integers accepted) or ``bool``.
+        type: ``str``, ``int``, ``float`` (integers accepted; never NaN or infinite) or
+            ``bool``.
         default: the value when the chart leaves it out; ``None`` makes it required.
+        minimum: the smallest value a number may take (``None``: any).
     """
 
     name: str
     type: type = str
     default: ParamValue | None = None
+    minimum: float | None = None
 
     def __post_init__(self) -> None:
         if self.type not in _TYPE_NAMES:
@@ -72,12 +76,25 @@ class Param:
         return _TYPE_NAMES[self.type]
 
     def accepts(self, value: object) -> bool:
-        """Whether ``value`` fits this parameter (``bool`` is never a number here)."""
+        """Whether ``value`` fits this parameter (see :meth:`refusal`)."""
+        return self.refusal(value) is None
+
+    def refusal(self, value: object) -> str | None:
+        """Why ``value`` does not fit this parameter (``None``: it does).
+
+        ``bool`` is never a number here, and a number is never NaN or infinite.
+        """
         if isinstance(value, bool) or self.type is bool:
-            return isinstance(value, bool) and self.type is bool
-        if self.type is float:
-            return isinstance(value, (int, float))
-        return isinstance(value, self.type)
+            fits = isinstance(value, bool) and self.type is bool
+        else:
+            fits = isinstance(value, (int, float) if self.type is float else self.type)
+        if not fits:
+            return f"must be a {self.type_name}, got {value!r}"
+        if isinstance(value, float) and not math.isfinite(value):
+            return f"must be a finite number, got {value!r}"
+        if self.minimum is not None and isinstance(value, (int, float)) and value < self.minimum:
+            return f"must be at least {self.minimum:g}, got {value!r}"
+        return None
 
     def convert(self, value: ParamValue) -> ParamValue:
         """``value`` as this parameter's type (an integer given for a number becomes float)."""
@@ -139,7 +156,7 @@ BUILTIN_TRIGGERS = (
 )
 
 BUILTIN_ACTIONS = (
-    ActionType(START_TIMER, (Param("name"), Param("delay", float)), builtin=True),
+    ActionType(START_TIMER, (Param("name"), Param("delay", float, minimum=0.0)), builtin=True),
     ActionType(CLEAR_HISTORY, (), builtin=True),
     ActionType(RAISE, (Param("name"),), builtin=True),
 )

@@ -8,7 +8,8 @@ listing every problem with its path and, for loaded charts, its line.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+import itertools
+from collections.abc import Iterable, Iterator
 
 from statetree.chart.errors import ChartError, Problem
 from statetree.chart.model import (
@@ -55,7 +56,12 @@ class _Validator:
     # -- states ----------------------------------------------------------------------------
 
     def state(
-        self, state: StateDef, path: str, where: DataPath, parent: StateDef | None
+        self,
+        state: StateDef,
+        path: str,
+        where: DataPath,
+        parent: StateDef | None,
+        siblings: frozenset[str] = frozenset(),
     ) -> StateDef:
         self.placement(state, path, where, parent)
         self.children(state, path, where)
@@ -64,9 +70,11 @@ class _Validator:
                 self.condition(condition, (*where, key, index))
         for index, transition in enumerate(state.transitions):
             self.condition(transition.on, (*where, "transitions", index, "on"))
-            self.target(transition.to, path, (*where, "transitions", index, "to"), parent)
+            if parent is not None and transition.to not in siblings:
+                self.unknown_target(transition.to, path, (*where, "transitions", index), parent)
+        names = frozenset(child.name for child in state.states)
         children = tuple(
-            self.state(child, f"{path}.{child.name}", (*where, "states", index), state)
+            self.state(child, f"{path}.{child.name}", (*where, "states", index), state, names)
             for index, child in enumerate(state.states)
         )
         return dataclasses.replace(
@@ -140,12 +148,10 @@ class _Validator:
                     "would never advance past it",
                 )
 
-    def target(self, name: str, path: str, where: DataPath, parent: StateDef | None) -> None:
-        if parent is None or parent.child(name) is not None:
-            return
-        siblings = ", ".join(child.name for child in parent.states)
+    def unknown_target(self, name: str, path: str, where: DataPath, parent: StateDef) -> None:
+        siblings = listed(child.name for child in parent.states)
         self.problem(
-            where,
+            (*where, "to"),
             f"unknown state {name!r} in a transition of {path}; it can go to its siblings: "
             f"{siblings}",
         )
@@ -158,10 +164,10 @@ class _Validator:
 
     def trigger(self, trigger: TriggerDef, where: DataPath) -> None:
         if self.check_types and trigger.type not in self.registry.triggers:
-            known = ", ".join(self.registry.triggers)
+            known = listed(self.registry.triggers)
             self.problem(where, f"unknown trigger type {trigger.type!r}; known: {known}")
         elif trigger.type == TIMER and trigger.name not in self.timers:
-            started = ", ".join(sorted(self.timers)) or "none"
+            started = listed(sorted(self.timers)) or "none"
             self.problem(
                 where,
                 f"no start_timer action starts a timer named {trigger.name!r} "
@@ -176,7 +182,7 @@ class _Validator:
         if not self.check_types:
             return action
         if declared is None:
-            known = ", ".join(self.registry.actions)
+            known = listed(self.registry.actions)
             self.problem(where, f"unknown action type {action.type!r}; known: {known}")
             return action
         given = dict(action.params)
@@ -191,15 +197,22 @@ class _Validator:
     ) -> Iterator[tuple[str, ParamValue]]:
         for param in declared.params:
             value = given.get(param.name, param.default)
+            refusal = None if value is None else param.refusal(value)
             if value is None:
                 self.problem(where, f"{declared.signature} needs {param.name!r}")
-            elif not param.accepts(value):
-                self.problem(
-                    (*where, declared.name, param.name),
-                    f"{declared.name}: {param.name!r} must be a {param.type_name}, got {value!r}",
-                )
+            elif refusal is not None:
+                where_param = (*where, declared.name, param.name)
+                self.problem(where_param, f"{declared.name}: {param.name!r} {refusal}")
             else:
                 yield param.name, param.convert(value)
+
+
+def listed(names: Iterable[str], limit: int = 12) -> str:
+    """``names`` joined with commas, the first ``limit`` only (messages stay short)."""
+    shown = list(itertools.islice(names, limit + 1))
+    if len(shown) <= limit:
+        return ", ".join(shown)
+    return ", ".join(shown[:limit]) + ", ..."
 
 
 def validate(
