@@ -59,24 +59,46 @@ class StateValueError(UsageError):
 class TransitionLoopError(StateTreeError, RuntimeError):
     """The stack kept changing within one ``process_state_transitions`` call.
 
+    A chart machine raises it too when one ``tick`` fires more timers than its bound:
+    timers that restart each other with a zero or tiny delay never let time pass.
+
     Attributes:
         machine: the name of the machine (may be empty).
-        cycle: qualified names of the states that kept repeating, in order.
-        changes: how many stack changes the call made before giving up.
+        cycle: qualified names of the states that kept repeating, in order (for timers:
+            the states whose timers kept firing).
+        changes: how many stack changes the call made before giving up (for timers: how
+            many timers the tick fired).
+        timers: raised by a chart machine's ``tick`` for its timers.
     """
 
-    def __init__(self, machine: str, cycle: Sequence[str], changes: int) -> None:
+    def __init__(
+        self, machine: str, cycle: Sequence[str], changes: int, *, timers: bool = False
+    ) -> None:
         self.machine = machine
         self.cycle = tuple(cycle)
         self.changes = changes
+        self.timers = timers
         where = f"machine {machine!r}" if machine else "a machine"
-        super().__init__(
-            f"{where} changed its state stack {changes} times in one "
-            f"process_state_transitions() call without settling; the repeating cycle is "
-            f"{' -> '.join(self.cycle)} -> {self.cycle[0] if self.cycle else '?'}. "
-            "A transition() condition stays true after its target is entered: reset the "
-            "condition in on_enter, or raise max_transitions if the machine really needs more."
+        repeating = (
+            f"the repeating cycle is {' -> '.join(self.cycle)} -> "
+            f"{self.cycle[0] if self.cycle else '?'}"
         )
+        if timers:
+            message = (
+                f"{where} fired {changes} timers in one tick() without reaching its end; "
+                f"{repeating}. Timers that restart each other with a zero or tiny delay never "
+                "let time pass: give them a longer delay, or raise max_transitions if the "
+                "machine really needs more."
+            )
+        else:
+            message = (
+                f"{where} changed its state stack {changes} times in one "
+                f"process_state_transitions() call without settling; {repeating}. A "
+                "transition() condition stays true after its target is entered: reset the "
+                "condition in on_enter, or raise max_transitions if the machine really needs "
+                "more."
+            )
+        super().__init__(message)
 
 
 class DecodeError(StateTreeError, ValueError):

@@ -9,6 +9,7 @@ them.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import TypeVar
@@ -18,14 +19,16 @@ from statetree.chart.compile import CompiledChart, compile_chart
 from statetree.chart.events import Event, ScriptStep
 from statetree.chart.model import Chart
 from statetree.chart.registry import EVENT, RAISE
+from statetree.chart.rehearse import rehearse_reload
 from statetree.chart.reload import Reloaded, reload_machine
 from statetree.chart.runtime import ActionListener, ChartRuntime, bind_handlers
 from statetree.chart.states import ChartState
 from statetree.chart.structure import compiled_structure
+from statetree.core.loops import KEPT_CHANGES, find_cycle
 from statetree.core.machine import StateMachine
 from statetree.core.options import DEFAULT_MAX_TRANSITIONS
 from statetree.core.trace import TraceLevel
-from statetree.errors import UsageError
+from statetree.errors import TransitionLoopError, UsageError
 from statetree.structure.model import Structure
 
 __all__ = ["ChartMachine", "EventListener"]
@@ -135,20 +138,34 @@ class ChartMachine:
         while a timer's event is processed the clock reads its expiry time, so timers
         started then count from that moment, whatever the size of the tick.
 
+        One tick fires at most ``max_transitions`` timers: when one more is due, the tick
+        raises before firing it, the clock reading the expiry of the last timer fired and
+        that timer still started (see the chart reload guide for the exact rule).
+
         Raises:
-            UsageError: ``dt`` is negative, or the machine is processing.
+            UsageError: ``dt`` is negative, infinite or NaN, or the machine is processing.
+            TransitionLoopError: more than ``max_transitions`` timers fell due in this tick
+                (timers restarting each other with a zero or tiny delay); it names the
+                states whose timers kept firing.
         """
         runtime = self._runtime
-        if dt < 0:
-            raise UsageError(f"tick({dt}): time cannot go backwards")
+        if not 0 <= dt < math.inf:  # NaN fails every comparison
+            problem = "time cannot go backwards" if dt < 0 else "dt must be a finite number"
+            raise UsageError(f"tick({dt}): {problem}")
         self._not_processing("tick")
         self.start()
         end = runtime.clock + dt
-        timer = runtime.next_expiry(end)
+        fired: list[str] = []  # the states whose timers fired, to name a loop
+        timer = runtime.due(end)
         while timer is not None:
+            if len(fired) == self.machine.max_transitions:
+                cycle = find_cycle(fired[-KEPT_CHANGES:])
+                raise TransitionLoopError(self.machine.name, cycle, len(fired), timers=True)
+            fired.append(timer.owner)
+            runtime.expire()
             runtime.clock = timer.due
             self._process(timer.event)
-            timer = runtime.next_expiry(end)
+            timer = runtime.due(end)
         runtime.clock = end
 
     def play(self, step: ScriptStep) -> None:
@@ -264,14 +281,20 @@ class ChartMachine:
         the others keep their instance, timers and history and take the new definition.
         Then the machine processes, entering what is missing.
 
+        A reload that fails changes nothing: the new chart is checked, then the whole
+        reload is rehearsed on a copy of the machine (host actions not performed), and only
+        if that copy settles does the machine itself reload.
+
         Raises:
             ChartError: ``chart`` is invalid; nothing changed.
             HandlerError: a new action has no handler; nothing changed.
-            UsageError: called while the machine processes.
+            TransitionLoopError: the reloaded machine would not settle; nothing changed.
+            UsageError: called while the machine processes; nothing changed.
         """
         self._not_processing("reload")
         compiled = chart if isinstance(chart, CompiledChart) else compile_chart(chart)
         handlers = bind_handlers(compiled, self._handlers)
+        rehearse_reload(self.machine, compiled)
         report = reload_machine(self.machine, self._runtime, compiled, handlers)
         self._compiled = compiled
         self._process(None)

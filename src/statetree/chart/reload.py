@@ -18,6 +18,7 @@ from statetree.chart.model import Policy, StateDef
 from statetree.chart.runtime import ChartRuntime
 from statetree.chart.states import ChartState
 from statetree.core.machine import StateMachine
+from statetree.core.transition import SIBLING, Transition
 
 __all__ = ["Reloaded", "reload_machine"]
 
@@ -80,8 +81,8 @@ def _history(runtime: ChartRuntime, new: CompiledChart) -> list[int]:
         if twin is None or not children:
             continue
         resumed = children[runtime.history[old_cls._id]].name
-        names = [child.name for child in twin._definition.states]
-        history[twin._id] = names.index(resumed) if resumed in names else 0
+        child = new.by_path.get(f"{twin._path}.{resumed}")
+        history[twin._id] = 0 if child is None else child._index
     return history
 
 
@@ -120,5 +121,6 @@ def _switch(
 
 def _restart_with(machine: StateMachine[Any], root: type[ChartState]) -> None:
     # The machine enters its initial state again after stop() or when the root itself was
-    # exited; from now on that must be the new root class.
-    machine.initial = root
+    # exited; from now on that must be the new root class. The transition is built here:
+    # st.sibling keeps one per class for good, and every reload compiles new classes.
+    machine.initial = Transition(SIBLING, root)

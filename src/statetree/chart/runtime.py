@@ -24,14 +24,26 @@ __all__ = ["ActionListener", "ChartRuntime", "Timer", "bind_handlers"]
 ActionListener = Callable[[ActionCall], None]
 
 
+COMPACT_AT = 8
+"""Dead timers the heap may hold before it is rebuilt (when they are half of it or more)."""
+
+
 class Timer:
-    """A started timer: its event fires when the clock reaches ``due`` unless cancelled."""
+    """A started timer: its event fires when the clock reaches ``due`` unless cancelled.
 
-    __slots__ = ("alive", "due", "event")
+    Attributes:
+        event: the event it fires.
+        due: the clock reading it fires at.
+        owner: the path of the state that started it (it dies with that state).
+        alive: started and neither fired nor cancelled.
+    """
 
-    def __init__(self, event: Event, due: float) -> None:
+    __slots__ = ("alive", "due", "event", "owner")
+
+    def __init__(self, event: Event, due: float, owner: str = "") -> None:
         self.event = event
         self.due = due
+        self.owner = owner
         self.alive = True
 
 
@@ -64,12 +76,16 @@ class ChartRuntime:
         live: the active instance of each state, by state index (``None``: inactive).
         history: for each state, the index of the child to resume.
         clock: the time, advanced only by ``tick``.
+        timers: the heap of started timers, by expiry then start order; cancelled ones
+            stay until they reach the top or the heap is rebuilt (see :meth:`cancel`).
+        dead: how many timers of the heap are cancelled.
     """
 
     __slots__ = (
         "base",
         "clock",
         "compiled",
+        "dead",
         "handlers",
         "held",
         "history",
@@ -97,6 +113,7 @@ class ChartRuntime:
         self.listener = listener
         self.held: set[Event] = set()
         self.timers: list[tuple[float, int, Timer]] = []
+        self.dead = 0
         self.compiled = compiled
         self.handlers = handlers
         self.latched = [0] * len(compiled.edges)
@@ -126,20 +143,47 @@ class ChartRuntime:
         timers = owner.timers
         if timers is None:
             timers = owner.timers = []
-        for timer in timers:
-            if timer.event == event:
-                timer.alive = False
-        timer = Timer(event, self.clock + delay)
+        else:
+            for index, running in enumerate(timers):
+                if running.event == event:
+                    self.cancel(running)
+                    del timers[index]
+                    break
+        timer = Timer(event, self.clock + delay, owner._path)
         timers.append(timer)
         self.sequence += 1
         heapq.heappush(self.timers, (timer.due, self.sequence, timer))
 
-    def next_expiry(self, until: float) -> Timer | None:
-        """Remove and return the earliest live timer due at or before ``until``."""
-        timers = self.timers
-        while timers and timers[0][0] <= until:
-            timer = heapq.heappop(timers)[2]
+    def cancel(self, timer: Timer) -> None:
+        """Cancel ``timer`` (if it is alive); rebuild the heap once half of it is dead.
+
+        So the heap holds at most twice the live timers (plus :data:`COMPACT_AT`), however
+        often states that start timers are entered and exited.
+        """
+        if not timer.alive:
+            return
+        timer.alive = False
+        self.dead += 1
+        heap = self.timers
+        if self.dead > COMPACT_AT and 2 * self.dead >= len(heap):
+            live = [entry for entry in heap if entry[2].alive]
+            heapq.heapify(live)
+            self.timers = live
+            self.dead = 0
+
+    def due(self, until: float) -> Timer | None:
+        """The earliest live timer due at or before ``until``, if any (not removed)."""
+        heap = self.timers
+        while heap:
+            timer = heap[0][2]
             if timer.alive:
-                timer.alive = False
-                return timer
+                return timer if timer.due <= until else None
+            heapq.heappop(heap)
+            self.dead -= 1
         return None
+
+    def expire(self) -> Timer:
+        """Remove the timer :meth:`due` returned, which fires now."""
+        timer = heapq.heappop(self.timers)[2]
+        timer.alive = False
+        return timer

@@ -82,7 +82,7 @@ class ChartState(State[ChartRuntime]):
             perform_all(self._exit, self, runtime)
         if self.timers:
             for timer in self.timers:
-                timer.alive = False
+                runtime.cancel(timer)
         runtime.live[self._id] = None
         parent = self.parent
         if parent is not None and parent.child is self:
