@@ -23,6 +23,8 @@ from statetree.chart.validate import validate
 __all__ = [
     "EXTENSIONS",
     "Format",
+    "cannot_read",
+    "chart_format",
     "format_module",
     "format_of",
     "from_data",
@@ -30,6 +32,7 @@ __all__ = [
     "loads",
     "read_chart_file",
     "read_document",
+    "read_head",
 ]
 
 Format = Literal["yaml", "toml", "json"]
@@ -67,24 +70,48 @@ def read_document(text: str, format: Format, file: str = "<text>") -> Document:
     return read(check_text(text, file), file)
 
 
+def read_head(path: str | Path) -> bytes:
+    """The bytes of the file at ``path``, up to one past ``MAX_CHART_SIZE`` (never more).
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    with open(path, "rb") as file:
+        return file.read(MAX_CHART_SIZE + 1)
+
+
 def read_chart_file(path: str | Path) -> str:
-    """The text of the chart file at ``path``: UTF-8 (a byte order mark is dropped).
+    """The text of the chart file at ``path``, as :func:`load` reads it (for editors).
 
     Raises:
         ChartError: the file cannot be read, is larger than ``MAX_CHART_SIZE`` bytes, or
             is not UTF-8 (the line of the first bad byte is named).
     """
-    name = str(path)
     try:
-        with open(path, "rb") as file:
-            data = file.read(MAX_CHART_SIZE + 1)
+        data = read_head(path)
     except OSError as error:
-        reason = error.strerror or str(error)
-        raise ChartError([Problem(f"cannot read: {reason}", file=name)]) from None
-    if len(data) > MAX_CHART_SIZE:
-        message = f"the file is larger than {MAX_CHART_SIZE:,} bytes, the limit of a chart"
-        raise ChartError([Problem(message, file=name)])
-    return decode(data, name)
+        raise cannot_read(path, error) from None
+    return decode(data, str(path))
+
+
+def cannot_read(path: str | Path, error: OSError) -> ChartError:
+    """The error for a chart file that cannot be read."""
+    reason = error.strerror or str(error)
+    return ChartError([Problem(f"cannot read: {reason}", file=str(path))])
+
+
+def chart_format(path: str | Path, format: Format | None = None) -> Format:
+    """``format``, or else the format of ``path`` by its extension.
+
+    Raises:
+        ChartError: ``format`` is not given and the extension is not a chart's.
+    """
+    chosen = format or format_of(path)
+    if chosen is None:
+        extensions = ", ".join(EXTENSIONS)
+        problem = Problem(f"not a chart file: use one of {extensions}", file=str(path))
+        raise ChartError([problem])
+    return chosen
 
 
 def loads(
@@ -123,11 +150,7 @@ def load(
         ChartError: the file cannot be read, its extension is not a chart format, or the
             chart does not parse or is invalid; errors name the file and line.
     """
-    chosen = format or format_of(path)
-    if chosen is None:
-        extensions = ", ".join(EXTENSIONS)
-        problem = Problem(f"not a chart file: use one of {extensions}", file=str(path))
-        raise ChartError([problem])
+    chosen = chart_format(path, format)
     text = read_chart_file(path)
     return loads(text, chosen, registry, file=str(path), check_types=check_types)
 

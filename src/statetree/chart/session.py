@@ -8,13 +8,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from statetree.chart.actions import ActionCall
-from statetree.chart.errors import ChartError
 from statetree.chart.events import ScriptStep, read_script
 from statetree.chart.machine import ChartMachine
 from statetree.chart.model import Chart
 from statetree.chart.reload import Reloaded
 from statetree.chart.watch import ChartWatcher
 from statetree.core.trace import TraceLevel
+from statetree.errors import StateTreeError
 
 __all__ = ["ChartSession", "Out", "watch"]
 
@@ -58,15 +58,20 @@ def _ignore(call: ActionCall) -> None:
 def watch(session: ChartSession, watcher: ChartWatcher, lines: Iterable[str | None]) -> None:
     """Before each line (``None``: no line yet), reload the chart if its file changed.
 
-    A changed file that does not load is reported and the running chart is kept.
+    A changed file that does not load, or whose reload is refused (an action without a
+    handler, a chart that would not settle), is reported and the running chart is kept;
+    the next good save is loaded. A line that is not a script step, or whose step the
+    machine refuses, is reported too, and the session goes on.
     """
     for line in lines:
         try:
             changed = watcher.poll()
-        except ChartError as error:
+            if changed is not None:
+                session.reload(changed)
+        except StateTreeError as error:
             session.out(f"! not reloaded: {error}")
-            changed = None
-        if changed is not None:
-            session.reload(changed)
         if line is not None:
-            session.play(read_script(line, "<stdin>"))
+            try:
+                session.play(read_script(line, "<stdin>"))
+            except StateTreeError as error:
+                session.out(f"! {error}")

@@ -56,8 +56,13 @@ def decode(data: bytes, file: str) -> str:
     """The text of a chart file's bytes: UTF-8, with or without a byte order mark.
 
     Raises:
-        ChartError: the bytes are not UTF-8 (the line of the first bad byte is named).
+        ChartError: there are more than :data:`MAX_CHART_SIZE` bytes, or they are not
+            UTF-8 (the line of the first bad byte is named).
     """
+    if len(data) > MAX_CHART_SIZE:
+        raise syntax_error(
+            file, 0, f"the file is larger than {MAX_CHART_SIZE:,} bytes, the limit of a chart"
+        )
     if data.startswith(_UTF16_BOMS):
         raise syntax_error(
             file, 1, "the file is UTF-16 or UTF-32 (it starts with a byte order mark): save it "

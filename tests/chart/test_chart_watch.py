@@ -1,0 +1,152 @@
+"""Watching a chart file: broken saves are reported, the old chart runs on, good saves apply."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from chart_samples import CHARTS, GAME
+
+from statetree.chart import ChartError, load
+from statetree.chart.session import ChartSession, watch
+from statetree.chart.watch import ChartWatcher
+
+TEXT = (CHARTS / "basic_attack.yaml").read_text()
+GOOD = TEXT.replace("damage: 1.0", "damage: 2.0")
+
+# Saves that must each be reported with their line, the running chart kept.
+BROKEN: dict[str, tuple[bytes, int]] = {
+    "merge key": (TEXT.replace("  name: Character\n", "  <<: {name: A}\n").encode(), 6),
+    "omap": (TEXT.replace("root:\n", "root: !!omap\n").encode(), 5),
+    "python object": (TEXT.replace("root:\n", "root: !!python/object:os.system\n").encode(), 5),
+    "unknown tag": (TEXT.replace("name: Idle", "name: !State Idle").encode(), 18),
+    "deep flow": (TEXT.replace("name: Idle", "name: " + "[" * 300 + "]" * 300).encode(), 18),
+    "long integer": (TEXT.replace("damage: 1.0", "damage: " + "9" * 5000).encode(), 15),
+    "not UTF-8": (TEXT.replace("Idle", "Idl\xe9").encode("latin-1"), 2),
+    "UTF-16": (TEXT.encode("utf-16"), 1),
+    "NUL byte": (TEXT.replace("name: Idle", "name: Id\x00le").encode(), 18),
+    "alias bomb": (b"a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a]\n", 2),
+    "half typed": (TEXT[: TEXT.index("enter:")].encode() + b"enter: [play_anim", 13),
+    "wrong type": (TEXT.replace("damage: 1.0", "damage: oops").encode(), 15),
+    "empty": (b"", 0),
+    "too large": (b"#" * (1 << 20), 0),
+}
+
+
+# A valid chart that never settles: Idle raises Attack, which BasicAttack answers by
+# raising Attack again, which ends it.
+LOOPING = """\
+name: BasicAttack
+root:
+  name: Character
+  policy: priority
+  states:
+    - {name: BasicAttack, pre: {event: Attack}, post: {event: Attack}, enter: [raise: Attack]}
+    - {name: Idle, enter: [raise: Attack]}
+"""
+
+
+class Saves:
+    """A chart file saved by the test; its modification time moves on with each save."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.time = 0
+        self.save(TEXT.encode())
+
+    def save(self, data: bytes) -> None:
+        self.path.write_bytes(data)
+        self.time += 1
+
+    def mtime(self, path: Path) -> int:
+        if not self.path.exists():
+            raise FileNotFoundError(2, "No such file or directory")
+        return self.time
+
+
+@pytest.fixture
+def saves(tmp_path: Path) -> Saves:
+    return Saves(tmp_path / "attack.yaml")
+
+
+@pytest.mark.parametrize("name", BROKEN)
+def test_a_broken_save_is_reported_with_its_line_and_the_next_good_save_loads(
+    saves: Saves, name: str
+) -> None:
+    data, line = BROKEN[name]
+    watcher = ChartWatcher(saves.path, GAME, mtime=saves.mtime)
+    saves.save(data)
+    with pytest.raises(ChartError) as failure:
+        watcher.poll()
+    assert (failure.value.file, failure.value.line) == (str(saves.path), line)
+    assert watcher.poll() is None  # reported once, not on every poll
+    saves.save(GOOD.encode())
+    chart = watcher.poll()
+    assert chart is not None and chart.root.states[0].enter[2].arguments["damage"] == 2.0
+
+
+def test_a_file_that_vanishes_while_saved_is_reported_once_then_loads_again(
+    saves: Saves,
+) -> None:
+    watcher = ChartWatcher(saves.path, GAME, mtime=saves.mtime)
+    saves.path.unlink()  # an editor replacing the file: gone for a moment
+    with pytest.raises(ChartError, match="cannot read: No such file or directory"):
+        watcher.poll()
+    assert watcher.poll() is None
+    saves.save(TEXT.encode())  # back, unchanged: nothing to reload
+    assert watcher.poll() is None
+    saves.save(GOOD.encode())
+    assert watcher.poll() is not None
+
+
+def test_a_file_that_vanishes_between_the_poll_and_the_read_is_reported(saves: Saves) -> None:
+    reads: list[Path] = []
+
+    def vanishing(path: Path) -> bytes:
+        reads.append(path)
+        if len(reads) > 1:  # the first read is the watcher's own, when it starts
+            path.unlink()
+        return path.read_bytes()
+
+    watcher = ChartWatcher(saves.path, GAME, mtime=saves.mtime, read=vanishing)
+    saves.save(GOOD.encode())
+    with pytest.raises(ChartError, match="cannot read") as failure:
+        watcher.poll()
+    assert failure.value.file == str(saves.path)
+
+
+def test_the_watcher_only_watches_chart_files(tmp_path: Path) -> None:
+    with pytest.raises(ChartError, match="not a chart file"):
+        ChartWatcher(tmp_path / "notes.txt")
+
+
+def test_watch_reports_every_broken_save_and_keeps_the_old_chart_running(
+    saves: Saves,
+) -> None:
+    out: list[str] = []
+    session = ChartSession(load(saves.path, GAME), out.append)
+    watcher = ChartWatcher(saves.path, GAME, mtime=saves.mtime)
+    session.play([])
+    steps: list[bytes | str] = [data for data, _ in BROKEN.values()]
+    steps += [LOOPING.encode(), "input BasicAttackButton\n", "tick soon\n", GOOD.encode()]
+
+    def lines() -> object:
+        for step in steps:
+            if isinstance(step, bytes):
+                saves.save(step)
+                yield None
+            else:
+                yield step
+
+    out.clear()
+    watch(session, watcher, lines())  # type: ignore[arg-type]
+    reported = [line for line in out if line.startswith("! ")]
+    assert len(reported) == len(BROKEN) + 2  # every broken save, the loop, the bad line
+    assert reported[-2].startswith("! not reloaded: machine 'BasicAttack' changed its state")
+    assert reported[-1] == "! <stdin>:1: tick needs a time of at least 0, got 'soon'"
+    # The old chart ran on: the attack still deals 1.0 ...
+    attack = "  enter Character.BasicAttack: enable_damage_collision(name='BasicAttack', damage=%s)"
+    assert out.index(attack % "1.0") > out.index(reported[-2])
+    # ... until the good save: the attack is exited, and the ground state chosen again.
+    assert out[-2:] == ["  exited: Character.BasicAttack", "  entered: Character.Idle"]
+    assert session.machine.chart.root.states[0].enter[2].arguments["damage"] == 2.0
