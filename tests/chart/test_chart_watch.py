@@ -28,7 +28,7 @@ BROKEN: dict[str, tuple[bytes, int]] = {
     "alias bomb": (b"a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a]\n", 2),
     "half typed": (TEXT[: TEXT.index("enter:")].encode() + b"enter: [play_anim", 13),
     "wrong type": (TEXT.replace("damage: 1.0", "damage: oops").encode(), 15),
-    "empty": (b"", 0),
+    "empty": (b"", 1),
     "too large": (b"#" * (1 << 20), 0),
 }
 

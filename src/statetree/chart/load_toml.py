@@ -13,7 +13,7 @@ from statetree.chart.text import TOML_KEY_PART, check_nesting
 
 __all__ = ["read"]
 
-_POSITION = re.compile(r"\(at line (\d+), column \d+\)")
+_POSITION = re.compile(r"\(at line (\d+), column \d+\)|\(at (end of document)\)")
 _TOKENS = re.compile(
     r'"""(?:[^\\]|\\.)*?"""|\'\'\'.*?\'\'\'|#[^\n]*'
     rf"|(?P<dotted>(?:(?:{TOML_KEY_PART})[ \t]*\.[ \t]*)+(?:{TOML_KEY_PART}))"
@@ -36,6 +36,14 @@ def _toml() -> ModuleType:
             ) from None
 
 
+def _line(message: str, text: str) -> int:
+    """The line a ``tomllib`` error names (the last line for "at end of document")."""
+    found = _POSITION.search(message)
+    if found is None:
+        return 0
+    return text.count("\n") + 1 if found.group(2) else int(found.group(1))
+
+
 def read(text: str, file: str = "<toml>") -> Document:
     """Parse TOML ``text`` into a :class:`Document` with the line of every key and item.
 
@@ -48,8 +56,7 @@ def read(text: str, file: str = "<toml>") -> Document:
     try:
         data: dict[str, Any] = toml.loads(text)
     except toml.TOMLDecodeError as error:
-        found = _POSITION.search(str(error))
-        line = int(found.group(1)) if found else 0
         message = _POSITION.sub("", str(error)).strip()
+        line = _line(str(error), text)
         raise syntax_error(file, line, f"not valid TOML: {message}") from None
     return Document(data, file, MappingProxyType(locate_toml(text, file).lines))

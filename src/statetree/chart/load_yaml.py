@@ -103,7 +103,7 @@ class _Builder:
 
     def __init__(self, file: str) -> None:
         self.file = file
-        self.lines: dict[DataPath, int] = {}
+        self.lines: dict[DataPath, int] = {(): 1}  # the document, even an empty one
         self.stack: list[_Frame] = []
         self.top: _Frame | None = None
         self.data: object = None
@@ -152,6 +152,7 @@ class _Builder:
         top = self.top
         if top is None:
             path: DataPath = ()
+            self.lines[path] = event.start_mark.line + 1
         elif top.mapping:
             if top.key is None:
                 raise self.error(event, "a key must be a plain string, not a list or a mapping")
@@ -185,7 +186,9 @@ class _Builder:
         if top is not None and top.mapping and top.key is None:
             self.key(top, event)
             return
-        if top is not None and not top.mapping:
+        if top is None:
+            self.lines[()] = event.start_mark.line + 1
+        elif not top.mapping:
             item = (*top.path, len(top.data))
             self.lines[item] = event.start_mark.line + 1
         self.attach(self.value(event))

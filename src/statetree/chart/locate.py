@@ -208,6 +208,7 @@ class _TomlScanner(_Scanner):
         self.seen: dict[DataPath, set[tuple[str, ...]]] = {(): set()}
 
     def document(self) -> None:
+        self.found.note((), 1)  # the document, even an empty one
         while True:
             self.skip(self.space)
             if self.pos >= len(self.text):
