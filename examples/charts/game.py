@@ -14,7 +14,7 @@ from statetree.chart import DEFAULT_REGISTRY, ActionType, Param
 REGISTRY = DEFAULT_REGISTRY.with_actions(
     ActionType("play_animation", (Param("name"), Param("loop", bool, False))),
     ActionType("play_sound", (Param("name"), Param("loop", bool, False))),
-    ActionType("enable_damage_collision", (Param("name"), Param("damage", float))),
+    ActionType("enable_damage_collision", (Param("name"), Param("damage", float, minimum=0))),
     ActionType("disable_damage_collision", (Param("name"),)),
 )
 """Built-in triggers and actions, plus animation, sound and damage-collision actions."""
