@@ -169,8 +169,7 @@ def test_a_chart_that_does_not_parse(
     assert run(capsys, "check", "broken.yaml") == (
         EXIT_FAILED,
         "broken.yaml: does not load\n"
-        "  error: broken.yaml:2: not valid YAML: expected the node content, but found "
-        "'<stream end>' [chart]\n"
+        "  error: broken.yaml:2: not valid YAML: did not find expected node content [chart]\n"
         "  1 error, 0 warnings\n",
     )
 
