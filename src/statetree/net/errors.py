@@ -97,10 +97,3 @@ class HandshakeError(StateTreeError, ConnectionError):
         self.ours = ours
         self.theirs = theirs
         super().__init__(f"handshake with the server at {peer} failed: {reason}")
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return _handshake_error, (self.reason, self.peer, self.ours, self.theirs)
-
-
-def _handshake_error(reason: str, peer: str, ours: str, theirs: str | None) -> HandshakeError:
-    return HandshakeError(reason, peer=peer, ours=ours, theirs=theirs)

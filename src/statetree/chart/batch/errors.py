@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from statetree.errors import TransitionLoopError
 
@@ -30,6 +29,3 @@ class BatchLoopError(TransitionLoopError):
             shown = ", ".join(map(str, self.entities[:10]))
             more = ", ..." if len(self.entities) > 10 else ""
             self.args = (f"{self.args[0]} Agents that could not settle: {shown}{more}.",)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.machine, self.cycle, self.changes, self.entities))
