@@ -109,17 +109,19 @@ def _each(draw: st.DrawFn) -> Step:
     return Step("send_each", agents, choices=picked)
 
 
-def steps() -> st.SearchStrategy[Step]:
-    """A random step: mostly events, holds and ticks; sometimes spawning and despawning."""
-    return st.one_of(
+def steps(spawning: bool = True) -> st.SearchStrategy[Step]:
+    """A random step: mostly events, holds and ticks; sometimes spawning and despawning
+    (unless not ``spawning``: drawn without them, not filtered, which starves Hypothesis)."""
+    kinds = [
         st.builds(Step, st.just("send"), _agents(), st.sampled_from(EVENTS)),
         _each(),
         st.builds(Step, st.sampled_from(("hold", "release")), _agents(), st.just(HELD)),
         st.builds(Step, st.just("tick"), dt=st.sampled_from((0.1, 0.25, 0.5, 1.0))),
         st.builds(Step, st.just("start"), _agents()),
-        st.builds(Step, st.just("spawn")),
-        st.builds(Step, st.just("despawn"), _agents()),
-    )
+    ]
+    if spawning:
+        kinds += [st.builds(Step, st.just("spawn")), st.builds(Step, st.just("despawn"), _agents())]
+    return st.one_of(kinds)
 
 
 def _mutate(draw: st.DrawFn, state: StateDef, tags: Iterator[int]) -> StateDef:

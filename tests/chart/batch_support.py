@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+import pytest
 from batch_strategies import ECHO, EVENTS, Step
 
 from statetree.chart import (
@@ -18,7 +19,9 @@ from statetree.chart import (
     Chart,
     ChartBatch,
     ChartMachine,
+    compile_chart,
 )
+from statetree.chart.rehearse import rehearse_reload
 from statetree.errors import TransitionLoopError
 
 BOUND = 40
@@ -123,15 +126,31 @@ class Twins:
             self.batch_failed = (error.entities, error.cycle)
 
     def reload(self, chart: Chart) -> None:
-        """Reload ``chart`` into every machine and the batch; their reports must agree."""
+        """Reload ``chart`` into every machine and the batch; their reports must agree.
+
+        A reload that some agent's machine refuses (it would not settle) is refused by the
+        batch as a whole, naming those agents: then nothing changes, in any engine.
+        """
         self.machines_failed = {}
         self.batch_failed = ((), ())
+        compiled = compile_chart(chart)
+        refusing = []
+        for agent, machine in self.machines.items():
+            try:
+                rehearse_reload(machine.machine, compiled)
+            except TransitionLoopError:
+                refusing.append(agent)
+        if refusing:
+            with pytest.raises(BatchLoopError) as failure:
+                self.batch.reload(chart)
+            assert failure.value.entities == tuple(sorted(refusing))
+            return
         self.chart = chart  # agents spawned from now on run it
         kept: set[str] = set()
         exited: set[str] = set()
         entered: set[str] = set()
         for agent, machine in self.machines.items():
-            try:
+            try:  # the rehearsal performs no host action: an echo can still loop now
                 report = machine.reload(chart)
             except TransitionLoopError as error:
                 self.machines_failed[agent] = error.cycle

@@ -14,9 +14,7 @@ from hypothesis import strategies as st
 from statetree.chart import BatchCall, BatchLoopError, BatchSnapshot, Chart, ChartBatch
 from statetree.errors import DecodeError
 
-SHARD_STEPS = st.lists(
-    steps().filter(lambda step: step.kind not in ("spawn", "despawn")), max_size=8
-)
+SHARD_STEPS = st.lists(steps(spawning=False), max_size=8)
 
 
 def restored(twins: Twins) -> Twins:

@@ -57,6 +57,14 @@ def bind(compiled: CompiledChart, handlers: Mapping[str, BatchHandler]) -> list[
     )
 
 
+def _nothing(call: object) -> None:
+    """The host actions of a rehearsed reload: not performed."""
+
+
+def _doing_nothing(compiled: CompiledChart) -> dict[str, BatchHandler]:
+    return dict.fromkeys(compiled.host_actions, _nothing)
+
+
 class ChartBatch:
     """``count`` agents running one chart, stepped together.
 
@@ -236,6 +244,10 @@ class ChartBatch:
         """Run ``chart`` from now on, every agent keeping the active states that are still
         the same (the rules of ``ChartMachine.reload``); then every agent processes.
 
+        A reload that fails changes nothing, for any agent: it is first rehearsed on a copy
+        of the batch whose host actions do nothing, and only if every agent of the copy
+        settles does the batch itself reload.
+
         Returns:
             The paths kept, exited and entered by at least one agent.
 
@@ -243,18 +255,32 @@ class ChartBatch:
             ChartError: ``chart`` is invalid; nothing changed.
             HandlerError: a new action has no handler; nothing changed.
             UsageError: called while the batch processes.
-            BatchLoopError: an agent could not settle on the new chart (the others did).
+            BatchLoopError: an agent would not settle on the new chart; nothing changed.
         """
         with self._call("reload"):
             compiled = chart if isinstance(chart, CompiledChart) else compile_chart(chart)
             handlers = bind(compiled, self._handlers)
-            report = reload_engine(self._engine, compiled)
-            self._engine.handlers = handlers
-            store, size = self._store, self.size
-            kept = store.states(slice(0, size))
-            self._engine.process(np.flatnonzero(store.alive[:size]), None)
-            fresh = np.any(store.states(slice(0, size)) & ~kept, axis=1)
-            entered = tuple(self._engine.plan.tree.paths[n] for n in np.flatnonzero(fresh))
+            rehearsal = self.restore(
+                self._snapshot(0, self.size),
+                self.compiled,
+                _doing_nothing(self.compiled),
+                name=self.name,
+                max_transitions=self._engine.bound,
+            )
+            with rehearsal._call("reload"):
+                rehearsal._switch(compiled, bind(compiled, _doing_nothing(compiled)))
+            report = self._switch(compiled, handlers)
+        return report
+
+    def _switch(self, compiled: CompiledChart, handlers: list[BatchHandler]) -> Reloaded:
+        """Reload every agent with ``compiled`` and ``handlers``, then process them all."""
+        report = reload_engine(self._engine, compiled)
+        self._engine.handlers = handlers
+        store, size = self._store, self.size
+        kept = store.states(slice(0, size))
+        self._engine.process(np.flatnonzero(store.alive[:size]), None)
+        fresh = np.any(store.states(slice(0, size)) & ~kept, axis=1)
+        entered = tuple(self._engine.plan.tree.paths[n] for n in np.flatnonzero(fresh))
         return Reloaded(report.kept, report.exited, entered)
 
     # -- snapshots and shards --------------------------------------------------------------
@@ -271,15 +297,18 @@ class ChartBatch:
         if not 0 <= start <= stop <= self.size:
             raise UsageError(f"snapshot({start}, {stop}): the batch has {self.size} slots")
         with self._call("snapshot"):
-            store, engine = self._store, self._engine
-            return BatchSnapshot(
-                fingerprint(self.chart),
-                engine.plan.carried,
-                tuple(store.held_events),
-                engine.sequence,
-                self.offset + start,
-                {name: a[..., start:stop].copy() for name, a in store.arrays().items()},
-            )
+            return self._snapshot(start, stop)
+
+    def _snapshot(self, start: int, stop: int) -> BatchSnapshot:
+        store, engine = self._store, self._engine
+        return BatchSnapshot(
+            fingerprint(self.chart),
+            engine.plan.carried,
+            tuple(store.held_events),
+            engine.sequence,
+            self.offset + start,
+            {name: a[..., start:stop].copy() for name, a in store.arrays().items()},
+        )
 
     @classmethod
     def restore(
