@@ -38,7 +38,7 @@ def parser() -> argparse.ArgumentParser:
     options.add_argument(
         "--brains",
         choices=("batch", "machines"),
-        default="machines",
+        default="batch",
         help="run the enemy chart as one ChartBatch or as a ChartMachine per enemy",
     )
     options.add_argument(
@@ -85,10 +85,10 @@ def has_display() -> bool:
 
 def play_headless(world: World, frames: int, inspector: Inspector | None = None) -> Summary:
     """The scripted match: the bot plays every hero for ``frames`` frames."""
-    for _ in range(frames):
-        if inspector is not None and not inspector.frame():
-            continue
-        world.step([bot.decide(hero, world.crowd) for hero in world.heroes])
+    end = world.frame + frames
+    while world.frame < end:
+        if inspector is None or inspector.frame():  # False while the page pauses the game
+            world.step([bot.decide(hero, world.crowd) for hero in world.heroes])
     return world.summary()
 
 

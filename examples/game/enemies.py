@@ -116,7 +116,7 @@ class Crowd:
     """
 
     def __init__(
-        self, chart: CompiledChart, count: int, heroes: Sequence[Hero], brains: str = "machines"
+        self, chart: CompiledChart, count: int, heroes: Sequence[Hero], brains: str = "batch"
     ) -> None:
         self.count = count
         self.heroes = heroes

@@ -38,7 +38,7 @@ class World:
         players: int = 1,
         enemies: int = 300,
         *,
-        brains: str = "machines",
+        brains: str = "batch",
         chart: CompiledChart | None = None,
         trace: st.TraceLevel = st.TraceLevel.NONE,
         trace_sink: Callable[[str], None] | None = None,

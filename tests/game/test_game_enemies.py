@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 from game import config
 from game.inputs import IDLE
 from game.world import World
@@ -94,9 +93,11 @@ def test_a_wounded_enemy_flees_until_it_has_healed() -> None:
     assert crowd.health[0] >= 2 * config.WOUNDED
 
 
-@pytest.mark.parametrize("brains", ["machines"])
-def test_a_crowd_fights_the_hero_through_the_chart(brains: str) -> None:
-    world = play(World(1, 120, brains=brains), 300)
-    counts = world.crowd.brains.counts()
-    assert counts["Enemy"] == 120
+def test_a_batch_and_a_machine_per_enemy_play_the_same_match() -> None:
+    batch = play(World(1, 150, brains="batch"), 400)
+    machines = play(World(1, 150, brains="machines"), 400)
+    assert batch.summary() == machines.summary()
+    assert all(batch.crowd.brains.active(i) == machines.crowd.brains.active(i) for i in range(150))
+    counts = batch.crowd.brains.counts()
+    assert counts["Enemy"] == 150 and batch.crowd.kills > 0
     assert counts.get("Enemy.Alive.Combo", 0) + counts.get("Enemy.Alive.Chase", 0) > 0
