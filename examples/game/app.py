@@ -2,7 +2,7 @@
 
 ``python examples/game`` opens a window when a display exists; ``--headless`` plays a
 scripted match for ``--frames`` frames and prints a summary; ``--net`` plays two players
-over the network on 127.0.0.1 (see :mod:`game.netplay`). ``--inspect`` serves the live
+over the network on 127.0.0.1 (see :mod:`game.netcli`). ``--inspect`` serves the live
 inspector on the game's machines. While the game runs, saving ``enemy.yaml`` reloads it.
 """
 
@@ -13,33 +13,31 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from types import ModuleType
 from typing import TYPE_CHECKING
 
 import statetree as st
 from game import bot, config
-from game.inputs import IDLE, Input
+from game.config import HELP
+from game.netmatch import add_options
 from game.reload import ChartReloader
 from game.world import Summary, World
 
 if TYPE_CHECKING:
     from statetree.inspect import Inspector
 
-HELP = "WASD / arrows move, J / space attack, K / shift dodge, L / E talk at the shrine, Esc quits"
-
 
 def parser() -> argparse.ArgumentParser:
     options = argparse.ArgumentParser(
         prog="python examples/game", description="Shrine Arena, a statetree game."
     )
-    options.add_argument("--headless", action="store_true", help="play a scripted match, no window")
-    options.add_argument("--frames", type=int, default=900, help="frames of a headless match")
+    options.add_argument("--headless", action="store_true", help="play a scripted match")
+    options.add_argument("--frames", type=int, default=900, help="frames of a scripted match")
     options.add_argument("--enemies", type=int, default=300, help="how many enemies")
     options.add_argument(
         "--brains",
         choices=("batch", "machines"),
         default="batch",
-        help="run the enemy chart as one ChartBatch or as a ChartMachine per enemy",
+        help="run the enemy chart as one ChartBatch, or as a ChartMachine per enemy",
     )
     options.add_argument(
         "--autoplay", action="store_true", help="the hero plays itself until a key is pressed"
@@ -47,11 +45,16 @@ def parser() -> argparse.ArgumentParser:
     options.add_argument("--trace", action="store_true", help="print the hero's transitions")
     options.add_argument("--inspect", action="store_true", help="serve the live inspector")
     options.add_argument("--screenshot", type=Path, help="save the last frame as a PNG")
+    add_options(options)
     return options
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    if args.net:
+        from game.netcli import run
+
+        return run(args, has_display() and not args.headless)
     world = World(
         1,
         args.enemies,
@@ -98,56 +101,26 @@ def play_window(
     """The game in a window, at a fixed 60 simulated frames per second."""
     import pygame
 
-    from game.render import Renderer
     from game.scene import scene_of
+    from game.window import Window
 
-    pygame.init()
-    screen = pygame.display.set_mode((config.WIDTH, config.HEIGHT))
-    pygame.display.set_caption("Shrine Arena (statetree)")
-    renderer, clock = Renderer(screen), pygame.time.Clock()
+    window = Window("Shrine Arena (statetree)")
+    window.autoplay = autoplay
     reloader = ChartReloader(world.crowd)
-    notes: list[str] = [HELP]
-    while _handle_events(pygame):
+    notes = (HELP,)
+    clock = pygame.time.Clock()
+    while window.open:
         if inspector is None or inspector.frame():
-            pressed = keyboard(pygame)
-            autoplay = autoplay and pressed == IDLE  # any key takes the controls back
-            world.step([bot.decide(world.heroes[0], world.crowd) if autoplay else pressed])
+            world.step([window.pressed(bot.decide(world.heroes[0], world.crowd))])
             said = reloader.poll(world.frame)
             if said:
                 print(said)
-                notes = [HELP, said]
-        renderer.draw(scene_of(world, tuple(notes)))
-        pygame.display.flip()
+                notes = (HELP, said)
+        window.show(scene_of(world, notes))
         clock.tick(config.FPS)
     if screenshot:
-        pygame.image.save(screen, str(screenshot))
-    pygame.quit()
-
-
-def _handle_events(pygame: ModuleType) -> bool:
-    """False once the player closes the window or presses Escape."""
-    for event in pygame.event.get():
-        if event.type == pygame.QUIT:
-            return False
-        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
-            return False
-    return True
-
-
-def keyboard(pygame: ModuleType) -> Input:
-    """The first player's buttons, read from the keyboard."""
-    keys = pygame.key.get_pressed()
-
-    def held(*names: str) -> bool:
-        return any(keys[getattr(pygame, name)] for name in names)
-
-    return Input(
-        held("K_d", "K_RIGHT") - held("K_a", "K_LEFT"),
-        held("K_s", "K_DOWN") - held("K_w", "K_UP"),
-        held("K_j", "K_SPACE"),
-        held("K_k", "K_LSHIFT", "K_RSHIFT"),
-        held("K_l", "K_e"),
-    )
+        window.save(str(screenshot))
+    window.close()
 
 
 def _save(world: World, path: Path) -> None:
@@ -158,7 +131,6 @@ def _save(world: World, path: Path) -> None:
 
 
 def _inspector(world: World) -> Inspector:
-    """The live inspector on the heroes, their status effects and the first enemies."""
     from game.inspecting import serve_world
 
     return serve_world(world)

@@ -46,6 +46,14 @@ class BatchBrains:
     def counts(self) -> dict[str, int]:
         return {path: count for path, count in self.batch.counts().items() if count}
 
+    def leaves(self, leaves: tuple[str, ...]) -> NDArray[np.intp]:
+        """Each enemy's innermost active state, as an index into ``leaves``: one array
+        operation per state, not one read per enemy."""
+        found = np.full(self.batch.size, -1, np.intp)
+        for i, path in enumerate(leaves):
+            found[self.batch.is_active(path)] = i
+        return found
+
 
 def _adapted(handler: ArrayHandler) -> Callable[[BatchCall], None]:
     return lambda call: handler(call.entities, call.params)

@@ -7,16 +7,26 @@ is the same every run.
 from __future__ import annotations
 
 import math
+from typing import Protocol
 
 import numpy as np
+from numpy.typing import NDArray
 
 from game import config
-from game.enemies import DEAD, Crowd
+from game.enemies import DEAD
 from game.hero import Hero
 from game.inputs import IDLE, Input
 
 
-def decide(hero: Hero, crowd: Crowd) -> Input:
+class Seen(Protocol):
+    """What the bot sees of the enemies: a crowd, or a network snapshot's enemies."""
+
+    x: NDArray[np.float64]
+    y: NDArray[np.float64]
+    anim: NDArray[np.int8]
+
+
+def decide(hero: Hero, crowd: Seen) -> Input:
     """The buttons a fair player would press now."""
     if not hero.status.is_active("Alive") or hero.status.is_active("InDialogue"):
         return IDLE
@@ -32,7 +42,7 @@ def _seek_blessing(hero: Hero) -> Input:
     return Input(*_toward(hero, *config.SHRINE))
 
 
-def _fight(hero: Hero, crowd: Crowd) -> Input:
+def _fight(hero: Hero, crowd: Seen) -> Input:
     """Go for the nearest enemy and strike it; roll away from a crowd."""
     alive = crowd.anim != DEAD
     distance = np.where(alive, np.hypot(crowd.x - hero.x, crowd.y - hero.y), np.inf)

@@ -35,6 +35,7 @@ class Brains(Protocol):
     def reload(self, chart: CompiledChart) -> Reloaded: ...
     def active(self, entity: int) -> tuple[str, ...]: ...
     def counts(self) -> dict[str, int]: ...
+    def leaves(self, leaves: tuple[str, ...]) -> NDArray[np.intp]: ...
 
 
 class MachineBrains:
@@ -77,6 +78,11 @@ class MachineBrains:
     def counts(self) -> dict[str, int]:
         found = Counter(path for machine in self.machines for path in machine.active)
         return dict(found)
+
+    def leaves(self, leaves: tuple[str, ...]) -> NDArray[np.intp]:
+        """Each enemy's innermost active state, as an index into ``leaves``."""
+        index = {path: i for i, path in enumerate(leaves)}
+        return np.array([index[machine.active[-1]] for machine in self.machines], np.intp)
 
 
 _PARTS = ("kept", "exited", "entered")

@@ -33,3 +33,5 @@ HEAL_PER_SECOND = 3.0
 POISON_DAMAGE = 2
 POISON_PERIOD = 30
 """Poison deals POISON_DAMAGE every POISON_PERIOD frames."""
+
+HELP = "WASD / arrows move, J / space attack, K / shift dodge, L / E talk at the shrine, Esc quits"

@@ -22,7 +22,7 @@ from game.inputs import IDLE, Input
 from game.status import STATUS, expire
 from statetree import net
 from statetree.bitmask import BitmaskMachine
-from statetree.structure import derive
+from statetree.structure import children, derive, outermost
 
 
 def since(frame: int, stamp: int) -> int:
@@ -96,10 +96,12 @@ class Hero:
         )
 
     def step(self, frame: int, value: Input) -> None:
-        """One frame: effects run out, the machine settles on the input, the states act."""
+        """One frame: effects run out or bite, the machine settles on the input, the states act."""
         self.frame = frame
         self.input = value
         expire(self)
+        if self.status.is_active("Poisoned") and frame % config.POISON_PERIOD == 0:
+            self.health -= config.POISON_DAMAGE
         self.machine.process_state_transitions()
         self.machine.update_states(config.DT)
 
@@ -132,6 +134,8 @@ class Hero:
 class HeroStates:
     """The states, nested so their names read ``HeroStates.Walk`` in traces and plots."""
 
+    @outermost("Alive", "Dead")  # the order of states on the wire, whatever the code's order
+    @children("Locomotion", "Dodge", "Attack", "Stunned", "Talk")
     class Alive(st.State[Hero]):
         def on_enter(self) -> None:
             hero = self.owner
@@ -171,6 +175,7 @@ class HeroStates:
                 return st.sibling(HeroStates.Alive)
             return None
 
+    @children("Idle", "Walk")
     class Locomotion(st.State[Hero]):
         def transition(self) -> st.Transition | None:
             hero = self.owner

@@ -63,8 +63,6 @@ class World:
         self.frame += 1
         for hero, value in zip(self.heroes, inputs, strict=True):
             hero.step(self.frame, value)
-            if hero.status.is_active("Poisoned") and self.frame % config.POISON_PERIOD == 0:
-                hero.health -= config.POISON_DAMAGE
         self.crowd.step(self.frame, config.DT)
 
     def strike(self, hero: Hero, move: AttackMove) -> None:
