@@ -123,3 +123,35 @@ def test_a_watched_batch_agent_reports_its_changes() -> None:
     play(world, 80)
     adapter.poll()
     assert len(notes) == 3
+
+
+@pytest.mark.parametrize(
+    ("target", "first_line"),
+    [
+        ("examples/game/hero.py:HeroStates.Alive", "HeroStates.Alive: 9 states, 15 transitions"),
+        ("examples/game/status.py", "Status (bitmask): 5 states, 10 rules"),
+    ],
+)
+def test_the_command_line_checks_and_plots_the_game_s_machines(
+    target: str, first_line: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from statetree.cli import main
+
+    root = Path(__file__).resolve().parents[2]
+    assert main(["check", str(root / target)]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == first_line
+    assert main(["plot", str(root / target), "-o", str(tmp_path / "plot.mmd")]) == 0
+    assert "flowchart" in (tmp_path / "plot.mmd").read_text()
+
+
+def test_the_enemy_chart_checks_with_the_game_s_registry(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from statetree.cli import main
+
+    registry = str(Path(__file__).resolve().parents[2] / "examples/game/enemies.py")
+    assert main(["check", str(CHART_PATH), "--registry", registry]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "Enemy: 24 states, 25 transitions",
+        "  0 errors, 0 warnings",
+    ]
