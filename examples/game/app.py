@@ -34,6 +34,9 @@ def parser() -> argparse.ArgumentParser:
     options.add_argument("--frames", type=int, default=900, help="frames of a scripted match")
     options.add_argument("--enemies", type=int, default=300, help="how many enemies")
     options.add_argument(
+        "--players", type=int, choices=(1, 2), default=1, help="heroes (the second plays itself)"
+    )
+    options.add_argument(
         "--brains",
         choices=("batch", "machines"),
         default="batch",
@@ -56,7 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return run(args, has_display() and not args.headless)
     world = World(
-        1,
+        args.players,
         args.enemies,
         brains=args.brains,
         trace=st.TraceLevel.BASIC if args.trace else st.TraceLevel.NONE,
@@ -111,7 +114,8 @@ def play_window(
     clock = pygame.time.Clock()
     while window.open:
         if inspector is None or inspector.frame():
-            world.step([window.pressed(bot.decide(world.heroes[0], world.crowd))])
+            played = [bot.decide(hero, world.crowd) for hero in world.heroes]
+            world.step([window.pressed(played[0]), *played[1:]])
             said = reloader.poll(world.frame)
             if said:
                 print(said)

@@ -107,6 +107,8 @@ class Renderer:
         self._text(label, (x - 30, y + r + 4), DIM, self.small)
 
     def _hud(self, scene: Scene) -> None:
+        self._panel(pygame.Rect(4, 4, 330, 46 * len(scene.heroes) + 2))
+        self._panel(pygame.Rect(config.WIDTH - 158, 4, 154, 17 * (len(ANIMATIONS) + 1) + 8))
         for index, hero in enumerate(scene.heroes):
             top = 8 + index * 46
             accent = HERO_ACCENTS[index % len(HERO_ACCENTS)]
@@ -126,6 +128,12 @@ class Renderer:
             self._text(line, (config.WIDTH - 150, 8 + 17 * k), colour)
         for k, note in enumerate(scene.notes):
             self._text(note, (10, config.HEIGHT - 20 - 17 * k), DIM)
+
+    def _panel(self, rect: pygame.Rect) -> None:
+        """A dark, half-transparent backdrop that keeps the HUD readable over the crowd."""
+        panel = pygame.Surface(rect.size, pygame.SRCALPHA)
+        panel.fill((12, 13, 18, 200))
+        self.surface.blit(panel, rect.topleft)
 
     def _text(
         self,

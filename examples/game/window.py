@@ -21,7 +21,8 @@ class Window:
     """A window showing scenes; closed by its close button or Escape."""
 
     def __init__(self, caption: str) -> None:
-        pygame.init()
+        pygame.display.init()  # no sound: pygame.init() would open the audio device
+        pygame.font.init()
         self.screen = pygame.display.set_mode((config.WIDTH, config.HEIGHT))
         pygame.display.set_caption(caption)
         self.renderer = Renderer(self.screen)
