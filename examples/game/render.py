@@ -47,16 +47,19 @@ class Renderer:
         self.font = pygame.font.Font(None, 20)
         self.small = pygame.font.Font(None, 16)
         self._palette = [ENEMY_COLOURS[name] for name in ANIMATIONS]
+        self._background = pygame.Surface(surface.get_size())
+        self._arena(self._background)
 
     def draw(self, scene: Scene) -> None:
-        self._arena()
+        self.surface.blit(self._background, (0, 0))
         self._enemies(scene)
         for index, hero in enumerate(scene.heroes):
             self._hero(hero, HERO_ACCENTS[index % len(HERO_ACCENTS)])
         self._hud(scene)
 
-    def _arena(self) -> None:
-        surface = self.surface
+    @staticmethod
+    def _arena(surface: pygame.Surface) -> None:
+        """The floor and the shrine, drawn once."""
         surface.fill(BACKGROUND)
         for x in range(0, config.WIDTH, 40):
             pygame.draw.line(surface, GRID, (x, 0), (x, config.HEIGHT))
