@@ -110,7 +110,7 @@ def play_window(
     window = Window("Shrine Arena (statetree)")
     window.autoplay = autoplay
     reloader = ChartReloader(world.crowd)
-    notes = (HELP,)
+    notes: tuple[str, ...] = (HELP,)
     clock = pygame.time.Clock()
     while window.open:
         if inspector is None or inspector.frame():

@@ -21,9 +21,12 @@ from game.inputs import IDLE, Input
 class Seen(Protocol):
     """What the bot sees of the enemies: a crowd, or a network snapshot's enemies."""
 
-    x: NDArray[np.float64]
-    y: NDArray[np.float64]
-    anim: NDArray[np.int8]
+    @property
+    def x(self) -> NDArray[np.float64]: ...
+    @property
+    def y(self) -> NDArray[np.float64]: ...
+    @property
+    def anim(self) -> NDArray[np.int8]: ...
 
 
 def decide(hero: Hero, crowd: Seen) -> Input:

@@ -29,6 +29,7 @@ from statetree.chart import (
     Event,
     Param,
     Problem,
+    Reloaded,
     compile_chart,
     load,
 )
@@ -248,7 +249,8 @@ class Crowd:
 
     # -- reading ---------------------------------------------------------------------------
 
-    def reload(self, chart: Chart | CompiledChart) -> object:
+    def reload(self, chart: Chart | CompiledChart) -> Reloaded:
+        """Give every enemy the new chart (see ``ChartMachine.reload``)."""
         compiled = chart if isinstance(chart, CompiledChart) else compile_chart(chart)
         return self.brains.reload(compiled)
 
@@ -266,11 +268,12 @@ def make_brains(
 
 def _scattered(seq: NDArray[np.int64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Evenly spread points (an R2 sequence), kept off the shrine."""
-    x = (0.5 + seq * 0.7548776662) % 1.0 * (config.WIDTH - 40) + 20
-    y = (0.5 + seq * 0.5698402910) % 1.0 * (config.HEIGHT - 40) + 20
+    x = np.asarray((0.5 + seq * 0.7548776662) % 1.0 * (config.WIDTH - 40) + 20, np.float64)
+    y = np.asarray((0.5 + seq * 0.5698402910) % 1.0 * (config.HEIGHT - 40) + 20, np.float64)
     sx, sy = config.SHRINE
     near = np.hypot(x - sx, y - sy) < 160
-    return np.where(near, np.where(x < sx, x - 160, x + 160), x), y
+    moved: NDArray[np.float64] = np.where(near, np.where(x < sx, x - 160, x + 160), x)
+    return moved, y
 
 
 def _on_edge(turn: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:

@@ -24,7 +24,7 @@ from game.hero import HERO_CODEC, Hero
 from game.inputs import IDLE, Input
 from game.snapshot import Body, Snapshot, Snapshots
 from game.world import STARTS, World
-from statetree import net
+from statetree import StateMachine, net
 
 PLAYERS = 2
 MAX_AHEAD = 20
@@ -117,7 +117,9 @@ class Player:
         self.frames = frames
         self.slot = -1
         self.hero: Hero | None = None
-        self.rollback: net.Rollback[object, net.Configuration, Input, Body] | None = None
+        self.rollback: net.Rollback[StateMachine[Hero], net.Configuration, Input, Body] | None = (
+            None
+        )
         self.view: Snapshot | None = None
         self.others: dict[int, Hero] = {}
         """The other players' heroes, mirrored from the snapshots to be drawn."""

@@ -111,8 +111,11 @@ class Enemies:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Enemies):
             return NotImplemented
-        mine, theirs = (self.x, self.y, self.anim), (other.x, other.y, other.anim)
-        return all(np.array_equal(a, b) for a, b in zip(mine, theirs, strict=True))
+        return (
+            np.array_equal(self.x, other.x)
+            and np.array_equal(self.y, other.y)
+            and np.array_equal(self.anim, other.anim)
+        )
 
     __hash__ = None  # type: ignore[assignment]
 

@@ -19,7 +19,8 @@ def one_enemy(distance: float = 100.0) -> World:
 
 def leaves(world: World, frames: int) -> list[tuple[str, int, tuple[str, ...]]]:
     """Each innermost state the enemy goes through, with the hero's health and effects."""
-    hero, seen = world.heroes[0], []
+    hero = world.heroes[0]
+    seen: list[tuple[str, int, tuple[str, ...]]] = []
     for _ in range(frames):
         world.step([IDLE])
         leaf = world.crowd.brains.active(0)[-1].removeprefix("Enemy.Alive.")
