@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: test demo bench lint docs dist clean graphviz chromium
+.PHONY: test demo play bench lint docs dist clean graphviz chromium
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,7 +27,7 @@ chromium:
 	  $$S apt-get update -qq && $$S apt-get install -y -qq chromium >/dev/null; }
 
 $(VENV)/.test: $(VENV)/.base | graphviz chromium
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,game]'
 	touch $@
 
 $(VENV)/.bench: $(VENV)/.base
@@ -43,11 +43,15 @@ test: lint
 	$(BIN)/pytest
 
 $(VENV)/.demo: $(VENV)/.base | graphviz
-	$(BIN)/python -m pip install --quiet -e '.[plot,chart,inspect,batch]'
+	$(BIN)/python -m pip install --quiet -e '.[plot,chart,inspect,batch,game]'
 	touch $@
 
 demo: $(VENV)/.demo
 	$(BIN)/python examples/demo.py $(DEMO_ARGS)
+
+# The game alone (a window when a display exists): make play PLAY_ARGS="--autoplay".
+play: $(VENV)/.demo
+	$(BIN)/python examples/game $(PLAY_ARGS)
 
 bench: $(VENV)/.bench
 	$(BIN)/python benchmarks/run.py

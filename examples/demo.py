@@ -3,9 +3,10 @@
 It drives the character controller of ``examples/character.py`` through a scripted run
 (walk, crawl, jump, land, stop, die) and prints, frame by frame, the trace of the
 transitions taken and the values the states drive; draws that machine from its code; walks
-through the bitmask player's rules; runs a crowd of 20,000 chart agents as arrays; and
-ends by serving the live inspector on a demo world (until Ctrl-C, or for a fixed number of
-frames with ``--headless`` or in CI).
+through the bitmask player's rules; runs a crowd of 20,000 chart agents as arrays; serves
+the live inspector on a demo world (until Ctrl-C, or for a fixed number of frames with
+``--headless`` or in CI); and ends with the game, Shrine Arena, in a window (or, headless, a
+scripted match that prints its summary).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import bitmask_player
 import crowd
 import inspector_demo
 from character import Character, CharacterStates, Inputs
+from game.app import main as play_game
 
 from statetree.plot import RenderError, write_plot
 from statetree.structure import derive
@@ -98,6 +100,9 @@ def main(argv: list[str] | None = None) -> None:
     if not headless:
         print("   open the address below in a browser; Ctrl-C ends the demo")
     inspector_demo.run(frames=None, headless=headless)
+    print()
+    print("== the game: Shrine Arena, every part of the library in one program ==")
+    play_game(["--headless", "--frames", "600"] if headless else ["--autoplay"])
 
 
 if __name__ == "__main__":

@@ -68,8 +68,27 @@ def existing_file(name: str | Path, what: str = "file") -> Path:
     return path
 
 
+def _package_module(path: Path) -> tuple[Path, str] | None:
+    """For a file inside a package: the folder holding the outermost package, and the
+    file's dotted module name (``game/hero.py`` is ``game.hero``); None for a plain file."""
+    folder = path.resolve().parent
+    if not (folder / "__init__.py").is_file():
+        return None
+    parts = [] if path.name == "__init__.py" else [path.stem]
+    while (folder / "__init__.py").is_file():
+        parts.insert(0, folder.name)
+        folder = folder.parent
+    return folder, ".".join(parts)
+
+
 def _import_file(path: Path) -> ModuleType:
     existing_file(path)
+    packaged = _package_module(path)
+    if packaged is not None:  # imported as its package imports it, so its imports work
+        root, dotted = packaged
+        if str(root) not in sys.path:
+            sys.path.insert(0, str(root))
+        return importlib.import_module(dotted)
     folder = str(path.resolve().parent)
     if folder not in sys.path:
         sys.path.insert(0, folder)  # as `python file.py` does: it may import its neighbours

@@ -117,3 +117,5 @@ def test_demo_prints_the_whole_showcase(tmp_path: Path, monkeypatch: pytest.Monk
     inspector = bitmask.split("== the live inspector")[1]
     assert "statetree inspector: http://127.0.0.1:" in inspector
     assert "ran 240 frames of" in inspector
+    game = text.split("== the game: Shrine Arena")[1]
+    assert "frame 600 (10.0 s): " in game and "world fingerprint" in game

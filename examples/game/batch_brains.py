@@ -1,0 +1,59 @@
+"""The crowd's chart run by one ``ChartBatch``: every enemy in NumPy arrays."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+import numpy as np
+from numpy.typing import NDArray
+
+from game.brains import ArrayHandler, Entities
+from statetree.chart import BatchCall, ChartBatch, CompiledChart, Event, Reloaded
+
+
+class BatchBrains:
+    """Every enemy in one batch; a host action is one call for all the enemies doing it."""
+
+    def __init__(
+        self, chart: CompiledChart, count: int, handlers: Mapping[str, ArrayHandler]
+    ) -> None:
+        self.batch = ChartBatch(
+            chart, count, {name: _adapted(handler) for name, handler in handlers.items()}
+        )
+
+    def start(self) -> None:
+        self.batch.start()
+
+    def hold(self, event: Event, entities: Entities) -> None:
+        self.batch.hold(event, entities)
+
+    def release(self, event: Event, entities: Entities) -> None:
+        self.batch.release(event, entities)
+
+    def send_each(self, events: list[Event], choices: NDArray[np.intp]) -> None:
+        if (choices >= 0).any():
+            self.batch.send_each(events, choices)
+
+    def tick(self, dt: float) -> None:
+        self.batch.tick(dt)
+
+    def reload(self, chart: CompiledChart) -> Reloaded:
+        return self.batch.reload(chart)
+
+    def active(self, entity: int) -> tuple[str, ...]:
+        return self.batch.active(entity)
+
+    def counts(self) -> dict[str, int]:
+        return {path: count for path, count in self.batch.counts().items() if count}
+
+    def leaves(self, leaves: tuple[str, ...]) -> NDArray[np.intp]:
+        """Each enemy's innermost active state, as an index into ``leaves``: one array
+        operation per state, not one read per enemy."""
+        found = np.full(self.batch.size, -1, np.intp)
+        for i, path in enumerate(leaves):
+            found[self.batch.is_active(path)] = i
+        return found
+
+
+def _adapted(handler: ArrayHandler) -> Callable[[BatchCall], None]:
+    return lambda call: handler(call.entities, call.params)

@@ -1,0 +1,65 @@
+"""A scripted player: what the headless match and the demo press, decided from the world.
+
+It reads only the world it is given and keeps no randomness of its own, so a match it plays
+is the same every run.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Protocol
+
+import numpy as np
+from numpy.typing import NDArray
+
+from game import config
+from game.enemies import DEAD
+from game.hero import Hero
+from game.inputs import IDLE, Input
+
+
+class Seen(Protocol):
+    """What the bot sees of the enemies: a crowd, or a network snapshot's enemies."""
+
+    @property
+    def x(self) -> NDArray[np.float64]: ...
+    @property
+    def y(self) -> NDArray[np.float64]: ...
+    @property
+    def anim(self) -> NDArray[np.int8]: ...
+
+
+def decide(hero: Hero, crowd: Seen) -> Input:
+    """The buttons a fair player would press now."""
+    if not hero.status.is_active("Alive") or hero.status.is_active("InDialogue"):
+        return IDLE
+    if hero.health < 60 and not hero.status.is_active("Shielded"):
+        return _seek_blessing(hero)
+    return _fight(hero, crowd)
+
+
+def _seek_blessing(hero: Hero) -> Input:
+    """Walk to the shrine and talk there: a dialogue heard to the end gives a shield."""
+    if hero.near_shrine:
+        return Input(talk=True)
+    return Input(*_toward(hero, *config.SHRINE))
+
+
+def _fight(hero: Hero, crowd: Seen) -> Input:
+    """Go for the nearest enemy and strike it; roll away from a crowd."""
+    alive = crowd.anim != DEAD
+    distance = np.where(alive, np.hypot(crowd.x - hero.x, crowd.y - hero.y), np.inf)
+    nearest = int(np.argmin(distance))
+    if not math.isfinite(distance[nearest]):
+        return _seek_blessing(hero)
+    dx, dy = _toward(hero, crowd.x[nearest], crowd.y[nearest])
+    crowded = int(np.count_nonzero(distance < 45.0))
+    if crowded >= 6 and hero.frame >= hero.dodge_ready_at:
+        return Input(-dx or 1, -dy, dodge=True)
+    return Input(dx, dy, attack=distance[nearest] < 38.0)
+
+
+def _toward(hero: Hero, x: float, y: float) -> tuple[int, int]:
+    """The eight-way direction from the hero to (x, y)."""
+    angle = math.atan2(y - hero.y, x - hero.x)
+    return round(math.cos(angle)), round(math.sin(angle))

@@ -1,0 +1,102 @@
+"""The seam between the crowd and the chart runtime that thinks for it.
+
+A crowd hands its chart and its array handlers (``handler(entities, params)``, entities an
+array of indexes) to one of two engines with the same calls: :class:`BatchBrains` runs every
+enemy in one ``ChartBatch`` (NumPy arrays), :class:`MachineBrains` runs one ``ChartMachine``
+per enemy. Both give each enemy the same behaviour; the batch is the faster from a few
+thousand enemies on, the machines can be traced and inspected one by one.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
+
+import numpy as np
+from numpy.typing import NDArray
+
+from statetree.chart import ActionCall, ChartMachine, CompiledChart, Event, Reloaded
+from statetree.chart.model import ParamValue
+
+Entities = NDArray[np.intp]
+ArrayHandler = Callable[[Entities, Mapping[str, ParamValue]], None]
+"""What the crowd registers for a host action: the enemies performing it and its parameters."""
+
+
+class Brains(Protocol):
+    """What the crowd asks of its chart engine."""
+
+    def start(self) -> None: ...
+    def hold(self, event: Event, entities: Entities) -> None: ...
+    def release(self, event: Event, entities: Entities) -> None: ...
+    def send_each(self, events: list[Event], choices: NDArray[np.intp]) -> None: ...
+    def tick(self, dt: float) -> None: ...
+    def reload(self, chart: CompiledChart) -> Reloaded: ...
+    def active(self, entity: int) -> tuple[str, ...]: ...
+    def counts(self) -> dict[str, int]: ...
+    def leaves(self, leaves: tuple[str, ...]) -> NDArray[np.intp]: ...
+
+
+class MachineBrains:
+    """One ``ChartMachine`` per enemy."""
+
+    def __init__(
+        self, chart: CompiledChart, count: int, handlers: Mapping[str, ArrayHandler]
+    ) -> None:
+        self.machines = [
+            ChartMachine(chart, _bound(handlers, i), name=f"Enemy[{i}]") for i in range(count)
+        ]
+
+    def start(self) -> None:
+        for machine in self.machines:
+            machine.start()
+
+    def hold(self, event: Event, entities: Entities) -> None:
+        for i in entities.tolist():
+            self.machines[i].hold(event)
+
+    def release(self, event: Event, entities: Entities) -> None:
+        for i in entities.tolist():
+            self.machines[i].release(event)
+
+    def send_each(self, events: list[Event], choices: NDArray[np.intp]) -> None:
+        for i in np.flatnonzero(choices >= 0).tolist():
+            self.machines[i].send(events[choices[i]])
+
+    def tick(self, dt: float) -> None:
+        for machine in self.machines:
+            machine.tick(dt)
+
+    def reload(self, chart: CompiledChart) -> Reloaded:
+        reports = [machine.reload(chart) for machine in self.machines]
+        return Reloaded(*(_union(getattr(r, part) for r in reports) for part in _PARTS))
+
+    def active(self, entity: int) -> tuple[str, ...]:
+        return self.machines[entity].active
+
+    def counts(self) -> dict[str, int]:
+        found = Counter(path for machine in self.machines for path in machine.active)
+        return dict(found)
+
+    def leaves(self, leaves: tuple[str, ...]) -> NDArray[np.intp]:
+        """Each enemy's innermost active state, as an index into ``leaves``."""
+        index = {path: i for i, path in enumerate(leaves)}
+        return np.array([index[machine.active[-1]] for machine in self.machines], np.intp)
+
+
+_PARTS = ("kept", "exited", "entered")
+
+
+def _union(groups: Any) -> tuple[str, ...]:
+    return tuple(sorted({path for group in groups for path in group}))
+
+
+def _bound(handlers: Mapping[str, ArrayHandler], entity: int) -> dict[str, Any]:
+    """Machine handlers that call the array handlers for one enemy."""
+    one = np.array([entity], dtype=np.intp)
+
+    def bind(handler: ArrayHandler) -> Callable[[ActionCall], None]:
+        return lambda call: handler(one, call.params)
+
+    return {name: bind(handler) for name, handler in handlers.items()}

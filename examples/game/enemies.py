@@ -1,0 +1,286 @@
+"""The enemy crowd: positions and health in NumPy arrays, behaviour in ``enemy.yaml``.
+
+The chart decides *what* each enemy does (roam, chase, strike in a combo, flee, reel from a
+hit, lie dead and respawn); its host actions tell the crowd how: ``move`` sets a movement
+style and speed, ``play_animation`` the pose drawn, ``strike`` hurts a hero in reach and
+``spawn`` places the enemy at the arena's edge. Each frame the crowd turns the world into
+the chart's inputs: three levels held while true (``SeesHero``, ``InReach``, ``Wounded``) and
+one-off events (``Hit``, ``Died``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from game import config
+from game.brains import ArrayHandler, Brains, Entities, MachineBrains
+from game.hero import Hero
+from statetree.chart import (
+    DEFAULT_REGISTRY,
+    ActionType,
+    Chart,
+    ChartError,
+    CompiledChart,
+    Event,
+    Param,
+    Problem,
+    Reloaded,
+    compile_chart,
+    load,
+)
+from statetree.chart.model import DataPath, ParamValue, StateDef, format_path
+
+CHART_PATH = Path(__file__).resolve().parent / "enemy.yaml"
+
+REGISTRY = DEFAULT_REGISTRY.with_actions(
+    ActionType("play_animation", (Param("name"),)),
+    ActionType("move", (Param("style"), Param("speed", float))),
+    ActionType("strike", (Param("damage", int), Param("effect", str, ""))),
+    ActionType("spawn", ()),
+)
+"""The enemy chart's host actions, beside the built-in timers, history and events."""
+
+ANIMATIONS = ("Wander", "Rest", "Chase", "Windup", "Strike", "Stunned", "Flee", "Dead")
+STYLES = ("hold", "wander", "chase", "flee", "knockback")
+EFFECTS = ("", "Stunned", "Poisoned")
+LEVELS = ("SeesHero", "InReach", "Wounded")
+CHASE, FLEE, KNOCKBACK = (STYLES.index(name) for name in ("chase", "flee", "knockback"))
+DEAD = ANIMATIONS.index("Dead")
+HIT, DIED = 0, 1
+EDGE_EVENTS = [Event("input", "Hit"), Event("event", "Died")]
+
+
+def load_chart(path: Path = CHART_PATH) -> CompiledChart:
+    """Load, check and compile the enemy chart.
+
+    Raises:
+        ChartError: the file does not load, or names an animation, style or effect the
+            game does not have.
+    """
+    chart = load(path, REGISTRY)
+    check_chart(chart)
+    return compile_chart(chart)
+
+
+ALLOWED: dict[tuple[str, str], tuple[str, ...]] = {
+    ("play_animation", "name"): ANIMATIONS,
+    ("move", "style"): STYLES,
+    ("strike", "effect"): EFFECTS,
+}
+"""The values the game knows for its actions' text parameters."""
+
+
+def check_chart(chart: Chart) -> None:
+    """Refuse a chart whose actions name values the game does not know, each located.
+
+    Raises:
+        ChartError: listing every such value with its file, line and place.
+    """
+    problems = list(_unknown_values(chart, chart.root, ("root",)))
+    if problems:
+        raise ChartError(problems)
+
+
+def _unknown_values(chart: Chart, state: StateDef, at: DataPath) -> Iterator[Problem]:
+    for phase in ("enter", "exit"):
+        for index, action in enumerate(getattr(state, phase)):
+            for name, value in action.params:
+                choices = ALLOWED.get((action.type, name))
+                if choices is None or value in choices:
+                    continue
+                path = (*at, phase, index, action.type, name)
+                yield Problem(
+                    f"{state.name}: {action.type} {name} {value!r} is not one of "
+                    f"{', '.join(map(repr, choices))}",
+                    format_path(path),
+                    chart.origin.file,
+                    chart.origin.line(path),
+                )
+    for index, child in enumerate(state.states):
+        yield from _unknown_values(chart, child, (*at, "states", index))
+
+
+class Crowd:
+    """Every enemy's body, in arrays, and the brains that run the chart for all of them.
+
+    Args:
+        chart: the compiled enemy chart.
+        count: how many enemies.
+        heroes: the heroes they hunt and hurt.
+        brains: ``"batch"`` for one ``ChartBatch``, ``"machines"`` for a ``ChartMachine``
+            each.
+    """
+
+    def __init__(
+        self, chart: CompiledChart, count: int, heroes: Sequence[Hero], brains: str = "batch"
+    ) -> None:
+        self.count = count
+        self.heroes = heroes
+        self.frame = 0
+        self.x = np.zeros(count)
+        self.y = np.zeros(count)
+        self.heading = np.zeros(count)
+        self.speed = np.zeros(count)
+        self.style = np.zeros(count, np.int8)
+        self.anim = np.zeros(count, np.int8)
+        self.health = np.full(count, float(config.ENEMY_HEALTH))
+        self.spawns = np.zeros(count, np.int64)
+        self.target = np.full(count, -1, np.intp)
+        self.distance = np.full(count, np.inf)
+        self.levels = {name: np.zeros(count, bool) for name in LEVELS}
+        self.pending = np.full(count, -1, np.intp)
+        """The one-off event each enemy gets this frame (HIT, DIED or -1)."""
+        self.kills = 0
+        self.brains = make_brains(brains, chart, count, self.handlers())
+        self.brains.start()
+
+    def handlers(self) -> Mapping[str, ArrayHandler]:
+        return {
+            "play_animation": self._play_animation,
+            "move": self._move,
+            "strike": self._strike,
+            "spawn": self._spawn,
+        }
+
+    # -- host actions ----------------------------------------------------------------------
+
+    def _play_animation(self, entities: Entities, params: Mapping[str, ParamValue]) -> None:
+        self.anim[entities] = ANIMATIONS.index(str(params["name"]))
+
+    def _move(self, entities: Entities, params: Mapping[str, ParamValue]) -> None:
+        style = STYLES.index(str(params["style"]))
+        self.style[entities] = style
+        self.speed[entities] = float(params["speed"])
+        if STYLES[style] == "wander":  # a direction of its own, the same in every run
+            self.heading[entities] = (entities * 2.399 + self.frame * 0.7) % math.tau
+
+    def _strike(self, entities: Entities, params: Mapping[str, ParamValue]) -> None:
+        effect = str(params["effect"]) or None
+        reach = config.REACH * 1.25
+        for i in entities.tolist():
+            if self.distance[i] <= reach:
+                self.heroes[self.target[i]].hurt(int(params["damage"]), effect)
+
+    def _spawn(self, entities: Entities, params: Mapping[str, ParamValue]) -> None:
+        # Spread over the arena (the first time) or around its edge (a respawn), at a place
+        # that depends only on who and how often: the same in every run.
+        again = self.spawns[entities]
+        x, y = _scattered(entities + 7919 * again)
+        ex, ey = _on_edge((entities * 0.618 + again * 0.273) % 1.0)
+        self.x[entities] = np.where(again > 0, ex, x)
+        self.y[entities] = np.where(again > 0, ey, y)
+        self.health[entities] = config.ENEMY_HEALTH
+        self.spawns[entities] += 1
+
+    # -- a frame ---------------------------------------------------------------------------
+
+    def damage(self, entities: Entities, amount: int) -> None:
+        """Hit enemies: each is stunned, or dies if its health runs out."""
+        alive = entities[self.anim[entities] != DEAD]
+        self.health[alive] -= amount
+        dead = alive[self.health[alive] <= 0]
+        self.pending[alive] = HIT
+        self.pending[dead] = DIED
+        self.kills += len(dead)
+
+    def step(self, frame: int, dt: float) -> None:
+        """One frame: the chart's inputs from the world, its timers, then the bodies move."""
+        self.frame = frame
+        self._find_targets()
+        self.brains.send_each(EDGE_EVENTS, self.pending)
+        self.pending.fill(-1)
+        wounded = self.health <= config.WOUNDED
+        healed = self.health >= 2 * config.WOUNDED
+        self._set_level("Wounded", wounded | (self.levels["Wounded"] & ~healed))
+        self._set_level("SeesHero", self.distance <= config.SIGHT)
+        self._set_level("InReach", self.distance <= config.REACH)
+        self.brains.tick(dt)
+        self._move_bodies(dt)
+
+    def _set_level(self, name: str, on: NDArray[np.bool_]) -> None:
+        was = self.levels[name]
+        event = Event("held", name)
+        rising = np.flatnonzero(on & ~was)
+        falling = np.flatnonzero(was & ~on)
+        if len(rising):
+            self.brains.hold(event, rising)
+        if len(falling):
+            self.brains.release(event, falling)
+        self.levels[name] = on
+
+    def _find_targets(self) -> None:
+        """The nearest hero each enemy can see (not dead, not at the shrine in dialogue)."""
+        self.distance.fill(np.inf)
+        self.target.fill(-1)
+        for index, hero in enumerate(self.heroes):
+            if not hero.status.is_active("Alive") or hero.status.is_active("InDialogue"):
+                continue
+            distance = np.hypot(self.x - hero.x, self.y - hero.y) - config.HERO_RADIUS
+            closer = distance < self.distance
+            self.distance[closer] = distance[closer]
+            self.target[closer] = index
+
+    def _move_bodies(self, dt: float) -> None:
+        hunted = np.flatnonzero(self.target >= 0)
+        if len(hunted):
+            targets = self.target[hunted]
+            hx = np.array([hero.x for hero in self.heroes])[targets]
+            hy = np.array([hero.y for hero in self.heroes])[targets]
+            away = np.arctan2(self.y[hunted] - hy, self.x[hunted] - hx)
+            style = self.style[hunted]
+            chase = style == CHASE
+            # Each comes at its own slight angle, so a pack surrounds rather than queues.
+            slant = (hunted[chase] * 0.381966) % 1.0 - 0.5
+            self.heading[hunted[chase]] = away[chase] + math.pi + slant
+            run = (style == FLEE) | (style == KNOCKBACK)
+            self.heading[hunted[run]] = away[run]
+        step = np.where(self.distance < config.REACH * 0.6, 0.0, self.speed * dt)
+        r = config.ENEMY_RADIUS
+        self.x = np.clip(self.x + np.cos(self.heading) * step, r, config.WIDTH - r)
+        self.y = np.clip(self.y + np.sin(self.heading) * step, r, config.HEIGHT - r)
+        healing = self.style == FLEE
+        healed = self.health[healing] + config.HEAL_PER_SECOND * dt
+        self.health[healing] = np.minimum(healed, config.ENEMY_HEALTH)
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def reload(self, chart: Chart | CompiledChart) -> Reloaded:
+        """Give every enemy the new chart (see ``ChartMachine.reload``)."""
+        compiled = chart if isinstance(chart, CompiledChart) else compile_chart(chart)
+        return self.brains.reload(compiled)
+
+
+def make_brains(
+    kind: str, chart: CompiledChart, count: int, handlers: Mapping[str, ArrayHandler]
+) -> Brains:
+    """The chart engine for ``count`` enemies: ``"batch"`` or ``"machines"``."""
+    if kind == "batch":
+        from game.batch_brains import BatchBrains
+
+        return BatchBrains(chart, count, handlers)
+    return MachineBrains(chart, count, handlers)
+
+
+def _scattered(seq: NDArray[np.int64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Evenly spread points (an R2 sequence), kept off the shrine."""
+    x = np.asarray((0.5 + seq * 0.7548776662) % 1.0 * (config.WIDTH - 40) + 20, np.float64)
+    y = np.asarray((0.5 + seq * 0.5698402910) % 1.0 * (config.HEIGHT - 40) + 20, np.float64)
+    sx, sy = config.SHRINE
+    near = np.hypot(x - sx, y - sy) < 160
+    moved: NDArray[np.float64] = np.where(near, np.where(x < sx, x - 160, x + 160), x)
+    return moved, y
+
+
+def _on_edge(turn: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Points on the arena's border, ``turn`` (0 to 1) of the way around it."""
+    w, h = config.WIDTH - 20.0, config.HEIGHT - 20.0
+    along = turn * 2 * (w + h)
+    side = np.searchsorted([w, w + h, 2 * w + h], along, side="right")
+    x = np.choose(side, [along, w, 2 * w + h - along, 0.0])
+    y = np.choose(side, [0.0, along - w, h, 2 * (w + h) - along])
+    return x + 10.0, y + 10.0

@@ -1,0 +1,288 @@
+"""The hero: a class-based machine in the style of the HSM book.
+
+``Alive`` holds ``Locomotion`` (``Idle`` / ``Walk``), ``Dodge``, ``Attack``, ``Stunned`` and
+``Talk``; ``Dead`` is its sibling. Outer states decide first: dying interrupts anything, a
+stun interrupts anything alive. The states drive three state values, set while a state is
+active and restored as it exits: the speed scale, the animation the renderer plays and
+whether the hero can be hurt. Timings are counted in frames from a stamp each state carries
+as its ``on_enter`` argument, and those arguments are the states' network payloads, so a
+received or rolled-back state resumes exactly where it was.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import statetree as st
+from game import config
+from game.inputs import IDLE, Input
+from game.status import STATUS, expire
+from statetree import net
+from statetree.bitmask import BitmaskMachine
+from statetree.structure import children, derive, outermost
+
+
+def since(frame: int, stamp: int) -> int:
+    """Frames from the 16-bit ``stamp`` to ``frame``."""
+    return (frame - stamp) % config.WRAP
+
+
+class AttackKind(enum.Enum):
+    """The hero's attacks: a slash from standing or walking, a lunge out of a dodge."""
+
+    SLASH = 0
+    LUNGE = 1
+
+
+@dataclass(frozen=True)
+class AttackMove:
+    """How an attack plays: its length, the frame it hits on, its reach, arc and damage."""
+
+    frames: int
+    hit_frame: int
+    reach: float
+    arc: float
+    """The cosine of the half-angle of the arc it hits in."""
+    damage: int
+    speed: float
+
+
+ATTACKS = {
+    AttackKind.SLASH: AttackMove(22, 7, 44.0, 0.25, 12, 0.35),
+    AttackKind.LUNGE: AttackMove(26, 9, 62.0, 0.6, 20, 1.3),
+}
+
+
+class Hero:
+    """The owner: inputs, body, status effects, the values the states drive, the machine.
+
+    Args:
+        name: the hero's name (the machine's name in traces).
+        x, y: where it starts and respawns.
+        trace, trace_sink: the machine's tracing (``TraceLevel.BASIC`` prints every change).
+    """
+
+    def __init__(
+        self,
+        name: str,
+        x: float,
+        y: float,
+        *,
+        trace: st.TraceLevel = st.TraceLevel.NONE,
+        trace_sink: Callable[[str], None] | None = None,
+    ) -> None:
+        self.name = name
+        self.home = (x, y)
+        self.x, self.y = x, y
+        self.facing = (1.0, 0.0)
+        self.frame = 0
+        self.input = IDLE
+        self.health = config.HERO_HEALTH
+        self.dodge_ready_at = 0
+        self.kills = 0
+        self.status_until: dict[str, int] = {}
+        self.status = BitmaskMachine(STATUS, self, name=f"{name}.status", history_size=16)
+        self.speed_scale = st.StateValue(0.0)
+        self.animation = st.StateValue("idle")
+        self.invulnerable = st.StateValue(False)
+        self.heading: st.StateValue[tuple[int, int] | None] = st.StateValue(None)
+        self.on_strike: Callable[[Hero, AttackMove], None] | None = None
+        """Set by the world that resolves hits (the server's); a client predicts without."""
+        self.machine = st.StateMachine(
+            HeroStates.Alive, self, name=name, trace=trace, trace_sink=trace_sink
+        )
+
+    def step(self, frame: int, value: Input) -> None:
+        """One frame: effects run out or bite, the machine settles on the input, the states act."""
+        self.frame = frame
+        self.input = value
+        expire(self)
+        if self.status.is_active("Poisoned") and frame % config.POISON_PERIOD == 0:
+            self.health -= config.POISON_DAMAGE
+        self.machine.process_state_transitions()
+        self.machine.update_states(config.DT)
+
+    def hurt(self, damage: int, effect: str | None = None) -> bool:
+        """Take a hit from an enemy; returns whether it landed."""
+        if self.invulnerable.value or not self.status.is_active("Alive"):
+            return False
+        self.health -= damage
+        if effect is not None:
+            self.status.try_activate(effect)
+        return True
+
+    @property
+    def near_shrine(self) -> bool:
+        sx, sy = config.SHRINE
+        return math.hypot(self.x - sx, self.y - sy) <= config.TALK_REACH
+
+    def move(self, dx: float, dy: float, dt: float) -> None:
+        """Move along (dx, dy) at the current speed, staying inside the arena."""
+        length = math.hypot(dx, dy)
+        if not length:
+            return
+        self.facing = (dx / length, dy / length)
+        step = config.HERO_SPEED * self.speed_scale.value * dt / length
+        r = config.HERO_RADIUS
+        self.x = min(max(self.x + dx * step, r), config.WIDTH - r)
+        self.y = min(max(self.y + dy * step, r), config.HEIGHT - r)
+
+
+class HeroStates:
+    """The states, nested so their names read ``HeroStates.Walk`` in traces and plots."""
+
+    @outermost("Alive", "Dead")  # the order of states on the wire, whatever the code's order
+    @children("Locomotion", "Dodge", "Attack", "Stunned", "Talk")
+    class Alive(st.State[Hero]):
+        def on_enter(self) -> None:
+            hero = self.owner
+            hero.health = config.HERO_HEALTH
+            hero.x, hero.y = hero.home
+            hero.status.try_activate("Alive")
+
+        def transition(self) -> st.Transition | None:
+            hero = self.owner
+            if hero.health <= 0:
+                return st.sibling(
+                    HeroStates.Dead, (hero.frame + config.RESPAWN_FRAMES) % config.WRAP
+                )
+            if hero.status.is_active("Stunned"):
+                return st.inner(HeroStates.Stunned)
+            return st.inner_entry(HeroStates.Locomotion)
+
+        def update(self, dt: float) -> None:
+            hero = self.owner
+            heading = hero.heading.value
+            dx, dy = heading if heading is not None else (hero.input.dx, hero.input.dy)
+            hero.move(dx, dy, dt)
+
+    class Dead(st.State[Hero]):
+        net_fields = (net.UInt(16),)
+
+        def on_enter(self, respawn_at: int) -> None:
+            self.respawn_at = respawn_at
+            self.set_state_value(self.owner.animation, "dead")
+            self.owner.status.deactivate("Alive")  # every effect requires Alive: all end
+
+        def net_payload(self) -> tuple[int]:
+            return (self.respawn_at,)
+
+        def transition(self) -> st.Transition | None:
+            if since(self.owner.frame, self.respawn_at) < config.WRAP // 2:
+                return st.sibling(HeroStates.Alive)
+            return None
+
+    @children("Idle", "Walk")
+    class Locomotion(st.State[Hero]):
+        def transition(self) -> st.Transition | None:
+            hero = self.owner
+            pressed = hero.input
+            if pressed.dodge and pressed.moving and hero.frame >= hero.dodge_ready_at:
+                return st.sibling(
+                    HeroStates.Dodge, hero.frame % config.WRAP, pressed.dx, pressed.dy
+                )
+            if pressed.attack:
+                return st.sibling(HeroStates.Attack, AttackKind.SLASH, hero.frame % config.WRAP)
+            if pressed.talk and hero.near_shrine and hero.status.explain("InDialogue").can_activate:
+                return st.sibling(HeroStates.Talk)
+            return st.inner_entry(HeroStates.Idle)
+
+    class Idle(st.State[Hero]):
+        def transition(self) -> st.Transition | None:
+            return st.sibling(HeroStates.Walk) if self.owner.input.moving else None
+
+    class Walk(st.State[Hero]):
+        def on_enter(self) -> None:
+            self.set_state_value(self.owner.speed_scale, 1.0)
+            self.set_state_value(self.owner.animation, "walk")
+
+        def transition(self) -> st.Transition | None:
+            return None if self.owner.input.moving else st.sibling(HeroStates.Idle)
+
+    class Dodge(st.State[Hero]):
+        """A quick roll along the direction held when it began; nothing hurts meanwhile."""
+
+        net_fields = (net.UInt(16), net.Int(-1, 1), net.Int(-1, 1))
+
+        def on_enter(self, started: int, dx: int, dy: int) -> None:
+            self.started, self.direction = started, (dx, dy)
+            hero = self.owner
+            hero.dodge_ready_at = hero.frame + config.DODGE_COOLDOWN
+            self.set_state_value(hero.speed_scale, 2.6)
+            self.set_state_value(hero.animation, "dodge")
+            self.set_state_value(hero.invulnerable, True)
+            self.set_state_value(hero.heading, self.direction)
+
+        def net_payload(self) -> tuple[int, int, int]:
+            return (self.started, *self.direction)
+
+        def transition(self) -> st.Transition | None:
+            hero = self.owner
+            elapsed = since(hero.frame, self.started)
+            if hero.input.attack and elapsed >= config.DODGE_FRAMES // 2:
+                return st.sibling(HeroStates.Attack, AttackKind.LUNGE, hero.frame % config.WRAP)
+            if elapsed >= config.DODGE_FRAMES:
+                return st.sibling(HeroStates.Locomotion)
+            return None
+
+    class Attack(st.State[Hero]):
+        """A slash, or a lunge out of a dodge: it hits once, on its hit frame."""
+
+        net_fields = (net.Enum(AttackKind), net.UInt(16))
+
+        def on_enter(self, kind: AttackKind, started: int) -> None:
+            self.kind, self.started = kind, started
+            self.move = ATTACKS[kind]
+            hero = self.owner
+            self.set_state_value(hero.speed_scale, self.move.speed)
+            self.set_state_value(hero.animation, kind.name.lower())
+            if kind is AttackKind.LUNGE:
+                self.set_state_value(hero.heading, _rounded(hero.facing))
+
+        def net_payload(self) -> tuple[AttackKind, int]:
+            return (self.kind, self.started)
+
+        def transition(self) -> st.Transition | None:
+            if since(self.owner.frame, self.started) >= self.move.frames:
+                return st.sibling(HeroStates.Locomotion)
+            return None
+
+        def update(self, dt: float) -> None:
+            hero = self.owner
+            if since(hero.frame, self.started) == self.move.hit_frame and hero.on_strike:
+                hero.on_strike(hero, self.move)
+
+    class Stunned(st.State[Hero]):
+        def on_enter(self) -> None:
+            self.set_state_value(self.owner.animation, "stunned")
+
+        def transition(self) -> st.Transition | None:
+            if self.owner.status.is_active("Stunned"):
+                return None
+            return st.sibling(HeroStates.Locomotion)
+
+    class Talk(st.State[Hero]):
+        """A word with the shrine: standing still; heard to the end, it grants a shield."""
+
+        def on_enter(self) -> None:
+            self.set_state_value(self.owner.animation, "talk")
+            if self.cause is not st.Cause.DESERIALIZATION:
+                self.owner.status.try_activate("InDialogue")
+
+        def transition(self) -> st.Transition | None:
+            if self.owner.status.is_active("InDialogue"):
+                return None
+            return st.sibling(HeroStates.Locomotion)
+
+
+def _rounded(facing: tuple[float, float]) -> tuple[int, int]:
+    """The eight-way direction closest to ``facing``."""
+    return (round(facing[0]), round(facing[1]))
+
+
+HERO_STRUCTURE = derive(HeroStates.Alive)
+HERO_CODEC = net.Codec.auto(HERO_STRUCTURE)
+"""The hero's wire format: ``statetree plot examples/game/hero.py`` draws the structure."""

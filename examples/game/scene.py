@@ -1,0 +1,83 @@
+"""What the screen shows, taken from a world or from a network snapshot: no pygame here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numpy.typing import NDArray
+
+from game.enemies import ANIMATIONS
+from game.hero import Hero
+from game.world import World
+
+if TYPE_CHECKING:
+    from game.netplay import Player
+
+
+@dataclass(frozen=True)
+class HeroView:
+    """One hero as drawn."""
+
+    name: str
+    x: float
+    y: float
+    facing: tuple[float, float]
+    animation: str
+    health: int
+    path: tuple[str, ...]
+    status: tuple[str, ...]
+    kills: int = 0
+
+
+@dataclass(frozen=True)
+class Scene:
+    """Everything drawn in one frame."""
+
+    frame: int
+    heroes: tuple[HeroView, ...]
+    enemy_x: NDArray[np.float64]
+    enemy_y: NDArray[np.float64]
+    enemy_anim: NDArray[np.int8]
+    kills: int
+    notes: tuple[str, ...] = ()
+
+    def enemy_counts(self) -> dict[str, int]:
+        counts = np.bincount(self.enemy_anim.astype(np.intp), minlength=len(ANIMATIONS))
+        return {name: int(count) for name, count in zip(ANIMATIONS, counts, strict=True)}
+
+
+def hero_view(hero: Hero) -> HeroView:
+    return HeroView(
+        hero.name,
+        hero.x,
+        hero.y,
+        hero.facing,
+        hero.animation.value,
+        hero.health,
+        tuple(type(state).__name__ for state in hero.machine.stack),
+        hero.status.active_states,
+        hero.kills,
+    )
+
+
+def scene_of(world: World, notes: tuple[str, ...] = ()) -> Scene:
+    """The scene of a world the program runs itself."""
+    heroes = tuple(hero_view(hero) for hero in world.heroes)
+    crowd = world.crowd
+    return Scene(
+        world.frame, heroes, crowd.x.copy(), crowd.y.copy(), crowd.anim.copy(), crowd.kills, notes
+    )
+
+
+def scene_of_player(player: Player, notes: tuple[str, ...] = ()) -> Scene | None:
+    """A client's scene: its own hero as predicted, the rest as the last snapshot shows."""
+    view = player.view
+    if view is None or player.hero is None:
+        return None
+    heroes = {player.slot: player.hero, **player.others}
+    shown = tuple(hero_view(heroes[slot]) for slot in sorted(heroes))
+    enemies = view.enemies
+    frame = player.rollback.frame if player.rollback else view.frame
+    return Scene(frame, shown, enemies.x, enemies.y, enemies.anim, view.kills, notes)

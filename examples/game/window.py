@@ -1,0 +1,107 @@
+"""The game's window: the keyboard in, scenes out (pygame-ce)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import pygame
+
+from game import bot, config
+from game.config import HELP
+from game.inputs import IDLE, Input
+from game.render import Renderer
+from game.scene import Scene, scene_of_player
+
+if TYPE_CHECKING:
+    from game.netplay import Host, InputSource, Player
+
+
+class Window:
+    """A window showing scenes; closed by its close button or Escape."""
+
+    def __init__(self, caption: str) -> None:
+        pygame.display.init()  # no sound: pygame.init() would open the audio device
+        pygame.font.init()
+        self.screen = pygame.display.set_mode((config.WIDTH, config.HEIGHT))
+        pygame.display.set_caption(caption)
+        self.renderer = Renderer(self.screen)
+        self.open = True
+        self.autoplay = False
+
+    def keyboard(self) -> Input:
+        """The first player's buttons, as held now."""
+        keys = pygame.key.get_pressed()
+
+        def held(*names: str) -> bool:
+            return any(keys[getattr(pygame, name)] for name in names)
+
+        return Input(
+            held("K_d", "K_RIGHT") - held("K_a", "K_LEFT"),
+            held("K_s", "K_DOWN") - held("K_w", "K_UP"),
+            held("K_j", "K_SPACE"),
+            held("K_k", "K_LSHIFT", "K_RSHIFT"),
+            held("K_l", "K_e"),
+        )
+
+    def pressed(self, played: Input) -> Input:
+        """The keyboard's buttons, or ``played`` (the bot's) while autoplay lasts: any key
+        takes the controls back."""
+        keys = self.keyboard()
+        self.autoplay = self.autoplay and keys == IDLE
+        return played if self.autoplay else keys
+
+    def source(self, autoplay: bool) -> InputSource:
+        """A networked player's input: this keyboard (the bot while autoplay lasts)."""
+        self.autoplay = autoplay
+
+        def read(player: Player) -> Input:
+            seen = player.view.enemies if player.view else None
+            played = bot.decide(player.hero, seen) if player.hero and seen else IDLE
+            return self.pressed(played)
+
+        return read
+
+    def show(self, scene: Scene) -> bool:
+        """Draw ``scene``; False once the player asked to quit."""
+        for event in pygame.event.get():
+            quit_key = event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE
+            if event.type == pygame.QUIT or quit_key:
+                self.open = False
+        self.renderer.draw(scene)
+        pygame.display.flip()
+        return self.open
+
+    def drawer(self, index: int) -> _Drawer:
+        """A per-tick hook drawing what player ``index`` sees."""
+        return _Drawer(self, index)
+
+    def save(self, path: str) -> None:
+        pygame.image.save(self.screen, path)
+
+    def close(self) -> None:
+        pygame.quit()
+
+
+class _Drawer:
+    def __init__(self, window: Window, index: int) -> None:
+        self.window, self.index = window, index
+
+    def __call__(self, host: Host | None, players: Sequence[Player]) -> bool:
+        player = players[self.index]
+        notes = (HELP, f"you are Hero{player.slot + 1}; network: {_stats(player)}")
+        scene = scene_of_player(player, notes)
+        if scene is None:
+            return self.window.open
+        return self.window.show(scene)
+
+
+def _stats(player: Player) -> str:
+    rollback = player.rollback
+    if rollback is None:
+        return "waiting for the server"
+    stats = rollback.stats
+    return (
+        f"frame {rollback.frame}, confirmed {rollback.confirmed_frame}, "
+        f"{stats.mispredictions} rollbacks, {stats.resimulated} frames re-simulated"
+    )

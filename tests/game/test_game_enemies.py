@@ -1,0 +1,104 @@
+"""The enemy chart in play: one enemy and one hero, each step of its behaviour checked."""
+
+from __future__ import annotations
+
+import numpy as np
+from game import config
+from game.inputs import IDLE
+from game.world import World
+from game_support import play
+
+
+def one_enemy(distance: float = 100.0) -> World:
+    """A world of one hero standing still and one enemy ``distance`` to its right."""
+    world = World(1, 1)
+    hero = world.heroes[0]
+    world.crowd.x[0], world.crowd.y[0] = hero.x + distance, hero.y
+    return world
+
+
+def leaves(world: World, frames: int) -> list[tuple[str, int, tuple[str, ...]]]:
+    """Each innermost state the enemy goes through, with the hero's health and effects."""
+    hero = world.heroes[0]
+    seen: list[tuple[str, int, tuple[str, ...]]] = []
+    for _ in range(frames):
+        world.step([IDLE])
+        leaf = world.crowd.brains.active(0)[-1].removeprefix("Enemy.Alive.")
+        if not seen or seen[-1][0] != leaf:
+            seen.append((leaf, hero.health, hero.status.active_states[1:]))
+    return seen
+
+
+def test_an_enemy_chases_then_strikes_a_full_combo_while_the_hero_stays_in_reach() -> None:
+    assert leaves(one_enemy(), 260) == [
+        ("Chase", 100, ()),
+        ("Combo.Strike1.Windup", 100, ()),
+        ("Combo.Strike1.Swing", 97, ()),  # damage 3
+        ("Combo.Strike2.Windup", 97, ()),
+        ("Combo.Strike2.Swing", 92, ("Poisoned",)),  # damage 5 and poison
+        ("Combo.Strike3.Windup", 90, ("Poisoned",)),  # the poison's first tick
+        ("Combo.Strike3.Swing", 80, ("Stunned", "Poisoned")),  # damage 8 and a stun
+        # The combo is over; the hero is still in reach: a new one starts from the first
+        # strike, because every part of the sequence clears its history as it exits.
+        ("Combo.Strike1.Windup", 78, ("Stunned", "Poisoned")),
+        ("Combo.Strike1.Swing", 73, ("Poisoned",)),
+    ]
+
+
+def test_a_hero_out_of_reach_after_a_swing_ends_the_combo() -> None:
+    world = one_enemy()
+    seen = leaves(world, 100)
+    assert seen[-1][0] == "Combo.Strike1.Swing"
+    world.heroes[0].x -= 50  # stepped back during the swing: in sight, out of reach
+    after = leaves(world, 30)
+    # Over raises the event that ends the combo and is left in the same frame.
+    assert after == [("Combo.Strike1.Swing", 97, ()), ("Chase", 97, ())]
+
+
+def test_a_hit_stuns_an_enemy_out_of_its_combo_and_enough_hits_kill_it() -> None:
+    world = one_enemy(20.0)
+    leaves(world, 40)
+    crowd = world.crowd
+    assert crowd.brains.active(0)[-1].startswith("Enemy.Alive.Combo")
+    crowd.damage(np.array([0]), 12)
+    world.step([IDLE])
+    assert crowd.brains.active(0)[-1] == "Enemy.Alive.Stunned"
+    crowd.damage(np.array([0]), 12)
+    world.step([IDLE])
+    assert crowd.brains.active(0) == ("Enemy", "Enemy.Dead")
+    assert crowd.kills == 1
+
+
+def test_a_dead_enemy_respawns_at_the_arena_edge_with_full_health() -> None:
+    world = one_enemy(300.0)
+    crowd = world.crowd
+    crowd.damage(np.array([0]), config.ENEMY_HEALTH)
+    seen = [leaf for leaf, _, _ in leaves(world, int(2.6 * config.FPS))]
+    assert seen[0] == "Enemy.Dead" and seen[-1] in ("Roam.Wander", "Chase")
+    assert crowd.health[0] == config.ENEMY_HEALTH
+    x, y = float(crowd.x[0]), float(crowd.y[0])
+    assert min(x, y, config.WIDTH - x, config.HEIGHT - y) <= 12.0
+
+
+def test_a_wounded_enemy_flees_until_it_has_healed() -> None:
+    world = one_enemy(60.0)
+    crowd = world.crowd
+    crowd.health[0] = config.WOUNDED
+    seen = leaves(world, 3)
+    assert seen[0][0] == "Flee"
+    start = float(crowd.x[0])
+    leaves(world, 60)
+    assert float(crowd.x[0]) > start  # away from the hero, on its left
+    healed = [leaf for leaf, _, _ in leaves(world, 4 * config.FPS)]
+    assert healed[-1] in ("Chase", "Roam.Wander", "Roam.Rest")
+    assert crowd.health[0] >= 2 * config.WOUNDED
+
+
+def test_a_batch_and_a_machine_per_enemy_play_the_same_match() -> None:
+    batch = play(World(1, 150, brains="batch"), 400)
+    machines = play(World(1, 150, brains="machines"), 400)
+    assert batch.summary() == machines.summary()
+    assert all(batch.crowd.brains.active(i) == machines.crowd.brains.active(i) for i in range(150))
+    counts = batch.crowd.brains.counts()
+    assert counts["Enemy"] == 150 and batch.crowd.kills > 0
+    assert counts.get("Enemy.Alive.Combo", 0) + counts.get("Enemy.Alive.Chase", 0) > 0

@@ -1,0 +1,150 @@
+"""The hero's machine: its traces, the values its states drive, its status effects."""
+
+from __future__ import annotations
+
+import pytest
+from game import config
+from game.hero import HERO_CODEC, Hero, HeroStates
+from game.inputs import IDLE, Input
+from game.status import Stunned
+
+import statetree as st
+
+
+def traced() -> tuple[Hero, list[str]]:
+    lines: list[str] = []
+    return Hero("Hero", 300, 300, trace=st.TraceLevel.BASIC, trace_sink=lines.append), lines
+
+
+def run(hero: Hero, inputs: list[Input]) -> None:
+    for value in inputs:
+        hero.step(hero.frame + 1, value)
+
+
+def values(hero: Hero) -> tuple[float, str, bool]:
+    return hero.speed_scale.value, hero.animation.value, hero.invulnerable.value
+
+
+def test_a_dodge_turns_into_a_lunge_and_the_values_follow_the_states() -> None:
+    hero, lines = traced()
+    run(hero, [Input(1, 0)] * 3)
+    assert lines == [
+        "HSM_1_Hero: Init    : HeroStates.Alive",
+        "HSM_1_Hero:  Entry   : HeroStates.Locomotion",
+        "HSM_1_Hero:   Entry   : HeroStates.Idle",
+        "HSM_1_Hero:   Sibling : HeroStates.Walk",
+    ]
+    assert values(hero) == (1.0, "walk", False)
+    lines.clear()
+    run(hero, [Input(1, 0, dodge=True)])
+    assert lines == ["HSM_1_Hero:  Sibling : HeroStates.Dodge"]
+    assert values(hero) == (2.6, "dodge", True)
+    run(hero, [Input(1, 0, attack=True)] * (config.DODGE_FRAMES // 2))
+    assert lines[1:] == ["HSM_1_Hero:  Sibling : HeroStates.Attack"]
+    assert values(hero) == (1.3, "lunge", False)
+    lines.clear()
+    run(hero, [IDLE] * 30)
+    assert lines == [
+        "HSM_1_Hero:  Sibling : HeroStates.Locomotion",
+        "HSM_1_Hero:   Entry   : HeroStates.Idle",
+    ]
+    # Every value is back to what it was before any state set it.
+    assert values(hero) == (0.0, "idle", False) and hero.heading.value is None
+
+
+def test_a_dodge_needs_its_cooldown() -> None:
+    hero, _ = traced()
+    run(hero, [Input(0, 1, dodge=True)] + [Input(0, 1)] * config.DODGE_FRAMES)
+    run(hero, [Input(0, 1, dodge=True)])
+    assert isinstance(hero.machine.stack[-1], HeroStates.Walk)
+    run(hero, [Input(0, 1)] * config.DODGE_COOLDOWN + [Input(0, 1, dodge=True)])
+    assert isinstance(hero.machine.stack[-1], HeroStates.Dodge)
+
+
+def test_nothing_hurts_a_dodging_hero() -> None:
+    hero, _ = traced()
+    run(hero, [Input(1, 0, dodge=True)])
+    assert not hero.hurt(50, "Stunned")
+    assert hero.health == config.HERO_HEALTH and hero.status.active_states == ("Alive",)
+
+
+def test_a_stun_interrupts_an_attack_and_wears_off() -> None:
+    hero, lines = traced()
+    run(hero, [Input(attack=True)])
+    assert hero.hurt(5, "Stunned")
+    lines.clear()
+    run(hero, [IDLE])
+    assert lines == ["HSM_1_Hero:  Inner   : HeroStates.Stunned"]
+    assert values(hero) == (0.0, "stunned", False)
+    run(hero, [IDLE] * (Stunned.frames - 1))
+    assert lines[1:] == [
+        "HSM_1_Hero:  Sibling : HeroStates.Locomotion",
+        "HSM_1_Hero:   Entry   : HeroStates.Idle",
+    ]
+
+
+def test_death_ends_every_effect_and_the_hero_respawns_at_home() -> None:
+    hero, lines = traced()
+    run(hero, [Input(1, 1)] * 10)
+    hero.hurt(10, "Poisoned")
+    hero.hurt(config.HERO_HEALTH, "Stunned")
+    lines.clear()
+    run(hero, [IDLE])
+    assert lines == ["HSM_1_Hero: Sibling : HeroStates.Dead"]
+    assert hero.status.active_states == ()
+    assert [str(change) for change in hero.status.history][-3:] == [
+        "#4 -Poisoned (lost requirement Alive)",
+        "#5 -Stunned (lost requirement Alive)",
+        "#6 -Alive (requested)",
+    ]
+    run(hero, [IDLE] * config.RESPAWN_FRAMES)
+    assert lines[1:] == [
+        "HSM_1_Hero: Sibling : HeroStates.Alive",
+        "HSM_1_Hero:  Entry   : HeroStates.Locomotion",
+        "HSM_1_Hero:   Entry   : HeroStates.Idle",
+    ]
+    assert (hero.x, hero.y, hero.health) == (300, 300, config.HERO_HEALTH)
+
+
+def test_a_dialogue_at_the_shrine_grants_a_shield_that_blocks_stuns() -> None:
+    hero = Hero("Hero", *config.SHRINE)
+    run(hero, [Input(talk=True)])
+    assert isinstance(hero.machine.stack[-1], HeroStates.Talk)
+    assert hero.status.active_states == ("Alive", "InDialogue")
+    run(hero, [IDLE] * 90)
+    assert hero.status.active_states == ("Alive", "Shielded")
+    assert isinstance(hero.machine.stack[-1], HeroStates.Idle)
+    assert hero.hurt(5, "Stunned") and hero.status.active_states == ("Alive", "Shielded")
+
+
+def test_a_stun_cuts_a_dialogue_short_without_a_shield() -> None:
+    hero = Hero("Hero", *config.SHRINE)
+    run(hero, [Input(talk=True)] + [IDLE] * 10)
+    hero.hurt(5, "Stunned")
+    run(hero, [IDLE] * 100)
+    assert hero.status.active_states == ("Alive",)
+
+
+def test_talking_needs_the_shrine() -> None:
+    hero = Hero("Hero", 100, 100)
+    run(hero, [Input(talk=True)])
+    assert isinstance(hero.machine.stack[-1], HeroStates.Idle)
+
+
+@pytest.mark.parametrize(
+    "inputs",
+    [
+        [Input(1, 0, dodge=True)],
+        [Input(attack=True)],
+        [Input(0, -1, dodge=True)] * 10 + [Input(attack=True)],
+    ],
+)
+def test_a_received_state_resumes_exactly_where_it_was(inputs: list[Input]) -> None:
+    sender, receiver = Hero("A", 300, 300), Hero("B", 300, 300)
+    run(sender, inputs)
+    receiver.frame = sender.frame
+    HERO_CODEC.receive(receiver.machine, HERO_CODEC.encode(sender.machine))
+    assert HERO_CODEC.capture(receiver.machine) == HERO_CODEC.capture(sender.machine)
+    for hero in (sender, receiver):
+        run(hero, [IDLE] * 12)
+    assert HERO_CODEC.capture(receiver.machine) == HERO_CODEC.capture(sender.machine)
