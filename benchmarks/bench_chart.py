@@ -11,7 +11,8 @@ workloads, which check that every contender does the same work before timing it:
    ``tick``), which still runs one processing pass over the three active states.
 
 Run ``python benchmarks/bench_chart.py`` (``--profile`` adds where a chart's time goes).
-The target: the chart within 3x of the hand-written baseline on workload 2.
+The target: on workload 2, a chart machine within 1.3x of the same machine written as State
+classes (the ``statetree`` row).
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from statetree.chart import (
 from statetree.chart import builder as b
 
 NAME = "statetree chart"
-TARGET = 3.0
+TARGET = 1.3
 
 COUNTING = DEFAULT_REGISTRY.with_actions(
     ActionType("entered", (Param("name"),)), ActionType("exited", (Param("name"),))
@@ -151,7 +152,7 @@ def main(argv: list[str]) -> int:
     for reason in lineup.skipped:
         print(f"skipped {reason}")
     contenders = list(lineup.contenders)
-    contenders.insert(2, CONTENDER)
+    contenders.insert(3, CONTENDER)  # after the two baselines and the class-based machine
     tables = [
         workloads.toggle(contenders),
         workloads.character(contenders),
@@ -160,12 +161,11 @@ def main(argv: list[str]) -> int:
     for table in tables:
         print(format_table(table), end="\n\n")
     character = tables[1]
-    ratio = character.ratio(NAME)
-    verdict = "PASS" if ratio <= TARGET else "MISS"
-    classes = character.value(NAME) / character.value("statetree")
+    classes = character.ratio(NAME, "statetree")
+    verdict = "PASS" if classes <= TARGET else "MISS"
     print("Targets")
-    print(f"  {verdict}  workload 2: chart within {TARGET:g}x of the hand-written baseline: ")
-    print(f"        {ratio:.2f}x ({classes:.2f}x the same machine written as State classes)")
+    print(f"  {verdict}  workload 2: chart within {TARGET:g}x of the machine written as classes: ")
+    print(f"        {classes:.2f}x ({character.ratio(NAME):.2f}x the event-driven baseline)")
     if "--profile" in argv:
         print(profile())
     return 0

@@ -24,14 +24,14 @@ class Table:
         title: the workload.
         what: what one operation (or one instance) is.
         unit: the unit of the values.
-        reference: the name of the row every ratio divides by.
+        references: the names of the rows the ratios divide by, one ratio column each.
         rows: in display order.
     """
 
     title: str
     what: str
     unit: str
-    reference: str
+    references: tuple[str, ...]
     rows: tuple[Row, ...]
 
     def value(self, name: str) -> float:
@@ -45,9 +45,9 @@ class Table:
                 return row.value
         raise KeyError(f"{self.title}: no row {name!r}")
 
-    def ratio(self, name: str) -> float:
-        """The row's value divided by the reference row's value."""
-        return self.value(name) / self.value(self.reference)
+    def ratio(self, name: str, reference: str | None = None) -> float:
+        """The row's value divided by ``reference``'s (by default the first reference's)."""
+        return self.value(name) / self.value(reference or self.references[0])
 
 
 @dataclass(frozen=True)
@@ -60,17 +60,22 @@ class Target:
 
 
 def format_table(table: Table) -> str:
-    """The table as aligned text: contender, value, ratio to the reference, note."""
+    """The table as aligned text: contender, value, a ratio per reference, note."""
     width = max(len(row.name) for row in table.rows) + 2
+    legend = ", ".join(f"[{i}] {name}" for i, name in enumerate(table.references, 1))
+    headers = "".join(f"{f'ratio [{i}]':>12}" for i in range(1, len(table.references) + 1))
     lines = [
         table.title,
-        f"  ({table.what}; ratio = value / {table.reference})",
-        f"  {'contender':<{width}}{table.unit:>12}{'ratio':>12}",
+        f"  ({table.what}; ratio = value / {legend})",
+        f"  {'contender':<{width}}{table.unit:>12}{headers}",
     ]
     for row in table.rows:
-        ratio = f"{_number(table.ratio(row.name))}x"
+        ratios = "".join(
+            f"{_number(table.ratio(row.name, reference)) + 'x':>12}"
+            for reference in table.references
+        )
         note = f"  {row.note}" if row.note else ""
-        lines.append(f"  {row.name:<{width}}{_number(row.value):>12}{ratio:>12}{note}")
+        lines.append(f"  {row.name:<{width}}{_number(row.value):>12}{ratios}{note}")
     return "\n".join(lines)
 
 

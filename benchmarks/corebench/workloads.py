@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from corebench import verify
 from corebench.api import Character, Contender
-from corebench.contenders import baseline, statetree_impl
+from corebench.contenders import baseline, events, statetree_impl
 from corebench.memory import retained_bytes
 from corebench.report import Row, Table
 from corebench.script import SCRIPT, Counters
@@ -30,7 +30,9 @@ MACHINE_ONLY = "statetree machine alone"
 # stable an average and keep the whole run short.
 OUR_INSTANCES = 10_000
 PEER_INSTANCES = 1_000
-_OURS = frozenset({baseline.CONTENDER.name, statetree_impl.CONTENDER.name})
+_OURS = frozenset({events.CONTENDER.name, baseline.CONTENDER.name, statetree_impl.CONTENDER.name})
+BASELINES = (events.CONTENDER.name, baseline.CONTENDER.name)
+"""The reference rows: the event-driven and the polling hand-written baselines."""
 _MICROSECONDS = 1e6
 
 
@@ -45,7 +47,7 @@ def toggle(contenders: Sequence[Contender]) -> Table:
     return _speed_table(
         "Workload 1: flat two-state toggle",
         "one op = one toggle",
-        contenders[0].name,
+        BASELINES,
         best_times(entries),
     )
 
@@ -66,7 +68,7 @@ def character(contenders: Sequence[Contender]) -> Table:
     return _speed_table(
         "Workload 2: character controller, Alive{Locomotion{Stand, Move}, Jump}, Dead",
         "one op = one scripted step: set the inputs and process, or send the event",
-        contenders[0].name,
+        BASELINES,
         timings,
     )
 
@@ -74,7 +76,8 @@ def character(contenders: Sequence[Contender]) -> Table:
 def idle_frame(contenders: Sequence[Contender]) -> Table:
     """Workload 3: a frame in which nothing changes, on the settled Alive/Locomotion/Stand.
 
-    The reference is statetree's own three ``transition()`` calls made directly.
+    The references are the two baselines and statetree's own three ``transition()`` calls
+    made directly.
 
     Raises:
         verify.DisagreementError: a contender changed state or counted anything.
@@ -92,7 +95,7 @@ def idle_frame(contenders: Sequence[Contender]) -> Table:
     return _speed_table(
         "Workload 3: settled frame, no transition (3-deep stack)",
         "one op = one frame: process_state_transitions(), or the peer's guarded no-op event",
-        DIRECT_CALLS,
+        (*BASELINES, DIRECT_CALLS),
         timings,
     )
 
@@ -107,7 +110,7 @@ def building(contenders: Sequence[Contender]) -> Table:
     return _speed_table(
         "Workload 4a: build one machine",
         "one op = construct the character's machine and settle it",
-        contenders[0].name,
+        BASELINES,
         best_times(entries, repeats=5),
     )
 
@@ -126,7 +129,7 @@ def memory(contenders: Sequence[Contender]) -> Table:
         "Workload 4b: memory per live character",
         "owner + machine + stack + states, tracemalloc",
         "bytes",
-        contenders[0].name,
+        BASELINES,
         tuple(rows),
     )
 
@@ -161,8 +164,10 @@ def _builder(make: Callable[[Counters], Character], counters: Counters) -> Calla
     return run
 
 
-def _speed_table(title: str, what: str, reference: str, timings: dict[str, Timing]) -> Table:
+def _speed_table(
+    title: str, what: str, references: tuple[str, ...], timings: dict[str, Timing]
+) -> Table:
     rows = tuple(
         Row(name, timing.seconds_per_op * _MICROSECONDS) for name, timing in timings.items()
     )
-    return Table(title, what, "µs/op", reference, rows)
+    return Table(title, what, "µs/op", references, rows)

@@ -25,6 +25,7 @@ PEERS = [
     ("transitions_impl", "transitions"),
     ("statemachine_impl", "statemachine"),
     ("sismic_impl", "sismic"),
+    ("xstate_impl", "xstate_statemachine"),
 ]
 
 
@@ -62,6 +63,18 @@ def test_statetree_matches_the_baseline_on_the_script(bench: SimpleNamespace, cy
 
     assert outcome == expected
     assert outcome.active == bench.verify.SETTLED
+
+
+def test_the_event_driven_baseline_matches_the_polling_one(bench: SimpleNamespace) -> None:
+    events = importlib.import_module("corebench.contenders.events")
+    bench.verify.check_script([bench.baseline.CONTENDER, events.CONTENDER])
+    bench.verify.check_switches([events.CONTENDER])
+    counters = bench.script.Counters()
+    character = events.Character(counters)
+    counters.reset()
+    character.idle(3)
+    assert character.active() == bench.verify.SETTLED
+    assert counters.totals() == bench.script.Counters().totals()
 
 
 def test_the_script_visits_every_state(bench: SimpleNamespace) -> None:

@@ -11,17 +11,19 @@ __all__ = ["Lineup", "load"]
 
 # Module of each contender, and for the peers the package it needs (missing: skip it).
 _MODULES = (
+    ("events", None),
     ("baseline", None),
     ("statetree_impl", None),
     ("transitions_impl", "transitions"),
     ("statemachine_impl", "statemachine"),
     ("sismic_impl", "sismic"),
+    ("xstate_impl", "xstate_statemachine"),
 )
 
 
 @dataclass(frozen=True)
 class Lineup:
-    """The contenders that can run, the baseline first, and why the others cannot."""
+    """The contenders that can run, the two baselines first, and why the others cannot."""
 
     contenders: tuple[Contender, ...]
     skipped: tuple[str, ...]

@@ -174,4 +174,4 @@ class Character:
         return tuple(name for name in names if name is not None)
 
 
-CONTENDER = Contender("baseline (if/elif)", Switch, Character)
+CONTENDER = Contender("baseline (polling, if/elif)", Switch, Character)
