@@ -10,8 +10,20 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.base: $(BIN)/python pyproject.toml
-	$(BIN)/python -m pip install --quiet -e .
+# Editable installs of the package and its extras (the core is compiled by .core below).
+INSTALL := STATETREE_PURE=1 $(BIN)/python -m pip install --quiet --no-build-isolation -e
+
+$(VENV)/.base: $(BIN)/python pyproject.toml setup.py
+	$(BIN)/python -m pip install --quiet "setuptools>=77" "mypy>=1.10"
+	$(INSTALL) .
+	touch $@
+
+# The core is compiled with mypyc in place when a C compiler works, and stays Python
+# otherwise (setup.py decides; STATETREE_PURE=1 in the environment skips it). Editing a
+# core module rebuilds it, since Python would load the older compiled module first.
+CORE_SOURCES := $(wildcard src/statetree/core/*.py)
+$(VENV)/.core: $(VENV)/.base $(CORE_SOURCES) setup.py
+	$(BIN)/python setup.py --quiet build_ext --inplace
 	touch $@
 
 # SVG/PNG plots need the system Graphviz; install it (Debian/Ubuntu) when it is missing.
@@ -27,11 +39,11 @@ chromium:
 	  $$S apt-get update -qq && $$S apt-get install -y -qq chromium >/dev/null; }
 
 $(VENV)/.test: $(VENV)/.base | graphviz chromium
-	$(BIN)/python -m pip install --quiet -e '.[test,game]'
+	$(INSTALL) '.[test,game]'
 	touch $@
 
 $(VENV)/.bench: $(VENV)/.base
-	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	$(INSTALL) '.[bench]'
 	touch $@
 
 lint: $(VENV)/.test
@@ -39,25 +51,29 @@ lint: $(VENV)/.test
 	$(BIN)/ruff format --check src tests examples benchmarks
 	$(BIN)/mypy --strict src
 
-test: lint
+# The suite runs on the compiled core, then (browser tests aside) on the Python source of
+# the same core: both must pass, with the same messages.
+test: lint $(VENV)/.core
+	$(BIN)/python -c "import statetree, statetree.core as c; print('core:', c.build_name())"
 	$(BIN)/pytest
+	STATETREE_PURE=1 $(BIN)/pytest --ignore=tests/inspect/test_inspect_browser.py
 
 $(VENV)/.demo: $(VENV)/.base | graphviz
-	$(BIN)/python -m pip install --quiet -e '.[plot,chart,inspect,batch,game]'
+	$(INSTALL) '.[plot,chart,inspect,batch,game]'
 	touch $@
 
-demo: $(VENV)/.demo
+demo: $(VENV)/.demo $(VENV)/.core
 	$(BIN)/python examples/demo.py $(DEMO_ARGS)
 
 # The game alone (a window when a display exists): make play PLAY_ARGS="--autoplay".
-play: $(VENV)/.demo
+play: $(VENV)/.demo $(VENV)/.core
 	$(BIN)/python examples/game $(PLAY_ARGS)
 
-bench: $(VENV)/.bench
+bench: $(VENV)/.bench $(VENV)/.core
 	$(BIN)/python benchmarks/run.py
 
 $(VENV)/.docs: $(VENV)/.base
-	$(BIN)/python -m pip install --quiet -e '.[docs]'
+	$(INSTALL) '.[docs]'
 	touch $@
 
 # The guide and the API reference as a static site in site/ (warnings are errors).
@@ -75,3 +91,4 @@ dist: $(VENV)/.dist
 
 clean:
 	rm -rf $(VENV) build dist site src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -f src/*.so src/statetree/core/*.so

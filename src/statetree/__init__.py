@@ -8,6 +8,9 @@ imported on first use: ``st.structure``, ``st.plot``, ``st.bitmask``, ``st.chart
 """
 
 import importlib
+import sys
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from statetree.core import COMPILED
 from statetree.core.cause import Cause
@@ -67,14 +70,42 @@ __all__ = [
     "sibling",
 ]
 
-_SUBPACKAGES = frozenset({"structure", "plot", "bitmask", "chart", "net", "inspect", "cli"})
+_SUBPACKAGES = ("structure", "plot", "bitmask", "chart", "net", "inspect", "cli")
 
 
-def __getattr__(name: str) -> object:
-    # Subpackages load lazily so that ``import statetree`` stays cheap and dependency-free.
-    if name in _SUBPACKAGES:
-        return importlib.import_module(f"statetree.{name}")
-    raise AttributeError(f"module 'statetree' has no attribute {name!r}")
+class _Subpackage(ModuleType):
+    """Stands for ``statetree.<name>`` until first used, then imports it and steps aside.
+
+    A module ``__getattr__`` would do the same, but CPython (3.11, 3.12) then stops
+    specialising every ``st.<name>`` lookup, and games make one per ``st.sibling(...)``.
+    Importing the subpackage (``import statetree.chart``) replaces this placeholder.
+    """
+
+    def _load(self) -> ModuleType:
+        module = importlib.import_module(self.__name__)
+        setattr(sys.modules[__name__], self.__name__.rpartition(".")[2], module)
+        return module
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._load(), name)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        setattr(self._load(), name, value)
+
+    def __dir__(self) -> list[str]:
+        return dir(self._load())
+
+
+globals().update({name: _Subpackage(f"{__name__}.{name}") for name in _SUBPACKAGES})
+
+if TYPE_CHECKING:
+    from statetree import bitmask as bitmask
+    from statetree import chart as chart
+    from statetree import cli as cli
+    from statetree import inspect as inspect
+    from statetree import net as net
+    from statetree import plot as plot
+    from statetree import structure as structure
 
 
 def __dir__() -> list[str]:

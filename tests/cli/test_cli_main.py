@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import statetree
 from statetree.chart.load import load
 from statetree.cli import COMMANDS, EXIT_USAGE, Command, build_parser, main
 from statetree.cli.check_command import check_target
@@ -49,7 +50,8 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["--version"])
 
-    assert capsys.readouterr().out.startswith("statetree ")
+    build = "compiled with mypyc" if statetree.__compiled__ else "pure Python"
+    assert capsys.readouterr().out == f"statetree {statetree.__version__} ({build})\n"
 
 
 def test_commands_are_registered_in_order() -> None:

@@ -220,6 +220,15 @@ def test_initial_must_be_a_state_class() -> None:
         st.StateMachine("Alive")  # type: ignore[arg-type]
 
 
+def test_initial_of_a_wrong_class_names_the_argument() -> None:
+    with pytest.raises(st.TransitionTargetError) as caught:
+        st.StateMachine(int)  # type: ignore[arg-type]
+    assert str(caught.value) == (
+        "StateMachine's initial argument must be a State subclass (or a transition such as "
+        "st.sibling(First, arg)), got <class 'int'> (type)"
+    )
+
+
 def test_transition_returning_a_class_is_explained() -> None:
     class Wrong(st.State[None]):
         def transition(self) -> Any:

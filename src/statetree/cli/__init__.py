@@ -17,6 +17,7 @@ from importlib import metadata
 from statetree.cli import check_command, inspect_command, net_command, plot_command, run_command
 from statetree.cli.command import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Command
 from statetree.cli.report import HelpFormatter, report_error
+from statetree.core import build_name
 from statetree.errors import StateTreeError, UsageError
 
 __all__ = [
@@ -69,7 +70,9 @@ def build_parser(commands: Sequence[Command] = COMMANDS) -> argparse.ArgumentPar
         epilog=_epilog(commands),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"statetree {_version()}")
+    parser.add_argument(
+        "--version", action="version", version=f"statetree {_version()} ({build_name()})"
+    )
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", dest="command")
     for command in commands:
         examples = "\n".join(f"  {example}" for example in command.examples)

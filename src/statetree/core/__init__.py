@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import sys
 import warnings
+from collections.abc import Callable
 from importlib.machinery import (
     BYTECODE_SUFFIXES,
     SOURCE_SUFFIXES,
@@ -25,8 +26,20 @@ from importlib.machinery import (
     SourcelessFileLoader,
 )
 from importlib.util import find_spec
+from typing import TYPE_CHECKING, TypeVar
 
-__all__ = ["COMPILED", "PURE_VARIABLE", "build_name"]
+__all__ = ["COMPILED", "PURE_VARIABLE", "build_name", "mypyc_attr"]
+
+T = TypeVar("T")
+
+if TYPE_CHECKING:
+    from mypy_extensions import mypyc_attr
+else:
+
+    def mypyc_attr(**_options: object) -> Callable[[T], T]:
+        """mypyc's class options, read when compiling; at run time they change nothing."""
+        return lambda cls: cls
+
 
 PURE_VARIABLE = "STATETREE_PURE"
 """The environment variable that asks for the pure Python core (any value but ``0``)."""

@@ -25,7 +25,13 @@ def check_arguments(chosen: Transition, error: TypeError) -> None:
     try:
         signature.bind(None, *chosen.args, **chosen.kwargs)
     except TypeError as mismatch:
-        raise StateArgumentError(
-            f"{chosen!r}: the arguments do not fit {target.__qualname__}.on_enter"
-            f"{signature} ({mismatch}); pass what on_enter declares"
-        ) from error
+        reason = str(mismatch)
+    else:
+        return
+    problem = StateArgumentError(
+        f"{chosen!r}: the arguments do not fit {target.__qualname__}.on_enter"
+        f"{signature} ({reason}); pass what on_enter declares"
+    )
+    # What ``raise ... from error`` does, which the compiled core does not honour.
+    problem.__cause__ = error
+    raise problem

@@ -7,12 +7,15 @@ stays small (thousands of NPCs each own one).
 from __future__ import annotations
 
 import contextlib
+import operator
 import threading
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, SupportsIndex
 
+from statetree.core import mypyc_attr
 from statetree.core.cause import Cause
 from statetree.core.state import State
+from statetree.core.state_value import StateValue
 from statetree.core.trace import StepListener, TraceLevel, Tracer
 from statetree.core.tree import Regions
 from statetree.errors import TransitionTargetError, UsageError
@@ -21,13 +24,16 @@ __all__ = ["DEFAULT_MAX_TRANSITIONS", "Extras", "Options"]
 
 DEFAULT_MAX_TRANSITIONS = 1000
 
-_CREATING = threading.Lock()
+# Tools on other threads (the inspector's server) attach and remove listeners while the
+# program runs the machine: every change of a machine's configuration holds this lock, and
+# the machine reads each setting once per use, so it sees the old or the new one, whole.
+_CONFIGURING = threading.RLock()
 
 
 class Extras:
     """What few machines use, kept out of every machine's own footprint."""
 
-    __slots__ = ("cause", "max_transitions", "overrides", "regions", "sink", "tracer")
+    __slots__ = ("cause", "max_transitions", "overrides", "regions", "saved", "sink", "tracer")
 
     def __init__(self) -> None:
         self.cause = Cause.TRANSITION
@@ -35,9 +41,20 @@ class Extras:
         self.sink: Callable[[str], None] | None = None
         self.overrides: dict[type, type] = {}
         self.regions: Regions = {}
+        # The state values each active state changed (by the state's id, since a state
+        # class may define __eq__), in the order it first changed them.
+        self.saved: dict[int, list[StateValue[Any]]] = {}
         self.max_transitions = DEFAULT_MAX_TRANSITIONS
 
+    def restore_values(self, state: State[Any]) -> None:
+        """``state`` left the stack: give back the values it changed, last changed first."""
+        changed = self.saved.pop(id(state), None)
+        if changed:
+            for state_value in changed[::-1]:
+                state_value._release(state)
 
+
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Options:
     """Mixin of :class:`StateMachine`: configuration kept in its optional ``Extras``."""
 
@@ -48,9 +65,7 @@ class Options:
 
     def _extra(self) -> Extras:
         if self._extras is None:
-            # A tool on another thread (the inspector's server) may attach a listener while
-            # the program configures the machine: only one of them may create the extras.
-            with _CREATING:
+            with _CONFIGURING:  # only one of two threads may create them
                 if self._extras is None:
                     self._extras = Extras()
         return self._extras
@@ -61,10 +76,21 @@ class Options:
         return self._extras.max_transitions if self._extras else DEFAULT_MAX_TRANSITIONS
 
     @max_transitions.setter
-    def max_transitions(self, bound: int) -> None:
-        if bound < 1:
-            raise UsageError(f"max_transitions must be at least 1, got {bound}")
-        self._extra().max_transitions = bound
+    def max_transitions(self, bound: SupportsIndex) -> None:
+        self._bound_changes(bound)
+
+    def _bound_changes(self, bound: SupportsIndex) -> None:
+        # A method rather than the setter itself: the compiled core cannot assign a
+        # property whose setter takes a wider type than its getter returns.
+        if isinstance(bound, bool) or not hasattr(bound, "__index__"):
+            raise UsageError(
+                f"max_transitions must be a whole number of changes, at least 1; got {bound!r} "
+                f"({type(bound).__name__})"
+            )
+        whole = operator.index(bound)
+        if whole < 1:
+            raise UsageError(f"max_transitions must be at least 1, got {whole}")
+        self._extra().max_transitions = whole
 
     # -- observation -----------------------------------------------------------------------
 
@@ -80,8 +106,21 @@ class Options:
         return tracer.level if tracer else TraceLevel.NONE
 
     def add_listener(self, listener: StepListener) -> None:
-        """Call ``listener`` with a :class:`Step` record for every change of the stack."""
-        self._retrace(listeners=(*self._listeners(), listener))
+        """Call ``listener`` with a :class:`Step` record for every change of the stack.
+
+        Safe to call from another thread while the machine processes: each change is
+        reported to the listeners attached when it is made.
+
+        Raises:
+            UsageError: ``listener`` is not callable.
+        """
+        if not callable(listener):
+            raise UsageError(
+                f"add_listener({listener!r}) on {self._label()}: a listener must be callable "
+                f"with one Step, got {type(listener).__name__}"
+            )
+        with _CONFIGURING:
+            self._retrace(listeners=(*self._listeners(), listener))
 
     def remove_listener(self, listener: StepListener) -> None:
         """Stop calling ``listener``.
@@ -89,18 +128,26 @@ class Options:
         Raises:
             UsageError: ``listener`` was not added.
         """
-        remaining = list(self._listeners())
-        if listener not in remaining:
-            raise UsageError(f"{listener!r} is not a listener of {self._label()}")
-        remaining.remove(listener)
-        self._retrace(listeners=tuple(remaining))
+        with _CONFIGURING:
+            remaining = list(self._listeners())
+            if listener not in remaining:
+                raise UsageError(f"{listener!r} is not a listener of {self._label()}")
+            remaining.remove(listener)
+            self._retrace(listeners=tuple(remaining))
 
     def _listeners(self) -> tuple[StepListener, ...]:
         tracer = self._extras.tracer if self._extras else None
         return tracer.listeners if tracer else ()
 
     def _retrace(self, **changes: Any) -> None:
-        """Rebuild the tracer from the current settings with ``changes`` applied."""
+        """Rebuild the tracer from the current settings with ``changes`` applied.
+
+        The machine holds its tracer in one attribute, replaced whole, never changed.
+        """
+        with _CONFIGURING:
+            self._replace_tracer(changes)
+
+    def _replace_tracer(self, changes: dict[str, Any]) -> None:
         extras = self._extras
         old = (extras.tracer if extras else None) or Tracer()
         sink = extras.sink if extras else None

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, TypeVar
 
+from statetree.core import mypyc_attr
 from statetree.core.cause import Cause
 from statetree.errors import StateValueError
 
@@ -13,13 +15,20 @@ if TYPE_CHECKING:
     from statetree.core.state_value import StateValue
     from statetree.core.transition import Transition
 
-__all__ = ["State"]
+__all__ = ["HAS_ENTER", "HAS_EXIT", "HAS_UPDATE", "NEEDS_DICT", "State", "give_dict"]
 
 OwnerT = TypeVar("OwnerT")
 S = TypeVar("S", bound="State[Any]")
 T = TypeVar("T")
 
 
+HAS_ENTER: Final = 1
+HAS_EXIT: Final = 2
+HAS_UPDATE: Final = 4
+NEEDS_DICT: Final = 8
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
 class State(Generic[OwnerT]):
     """Base class of states. Subclass it (``State[MyOwner]`` types ``self.owner``).
 
@@ -36,24 +45,23 @@ class State(Generic[OwnerT]):
         ``on_exit()``, ``update(*args, **kwargs)`` (receives ``update_states`` arguments).
     """
 
-    __slots__ = ("_saved", "depth", "machine", "owner")
+    # A state keeps only its machine and depth: thousands of entities each hold a stack of
+    # them. Its owner and the values it saved are kept by the machine.
+    __slots__ = ("depth", "machine")
 
-    owner: OwnerT
     machine: StateMachine[Any]
     depth: int
-    _saved: list[StateValue[Any]] | None
 
-    # Which hooks a class overrides, computed once per class so the machine skips the
-    # calls that would do nothing.
-    _st_enter: ClassVar[bool] = False
-    _st_exit: ClassVar[bool] = False
-    _st_update: ClassVar[bool] = False
+    # What the machine must do for a class's states (HAS_ENTER, HAS_EXIT, HAS_UPDATE,
+    # NEEDS_DICT), computed once per class so that it skips the calls that would do nothing.
+    _st_hooks: ClassVar[int] = 0
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        cls._st_enter = cls.on_enter is not State.on_enter
-        cls._st_exit = cls.on_exit is not State.on_exit
-        cls._st_update = cls.update is not State.update
+        hooks = HAS_ENTER if cls.on_enter is not State.on_enter else 0
+        hooks |= HAS_EXIT if cls.on_exit is not State.on_exit else 0
+        hooks |= HAS_UPDATE if cls.update is not State.update else 0
+        cls._st_hooks = hooks | (NEEDS_DICT if _caches_in_dict(cls) else 0)
 
     # -- hooks -----------------------------------------------------------------------------
 
@@ -71,6 +79,12 @@ class State(Generic[OwnerT]):
         """Called by ``update_states`` on the settled stack, outermost first."""
 
     @property
+    def owner(self) -> OwnerT:
+        """The object the machine was built for (``StateMachine(..., owner=...)``)."""
+        owner: OwnerT = self.machine.owner
+        return owner
+
+    @property
     def cause(self) -> Cause:
         """Why this state's hook runs now: a transition, a network update, a prediction..."""
         return self.machine.cause
@@ -83,7 +97,7 @@ class State(Generic[OwnerT]):
 
     def get_outer_state(self, cls: type[S]) -> S | None:
         """The nearest instance of ``cls`` outside this state, or ``None``."""
-        for state in reversed(self.machine._outer_of(self)):
+        for state in self.machine._outer_of(self)[::-1]:
             if isinstance(state, cls):
                 return state
         return None
@@ -158,23 +172,37 @@ class State(Generic[OwnerT]):
             )
         if not state_value._hold(self):
             return False
-        if self._saved is None:
-            self._saved = []
-        self._saved.append(state_value)
+        self.machine._extra().saved.setdefault(id(self), []).append(state_value)
         return True
 
     def _is_on_stack(self) -> bool:
         machine = getattr(self, "machine", None)
         return machine is not None and machine._holds(self)
 
-    def _restore_values(self) -> None:
-        saved = self._saved
-        if saved:
-            for state_value in reversed(saved):
-                state_value._release(self)
-            self._saved = None
-
     def __repr__(self) -> str:
         depth = getattr(self, "depth", None)
         where = "" if depth is None else f" depth={depth}"
         return f"<{type(self).__qualname__}{where}>"
+
+
+def _caches_in_dict(cls: type) -> bool:
+    """Whether ``cls`` has a ``functools.cached_property``, which reads ``self.__dict__``."""
+    return any(
+        isinstance(value, cached_property)
+        for klass in cls.__mro__
+        for value in vars(klass).values()
+    )
+
+
+def give_dict(state: State[Any]) -> None:
+    """Create ``state.__dict__`` now.
+
+    The compiled ``State`` makes an instance's ``__dict__`` on its first attribute
+    assignment, where plain Python makes it with the instance; ``cached_property`` reads it
+    before any assignment. Assigning and deleting one attribute makes it.
+    """
+    setattr(state, _PLACEHOLDER, None)
+    delattr(state, _PLACEHOLDER)
+
+
+_PLACEHOLDER: Final = "_st_placeholder"

@@ -26,18 +26,24 @@ class TraceLevel(enum.IntEnum):
 
 
 class StepKind(enum.Enum):
-    """What one change of the stack was, with the label and level of its trace line."""
+    """What one change of the stack was; ``label`` and ``level`` are those of its trace line."""
 
-    INIT = ("Init", 1)
-    ENTRY = ("Entry", 1)
-    INNER = ("Inner", 1)
-    SIBLING = ("Sibling", 1)
-    REGION = ("Region", 1)
-    POP = ("Pop", 2)
+    INIT = "Init"
+    ENTRY = "Entry"
+    INNER = "Inner"
+    SIBLING = "Sibling"
+    REGION = "Region"
+    POP = "Pop"
 
-    def __init__(self, label: str, level: int) -> None:
-        self.label = label
-        self.level = level
+    @property
+    def label(self) -> str:
+        """The word of the trace line, e.g. ``"Sibling"``."""
+        return str(self.value)
+
+    @property
+    def level(self) -> int:
+        """The trace level that shows it: pops at DIAGNOSTIC, the others at BASIC."""
+        return TraceLevel.DIAGNOSTIC if self is StepKind.POP else TraceLevel.BASIC
 
 
 @dataclass(frozen=True, slots=True)

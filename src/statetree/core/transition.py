@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Final
 
-from statetree.core.state import State
+from statetree.core.state import HAS_ENTER, State
 from statetree.errors import StateArgumentError, TransitionTargetError
 
 __all__ = ["Transition", "TransitionKind", "concurrent", "inner", "inner_entry", "sibling"]
@@ -63,7 +63,7 @@ class Transition:
         object.__setattr__(self, "has_arguments", bool(self.args or self.kwargs))
         for target in self.regions or (self.target,):
             self._check_target(target)
-        if (self.args or self.kwargs) and not self.target._st_enter:
+        if (self.args or self.kwargs) and not self.target._st_hooks & HAS_ENTER:
             raise StateArgumentError(
                 f"{self!r}: {self.target.__qualname__} takes no state arguments because it "
                 "does not define on_enter; add on_enter(self, ...) with those parameters"
@@ -165,10 +165,11 @@ def concurrent(*roots: type[State[Any]]) -> Transition:
     try:
         return _CONCURRENTS[roots]
     except (KeyError, TypeError):
-        if not roots:
-            raise TransitionTargetError(
-                "concurrent() needs at least one region root, e.g. st.concurrent(Upper, Lower)"
-            ) from None
-        transition = Transition(CONCURRENT, roots[0], regions=roots)
-        _CONCURRENTS[roots] = transition
-        return transition
+        pass
+    if not roots:
+        raise TransitionTargetError(
+            "concurrent() needs at least one region root, e.g. st.concurrent(Upper, Lower)"
+        )
+    transition = Transition(CONCURRENT, roots[0], regions=roots)
+    _CONCURRENTS[roots] = transition
+    return transition

@@ -1,0 +1,68 @@
+"""Build: the core (``src/statetree/core``) is compiled with mypyc when it can be.
+
+Everything else about the package is in ``pyproject.toml``. The core's modules are compiled
+to C extensions when mypyc and a working C compiler are available, and left as Python source
+otherwise, so an install never fails for want of a compiler. ``STATETREE_PURE=1`` at install
+time skips compiling. Either way the ``.py`` files are installed, and the package runs them
+when no compiled module loads.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+try:
+    from mypyc.build import mypycify
+except ImportError:  # without mypyc the core stays Python
+    mypycify = None
+
+CORE = Path("src/statetree/core")
+NOT_COMPILED = {"__init__.py"}  # it chooses between the compiled and the source modules
+
+
+class OptionalBuildExt(build_ext):
+    """Compile the core if possible; on any failure, warn and install the source only."""
+
+    def run(self) -> None:
+        if self.inplace:
+            # A failed build must not leave an older compiled core to shadow the sources.
+            for stale in [*CORE.glob("*.so"), *CORE.glob("*.pyd"), *Path("src").glob("*__mypyc.*")]:
+                stale.unlink()
+        try:
+            super().run()
+        except Exception as error:  # a missing compiler or header fails in many ways
+            self._give_up(error)
+
+    def build_extension(self, ext: object) -> None:
+        try:
+            super().build_extension(ext)  # type: ignore[arg-type]
+        except Exception as error:
+            self._give_up(error)
+
+    def _give_up(self, error: Exception) -> None:
+        print(
+            f"statetree: compiling the core failed ({error}); installing the pure Python core",
+            file=sys.stderr,
+        )
+        self.extensions = []
+        self.distribution.ext_modules = []
+
+
+def core_extensions() -> list[object]:
+    """The compiled core's extensions, or none when it cannot or must not be compiled."""
+    if mypycify is None or os.environ.get("STATETREE_PURE", "") not in ("", "0"):
+        return []
+    sources = sorted(str(path) for path in CORE.glob("*.py") if path.name not in NOT_COMPILED)
+    try:
+        return list(mypycify(sources, opt_level="3", group_name="statetree_core"))
+    except BaseException as error:  # mypy reports type errors by exiting
+        print(f"statetree: not compiling the core ({error!r})", file=sys.stderr)
+        return []
+
+
+setup(ext_modules=core_extensions(), cmdclass={"build_ext": OptionalBuildExt})
