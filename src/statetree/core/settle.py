@@ -33,6 +33,9 @@ if TYPE_CHECKING:
 
 __all__ = ["change", "exit_regions", "not_a_transition", "plan"]
 
+Found = tuple[Transition | None, Stack, int]
+"""A pass's result: the transition, the stack of the state that chose it, its index."""
+
 # Enum member lookups cost about 100 ns each in CPython: the loop uses these names.
 _INIT, _ENTRY, _INNER, _SIBLING, _REGION, _POP = (
     StepKind.INIT,
@@ -76,10 +79,11 @@ def change(
             _enter(machine, extras, home, size, chosen, depth=depth, step=step)
         if not settle:
             return
-        found = _next_change(machine._stack, extras.regions if extras is not None else None)
-        if found is None:
+        chosen, home, index = _next_change(
+            machine._stack, extras.regions if extras is not None else None
+        )
+        if chosen is None:
             return
-        chosen, home, index = found
         size, depth, step = plan(home, index, chosen)
         changes += 1
         if changes > quiet:
@@ -160,33 +164,34 @@ def _not_entered(
         check_arguments(chosen, error)
 
 
-def _next_change(main: Stack, regions: Regions | None) -> tuple[Transition, Stack, int] | None:
+def _next_change(main: Stack, regions: Regions | None) -> Found:
     """One pass of the book's algorithm: the first change, outermost state first.
 
     ``main`` is the main stack (or a region's), ``regions`` the machine's region stacks
     (``None`` without extras). Returns the transition, the stack of the state that chose
-    it and its index there, or ``None`` when nothing would change (the machine settled).
+    it and its index there; the transition is ``None`` when nothing would change (the
+    machine settled). A tuple that is never ``None`` costs the compiled core nothing.
     """
-    last = len(main) - 1
+    # Untyped: the states' hooks are called the Python way anyway, and a wrong return
+    # value must reach the check below rather than a type check with a message of its own.
+    states: list[Any] = main
+    last = len(states) - 1
     for index in range(last + 1):
-        state = main[index]
-        # Called untyped, so that a wrong return value reaches the check below rather
-        # than a type check of the compiled core with a message of its own.
-        chooser: Any = state
-        result: object = chooser.transition()
+        state = states[index]
+        result: object = state.transition()
         if result is None:
             continue
         if type(result) is not Transition:
             raise not_a_transition(state, result)
         kind = result.kind
         if kind is SIBLING or (
-            kind is INNER and (index == last or main[index + 1].__class__ is not result.target)
+            kind is INNER and (index == last or type(states[index + 1]) is not result.target)
         ):
             return result, main, index
         if index == last and (not regions or not _hosts(regions, state, kind)):
             return result, main, index  # an inner entry (or regions) for the innermost state
     if not regions or not main:
-        return None
+        return None, main, -1
     return _first_change_in_regions(main[-1], regions)
 
 
@@ -219,15 +224,13 @@ def _hosts(regions: Regions, state: State[Any], kind: TransitionKind) -> bool:
     return kind is not CONCURRENT or all(stacks)
 
 
-def _first_change_in_regions(
-    host: State[Any], regions: Regions
-) -> tuple[Transition, Stack, int] | None:
+def _first_change_in_regions(host: State[Any], regions: Regions) -> Found:
     """The first change, region by region, of ``host``'s regions (and theirs, in turn)."""
     for region in regions.get(host, ()):
         found = _next_change(region, regions)
-        if found is not None:
+        if found[0] is not None:
             return found
-    return None
+    return None, [], -1
 
 
 def _leaving(machine: StateMachine[Any], extras: Extras, state: State[Any]) -> None:
