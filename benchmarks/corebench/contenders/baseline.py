@@ -11,7 +11,7 @@ from __future__ import annotations
 from corebench.api import Contender
 from corebench.script import INPUTS, Counters
 
-__all__ = ["CONTENDER", "Character", "Switch"]
+__all__ = ["CONTENDER", "Character", "Levels", "Switch"]
 
 # One small int field per level of the hierarchy; NONE means "no state at this level".
 NONE = 0
@@ -50,8 +50,11 @@ class Switch:
         return self.state == ON
 
 
-class Character:
-    """The character controller with its state in three fields: life, body and legs."""
+class Levels:
+    """The character's state in three fields (life, body, legs), its inputs and counters.
+
+    Shared by both hand-written baselines: leaving a level, and naming the active states.
+    """
 
     __slots__ = ("body", "dead", "entered", "exited", "jump", "legs", "life", "move")
 
@@ -60,6 +63,39 @@ class Character:
         self.exited = counters.exited
         self.move = self.jump = self.dead = False
         self.life = self.body = self.legs = NONE
+
+    def _leave_body(self) -> None:
+        if self.body == LOCOMOTION:
+            self._leave_legs()
+            self.exited["Locomotion"] += 1
+        elif self.body == JUMP:
+            self.exited["Jump"] += 1
+        self.body = NONE
+
+    def _leave_legs(self) -> None:
+        if self.legs == STAND:
+            self.exited["Stand"] += 1
+        elif self.legs == MOVE:
+            self.exited["Move"] += 1
+        self.legs = NONE
+
+    def active(self) -> tuple[str, ...]:
+        """The active states, outermost first."""
+        names = (
+            {ALIVE: "Alive", DEAD: "Dead"}.get(self.life),
+            {LOCOMOTION: "Locomotion", JUMP: "Jump"}.get(self.body),
+            {STAND: "Stand", MOVE: "Move"}.get(self.legs),
+        )
+        return tuple(name for name in names if name is not None)
+
+
+class Character(Levels):
+    """The polling controller: every reaction checks each level, outermost first."""
+
+    __slots__ = ()
+
+    def __init__(self, counters: Counters) -> None:
+        super().__init__(counters)
         self.react()
 
     def react(self) -> None:
@@ -126,21 +162,6 @@ class Character:
         self.entered["Stand"] += 1
         return True
 
-    def _leave_body(self) -> None:
-        if self.body == LOCOMOTION:
-            self._leave_legs()
-            self.exited["Locomotion"] += 1
-        elif self.body == JUMP:
-            self.exited["Jump"] += 1
-        self.body = NONE
-
-    def _leave_legs(self) -> None:
-        if self.legs == STAND:
-            self.exited["Stand"] += 1
-        elif self.legs == MOVE:
-            self.exited["Move"] += 1
-        self.legs = NONE
-
     def control(self, move: bool, jump: bool, dead: bool) -> None:
         """Set the controls, then react (one step with any controls, for the tests)."""
         self.move = move
@@ -163,15 +184,6 @@ class Character:
         react = self.react
         for _ in range(frames):
             react()
-
-    def active(self) -> tuple[str, ...]:
-        """The active states, outermost first."""
-        names = (
-            {ALIVE: "Alive", DEAD: "Dead"}.get(self.life),
-            {LOCOMOTION: "Locomotion", JUMP: "Jump"}.get(self.body),
-            {STAND: "Stand", MOVE: "Move"}.get(self.legs),
-        )
-        return tuple(name for name in names if name is not None)
 
 
 CONTENDER = Contender("baseline (polling, if/elif)", Switch, Character)

@@ -15,15 +15,21 @@ from corebench.script import EVENTS, Counters
 
 __all__ = ["CONTENDER", "Character", "Switch"]
 
-NONE = 0
-ALIVE, DEAD = 1, 2
-LOCOMOTION, JUMP = 1, 2
-STAND, MOVE = 1, 2
-OFF, ON = 0, 1
+from corebench.contenders.baseline import (
+    ALIVE,
+    DEAD,
+    JUMP,
+    LOCOMOTION,
+    MOVE,
+    OFF,
+    ON,
+    STAND,
+    Levels,
+)
+
 # The events, numbered in the order the dispatch tests them.
-MOVE, STOP, JUMP_EVENT, LAND, DIE, REVIVE, TICK, TOGGLE = range(8)
-_BY_NAME = {"move": MOVE, "stop": STOP, "jump": JUMP_EVENT, "land": LAND, "die": DIE}
-_BY_NAME["revive"] = REVIVE
+ON_MOVE, ON_STOP, ON_JUMP, ON_LAND, ON_DIE, ON_REVIVE, ON_TICK, ON_TOGGLE = range(8)
+_BY_NAME = dict(zip(("move", "stop", "jump", "land", "die", "revive"), range(6), strict=True))
 SCRIPT_EVENTS = tuple(_BY_NAME[event] for event in EVENTS)
 
 
@@ -37,7 +43,7 @@ class Switch:
 
     def handle(self, event: int) -> None:
         """Dispatch ``event``."""
-        if event == TOGGLE:
+        if event == ON_TOGGLE:
             if self.state == OFF:
                 self.state = ON
             else:
@@ -47,40 +53,37 @@ class Switch:
         """Send ``toggle`` ``toggles`` times."""
         handle = self.handle
         for _ in range(toggles):
-            handle(TOGGLE)
+            handle(ON_TOGGLE)
 
     def is_on(self) -> bool:
         """Whether the switch is on."""
         return self.state == ON
 
 
-class Character:
-    """The character controller as three state fields and one handler per event."""
+class Character(Levels):
+    """The character controller: one ``handle(event)``, ``if``/``elif`` on the event."""
 
-    __slots__ = ("body", "dead", "entered", "exited", "jumping", "legs", "life", "move")
+    __slots__ = ()
 
     def __init__(self, counters: Counters) -> None:
-        self.entered = counters.entered
-        self.exited = counters.exited
-        self.move = self.jumping = self.dead = False
-        self.life = self.body = self.legs = NONE
+        super().__init__(counters)
         self._enter_alive()
 
     def handle(self, event: int) -> None:
         """Dispatch ``event`` to what it does in the current state."""
-        if event == MOVE:
+        if event == ON_MOVE:
             self.on_move()
-        elif event == STOP:
+        elif event == ON_STOP:
             self.on_stop()
-        elif event == JUMP_EVENT:
+        elif event == ON_JUMP:
             self.on_jump()
-        elif event == LAND:
+        elif event == ON_LAND:
             self.on_land()
-        elif event == DIE:
+        elif event == ON_DIE:
             self.on_die()
-        elif event == REVIVE:
+        elif event == ON_REVIVE:
             self.on_revive()
-        elif event == TICK:
+        elif event == ON_TICK:
             self.on_tick()
 
     # -- what each event does --------------------------------------------------------------
@@ -131,7 +134,7 @@ class Character:
         """A frame: one guarded transition per level, all failing when nothing changed."""
         if self.life == ALIVE and self.dead:
             self.on_die()
-        if self.body == LOCOMOTION and self.jumping:
+        if self.body == LOCOMOTION and self.jump:
             self.on_jump()
         if self.legs == STAND and self.move:
             self.on_move()
@@ -149,21 +152,6 @@ class Character:
         self.legs = STAND
         self.entered["Stand"] += 1
 
-    def _leave_body(self) -> None:
-        if self.body == LOCOMOTION:
-            self._leave_legs()
-            self.exited["Locomotion"] += 1
-        elif self.body == JUMP:
-            self.exited["Jump"] += 1
-        self.body = NONE
-
-    def _leave_legs(self) -> None:
-        if self.legs == STAND:
-            self.exited["Stand"] += 1
-        elif self.legs == MOVE:
-            self.exited["Move"] += 1
-        self.legs = NONE
-
     # -- the benchmark's interface ---------------------------------------------------------
 
     def play(self, cycles: int) -> None:
@@ -177,16 +165,7 @@ class Character:
         """Send ``tick`` ``frames`` times with unchanged inputs."""
         handle = self.handle
         for _ in range(frames):
-            handle(TICK)
-
-    def active(self) -> tuple[str, ...]:
-        """The active states, outermost first."""
-        names = (
-            {ALIVE: "Alive", DEAD: "Dead"}.get(self.life),
-            {LOCOMOTION: "Locomotion", JUMP: "Jump"}.get(self.body),
-            {STAND: "Stand", MOVE: "Move"}.get(self.legs),
-        )
-        return tuple(name for name in names if name is not None)
+            handle(ON_TICK)
 
 
 CONTENDER = Contender("baseline (events, if/elif)", Switch, Character)
