@@ -31,12 +31,18 @@ class OptionalBuildExt(build_ext):
     def run(self) -> None:
         if self.inplace:
             # A failed build must not leave an older compiled core to shadow the sources.
-            for stale in [*CORE.glob("*.so"), *CORE.glob("*.pyd"), *Path("src").glob("*__mypyc.*")]:
+            for stale in _in_place():
                 stale.unlink()
         try:
             super().run()
         except Exception as error:  # a missing compiler or header fails in many ways
             self._give_up(error)
+
+        if self.inplace:
+            # Copies keep the time of a build reused from build/: date them now, so that
+            # tools comparing them with the sources see them as current.
+            for built in _in_place():
+                os.utime(built)
 
     def build_extension(self, ext: object) -> None:
         try:
@@ -51,6 +57,11 @@ class OptionalBuildExt(build_ext):
         )
         self.extensions = []
         self.distribution.ext_modules = []
+
+
+def _in_place() -> list[Path]:
+    """The compiled core's files in the source tree (after an in-place build)."""
+    return [*CORE.glob("*.so"), *CORE.glob("*.pyd"), *Path("src").glob("*__mypyc.*")]
 
 
 def core_extensions() -> list[object]:

@@ -23,7 +23,8 @@ def _stale_compiled_core() -> list[str]:
     """
     folder = Path(statetree.core.__file__).parent
     built = min(path.stat().st_mtime for path in folder.parent.parent.glob("*__mypyc.*"))
-    return sorted(path.name for path in folder.glob("*.py") if path.stat().st_mtime > built)
+    sources = [path for path in folder.glob("*.py") if path.name != "__init__.py"]  # not compiled
+    return sorted(path.name for path in sources if path.stat().st_mtime > built)
 
 
 if statetree.__compiled__ and _stale_compiled_core():

@@ -111,7 +111,16 @@ def _fire_then(policy: TransitionFunction) -> TransitionFunction:
     return transition
 
 
+def _fire_or_resume(state: ChartState) -> Transition | None:
+    """``_fire`` then ``_resume`` in one call: the most common composite state, per frame."""
+    chosen = _fire(state)
+    if chosen is None and state.child is None:
+        return state._entries[state.owner.history[state._id]]
+    return chosen
+
+
 _WITH_TRANSITIONS = {policy: _fire_then(function) for policy, function in _POLICIES.items()}
+_WITH_TRANSITIONS[Policy.EXPLICIT] = _fire_or_resume
 
 
 def transition_function(policy: Policy | None, explicit: bool) -> TransitionFunction | None:
