@@ -26,42 +26,39 @@ NOT_COMPILED = {"__init__.py"}  # it chooses between the compiled and the source
 
 
 class OptionalBuildExt(build_ext):
-    """Compile the core if possible; on any failure, warn and install the source only."""
+    """Compile the core if possible; on any failure, say so once and keep the source only."""
 
     def run(self) -> None:
         if self.inplace:
             # A failed build must not leave an older compiled core to shadow the sources.
-            for stale in _in_place():
-                stale.unlink()
+            _remove_in_place()
         try:
             super().run()
         except Exception as error:  # a missing compiler or header fails in many ways
-            self._give_up(error)
-
+            print(
+                f"statetree: compiling the core failed ({error}); using the pure Python core",
+                file=sys.stderr,
+            )
+            self.extensions = []
+            self.distribution.ext_modules = []
+            if self.inplace:
+                _remove_in_place()  # half a compiled core would not load
+            return
         if self.inplace:
             # Copies keep the time of a build reused from build/: date them now, so that
             # tools comparing them with the sources see them as current.
             for built in _in_place():
                 os.utime(built)
 
-    def build_extension(self, ext: object) -> None:
-        try:
-            super().build_extension(ext)  # type: ignore[arg-type]
-        except Exception as error:
-            self._give_up(error)
-
-    def _give_up(self, error: Exception) -> None:
-        print(
-            f"statetree: compiling the core failed ({error}); installing the pure Python core",
-            file=sys.stderr,
-        )
-        self.extensions = []
-        self.distribution.ext_modules = []
-
 
 def _in_place() -> list[Path]:
     """The compiled core's files in the source tree (after an in-place build)."""
     return [*CORE.glob("*.so"), *CORE.glob("*.pyd"), *Path("src").glob("*__mypyc.*")]
+
+
+def _remove_in_place() -> None:
+    for path in _in_place():
+        path.unlink()
 
 
 def core_extensions() -> list[object]:

@@ -9,7 +9,7 @@ from typing import Any, Generic, SupportsIndex, TypeVar
 
 from statetree.core import mypyc_attr
 from statetree.core.options import DEFAULT_MAX_TRANSITIONS, Extras, Options
-from statetree.core.settle import change, plan
+from statetree.core.settle import change, next_change, plan
 from statetree.core.state import HAS_UPDATE, State
 from statetree.core.trace import TraceLevel
 from statetree.core.transition import Transition, sibling
@@ -170,10 +170,15 @@ class StateMachine(Options, Generic[OwnerT]):
         self._busy = get_ident()
         try:
             stack = self._stack
-            if stack:
-                change(self, stack, len(stack), None, settle=True)
-            else:
-                change(self, stack, 0, self._initial, settle=True)
+            if not stack:
+                change(self, stack, 0, self._initial, True)
+                return
+            # A settled frame, the common case, costs this one pass and no other call.
+            extras = self._extras
+            chosen, home, index = next_change(stack, None if extras is None else extras.regions)
+            if chosen is not None:
+                size, depth, step = plan(home, index, chosen)
+                change(self, home, size, chosen, True, depth=depth, step=step, changes=1)
         finally:
             self._busy = 0
 

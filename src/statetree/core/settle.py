@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from statetree.core.arguments import check_arguments
 from statetree.core.loops import KEPT_CHANGES, LoopWatch
-from statetree.core.options import Extras
+from statetree.core.options import DEFAULT_MAX_TRANSITIONS, Extras
 from statetree.core.state import HAS_ENTER, HAS_EXIT, NEEDS_DICT, State, give_dict
 from statetree.core.trace import Step, StepKind
 from statetree.core.transition import (
@@ -31,7 +31,7 @@ from statetree.errors import TransitionTargetError
 if TYPE_CHECKING:
     from statetree.core.machine import StateMachine
 
-__all__ = ["change", "exit_regions", "not_a_transition", "plan"]
+__all__ = ["change", "exit_regions", "next_change", "not_a_transition", "plan"]
 
 Found = tuple[Transition | None, Stack, int]
 """A pass's result: the transition, the stack of the state that chose it, its index."""
@@ -52,25 +52,31 @@ def change(
     home: Stack,
     size: int,
     chosen: Transition | None,
+    settle: bool = False,
     *,
     depth: int = 0,
     step: StepKind = _INIT,
-    settle: bool = False,
+    changes: int = 0,
 ) -> None:
     """Pop ``home`` down to ``size`` states, then enter ``chosen`` (unless ``None``).
 
     ``chosen``'s target is pushed at ``depth`` (a concurrent transition enters the regions
     of ``home``'s last state instead). With ``settle``, the loop then applies the first
     change that each pass over the whole configuration finds, until a pass finds none.
+    ``changes`` counts ``chosen`` as the first change of the processing (a pass found it),
+    rather than as an entry of the initial state or a tool's change.
 
     Raises:
         TransitionLoopError: more than ``machine.max_transitions`` changes while settling.
         TransitionTargetError: a ``transition()`` returned something else than a transition.
         Exception: whatever a hook raised (the stack then holds only entered states).
     """
-    changes = 0
-    quiet = machine.max_transitions - KEPT_CHANGES  # changes before the loop watch starts
+    extras = machine._extras
+    bound = DEFAULT_MAX_TRANSITIONS if extras is None else extras.max_transitions
+    quiet = bound - KEPT_CHANGES  # changes before the loop watch starts
     watch: LoopWatch | None = None
+    if changes > quiet and chosen is not None:
+        watch = LoopWatch.note(watch, machine, chosen, changes)
     while True:
         extras = machine._extras  # a hook may create it (entering regions does)
         if len(home) > size:
@@ -79,7 +85,7 @@ def change(
             _enter(machine, extras, home, size, chosen, depth=depth, step=step)
         if not settle:
             return
-        chosen, home, index = _next_change(
+        chosen, home, index = next_change(
             machine._stack, extras.regions if extras is not None else None
         )
         if chosen is None:
@@ -126,6 +132,7 @@ def _enter(
         exit_regions(machine, home[size - 1])  # an inner replaces a host's regions
     cls = chosen.target
     state = cls()
+    state.owner = machine.owner
     state.machine = machine
     state.depth = depth
     home.append(state)
@@ -164,7 +171,7 @@ def _not_entered(
         check_arguments(chosen, error)
 
 
-def _next_change(main: Stack, regions: Regions | None) -> Found:
+def next_change(main: Stack, regions: Regions | None) -> Found:
     """One pass of the book's algorithm: the first change, outermost state first.
 
     ``main`` is the main stack (or a region's), ``regions`` the machine's region stacks
@@ -227,7 +234,7 @@ def _hosts(regions: Regions, state: State[Any], kind: TransitionKind) -> bool:
 def _first_change_in_regions(host: State[Any], regions: Regions) -> Found:
     """The first change, region by region, of ``host``'s regions (and theirs, in turn)."""
     for region in regions.get(host, ()):
-        found = _next_change(region, regions)
+        found = next_change(region, regions)
         if found[0] is not None:
             return found
     return None, [], -1

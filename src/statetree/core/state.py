@@ -45,10 +45,11 @@ class State(Generic[OwnerT]):
         ``on_exit()``, ``update(*args, **kwargs)`` (receives ``update_states`` arguments).
     """
 
-    # A state keeps only its machine and depth: thousands of entities each hold a stack of
-    # them. Its owner and the values it saved are kept by the machine.
-    __slots__ = ("depth", "machine")
+    # Thousands of entities each hold a stack of states: a state keeps only these three
+    # (the values it saved are kept by the machine).
+    __slots__ = ("depth", "machine", "owner")
 
+    owner: OwnerT
     machine: StateMachine[Any]
     depth: int
 
@@ -77,12 +78,6 @@ class State(Generic[OwnerT]):
 
     def update(self, *args: Any, **kwargs: Any) -> None:
         """Called by ``update_states`` on the settled stack, outermost first."""
-
-    @property
-    def owner(self) -> OwnerT:
-        """The object the machine was built for (``StateMachine(..., owner=...)``)."""
-        owner: OwnerT = self.machine.owner
-        return owner
 
     @property
     def cause(self) -> Cause:
