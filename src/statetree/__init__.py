@@ -99,13 +99,15 @@ class _Subpackage(ModuleType):
 globals().update({name: _Subpackage(f"{__name__}.{name}") for name in _SUBPACKAGES})
 
 if TYPE_CHECKING:
-    from statetree import bitmask as bitmask
-    from statetree import chart as chart
-    from statetree import cli as cli
-    from statetree import inspect as inspect
-    from statetree import net as net
-    from statetree import plot as plot
-    from statetree import structure as structure
+    # Declared, not imported: type checkers see modules, and compiling the core with mypyc
+    # (which type-checks what the package imports) stays limited to the core.
+    bitmask: ModuleType
+    chart: ModuleType
+    cli: ModuleType
+    inspect: ModuleType
+    net: ModuleType
+    plot: ModuleType
+    structure: ModuleType
 
 
 def __dir__() -> list[str]:
