@@ -8,6 +8,7 @@ from threading import get_ident
 from typing import Any, Generic, SupportsIndex, TypeVar
 
 from statetree.core import mypyc_attr
+from statetree.core.events import frame_time
 from statetree.core.options import DEFAULT_MAX_TRANSITIONS, Extras, Options
 from statetree.core.settle import change, next_change, plan
 from statetree.core.state import HAS_UPDATE, State
@@ -43,6 +44,8 @@ class StateMachine(Options, Generic[OwnerT]):
         trace_sink: a callable receiving each trace line.
         max_transitions: how many stack changes one ``process_state_transitions`` call may
             make before it raises :class:`TransitionLoopError`.
+        time_in_state: keep each active state's time, the sum of the ``dt`` given to
+            ``update_states`` while it is active (``state.time_in_state``).
 
     Raises:
         TransitionTargetError: ``initial`` is not a ``State`` subclass.
@@ -59,6 +62,7 @@ class StateMachine(Options, Generic[OwnerT]):
         trace: TraceLevel = TraceLevel.NONE,
         trace_sink: Callable[[str], None] | None = None,
         max_transitions: SupportsIndex = DEFAULT_MAX_TRANSITIONS,
+        time_in_state: bool = False,
     ) -> None:
         self._initial = _initial_transition(initial)
         self.owner = owner
@@ -72,6 +76,8 @@ class StateMachine(Options, Generic[OwnerT]):
             self._extra().sink = trace_sink
         if trace is not TraceLevel.NONE:
             self._retrace(level=TraceLevel(trace))
+        if time_in_state:
+            self._track_time()
 
     # -- queries ---------------------------------------------------------------------------
 
@@ -101,6 +107,24 @@ class StateMachine(Options, Generic[OwnerT]):
     def regions(self, host: State[Any]) -> tuple[tuple[State[Any], ...], ...]:
         """The region stacks of ``host`` (empty unless it entered ``st.concurrent``)."""
         return tuple(tuple(region) for region in self._regions().get(host, ()))
+
+    @property
+    def active_names(self) -> tuple[str, ...]:
+        """The qualified names of the active states, in ``stack`` order
+        (``("HeroStates.Alive", "HeroStates.Locomotion", "HeroStates.Walk")``)."""
+        return tuple(type(state).__qualname__ for state in self.walk())
+
+    @property
+    def leaf_name(self) -> str:
+        """The qualified name of the innermost state of the main stack (a state hosting
+        regions is the innermost one there; ``regions(host)`` has the rest).
+
+        Raises:
+            NotStartedError: the machine has no active state.
+        """
+        if not self._stack:
+            raise NotStartedError(f"{self._label()} has no active state, so no leaf")
+        return type(self._stack[-1]).__qualname__
 
     @property
     def started(self) -> bool:
@@ -164,6 +188,9 @@ class StateMachine(Options, Generic[OwnerT]):
                 thread processes this machine.
             Exception: whatever a state's hook raised, unchanged (see the errors guide for
                 the state the stack is left in).
+
+        Events posted before the call are visible to ``transition()`` during it; the ones
+        not taken are discarded when it ends, however it ends.
         """
         if self._busy:
             raise UsageError(self._reentry_message("process_state_transitions"))
@@ -181,6 +208,9 @@ class StateMachine(Options, Generic[OwnerT]):
                 change(self, home, size, chosen, True, depth=depth, step=step, changes=1)
         finally:
             self._busy = 0
+            extras = self._extras
+            if extras is not None and extras.events:
+                extras.events.clear()
 
     def update_states(self, *args: Any, **kwargs: Any) -> None:
         """Call ``update(*args, **kwargs)`` on each active state, outermost first.
@@ -199,6 +229,11 @@ class StateMachine(Options, Generic[OwnerT]):
             raise UsageError(self._reentry_message("update_states"))
         self._busy = get_ident()
         try:
+            extras = self._extras
+            if extras is not None and extras.timers is not None:
+                dt = frame_time(args, kwargs, self._label())
+                for key in extras.timers:
+                    extras.timers[key] += dt
             for state in self.walk() if self._regions() else self._stack:
                 if state._st_hooks & HAS_UPDATE:
                     state.update(*args, **kwargs)

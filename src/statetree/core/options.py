@@ -14,6 +14,7 @@ from typing import Any, SupportsIndex
 
 from statetree.core import mypyc_attr
 from statetree.core.cause import Cause
+from statetree.core.events import find_event
 from statetree.core.state import State
 from statetree.core.state_value import StateValue
 from statetree.core.trace import StepListener, TraceLevel, Tracer
@@ -33,7 +34,17 @@ _CONFIGURING = threading.RLock()
 class Extras:
     """What few machines use, kept out of every machine's own footprint."""
 
-    __slots__ = ("cause", "max_transitions", "overrides", "regions", "saved", "sink", "tracer")
+    __slots__ = (
+        "cause",
+        "events",
+        "max_transitions",
+        "overrides",
+        "regions",
+        "saved",
+        "sink",
+        "timers",
+        "tracer",
+    )
 
     def __init__(self) -> None:
         self.cause = Cause.TRANSITION
@@ -45,6 +56,9 @@ class Extras:
         # class may define __eq__), in the order it first changed them.
         self.saved: dict[int, list[StateValue[Any]]] = {}
         self.max_transitions = DEFAULT_MAX_TRANSITIONS
+        self.events: list[object] = []  # posted, not yet taken nor discarded
+        # Time in each active state (by id), when the machine tracks it; else None.
+        self.timers: dict[int, float] | None = None
 
     def restore_values(self, state: State[Any]) -> None:
         """``state`` left the stack: give back the values it changed, last changed first."""
@@ -183,6 +197,49 @@ class Options:
     def get_state_override(self, cls: type[State[Any]]) -> type[State[Any]]:
         """The class that overrides ``cls`` on this machine, or ``cls`` itself."""
         return self._extras.overrides.get(cls, cls) if self._extras else cls
+
+    # -- one-shot events and time in state ---------------------------------------------------
+
+    def post(self, event: object) -> None:
+        """Post a one-shot ``event`` (any object: a string, an enum member, a dataclass).
+
+        States see it from their ``transition()`` with ``self.received(kind)`` or
+        ``self.take(kind)`` during the next ``process_state_transitions()``, which discards
+        it when it ends, taken or not. Posted from a hook while the machine processes, it
+        joins the current processing.
+        """
+        self._extra().events.append(event)
+
+    @property
+    def events(self) -> tuple[object, ...]:
+        """The events posted and not yet taken nor discarded, oldest first."""
+        return tuple(self._extras.events) if self._extras else ()
+
+    @property
+    def tracks_time(self) -> bool:
+        """Whether the machine keeps each active state's time (``time_in_state=True``)."""
+        return self._extras is not None and self._extras.timers is not None
+
+    def _track_time(self) -> None:
+        self._extra().timers = {}
+
+    def _event(self, kind: object, take: bool) -> Any:
+        extras = self._extras
+        if extras is None or not extras.events:
+            return None
+        return find_event(extras.events, kind, take)
+
+    def _time_in(self, state: State[Any]) -> float:
+        timers = self._extras.timers if self._extras else None
+        if timers is None:
+            raise UsageError(
+                f"time_in_state read on {self._label()}, which does not track it: create "
+                "the machine with StateMachine(..., time_in_state=True)"
+            )
+        spent = timers.get(id(state))
+        if spent is None:
+            raise UsageError(f"{state!r} is not active in {self._label()}: it has no time")
+        return spent
 
     @property
     def cause(self) -> Cause:

@@ -110,8 +110,8 @@ def _pop_to(machine: StateMachine[Any], extras: Extras | None, home: Stack, size
             # and gives back its state values, so the stack only holds entered states.
             home.pop()
             changed = machine._extras  # on_exit may have created it
-            if changed is not None and changed.saved:
-                changed.restore_values(state)
+            if changed is not None:
+                _forget(changed, state)
 
 
 def _enter(
@@ -140,6 +140,8 @@ def _enter(
     if hooks & NEEDS_DICT:
         give_dict(state)
     if extras is not None:
+        if extras.timers is not None:
+            extras.timers[id(state)] = 0.0
         tracer = extras.tracer  # read once: another thread may replace it
         if tracer is not None:
             tracer.record(Step(machine.name, step, cls, depth))
@@ -165,10 +167,18 @@ def _not_entered(
     on_exit; arguments that do not fit on_enter raise :class:`StateArgumentError` instead."""
     home.pop()
     changed = machine._extras
-    if changed is not None and changed.saved:
-        changed.restore_values(state)
+    if changed is not None:
+        _forget(changed, state)
     if isinstance(error, TypeError):
         check_arguments(chosen, error)
+
+
+def _forget(extras: Extras, state: State[Any]) -> None:
+    """``state`` left the stack: give back its state values, drop its time."""
+    if extras.saved:
+        extras.restore_values(state)
+    if extras.timers:
+        extras.timers.pop(id(state), None)
 
 
 def next_change(main: Stack, regions: Regions | None) -> Found:

@@ -79,6 +79,29 @@ class State(Generic[OwnerT]):
     def update(self, *args: Any, **kwargs: Any) -> None:
         """Called by ``update_states`` on the settled stack, outermost first."""
 
+    # -- one-shot events and time in state ---------------------------------------------------
+
+    def received(self, kind: object) -> Any:
+        """The oldest pending event of ``kind`` (an instance of it, if it is a class; else an
+        equal event), left for other states to see too; ``None`` if there is none."""
+        return self.machine._event(kind, False)
+
+    def take(self, kind: object) -> Any:
+        """As :meth:`received`, and the event is consumed: no other state sees it. A state
+        that moves on an event takes it, so one event moves one state."""
+        return self.machine._event(kind, True)
+
+    @property
+    def time_in_state(self) -> float:
+        """Seconds this state has been active: the sum of the ``dt`` of every
+        ``update_states`` call since it was entered (0 until the first).
+
+        Raises:
+            UsageError: the machine does not track time (``time_in_state=True``), or this
+                state is no longer active.
+        """
+        return self.machine._time_in(self)
+
     @property
     def cause(self) -> Cause:
         """Why this state's hook runs now: a transition, a network update, a prediction..."""
