@@ -21,6 +21,9 @@ DODGE_FRAMES = 18
 DODGE_COOLDOWN = 40
 RESPAWN_FRAMES = 120
 TALK_REACH = 60.0
+FLINCH_DAMAGE = 5
+"""A hit of this much or more makes the hero flinch (unless it stuns)."""
+FLINCH_FRAMES = 12
 
 ENEMY_RADIUS = 6.0
 SIGHT = 130.0

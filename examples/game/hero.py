@@ -1,12 +1,13 @@
 """The hero: a class-based machine in the style of the HSM book.
 
-``Alive`` holds ``Locomotion`` (``Idle`` / ``Walk``), ``Dodge``, ``Attack``, ``Stunned`` and
-``Talk``; ``Dead`` is its sibling. Outer states decide first: dying interrupts anything, a
-stun interrupts anything alive. The states drive three state values, set while a state is
-active and restored as it exits: the speed scale, the animation the renderer plays and
-whether the hero can be hurt. Timings are counted in frames from a stamp each state carries
-as its ``on_enter`` argument, and those arguments are the states' network payloads, so a
-received or rolled-back state resumes exactly where it was.
+``Alive`` holds ``Locomotion`` (``Idle`` / ``Walk``), ``Dodge``, ``Attack``, ``Stunned``,
+``Talk`` and ``Flinch``; ``Dead`` is its sibling. Outer states decide first: dying interrupts
+anything, a stun anything alive, and a hard hit (a one-shot ``Hurt`` event posted to the
+machine) makes the hero flinch out of whatever it was doing. The states drive three state
+values, set while a state is active and restored as it exits: the speed scale, the animation
+the renderer plays and whether the hero can be hurt. Timings are counted in frames from a
+stamp each state carries as its ``on_enter`` argument, and those arguments are the states'
+network payloads, so a received or rolled-back state resumes exactly where it was.
 """
 
 from __future__ import annotations
@@ -48,6 +49,13 @@ class AttackMove:
     """The cosine of the half-angle of the arc it hits in."""
     damage: int
     speed: float
+
+
+@dataclass(frozen=True)
+class Hurt:
+    """A hit that landed: a one-shot event posted to the hero's machine."""
+
+    damage: int
 
 
 ATTACKS = {
@@ -92,7 +100,12 @@ class Hero:
         self.on_strike: Callable[[Hero, AttackMove], None] | None = None
         """Set by the world that resolves hits (the server's); a client predicts without."""
         self.machine = st.StateMachine(
-            HeroStates.Alive, self, name=name, trace=trace, trace_sink=trace_sink
+            HeroStates.Alive,
+            self,
+            name=name,
+            trace=trace,
+            trace_sink=trace_sink,
+            time_in_state=True,  # the renderer animates from each state's time
         )
 
     def step(self, frame: int, value: Input) -> None:
@@ -110,6 +123,7 @@ class Hero:
         if self.invulnerable.value or not self.status.is_active("Alive"):
             return False
         self.health -= damage
+        self.machine.post(Hurt(damage))  # seen by the next frame's transitions
         if effect is not None:
             self.status.try_activate(effect)
         return True
@@ -135,7 +149,7 @@ class HeroStates:
     """The states, nested so their names read ``HeroStates.Walk`` in traces and plots."""
 
     @outermost("Alive", "Dead")  # the order of states on the wire, whatever the code's order
-    @children("Locomotion", "Dodge", "Attack", "Stunned", "Talk")
+    @children("Locomotion", "Dodge", "Attack", "Stunned", "Talk", "Flinch")
     class Alive(st.State[Hero]):
         def on_enter(self) -> None:
             hero = self.owner
@@ -151,6 +165,9 @@ class HeroStates:
                 )
             if hero.status.is_active("Stunned"):
                 return st.inner(HeroStates.Stunned)
+            hurt = self.take(Hurt)
+            if hurt is not None and hurt.damage >= config.FLINCH_DAMAGE:
+                return st.inner(HeroStates.Flinch, hero.frame % config.WRAP)
             return st.inner_entry(HeroStates.Locomotion)
 
         def update(self, dt: float) -> None:
@@ -263,6 +280,24 @@ class HeroStates:
             if self.owner.status.is_active("Stunned"):
                 return None
             return st.sibling(HeroStates.Locomotion)
+
+    class Flinch(st.State[Hero]):
+        """Thrown off balance by a hard hit, for a moment."""
+
+        net_fields = (net.UInt(16),)
+
+        def on_enter(self, started: int) -> None:
+            self.started = started
+            self.set_state_value(self.owner.speed_scale, 0.3)
+            self.set_state_value(self.owner.animation, "flinch")
+
+        def net_payload(self) -> tuple[int]:
+            return (self.started,)
+
+        def transition(self) -> st.Transition | None:
+            if since(self.owner.frame, self.started) >= config.FLINCH_FRAMES:
+                return st.sibling(HeroStates.Locomotion)
+            return None
 
     class Talk(st.State[Hero]):
         """A word with the shrine: standing still; heard to the end, it grants a shield."""

@@ -33,6 +33,7 @@ HERO_COLOURS = {
     "lunge": (255, 255, 255),
     "stunned": (250, 230, 120),
     "talk": (160, 250, 200),
+    "flinch": (255, 130, 120),
     "dead": (90, 90, 100),
 }
 HERO_ACCENTS = ((90, 170, 250), (250, 140, 190))
@@ -104,8 +105,8 @@ class Renderer:
                     (x + int(14 * math.cos(a)), y - 16 + int(4 * math.sin(a))),
                     3,
                 )
-        if hero.animation == "talk":
-            self._text("...", (x + 10, y - 30), TEXT)
+        if hero.animation == "talk":  # the dots come one by one, from the state's time
+            self._text("." * (1 + int(hero.phase * 3) % 3), (x + 10, y - 30), TEXT)
         label = f"{hero.name} {hero.path[-1] if hero.path else ''}"
         self._text(label, (x - 30, y + r + 4), DIM, self.small)
 

@@ -29,6 +29,8 @@ class HeroView:
     path: tuple[str, ...]
     status: tuple[str, ...]
     kills: int = 0
+    phase: float = 0.0
+    """Seconds in the innermost state (for animations)."""
 
 
 @dataclass(frozen=True)
@@ -56,9 +58,10 @@ def hero_view(hero: Hero) -> HeroView:
         hero.facing,
         hero.animation.value,
         hero.health,
-        tuple(type(state).__name__ for state in hero.machine.stack),
+        tuple(name.rsplit(".", 1)[-1] for name in hero.machine.active_names),
         hero.status.active_states,
         hero.kills,
+        hero.machine.stack[-1].time_in_state,
     )
 
 

@@ -85,7 +85,7 @@ class World:
                 hero.name,
                 hero.health,
                 hero.kills,
-                tuple(type(state).__name__ for state in hero.machine.stack),
+                tuple(name.rsplit(".", 1)[-1] for name in hero.machine.active_names),
                 hero.status.active_states,
                 (round(hero.x, 3), round(hero.y, 3)),
             )
@@ -100,10 +100,8 @@ class World:
         """A digest of every actor's state and body: equal digests, equal worlds."""
         digest = hashlib.sha256()
         for hero in self.heroes:
-            parts = (hero.machine.stack, hero.status.mask, hero.health, hero.x, hero.y)
-            digest.update(
-                repr([*map(repr, parts[1:]), [type(s).__name__ for s in parts[0]]]).encode()
-            )
+            parts = (hero.machine.active_names, hero.status.mask, hero.health, hero.x, hero.y)
+            digest.update(repr(parts).encode())
         crowd = self.crowd
         for array in (crowd.x, crowd.y, crowd.health, crowd.anim, crowd.style):
             digest.update(np.ascontiguousarray(array).tobytes())

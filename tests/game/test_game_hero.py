@@ -148,3 +148,44 @@ def test_a_received_state_resumes_exactly_where_it_was(inputs: list[Input]) -> N
     for hero in (sender, receiver):
         run(hero, [IDLE] * 12)
     assert HERO_CODEC.capture(receiver.machine) == HERO_CODEC.capture(sender.machine)
+
+
+def test_a_hard_hit_makes_the_hero_flinch_on_the_next_frame_out_of_an_attack() -> None:
+    hero, lines = traced()
+    run(hero, [Input(attack=True)])
+    assert hero.hurt(3)  # a light hit: no flinch
+    run(hero, [IDLE])
+    assert hero.machine.events == () and isinstance(hero.machine.stack[-1], HeroStates.Attack)
+    assert hero.hurt(config.FLINCH_DAMAGE)
+    assert [type(event).__name__ for event in hero.machine.events] == ["Hurt"]
+    lines.clear()
+    run(hero, [IDLE])
+    assert lines == ["HSM_1_Hero:  Inner   : HeroStates.Flinch"]
+    assert hero.machine.events == () and values(hero) == (0.3, "flinch", False)
+    run(hero, [IDLE] * config.FLINCH_FRAMES)
+    assert lines[1:] == [
+        "HSM_1_Hero:  Sibling : HeroStates.Locomotion",
+        "HSM_1_Hero:   Entry   : HeroStates.Idle",
+    ]
+
+
+def test_a_stunning_hit_stuns_rather_than_flinches() -> None:
+    hero, lines = traced()
+    run(hero, [IDLE])
+    hero.hurt(8, "Stunned")
+    lines.clear()
+    run(hero, [IDLE])
+    assert lines == ["HSM_1_Hero:  Inner   : HeroStates.Stunned"]
+    assert hero.machine.events == ()  # the untaken Hurt went with the processing
+
+
+def test_each_state_s_time_comes_from_the_frames_it_was_active() -> None:
+    hero, _ = traced()
+    run(hero, [Input(1, 0)] * 30)
+    walk = hero.machine.stack[-1]
+    assert hero.machine.active_names[-1] == "HeroStates.Walk"
+    assert walk.time_in_state == pytest.approx(30 * config.DT)  # entered on the first frame
+    run(hero, [Input(1, 0, dodge=True)] + [Input(1, 0)] * 4)
+    alive, dodge = hero.machine.stack
+    assert dodge.time_in_state == pytest.approx(5 * config.DT)
+    assert alive.time_in_state == pytest.approx(35 * config.DT)

@@ -128,7 +128,7 @@ def test_a_watched_batch_agent_reports_its_changes() -> None:
 @pytest.mark.parametrize(
     ("target", "first_line"),
     [
-        ("examples/game/hero.py:HeroStates.Alive", "HeroStates.Alive: 9 states, 15 transitions"),
+        ("examples/game/hero.py:HeroStates.Alive", "HeroStates.Alive: 10 states, 17 transitions"),
         ("examples/game/status.py", "Status (bitmask): 5 states, 10 rules"),
     ],
 )
