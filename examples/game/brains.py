@@ -39,14 +39,20 @@ class Brains(Protocol):
 
 
 class MachineBrains:
-    """One ``ChartMachine`` per enemy."""
+    """One ``ChartMachine`` per enemy, owned by the enemy's index, sharing its handlers."""
 
     def __init__(
         self, chart: CompiledChart, count: int, handlers: Mapping[str, ArrayHandler]
     ) -> None:
+        self.ones = [np.array([i], dtype=np.intp) for i in range(count)]
+        shared = {name: self._relay(handler) for name, handler in handlers.items()}
         self.machines = [
-            ChartMachine(chart, _bound(handlers, i), name=f"Enemy[{i}]") for i in range(count)
+            ChartMachine(chart, shared, name=f"Enemy[{i}]", owner=i) for i in range(count)
         ]
+
+    def _relay(self, handler: ArrayHandler) -> Callable[[ActionCall], None]:
+        """A machine handler calling ``handler`` for the one enemy whose action it is."""
+        return lambda call: handler(self.ones[call.owner], call.params)
 
     def start(self) -> None:
         for machine in self.machines:
@@ -90,13 +96,3 @@ _PARTS = ("kept", "exited", "entered")
 
 def _union(groups: Any) -> tuple[str, ...]:
     return tuple(sorted({path for group in groups for path in group}))
-
-
-def _bound(handlers: Mapping[str, ArrayHandler], entity: int) -> dict[str, Any]:
-    """Machine handlers that call the array handlers for one enemy."""
-    one = np.array([entity], dtype=np.intp)
-
-    def bind(handler: ArrayHandler) -> Callable[[ActionCall], None]:
-        return lambda call: handler(one, call.params)
-
-    return {name: bind(handler) for name, handler in handlers.items()}

@@ -2,7 +2,8 @@
 
 Each action of each state becomes one performer when the chart is compiled, holding an
 immutable :class:`ActionCall` that describes it; handlers and listeners receive that same
-record every time, so performing an action allocates nothing.
+record every time, so performing an action allocates nothing. A machine with an owner gets
+its own copies of the records, made once, carrying that owner (see :func:`owned_calls`).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from statetree.chart.events import Event
 from statetree.chart.model import ActionDef, ParamValue
@@ -20,7 +21,14 @@ if TYPE_CHECKING:
     from statetree.chart.runtime import ChartRuntime
     from statetree.chart.states import ChartState
 
-__all__ = ["ActionCall", "Handler", "Performer", "make_performer", "perform_all"]
+__all__ = [
+    "ActionCall",
+    "Handler",
+    "Performer",
+    "make_performer",
+    "owned_calls",
+    "perform_all",
+]
 
 Phase = Literal["enter", "exit"]
 
@@ -34,12 +42,16 @@ class ActionCall:
         params: its parameters (read-only), e.g. ``{"name": "Idle", "loop": True}``.
         state: the path of the state whose action it is.
         phase: ``"enter"`` or ``"exit"``.
+        owner: the ``owner`` of the machine performing it (``ChartMachine(owner=...)``),
+            so one handler can serve many machines; ``None`` if it has none. Not part of
+            equality: two machines performing the same action perform equal calls.
     """
 
     type: str
     params: Mapping[str, ParamValue] = field(default_factory=lambda: MappingProxyType({}))
     state: str = ""
     phase: Phase = "enter"
+    owner: Any = field(default=None, compare=False)
 
     def __str__(self) -> str:
         inside = ", ".join(f"{name}={value!r}" for name, value in self.params.items())
@@ -51,12 +63,19 @@ Handler = Callable[[ActionCall], None]
 
 
 class Performer:
-    """Performs one action of one state (the state tells the listener first)."""
+    """Performs one action of one state (the state tells the listener first).
 
-    __slots__ = ("call",)
+    Attributes:
+        call: the action's record, without an owner.
+        index: the place of that record in the compiled chart's ``calls``, where a
+            runtime finds the record it hands out (its owner's copy).
+    """
 
-    def __init__(self, call: ActionCall) -> None:
+    __slots__ = ("call", "index")
+
+    def __init__(self, call: ActionCall, index: int = 0) -> None:
         self.call = call
+        self.index = index
 
     def __call__(self, state: ChartState, runtime: ChartRuntime) -> None:
         """Do the action."""
@@ -69,26 +88,26 @@ def perform_all(
     listener = runtime.listener
     for perform in performers:
         if listener is not None:
-            listener(perform.call)
+            listener(runtime.calls[perform.index])
         perform(state, runtime)
 
 
 class HostAction(Performer):
     __slots__ = ("slot",)
 
-    def __init__(self, call: ActionCall, slot: int) -> None:
-        super().__init__(call)
+    def __init__(self, call: ActionCall, index: int, slot: int) -> None:
+        super().__init__(call, index)
         self.slot = slot
 
     def __call__(self, state: ChartState, runtime: ChartRuntime) -> None:
-        runtime.handlers[self.slot](self.call)
+        runtime.handlers[self.slot](runtime.calls[self.index])
 
 
 class StartTimer(Performer):
     __slots__ = ("delay", "event")
 
-    def __init__(self, call: ActionCall) -> None:
-        super().__init__(call)
+    def __init__(self, call: ActionCall, index: int) -> None:
+        super().__init__(call, index)
         self.event = Event(TIMER, str(call.params["name"]))
         self.delay = float(call.params["delay"])
 
@@ -99,8 +118,8 @@ class StartTimer(Performer):
 class RaiseEvent(Performer):
     __slots__ = ("event",)
 
-    def __init__(self, call: ActionCall) -> None:
-        super().__init__(call)
+    def __init__(self, call: ActionCall, index: int) -> None:
+        super().__init__(call, index)
         self.event = Event(EVENT, str(call.params["name"]))
 
     def __call__(self, state: ChartState, runtime: ChartRuntime) -> None:
@@ -114,7 +133,7 @@ class ClearHistory(Performer):
         runtime.history[state._id] = 0
 
 
-_BUILTINS: dict[str, Callable[[ActionCall], Performer]] = {
+_BUILTINS: dict[str, Callable[[ActionCall, int], Performer]] = {
     START_TIMER: StartTimer,
     RAISE: RaiseEvent,
     CLEAR_HISTORY: ClearHistory,
@@ -122,13 +141,23 @@ _BUILTINS: dict[str, Callable[[ActionCall], Performer]] = {
 
 
 def make_performer(
-    action: ActionDef, state: str, phase: Phase, slots: Mapping[str, int]
+    action: ActionDef, state: str, phase: Phase, slots: Mapping[str, int], index: int
 ) -> Performer:
     """The performer of ``action`` of the state at path ``state``.
 
     Args:
         slots: the handler slot of each host action type; any other type is built in.
+        index: the place of its record in the compiled chart's ``calls``.
     """
     call = ActionCall(action.type, action.arguments, state, phase)
     slot = slots.get(action.type)
-    return HostAction(call, slot) if slot is not None else _BUILTINS[action.type](call)
+    if slot is not None:
+        return HostAction(call, index, slot)
+    return _BUILTINS[action.type](call, index)
+
+
+def owned_calls(calls: tuple[ActionCall, ...], owner: object) -> tuple[ActionCall, ...]:
+    """``calls`` as a machine owned by ``owner`` hands them out (the same ones if ``None``)."""
+    if owner is None:
+        return calls
+    return tuple(ActionCall(c.type, c.params, c.state, c.phase, owner) for c in calls)

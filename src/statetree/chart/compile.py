@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, cast
 
-from statetree.chart.actions import Performer, Phase, make_performer
+from statetree.chart.actions import ActionCall, Performer, Phase, make_performer
 from statetree.chart.conditions import (
     Compiled,
     Latched,
@@ -43,6 +43,7 @@ class CompiledChart:
         level_kinds: the trigger types that are levels.
         host_actions: the host action types the chart uses, in handler slot order.
         action_users: for each host action type, the states using it (``path (enter)``).
+        calls: the record of every action of every state, each performer's at its index.
     """
 
     chart: Chart
@@ -53,6 +54,7 @@ class CompiledChart:
     level_kinds: frozenset[str]
     host_actions: tuple[str, ...]
     action_users: Mapping[str, tuple[str, ...]]
+    calls: tuple[ActionCall, ...] = ()
 
     @property
     def root(self) -> type[ChartState]:
@@ -92,6 +94,7 @@ class _Compiler:
         self.users = _host_actions(chart)
         self.slots = {name: slot for slot, name in enumerate(self.users)}
         self.classes: dict[str, type[ChartState]] = {}
+        self.calls: list[ActionCall] = []
 
     def compile(self) -> CompiledChart:
         walked = list(self.chart.walk())
@@ -110,11 +113,17 @@ class _Compiler:
             self.level_kinds,
             tuple(self.users),
             MappingProxyType({name: tuple(users) for name, users in self.users.items()}),
+            tuple(self.calls),
         )
 
     def performers(self, state: StateDef, path: str, phase: Phase) -> tuple[Performer, ...]:
         actions = state.enter if phase == "enter" else state.exit
-        return tuple(make_performer(action, path, phase, self.slots) for action in actions)
+        performers = []
+        for action in actions:
+            performer = make_performer(action, path, phase, self.slots, len(self.calls))
+            self.calls.append(performer.call)
+            performers.append(performer)
+        return tuple(performers)
 
     def generate(self, path: str, state: StateDef, index: int, parent: int) -> type[ChartState]:
         """The class of ``state``, without the transitions that name other classes."""

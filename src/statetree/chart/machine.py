@@ -12,9 +12,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from statetree.chart.actions import ActionCall, Handler
+from statetree.chart.actions import ActionCall, Handler, owned_calls
 from statetree.chart.compile import CompiledChart, compile_chart
 from statetree.chart.events import Event, ScriptStep
 from statetree.chart.model import Chart
@@ -51,6 +51,8 @@ class ChartMachine:
         name: the machine's name in traces (default: the chart's name).
         trace, trace_sink, max_transitions: as for ``StateMachine``.
         on_action: called with every action performed, built-ins included, before it is.
+        owner: the object this machine acts for (an enemy, a door), handed to handlers and
+            listeners as :attr:`ActionCall.owner`, so one handler can serve many machines.
 
     Raises:
         ChartError: ``chart`` is invalid.
@@ -63,6 +65,7 @@ class ChartMachine:
         "_event_listeners",
         "_handlers",
         "_on_action",
+        "_owner",
         "_runtime",
         "machine",
     )
@@ -77,14 +80,17 @@ class ChartMachine:
         trace_sink: Callable[[str], None] | None = None,
         on_action: ActionListener | None = None,
         max_transitions: int = DEFAULT_MAX_TRANSITIONS,
+        owner: Any = None,
     ) -> None:
         compiled = chart if isinstance(chart, CompiledChart) else compile_chart(chart)
         self._compiled = compiled
         self._handlers = handlers
         self._on_action = on_action
+        self._owner = owner
         self._action_listeners: tuple[ActionListener, ...] = ()
         self._event_listeners: tuple[EventListener, ...] = ()
         self._runtime = ChartRuntime(compiled, bind_handlers(compiled, handlers), on_action)
+        self._runtime.calls = owned_calls(compiled.calls, owner)
         self.machine: StateMachine[ChartRuntime] = StateMachine(
             compiled.root,
             owner=self._runtime,
@@ -250,6 +256,11 @@ class ChartMachine:
         return compiled_structure(self._compiled)
 
     @property
+    def owner(self) -> Any:
+        """The object this machine acts for (``None`` if it was given none)."""
+        return self._owner
+
+    @property
     def clock(self) -> float:
         """The time, as advanced by ``tick``."""
         return self._runtime.clock
@@ -296,6 +307,7 @@ class ChartMachine:
         handlers = bind_handlers(compiled, self._handlers)
         rehearse_reload(self.machine, compiled)
         report = reload_machine(self.machine, self._runtime, compiled, handlers)
+        self._runtime.calls = owned_calls(compiled.calls, self._owner)
         self._compiled = compiled
         self._process(None)
         entered = tuple(path for path in self.active if path not in report.kept)

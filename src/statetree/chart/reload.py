@@ -113,6 +113,7 @@ def _switch(
 ) -> None:
     runtime.compiled = new
     runtime.handlers = handlers
+    runtime.calls = new.calls
     runtime.history = history
     runtime.live = [None] * len(new.classes)
     runtime.latched = [0] * len(new.edges)

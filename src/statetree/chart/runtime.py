@@ -79,10 +79,13 @@ class ChartRuntime:
         timers: the heap of started timers, by expiry then start order; cancelled ones
             stay until they reach the top or the heap is rebuilt (see :meth:`cancel`).
         dead: how many timers of the heap are cancelled.
+        calls: the action records handed to handlers and listeners, by performer index
+            (the compiled chart's own, or the machine owner's copies of them).
     """
 
     __slots__ = (
         "base",
+        "calls",
         "clock",
         "compiled",
         "dead",
@@ -116,6 +119,7 @@ class ChartRuntime:
         self.dead = 0
         self.compiled = compiled
         self.handlers = handlers
+        self.calls = compiled.calls
         self.latched = [0] * len(compiled.edges)
         self.levels = [False] * len(compiled.levels)
         self.live: list[ChartState | None] = [None] * len(compiled.classes)
