@@ -11,7 +11,7 @@ one-off events (``Hit``, ``Died``).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -24,26 +24,16 @@ from statetree.chart import (
     DEFAULT_REGISTRY,
     ActionType,
     Chart,
-    ChartError,
     CompiledChart,
     Event,
     Param,
-    Problem,
     Reloaded,
     compile_chart,
     load,
 )
-from statetree.chart.model import DataPath, ParamValue, StateDef, format_path
+from statetree.chart.model import ParamValue
 
 CHART_PATH = Path(__file__).resolve().parent / "enemy.yaml"
-
-REGISTRY = DEFAULT_REGISTRY.with_actions(
-    ActionType("play_animation", (Param("name"),)),
-    ActionType("move", (Param("style"), Param("speed", float))),
-    ActionType("strike", (Param("damage", int), Param("effect", str, ""))),
-    ActionType("spawn", ()),
-)
-"""The enemy chart's host actions, beside the built-in timers, history and events."""
 
 ANIMATIONS = ("Wander", "Rest", "Chase", "Windup", "Strike", "Stunned", "Flee", "Dead")
 STYLES = ("hold", "wander", "chase", "flee", "knockback")
@@ -54,6 +44,15 @@ DEAD = ANIMATIONS.index("Dead")
 HIT, DIED = 0, 1
 EDGE_EVENTS = [Event("input", "Hit"), Event("event", "Died")]
 
+REGISTRY = DEFAULT_REGISTRY.with_actions(
+    ActionType("play_animation", (Param("name", choices=ANIMATIONS),)),
+    ActionType("move", (Param("style", choices=STYLES), Param("speed", float))),
+    ActionType("strike", (Param("damage", int), Param("effect", str, "", choices=EFFECTS))),
+    ActionType("spawn", ()),
+)
+"""The enemy chart's host actions, beside the built-in timers, history and events: a chart
+naming an animation, movement style or effect the game does not have does not load."""
+
 
 def load_chart(path: Path = CHART_PATH) -> CompiledChart:
     """Load, check and compile the enemy chart.
@@ -62,47 +61,7 @@ def load_chart(path: Path = CHART_PATH) -> CompiledChart:
         ChartError: the file does not load, or names an animation, style or effect the
             game does not have.
     """
-    chart = load(path, REGISTRY)
-    check_chart(chart)
-    return compile_chart(chart)
-
-
-ALLOWED: dict[tuple[str, str], tuple[str, ...]] = {
-    ("play_animation", "name"): ANIMATIONS,
-    ("move", "style"): STYLES,
-    ("strike", "effect"): EFFECTS,
-}
-"""The values the game knows for its actions' text parameters."""
-
-
-def check_chart(chart: Chart) -> None:
-    """Refuse a chart whose actions name values the game does not know, each located.
-
-    Raises:
-        ChartError: listing every such value with its file, line and place.
-    """
-    problems = list(_unknown_values(chart, chart.root, ("root",)))
-    if problems:
-        raise ChartError(problems)
-
-
-def _unknown_values(chart: Chart, state: StateDef, at: DataPath) -> Iterator[Problem]:
-    for phase in ("enter", "exit"):
-        for index, action in enumerate(getattr(state, phase)):
-            for name, value in action.params:
-                choices = ALLOWED.get((action.type, name))
-                if choices is None or value in choices:
-                    continue
-                path = (*at, phase, index, action.type, name)
-                yield Problem(
-                    f"{state.name}: {action.type} {name} {value!r} is not one of "
-                    f"{', '.join(map(repr, choices))}",
-                    format_path(path),
-                    chart.origin.file,
-                    chart.origin.line(path),
-                )
-    for index, child in enumerate(state.states):
-        yield from _unknown_values(chart, child, (*at, "states", index))
+    return compile_chart(load(path, REGISTRY))
 
 
 class Crowd:

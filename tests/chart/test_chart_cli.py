@@ -9,9 +9,8 @@ import pytest
 from chart_samples import CHARTS, GAME, ROOT
 
 from statetree import TransitionKind as K
-from statetree.chart import ChartError, load
+from statetree.chart import ChartError, ChartWatcher, load
 from statetree.chart.session import ChartSession, watch
-from statetree.chart.watch import ChartWatcher
 from statetree.cli import main
 from statetree.cli.run_command import RUN_COMMAND
 from statetree.cli.structures import chart_file_structure, is_chart_file, load_registry

@@ -7,9 +7,8 @@ from pathlib import Path
 import pytest
 from chart_samples import CHARTS, GAME
 
-from statetree.chart import ChartError, load
+from statetree.chart import ChartError, ChartWatcher, load
 from statetree.chart.session import ChartSession, watch
-from statetree.chart.watch import ChartWatcher
 
 TEXT = (CHARTS / "basic_attack.yaml").read_text()
 GOOD = TEXT.replace("damage: 1.0", "damage: 2.0")

@@ -50,6 +50,7 @@ from statetree.chart.schema import schema
 from statetree.chart.states import ChartState
 from statetree.chart.structure import chart_structure
 from statetree.chart.validate import validate
+from statetree.chart.watch import ChartWatcher
 
 if TYPE_CHECKING:
     from statetree.chart.batch import AgentView as AgentView
@@ -72,6 +73,7 @@ __all__ = [
     "ChartError",
     "ChartMachine",
     "ChartState",
+    "ChartWatcher",
     "CompiledChart",
     "Condition",
     "Document",

@@ -57,18 +57,43 @@ class Param:
             ``bool``.
         default: the value when the chart leaves it out; ``None`` makes it required.
         minimum: the smallest value a number may take (``None``: any).
+        choices: the only values it may take, in the order messages list them (``None``:
+            any value of its type), e.g. ``("hold", "wander", "chase")``.
+
+    Raises:
+        DefinitionError: the type is not one of the four, a choice does not fit the type
+            (or the minimum), the choices are empty or repeat a value, or the default is
+            not one of them.
     """
 
     name: str
     type: type = str
     default: ParamValue | None = None
     minimum: float | None = None
+    choices: tuple[ParamValue, ...] | None = None
 
     def __post_init__(self) -> None:
         if self.type not in _TYPE_NAMES:
             raise DefinitionError(
                 f"parameter {self.name!r}: type must be str, int, float or bool, got {self.type!r}"
             )
+        if self.choices is not None:
+            object.__setattr__(self, "choices", tuple(self.choices))
+            self._check_choices()
+
+    def _check_choices(self) -> None:
+        choices = self.choices or ()
+        problem = "" if choices else "choices cannot be empty"
+        for choice in choices:
+            refusal = self._type_refusal(choice)
+            if refusal is not None:
+                problem = problem or f"choice {refusal}"
+            elif choices.count(choice) > 1:
+                problem = problem or f"choice {choice!r} is given twice"
+        if not problem and self.default is not None and self.default not in choices:
+            problem = f"the default {self.default!r} is not one of the choices"
+        if problem:
+            raise DefinitionError(f"parameter {self.name!r}: {problem}")
 
     @property
     def type_name(self) -> str:
@@ -84,6 +109,14 @@ class Param:
 
         ``bool`` is never a number here, and a number is never NaN or infinite.
         """
+        refusal = self._type_refusal(value)
+        if refusal is None and self.choices is not None and value not in self.choices:
+            listed = ", ".join(map(repr, self.choices))
+            refusal = f"must be one of {listed}, got {value!r}"
+        return refusal
+
+    def _type_refusal(self, value: object) -> str | None:
+        """Why ``value`` does not fit this parameter's type and minimum (``None``: it does)."""
         if isinstance(value, bool) or self.type is bool:
             fits = isinstance(value, bool) and self.type is bool
         else:
@@ -125,12 +158,14 @@ class ActionType:
 
     @property
     def signature(self) -> str:
-        """``name(a: string, b: number = 1.0)`` for messages and docs."""
-        parts = [
-            f"{p.name}: {p.type_name}" + ("" if p.default is None else f" = {p.default!r}")
-            for p in self.params
-        ]
-        return f"{self.name}({', '.join(parts)})"
+        """``name(a: string, b: number = 1.0, c: 'x' | 'y')`` for messages and docs."""
+        return f"{self.name}({', '.join(map(_declared, self.params))})"
+
+
+def _declared(param: Param) -> str:
+    """``b: number = 1.0`` (``c: 'x' | 'y' = 'x'`` for a parameter with choices)."""
+    kind = param.type_name if param.choices is None else " | ".join(map(repr, param.choices))
+    return f"{param.name}: {kind}" + ("" if param.default is None else f" = {param.default!r}")
 
 
 @dataclass(frozen=True, slots=True)
