@@ -203,7 +203,7 @@ class HeroStates:
                 )
             if pressed.attack:
                 return st.sibling(HeroStates.Attack, AttackKind.SLASH, hero.frame % config.WRAP)
-            if pressed.talk and hero.near_shrine and hero.status.explain("InDialogue").can_activate:
+            if pressed.talk and hero.near_shrine and hero.status.can_activate("InDialogue"):
                 return st.sibling(HeroStates.Talk)
             return st.inner_entry(HeroStates.Idle)
 

@@ -117,3 +117,29 @@ class Recorder(BitState[list]):
 def recorded(data: Sequence[Mapping]) -> BitmaskDefinition:
     """Build a definition from data with :class:`Recorder` hooks on every state."""
     return BitmaskDefinition.from_data(data, behaviours={r["name"]: Recorder for r in data})
+
+
+class Gates(list):  # type: ignore[type-arg]
+    """A hook log that also holds which custom checks say no, and logs each check asked."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.closed: set[str] = set()
+        self.checked: list[str] = []
+
+
+class Gated(Recorder):
+    """A :class:`Recorder` with a custom check, refused while its name is in ``closed``."""
+
+    owner: Gates
+
+    def can_activate(self) -> bool:
+        self.owner.checked.append(self.name)
+        return self.name not in self.owner.closed
+
+
+def gated(data: Sequence[Mapping], names: Iterable[str]) -> BitmaskDefinition:
+    """Like :func:`recorded`, with a :class:`Gated` check on the states in ``names``."""
+    checked = set(names)
+    behaviours = {r["name"]: Gated if r["name"] in checked else Recorder for r in data}
+    return BitmaskDefinition.from_data(data, behaviours=behaviours)

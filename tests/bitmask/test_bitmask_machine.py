@@ -234,6 +234,76 @@ def test_custom_check_runs_after_the_rules_pass() -> None:
     assert machine.get_state("Fire").owner is gun
 
 
+def test_can_activate_answers_as_try_activate_would_and_changes_nothing() -> None:
+    machine, log = machine_with("Base", "Mid")
+    before = (machine.mask, machine.history)
+    answers = {name: machine.can_activate(name) for name in RULES.names}
+    assert answers == {
+        "Base": False,  # active, not retriggerable
+        "Mid": False,
+        "Top": True,
+        "Side": True,
+        "Combo": False,  # requires Top and Side
+        "Strike": True,
+        "Follow": False,  # requires Strike
+        "Guard": True,
+    }
+    assert (machine.mask, machine.history, log) == (*before, [])
+    assert machine.try_activate(Guard)
+    assert not machine.can_activate(Strike)  # blocked by Guard
+    with pytest.raises(NoSuchStateError, match=r"^'Jump' is not a state of definition"):
+        machine.can_activate("Jump")
+
+
+def test_can_activate_asks_the_custom_check_only_once_the_rules_pass() -> None:
+    asked: list[str] = []
+
+    class Ammo(BitState[list[int]]):
+        def can_activate(self) -> bool:
+            asked.append(self.name)
+            return self.owner[0] > 0
+
+    rules = BitmaskDefinition.from_data(
+        {"Ready": {}, "Fire": {"requires": ["Ready"]}}, behaviours={"Fire": Ammo}
+    )
+    rounds = [0]
+    machine = BitmaskMachine(rules, rounds)
+    assert not machine.can_activate("Fire")
+    assert asked == []
+    machine.try_activate("Ready")
+    assert not machine.can_activate("Fire")
+    rounds[0] = 1
+    assert machine.can_activate("Fire")
+    assert asked == ["Fire", "Fire"]
+    assert machine.active_states == ("Ready",)
+
+
+def test_a_hook_may_ask_can_activate_and_still_may_not_request() -> None:
+    answers: list[bool] = []
+
+    class Asker(BitState[None]):
+        def on_activated(self, cause: BitCause) -> None:
+            answers.append(self.machine.can_activate("Checked"))
+            self.machine.try_activate("Checked")
+
+    class Checked(BitState[None]):
+        def can_activate(self) -> bool:
+            return True
+
+    rules = BitmaskDefinition.from_data(
+        {"Asker": {}, "Checked": {}}, behaviours={"Asker": Asker, "Checked": Checked}
+    )
+    machine = BitmaskMachine(rules)
+    with pytest.raises(
+        ReentrantRequestError,
+        match=r"^try_activate\('Checked'\) was called "
+        r"from Asker.on_activated",
+    ):
+        machine.try_activate("Asker")
+    assert answers == [True]
+    assert machine.active_states == ("Asker",)
+
+
 def test_history_is_a_bounded_ring_of_frozen_records() -> None:
     machine = BitmaskMachine(RULES, [], history_size=3)
     for _ in range(3):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from bitmask_strategies import Reference, definition_data, recorded, requests
+from bitmask_strategies import Gates, Reference, definition_data, gated, recorded, requests
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -153,3 +153,29 @@ def deliver(client: PredictingClient, message: tuple) -> None:
         client.receive_verdict(payload)
     else:
         client.receive_state(*payload)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_can_activate_answers_exactly_what_try_activate_then_does(data: st.DataObject) -> None:
+    rules = data.draw(definition_data())
+    names = [rule["name"] for rule in rules]
+    definition = gated(rules, data.draw(st.sets(st.sampled_from(names))))
+    gates = Gates()
+    machine = BitmaskMachine(definition, gates)
+    for _, name, activate in data.draw(requests(names)):
+        gates.closed = data.draw(st.sets(st.sampled_from(names)))
+        if not activate:
+            machine.deactivate(name)
+            continue
+        before, history = machine.mask, machine.history
+        del gates[:], gates.checked[:]
+        can = machine.can_activate(name)
+        asked = list(gates.checked)
+        assert (machine.mask, machine.history, list(gates)) == (before, history, [])
+        assert can is machine.explain(name).can_activate
+        gates.checked.clear()
+        assert machine.try_activate(name) is can
+        assert gates.checked == asked  # the custom check is asked exactly as often
+        if not can:
+            assert (machine.mask, machine.history, list(gates)) == (before, history, [])

@@ -188,16 +188,12 @@ class BitmaskMachine(Generic[Owner]):
         try:
             index = self._lookup[state]
         except (KeyError, TypeError):
-            raise NoSuchStateError(state, self.name, self._definition.names) from None
+            index = self._find(state)  # raises, naming the state
+        if not self._allows(index):
+            return False
         mask = self._mask
         bit = self._bits[index]
         active = mask & bit
-        if active and not self._retriggerable[index]:
-            return False
-        if mask & self._blocked[index] or self._requires[index] & ~mask:
-            return False
-        if self._checked[index] and not self._check(index):
-            return False
         remove = self._terminates[index] & mask
         steps: list[Step] = []
         if active:
@@ -213,6 +209,27 @@ class BitmaskMachine(Generic[Owner]):
         self._mask |= bit
         self._emit(index, True, cause, -1)
         return True
+
+    def can_activate(self, state: StateRef) -> bool:
+        """Whether :meth:`try_activate` would activate a state now; nothing changes.
+
+        The same rules in the same order: not active (or retriggerable), every requirement
+        active, no blocker active, then the state's custom ``can_activate()``, called only
+        if the rules pass. For the reasons it would not, see :meth:`explain`. It may be
+        called from hooks and checks (a query, not a request).
+
+        Raises:
+            NoSuchStateError: the state is not in the definition.
+        """
+        return self._allows(self._find(state))
+
+    def _allows(self, index: int) -> bool:
+        mask = self._mask
+        if mask & self._bits[index] and not self._retriggerable[index]:
+            return False
+        if mask & self._blocked[index] or self._requires[index] & ~mask:
+            return False
+        return not self._checked[index] or self._check(index)
 
     def deactivate(self, state: StateRef, *, cause: BitCause = BitCause.REQUESTED) -> bool:
         """Deactivate a state and, dependents first, every active state that requires it.
@@ -301,6 +318,9 @@ class BitmaskMachine(Generic[Owner]):
     def _index(self, state: StateRef, request: str) -> int:
         if self._busy is not None:
             raise ReentrantRequestError(f"{request}({state!r})", _describe(self._busy))
+        return self._find(state)
+
+    def _find(self, state: StateRef) -> int:
         try:
             return self._lookup[state]
         except (KeyError, TypeError):
@@ -312,11 +332,12 @@ class BitmaskMachine(Generic[Owner]):
 
     def _check(self, index: int) -> bool:
         check = self._states[index].can_activate
+        busy = self._busy  # a hook asking can_activate() stays busy after the check
         self._busy = check
         try:
             return check()
         finally:
-            self._busy = None
+            self._busy = busy
 
     def _remove(self, steps: list[Step]) -> None:
         for index, cause, by in steps:
