@@ -83,8 +83,12 @@ class Host:
             frame = self.world.frame + 1
             self.world.step([inputs.pop(frame) for inputs in self.waiting])
 
+    def on_join(self, client: net.Address) -> None:
+        """Players are numbered in the order they join (a player back after a silence
+        keeps its number); the ones after the first ``PLAYERS`` watch."""
+        self.slots.setdefault(client, len(self.slots))
+
     def slot_of(self, client: net.Address) -> int | None:
-        """Players are numbered in the order the server first saw them; later ones watch."""
         slot = self.slots.get(client)
         return slot if slot is not None and slot < PLAYERS else None
 
@@ -98,8 +102,9 @@ class Host:
         if frame != self.world.frame:
             self.sizes.append(len(state))
         for client in self.server.clients:
-            slot = self.slots.setdefault(client, len(self.slots))
-            message = net.StateMessage(self.world.frame, state, bytes([min(slot, PLAYERS)]))
+            message = net.StateMessage(
+                self.world.frame, state, bytes([min(self.slots[client], PLAYERS)])
+            )
             self.server.send_state(client, message)
         self._sent = (self.world.frame, 0)
 
@@ -199,6 +204,7 @@ async def open_host(settings: Settings, host: Host) -> net.StateServer[Input]:
         fingerprint=host.snapshots.fingerprint,
         address=(settings.host, settings.port),
         conditioner=settings.link(0),
+        on_join=host.on_join,
     )
     host.server = server
     return server

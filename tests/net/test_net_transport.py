@@ -345,6 +345,45 @@ def test_idle_clients_are_forgotten_after_the_timeout() -> None:
     run(scenario)
 
 
+def test_clients_join_once_each_in_the_order_their_hellos_arrive() -> None:
+    async def scenario() -> None:
+        now = [0.0]
+        joins: list[Address] = []
+        leaves: list[Address] = []
+        delivered: list[tuple[Address, list[tuple[int, int]]]] = []
+        authority = await server(
+            on_inputs=lambda sender, ready: delivered.append((sender, ready)),
+            client_timeout=3.0,
+            clock=lambda: now[0],
+            on_join=joins.append,
+            on_leave=leaves.append,
+        )
+        to = authority.endpoint.address
+        raws = [Raw() for _ in range(3)]
+        first, second, third = (raw.socket.getsockname() for raw in raws)
+        try:
+            for raw in raws:
+                await raw.join(to)  # the welcome is sent, then on_join runs at once
+            assert joins == [first, second, third]
+            now[0] = 1.0
+            await raws[1].join(to)  # a repeated hello is welcomed again, not a new join
+            raws[0].send(encode_message(InputMessage(1, (b"\x07",))), to)
+            await until(lambda: delivered == [(first, [(1, 7)])])
+            assert joins == [first, second, third]
+            assert authority.clients == (first, second, third)  # join order, not recency
+            now[0] = 3.5  # the third has been idle for 3.5 s, the others for 2.5 s
+            assert authority.clients == (first, second)
+            await raws[2].join(to)
+            assert (joins, leaves) == ([first, second, third, third], [third])
+            assert authority.clients == (first, second, third)
+        finally:
+            for raw in raws:
+                raw.close()
+            authority.close()
+
+    run(scenario)
+
+
 def test_one_datagram_from_each_of_many_ports_no_longer_fills_the_table_for_good() -> None:
     async def scenario() -> None:
         now = [0.0]

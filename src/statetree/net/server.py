@@ -5,6 +5,10 @@ when the fingerprint is its own, and refuses it (saying why, and logging it) whe
 or when the table of clients is full. Clients that send nothing for ``client_timeout``
 seconds are forgotten, so a table filled by one datagram from each of many ports empties
 again. Inputs from an address that did not shake hands are refused.
+
+Clients join in the order their first hello reaches the server: ``on_join`` is called in
+that order, once per join, and ``clients`` lists them in it. A client forgotten and
+welcomed again joins anew, after the others.
 """
 
 from __future__ import annotations
@@ -64,6 +68,7 @@ class StateServer(Generic[InputT]):
         client_timeout: float = 10.0,
         clock: Callable[[], float] | None = None,
         on_leave: Callable[[Address], None] | None = None,
+        on_join: Callable[[Address], None] | None = None,
     ) -> None:
         if not client_timeout > 0:
             raise UsageError(f"client_timeout must be a positive number, not {client_timeout!r}")
@@ -72,10 +77,13 @@ class StateServer(Generic[InputT]):
         self._parse = parse
         self._on_inputs = on_inputs
         self._on_leave = on_leave
+        self._on_join = on_join
         self._max_clients = max_clients
         self._timeout = client_timeout
         self._clock = clock
+        # Least recently heard from first, to forget the idle ones cheaply; and join order.
         self._clients: OrderedDict[Address, _Client[InputT]] = OrderedDict()
+        self._joined: dict[Address, None] = {}
         self._endpoint: Endpoint | None = None
         self._noted: set[str] = set()
         self._quiet_until = -float("inf")
@@ -94,6 +102,7 @@ class StateServer(Generic[InputT]):
         client_timeout: float = 10.0,
         clock: Callable[[], float] | None = None,
         on_leave: Callable[[Address], None] | None = None,
+        on_join: Callable[[Address], None] | None = None,
     ) -> StateServer[InputT]:
         """Listen on ``address`` (only there).
 
@@ -112,6 +121,8 @@ class StateServer(Generic[InputT]):
             client_timeout: seconds without a datagram after which a client is forgotten.
             clock: the time in seconds (the event loop's clock by default).
             on_leave: called with each client forgotten for being idle.
+            on_join: called with each client welcomed, once per join (not for the hellos
+                it repeats), in join order, just after the welcome is sent.
 
         Raises:
             UsageError: ``fingerprint`` is not 16 hex digits, or ``client_timeout`` is not
@@ -125,6 +136,7 @@ class StateServer(Generic[InputT]):
             client_timeout=client_timeout,
             clock=clock or asyncio.get_running_loop().time,
             on_leave=on_leave,
+            on_join=on_join,
         )
         server._endpoint = await open_endpoint(
             server._receive, address=address, conditioner=conditioner
@@ -140,10 +152,10 @@ class StateServer(Generic[InputT]):
 
     @property
     def clients(self) -> tuple[Address, ...]:
-        """The clients known now, the least recently heard from first (the idle ones are
-        forgotten first, as when a datagram arrives: ``on_leave`` runs for them)."""
+        """The clients known now, in join order (the idle ones are forgotten first, as when
+        a datagram arrives: ``on_leave`` runs for them)."""
         self._expire()
-        return tuple(self._clients)
+        return tuple(self._joined)
 
     def send_state(self, client: Address, message: StateMessage) -> None:
         """Send a confirmed state to ``client``."""
@@ -166,6 +178,7 @@ class StateServer(Generic[InputT]):
             if now - client.seen < self._timeout:
                 return
             del self._clients[address]
+            del self._joined[address]
             LOG.info("forgot client %s: idle for %.1f s", show(address), now - client.seen)
             if self._on_leave is not None:
                 self._on_leave(address)
@@ -206,19 +219,22 @@ class StateServer(Generic[InputT]):
             detail = f"its wire schema is {hello.fingerprint}, this server's is {self.fingerprint}"
             self._refuse(sender, REFUSED_SCHEMA, detail)
             return
-        client = self._clients.get(sender)
-        if client is None:
-            if len(self._clients) >= self._max_clients:
-                detail = (
-                    f"the server is full: {self._max_clients} clients, none idle for "
-                    f"{self._timeout:g} s"
-                )
-                self._refuse(sender, REFUSED_FULL, detail)
-                return
-            client = self._clients[sender] = _Client(InputQueue(), self._now())
+        new = sender not in self._clients  # else a repeated hello: welcomed again, no join
+        if new and len(self._clients) >= self._max_clients:
+            detail = (
+                f"the server is full: {self._max_clients} clients, none idle for "
+                f"{self._timeout:g} s"
+            )
+            self._refuse(sender, REFUSED_FULL, detail)
+            return
+        if new:
+            self._clients[sender] = _Client(InputQueue(), self._now())
+            self._joined[sender] = None
             LOG.info("welcomed client %s", show(sender))
-        self._heard(sender, client)
+        self._heard(sender, self._clients[sender])
         self.endpoint.send(HandshakeMessage(MessageKind.WELCOME, self.fingerprint), sender)
+        if new and self._on_join is not None:
+            self._on_join(sender)
 
     def _heard(self, sender: Address, client: _Client[InputT]) -> None:
         client.seen = self._now()
