@@ -109,6 +109,19 @@ def test_a_reloaded_machine_keeps_its_owner_for_the_new_actions() -> None:
     assert enemy.animations == ["Idle", "Stagger"]
 
 
+def test_a_machine_handed_to_another_owner_names_it_from_then_on() -> None:
+    first, second = Enemy("Orc"), Enemy("Imp")
+    machine = ChartMachine(enemy_chart(), {"play_animation": play_animation}, owner=first)
+    machine.start()
+    machine.owner = second
+    machine.send(HIT)
+    assert (first.animations, second.animations) == (["Idle"], ["Hurt"])
+    machine.owner = first
+    machine.tick(1.0)
+    assert (first.animations, second.animations) == (["Idle", "Idle"], ["Hurt"])
+    assert machine.compiled.calls[0].owner is None  # the compiled records stay unowned
+
+
 def test_the_owner_is_not_part_of_equality_and_the_record_still_pickles() -> None:
     call = ActionCall("play_animation", {"name": "Idle"}, "Top.Idle", "enter", owner=3)
     assert call == ActionCall("play_animation", {"name": "Idle"}, "Top.Idle", "enter")

@@ -257,8 +257,14 @@ class ChartMachine:
 
     @property
     def owner(self) -> Any:
-        """The object this machine acts for (``None`` if it was given none)."""
+        """The object this machine acts for (``None`` if it was given none); set it to
+        hand the machine to another object (a pooled enemy respawning as a new one)."""
         return self._owner
+
+    @owner.setter
+    def owner(self, owner: Any) -> None:
+        self._owner = owner
+        self._runtime.calls = owned_calls(self._compiled.calls, owner)
 
     @property
     def clock(self) -> float:
