@@ -18,10 +18,12 @@ $(VENV)/.base: $(BIN)/python pyproject.toml setup.py
 	$(INSTALL) .
 	touch $@
 
-# The core is compiled with mypyc in place when a C compiler works, and stays Python
-# otherwise (setup.py decides; STATETREE_PURE=1 in the environment skips it). Editing a
-# core module rebuilds it, since Python would load the older compiled module first.
-CORE_SOURCES := $(wildcard src/statetree/core/*.py)
+# The core (and the chart runtime) is compiled with mypyc in place when a C compiler works,
+# and stays Python otherwise (setup.py decides, and lists the modules; STATETREE_PURE=1 in
+# the environment skips it). Editing a compiled module rebuilds it, since Python would load
+# the older compiled module first.
+CHART_RUNTIME := $(addprefix src/statetree/chart/,actions.py conditions.py machine.py runtime.py states.py)
+CORE_SOURCES := $(wildcard src/statetree/core/*.py) $(CHART_RUNTIME)
 $(VENV)/.core: $(VENV)/.base $(CORE_SOURCES) setup.py
 	$(BIN)/python setup.py --quiet build_ext --inplace
 	touch $@
@@ -98,4 +100,4 @@ dist: $(VENV)/.dist
 
 clean:
 	rm -rf $(VENV) build dist site src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
-	rm -f src/*.so src/statetree/core/*.so
+	rm -f src/*.so src/statetree/core/*.so src/statetree/chart/*.so

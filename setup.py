@@ -1,6 +1,7 @@
-"""Build: the core (``src/statetree/core``) is compiled with mypyc when it can be.
+"""Build: the core (``src/statetree/core``) and the chart runtime are compiled with mypyc
+when they can be.
 
-Everything else about the package is in ``pyproject.toml``. The core's modules are compiled
+Everything else about the package is in ``pyproject.toml``. Those modules are compiled
 to C extensions when mypyc and a working C compiler are available, and left as Python source
 otherwise, so an install never fails for want of a compiler. ``STATETREE_PURE=1`` at install
 time skips compiling. Either way the ``.py`` files are installed, and the package runs them
@@ -21,8 +22,13 @@ try:
 except ImportError:  # without mypyc the core stays Python
     mypycify = None
 
-CORE = Path("src/statetree/core")
+PACKAGE = Path("src/statetree")
+CORE = PACKAGE / "core"
+CHART = PACKAGE / "chart"
 NOT_COMPILED = {"__init__.py"}  # it chooses between the compiled and the source modules
+# The chart runtime a chart machine runs per event (the rest of the chart package, its
+# loaders and its compiler, runs once per chart and stays Python).
+CHART_RUNTIME = ("actions", "conditions", "machine", "runtime", "states")
 
 
 class OptionalBuildExt(build_ext):
@@ -52,8 +58,11 @@ class OptionalBuildExt(build_ext):
 
 
 def _in_place() -> list[Path]:
-    """The compiled core's files in the source tree (after an in-place build)."""
-    return [*CORE.glob("*.so"), *CORE.glob("*.pyd"), *Path("src").glob("*__mypyc.*")]
+    """The compiled modules' files in the source tree (after an in-place build)."""
+    loaders = [
+        path for folder in (CORE, CHART) for path in (*folder.glob("*.so"), *folder.glob("*.pyd"))
+    ]
+    return [*loaders, *Path("src").glob("*__mypyc.*")]
 
 
 def _remove_in_place() -> None:
@@ -66,6 +75,7 @@ def core_extensions() -> list[object]:
     if mypycify is None or os.environ.get("STATETREE_PURE", "") not in ("", "0"):
         return []
     sources = sorted(str(path) for path in CORE.glob("*.py") if path.name not in NOT_COMPILED)
+    sources += [str(CHART / f"{name}.py") for name in CHART_RUNTIME]
     try:
         return list(mypycify(sources, opt_level="3", group_name="statetree_core"))
     except BaseException as error:  # mypy reports type errors by exiting

@@ -17,13 +17,15 @@ settings.load_profile("statetree")
 
 
 def _stale_compiled_core() -> list[str]:
-    """Core modules edited after the core was compiled (Python would run the old build).
+    """Compiled modules edited after they were compiled (Python would run the old build).
 
-    The compiled code of every core module is in one library beside the package.
+    The compiled code of every compiled module is in one library beside the package; each
+    compiled module also has a small loader beside its source.
     """
-    folder = Path(statetree.core.__file__).parent
-    built = min(path.stat().st_mtime for path in folder.parent.parent.glob("*__mypyc.*"))
-    sources = [path for path in folder.glob("*.py") if path.name != "__init__.py"]  # not compiled
+    package = Path(statetree.core.__file__).parent.parent
+    built = min(path.stat().st_mtime for path in package.parent.glob("*__mypyc.*"))
+    loaders = [path for folder in ("core", "chart") for path in (package / folder).glob("*.so")]
+    sources = [loader.with_name(loader.name.split(".")[0] + ".py") for loader in loaders]
     return sorted(path.name for path in sources if path.stat().st_mtime > built)
 
 

@@ -9,12 +9,11 @@ its own copies of the records, made once, carrying that owner (see :func:`owned_
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING
 
+from statetree.chart.action_calls import ActionCall, Handler, Phase
 from statetree.chart.events import Event
-from statetree.chart.model import ActionDef, ParamValue
+from statetree.chart.model import ActionDef
 from statetree.chart.registry import CLEAR_HISTORY, EVENT, RAISE, START_TIMER, TIMER
 
 if TYPE_CHECKING:
@@ -25,41 +24,11 @@ __all__ = [
     "ActionCall",
     "Handler",
     "Performer",
+    "Phase",
     "make_performer",
     "owned_calls",
     "perform_all",
 ]
-
-Phase = Literal["enter", "exit"]
-
-
-@dataclass(frozen=True, slots=True)
-class ActionCall:
-    """One action of one state, as handlers and listeners receive it.
-
-    Attributes:
-        type: the action type, e.g. ``play_animation``.
-        params: its parameters (read-only), e.g. ``{"name": "Idle", "loop": True}``.
-        state: the path of the state whose action it is.
-        phase: ``"enter"`` or ``"exit"``.
-        owner: the ``owner`` of the machine performing it (``ChartMachine(owner=...)``),
-            so one handler can serve many machines; ``None`` if it has none. Not part of
-            equality: two machines performing the same action perform equal calls.
-    """
-
-    type: str
-    params: Mapping[str, ParamValue] = field(default_factory=lambda: MappingProxyType({}))
-    state: str = ""
-    phase: Phase = "enter"
-    owner: Any = field(default=None, compare=False)
-
-    def __str__(self) -> str:
-        inside = ", ".join(f"{name}={value!r}" for name, value in self.params.items())
-        return f"{self.phase} {self.state}: {self.type}({inside})"
-
-
-Handler = Callable[[ActionCall], None]
-"""What the host registers for an action type: called with the action's record."""
 
 
 class Performer:
@@ -77,7 +46,7 @@ class Performer:
         self.call = call
         self.index = index
 
-    def __call__(self, state: ChartState, runtime: ChartRuntime) -> None:
+    def perform(self, state: ChartState, runtime: ChartRuntime) -> None:
         """Do the action."""
 
 
@@ -86,10 +55,10 @@ def perform_all(
 ) -> None:
     """Perform ``performers`` in order, each announced to the runtime's listener first."""
     listener = runtime.listener
-    for perform in performers:
+    for performer in performers:
         if listener is not None:
-            listener(runtime.calls[perform.index])
-        perform(state, runtime)
+            listener(runtime.calls[performer.index])
+        performer.perform(state, runtime)
 
 
 class HostAction(Performer):
@@ -99,7 +68,7 @@ class HostAction(Performer):
         super().__init__(call, index)
         self.slot = slot
 
-    def __call__(self, state: ChartState, runtime: ChartRuntime) -> None:
+    def perform(self, state: ChartState, runtime: ChartRuntime) -> None:
         runtime.handlers[self.slot](runtime.calls[self.index])
 
 
@@ -111,7 +80,7 @@ class StartTimer(Performer):
         self.event = Event(TIMER, str(call.params["name"]))
         self.delay = float(call.params["delay"])
 
-    def __call__(self, state: ChartState, runtime: ChartRuntime) -> None:
+    def perform(self, state: ChartState, runtime: ChartRuntime) -> None:
         runtime.start_timer(state, self.event, self.delay)
 
 
@@ -122,14 +91,14 @@ class RaiseEvent(Performer):
         super().__init__(call, index)
         self.event = Event(EVENT, str(call.params["name"]))
 
-    def __call__(self, state: ChartState, runtime: ChartRuntime) -> None:
+    def perform(self, state: ChartState, runtime: ChartRuntime) -> None:
         runtime.latch(self.event)
 
 
 class ClearHistory(Performer):
     __slots__ = ()
 
-    def __call__(self, state: ChartState, runtime: ChartRuntime) -> None:
+    def perform(self, state: ChartState, runtime: ChartRuntime) -> None:
         runtime.history[state._id] = 0
 
 

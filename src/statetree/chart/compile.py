@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, cast
 
-from statetree.chart.actions import ActionCall, Performer, Phase, make_performer
+from statetree.chart.action_calls import ActionCall, Phase
+from statetree.chart.actions import Performer, make_performer
 from statetree.chart.conditions import (
     Compiled,
     Latched,
@@ -22,7 +23,7 @@ from statetree.chart.conditions import (
 )
 from statetree.chart.events import Event
 from statetree.chart.model import Chart, Condition, Policy, StateDef, triggers_of
-from statetree.chart.policies import transition_function
+from statetree.chart.policies import transition_of
 from statetree.chart.states import ChartState
 from statetree.chart.validate import validate
 from statetree.core.transition import CONCURRENT, INNER, INNER_ENTRY, SIBLING, Transition
@@ -139,7 +140,7 @@ class _Compiler:
             "_exit": self.performers(state, path, "exit"),
             "_post": compile_any(state.post, self),
         }
-        function = transition_function(state.policy, bool(state.transitions))
+        function = transition_of(state.policy, bool(state.transitions))
         if function is not None:
             namespace["transition"] = function
         return cast("type[ChartState]", type(state.name, (ChartState,), namespace))

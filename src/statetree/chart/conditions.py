@@ -19,14 +19,17 @@ if TYPE_CHECKING:
 __all__ = ["Compiled", "Latched", "Level", "compile_all", "compile_any", "compile_condition"]
 
 
-class Compiled(Protocol):
-    """A compiled condition."""
+class Compiled:
+    """A compiled condition (one subclass per kind of condition)."""
+
+    __slots__ = ()
 
     def holds(self, runtime: ChartRuntime, threshold: int) -> bool:
         """Whether the condition holds now, counting events latched after ``threshold``."""
+        raise NotImplementedError
 
 
-class Latched:
+class Latched(Compiled):
     """An edge trigger: its event was latched after the threshold."""
 
     __slots__ = ("index",)
@@ -38,7 +41,7 @@ class Latched:
         return runtime.latched[self.index] > threshold
 
 
-class Level:
+class Level(Compiled):
     """A level trigger: the host holds it on."""
 
     __slots__ = ("index",)
@@ -50,7 +53,7 @@ class Level:
         return runtime.levels[self.index]
 
 
-class All:
+class All(Compiled):
     __slots__ = ("items",)
 
     def __init__(self, items: tuple[Compiled, ...]) -> None:
@@ -60,7 +63,7 @@ class All:
         return all(item.holds(runtime, threshold) for item in self.items)
 
 
-class Any_:
+class Any_(Compiled):
     __slots__ = ("items",)
 
     def __init__(self, items: tuple[Compiled, ...]) -> None:
@@ -70,7 +73,7 @@ class Any_:
         return any(item.holds(runtime, threshold) for item in self.items)
 
 
-class Not:
+class Not(Compiled):
     __slots__ = ("item",)
 
     def __init__(self, item: Compiled) -> None:

@@ -5,6 +5,11 @@ hold what its definition says, precomputed: its actions, its compiled conditions
 transitions it can return. Instances only carry what changes at run time: when they were
 entered, their active child, their parent and their timers. Generated classes add no
 slots, so an active state's class can be swapped for its newly compiled twin on reload.
+
+A generated class's ``transition`` is one of the ``ChartState`` methods below, picked by
+the compiler for what its definition uses (:func:`statetree.chart.policies.transition_of`):
+explicit transitions first, then its children's policy. Each only reads data, as
+``transition()`` must.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from statetree.chart.actions import perform_all
 from statetree.chart.runtime import ChartRuntime, Timer
+from statetree.core import mypyc_attr
 from statetree.core.state import State
 from statetree.core.transition import Transition
 
@@ -23,7 +29,11 @@ if TYPE_CHECKING:
 
 __all__ = ["ChartState"]
 
+Out = tuple[tuple[int, "Compiled", Transition], ...]
+"""Explicit transitions: latch index of a lone edge trigger (else -1), condition, transition."""
 
+
+@mypyc_attr(allow_interpreted_subclasses=True)
 class ChartState(State[ChartRuntime]):
     """A state of a compiled chart (see :func:`statetree.chart.compile_chart`).
 
@@ -50,7 +60,7 @@ class ChartState(State[ChartRuntime]):
     _index: ClassVar[int] = 0
     _enter: ClassVar[tuple[Performer, ...]] = ()
     _exit: ClassVar[tuple[Performer, ...]] = ()
-    _out: ClassVar[tuple[tuple[int, Compiled, Transition], ...]] = ()
+    _out: ClassVar[Out] = ()
     _post: ClassVar[Compiled | None] = None
     _advance: ClassVar[Transition | None] = None
     _entries: ClassVar[tuple[Transition, ...]] = ()
@@ -97,3 +107,98 @@ class ChartState(State[ChartRuntime]):
         base = runtime.base
         entry = self.entry
         return post.holds(runtime, entry if entry > base else base)
+
+    # -- transition(), one method per kind of definition -----------------------------------
+
+    def fire(self) -> Transition | None:
+        """The first explicit transition whose condition holds since the state's entry.
+
+        A condition that is a single edge trigger comes with its latch index (else -1), and
+        is tested here without a call: most transitions fire on one event.
+        """
+        runtime = self.owner
+        base = runtime.base
+        entry = self.entry
+        threshold = entry if entry > base else base
+        latched = runtime.latched
+        for index, condition, chosen in self._out:
+            if index >= 0:
+                if latched[index] > threshold:
+                    return chosen
+            elif condition.holds(runtime, threshold):
+                return chosen
+        return None
+
+    def resume(self) -> Transition | None:
+        """Enter the child recorded in the history (the first one unless cleared otherwise)."""
+        if self.child is None:
+            return self._entries[self.owner.history[self._id]]
+        return None
+
+    def fire_or_resume(self) -> Transition | None:
+        """``fire`` then ``resume`` in one call: the most common composite state, per frame."""
+        chosen = ChartState.fire(self)
+        if chosen is None and self.child is None:
+            return self._entries[self.owner.history[self._id]]
+        return chosen
+
+    def sequential(self) -> Transition | None:
+        """Resume a child, then advance to the next one once the active child is done."""
+        child = self.child
+        if child is None:
+            return self._entries[self.owner.history[self._id]]
+        advance = child._advance
+        if advance is not None and ChartState.done(child):
+            return advance
+        return None
+
+    def fire_or_sequential(self) -> Transition | None:
+        """``fire`` then ``sequential``."""
+        chosen = ChartState.fire(self)
+        return ChartState.sequential(self) if chosen is None else chosen
+
+    def priority(self) -> Transition | None:
+        """The child whose pre-condition holds, highest first; the active one until done."""
+        runtime = self.owner
+        base = runtime.base
+        pres = self._pres
+        child = self.child
+        if child is None:
+            return self._inners[_first_holding(pres, runtime, base, -1)]
+        index = child._index
+        for higher in range(index):
+            pre = pres[higher]
+            if pre is not None and pre.holds(runtime, base):
+                return self._inners[higher]
+        if child._post is not None:
+            if ChartState.done(child):
+                return self._inners[_first_holding(pres, runtime, base, index)]
+            return None
+        pre = pres[index]
+        if pre is not None and not pre.holds(runtime, base):
+            return self._inners[_first_holding(pres, runtime, base, index)]
+        return None
+
+    def fire_or_priority(self) -> Transition | None:
+        """``fire`` then ``priority``."""
+        chosen = ChartState.fire(self)
+        return ChartState.priority(self) if chosen is None else chosen
+
+    def concurrent(self) -> Transition | None:
+        """Enter every child as a region (once: the core ignores it while they are active)."""
+        return self._regions
+
+    def fire_or_concurrent(self) -> Transition | None:
+        """``fire`` then ``concurrent``."""
+        chosen = ChartState.fire(self)
+        return self._regions if chosen is None else chosen
+
+
+def _first_holding(
+    pres: tuple[Compiled | None, ...], runtime: ChartRuntime, base: int, skip: int
+) -> int:
+    """The first child, ``skip`` aside, whose pre-condition holds (the ground at worst)."""
+    for index, pre in enumerate(pres):
+        if index != skip and (pre is None or pre.holds(runtime, base)):
+            return index
+    return len(pres) - 1

@@ -1,14 +1,15 @@
 """The core runtime: states, transitions, the machine, state values and tracing.
 
-Its modules are compiled with mypyc when the package is installed on a machine with a C
-compiler, and run as plain Python otherwise: the same source, the same behaviour and the
-same messages. Setting the environment variable ``STATETREE_PURE=1`` before the first
+Its modules, and the chart runtime's (``statetree.chart``: machine, runtime, states,
+conditions, actions), are compiled with mypyc when the package is installed on a machine
+with a C compiler, and run as plain Python otherwise: the same source, the same behaviour
+and the same messages. Setting the environment variable ``STATETREE_PURE=1`` before the first
 ``import statetree`` runs the Python source even where compiled modules are installed
 (to step through the core in a debugger, or to compare the two). ``statetree.__compiled__``
 says which one runs.
 
-This module itself is never compiled: it chooses, before any core module loads, where they
-load from.
+This module itself is never compiled: it chooses, before any compiled module loads, where
+they load from.
 """
 
 from __future__ import annotations
@@ -49,9 +50,14 @@ def _pure_requested() -> bool:
     return os.environ.get(PURE_VARIABLE, "") not in ("", "0")
 
 
+def _compiled_folders() -> list[str]:
+    """The folders of the packages with compiled modules: this one and the chart's."""
+    return [*__path__, *(os.path.join(os.path.dirname(folder), "chart") for folder in __path__)]
+
+
 def _load_from_sources() -> None:
-    """Make this package's modules load from their ``.py`` files, ignoring compiled ones."""
-    for folder in __path__:
+    """Make the compiled packages' modules load from their ``.py`` files instead."""
+    for folder in _compiled_folders():
         sys.path_importer_cache[folder] = FileFinder(
             folder, (SourceFileLoader, SOURCE_SUFFIXES), (SourcelessFileLoader, BYTECODE_SUFFIXES)
         )
