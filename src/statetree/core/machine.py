@@ -10,10 +10,18 @@ from typing import Any, Generic, SupportsIndex, TypeVar
 from statetree.core import mypyc_attr
 from statetree.core.events import frame_time
 from statetree.core.options import DEFAULT_MAX_TRANSITIONS, Extras, Options
-from statetree.core.settle import change, next_change, plan
+from statetree.core.settle import (
+    INIT_STEP,
+    PLAIN_CHANGES,
+    apply,
+    enter,
+    not_a_transition,
+    pop_to,
+    settle,
+)
 from statetree.core.state import HAS_UPDATE, State
 from statetree.core.trace import TraceLevel
-from statetree.core.transition import Transition, sibling
+from statetree.core.transition import INNER, SIBLING, Transition, sibling
 from statetree.core.tree import (
     Regions,
     Stack,
@@ -196,16 +204,34 @@ class StateMachine(Options, Generic[OwnerT]):
             raise UsageError(self._reentry_message("process_state_transitions"))
         self._busy = get_ident()
         try:
-            stack = self._stack
-            if not stack:
-                change(self, stack, 0, self._initial, True)
-                return
-            # A settled frame, the common case, costs this one pass and no other call.
-            extras = self._extras
-            chosen, home, index = next_change(stack, None if extras is None else extras.regions)
-            if chosen is not None:
-                size, depth, step = plan(home, index, chosen)
-                change(self, home, size, chosen, True, depth=depth, step=step, changes=1)
+            # Untyped: the states' hooks are called the Python way anyway, and a wrong return
+            # value must reach the check below rather than a type check of its own.
+            stack: list[Any] = self._stack
+            changes = 0
+            # A machine without extras (no regions, tracing or options) makes its passes
+            # here: a settled frame, the common case, costs one pass and no other call. A
+            # pass's decision is next_change's, with no regions to consider; in the main
+            # stack a state's index is its depth.
+            while stack and changes < PLAIN_CHANGES and self._extras is None:
+                last = stack[-1]
+                for state in stack:
+                    result = state.transition()
+                    if result is None:
+                        continue
+                    if type(result) is not Transition:
+                        raise not_a_transition(state, result)
+                    kind = result.kind
+                    if (
+                        state is last
+                        or kind is SIBLING
+                        or (kind is INNER and type(stack[state.depth + 1]) is not result.target)
+                    ):
+                        break
+                else:
+                    return
+                changes += 1
+                apply(self, stack, state.depth, result)
+            settle(self, changes)
         finally:
             self._busy = 0
             extras = self._extras
@@ -247,7 +273,7 @@ class StateMachine(Options, Generic[OwnerT]):
             UsageError: called from inside one of this machine's hooks.
         """
         with self._tool_call("stop"):
-            change(self, self._stack, 0, None)
+            pop_to(self, self._stack, 0)
 
     # -- tools: driving the stack directly -------------------------------------------------
 
@@ -262,7 +288,7 @@ class StateMachine(Options, Generic[OwnerT]):
         """
         with self._tool_call("exit"):
             home, index = self._locate(state, "exit")
-            change(self, home, index, None)
+            pop_to(self, home, index)
 
     def apply_transition(self, state: State[Any], transition: Transition | object) -> None:
         """Change the stack now as if ``state`` had chosen ``transition``.
@@ -284,8 +310,7 @@ class StateMachine(Options, Generic[OwnerT]):
             )
         with self._tool_call("apply_transition"):
             home, index = self._locate(state, "apply_transition")
-            size, depth, step = plan(home, index, transition)
-            change(self, home, size, transition, depth=depth, step=step)
+            apply(self, home, index, transition)
 
     def start(self) -> None:
         """Enter the initial state if the machine has none, without processing further.
@@ -295,7 +320,7 @@ class StateMachine(Options, Generic[OwnerT]):
         """
         with self._tool_call("start"):
             if not self._stack:
-                change(self, self._stack, 0, self._initial)
+                enter(self, self._stack, self._initial, 0, INIT_STEP)
 
     @contextlib.contextmanager
     def _tool_call(self, name: str) -> Iterator[None]:

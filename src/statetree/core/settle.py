@@ -10,7 +10,7 @@ branches.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from statetree.core.arguments import check_arguments
 from statetree.core.loops import KEPT_CHANGES, LoopWatch
@@ -31,13 +31,23 @@ from statetree.errors import TransitionTargetError
 if TYPE_CHECKING:
     from statetree.core.machine import StateMachine
 
-__all__ = ["change", "exit_regions", "next_change", "not_a_transition", "plan"]
+__all__ = [
+    "INIT_STEP",
+    "PLAIN_CHANGES",
+    "apply",
+    "enter",
+    "exit_regions",
+    "next_change",
+    "not_a_transition",
+    "pop_to",
+    "settle",
+]
 
 Found = tuple[Transition | None, Stack, int]
 """A pass's result: the transition, the stack of the state that chose it, its index."""
 
 # Enum member lookups cost about 100 ns each in CPython: the loop uses these names.
-_INIT, _ENTRY, _INNER, _SIBLING, _REGION, _POP = (
+INIT_STEP, _ENTRY, _INNER, _SIBLING, _REGION, _POP = (
     StepKind.INIT,
     StepKind.ENTRY,
     StepKind.INNER,
@@ -46,58 +56,66 @@ _INIT, _ENTRY, _INNER, _SIBLING, _REGION, _POP = (
     StepKind.POP,
 )
 
+PLAIN_CHANGES: Final = DEFAULT_MAX_TRANSITIONS - KEPT_CHANGES
+"""Changes a machine without extras makes before the loop watch starts noting them."""
 
-def change(
-    machine: StateMachine[Any],
-    home: Stack,
-    size: int,
-    chosen: Transition | None,
-    settle: bool = False,
-    *,
-    depth: int = 0,
-    step: StepKind = _INIT,
-    changes: int = 0,
-) -> None:
-    """Pop ``home`` down to ``size`` states, then enter ``chosen`` (unless ``None``).
 
-    ``chosen``'s target is pushed at ``depth`` (a concurrent transition enters the regions
-    of ``home``'s last state instead). With ``settle``, the loop then applies the first
-    change that each pass over the whole configuration finds, until a pass finds none.
-    ``changes`` counts ``chosen`` as the first change of the processing (a pass found it),
-    rather than as an entry of the initial state or a tool's change.
+def settle(machine: StateMachine[Any], changes: int) -> None:
+    """Apply the first change each pass finds, outermost state first, until none is found.
+
+    Enters the initial state first if the machine has none. ``changes`` is how many changes
+    this processing made already.
 
     Raises:
-        TransitionLoopError: more than ``machine.max_transitions`` changes while settling.
+        TransitionLoopError: more than ``machine.max_transitions`` changes in all.
         TransitionTargetError: a ``transition()`` returned something else than a transition.
         Exception: whatever a hook raised (the stack then holds only entered states).
     """
     extras = machine._extras
-    bound = DEFAULT_MAX_TRANSITIONS if extras is None else extras.max_transitions
-    quiet = bound - KEPT_CHANGES  # changes before the loop watch starts
+    quiet = (DEFAULT_MAX_TRANSITIONS if extras is None else extras.max_transitions) - KEPT_CHANGES
     watch: LoopWatch | None = None
-    if changes > quiet and chosen is not None:
-        watch = LoopWatch.note(watch, machine, chosen, changes)
+    stack = machine._stack
+    if not stack:
+        enter(machine, stack, machine._initial, 0, INIT_STEP)
     while True:
         extras = machine._extras  # a hook may create it (entering regions does)
-        if len(home) > size:
-            _pop_to(machine, extras, home, size)
-        if chosen is not None:
-            _enter(machine, extras, home, size, chosen, depth=depth, step=step)
-        if not settle:
-            return
-        chosen, home, index = next_change(
-            machine._stack, extras.regions if extras is not None else None
-        )
+        chosen, home, index = next_change(stack, None if extras is None else extras.regions)
         if chosen is None:
             return
-        size, depth, step = plan(home, index, chosen)
         changes += 1
         if changes > quiet:
             watch = LoopWatch.note(watch, machine, chosen, changes)
+        apply(machine, home, index, chosen)
 
 
-def _pop_to(machine: StateMachine[Any], extras: Extras | None, home: Stack, size: int) -> None:
-    """Exit states from the end of ``home`` until it holds ``size``, innermost first."""
+def apply(machine: StateMachine[Any], home: Stack, index: int, chosen: Transition) -> None:
+    """Make the change ``chosen``, chosen by ``home[index]``: a sibling replaces the state,
+    the other kinds replace its inners.
+
+    Raises:
+        StateArgumentError: ``chosen``'s arguments do not fit the target's ``on_enter``.
+        Exception: whatever a hook raised (the stack then holds only entered states).
+    """
+    depth = home[index].depth
+    kind = chosen.kind
+    if kind is SIBLING:
+        step = _SIBLING
+    else:
+        index += 1
+        depth += 1
+        step = _INNER if kind is INNER else _ENTRY
+    if len(home) > index:
+        pop_to(machine, home, index)
+    enter(machine, home, chosen, depth, step)
+
+
+def pop_to(machine: StateMachine[Any], home: Stack, size: int) -> None:
+    """Exit states from the end of ``home`` until it holds ``size``, innermost first.
+
+    Raises:
+        Exception: whatever an ``on_exit`` raised (its state is exited all the same).
+    """
+    extras = machine._extras
     while len(home) > size:
         state = home[-1]
         if extras is not None:
@@ -114,22 +132,22 @@ def _pop_to(machine: StateMachine[Any], extras: Extras | None, home: Stack, size
                 _forget(changed, state)
 
 
-def _enter(
-    machine: StateMachine[Any],
-    extras: Extras | None,
-    home: Stack,
-    size: int,
-    chosen: Transition,
-    *,
-    depth: int,
-    step: StepKind,
+def enter(
+    machine: StateMachine[Any], home: Stack, chosen: Transition, depth: int, step: StepKind
 ) -> None:
-    """Push ``chosen``'s target at ``depth`` and enter it (or enter a host's regions)."""
+    """Push ``chosen``'s target on ``home`` at ``depth`` and enter it, traced as ``step``
+    (a concurrent transition enters the regions of ``home``'s last state instead).
+
+    Raises:
+        StateArgumentError: ``chosen``'s arguments do not fit the target's ``on_enter``.
+        Exception: whatever ``on_enter`` raised (the state is then not on the stack).
+    """
     if chosen.kind is CONCURRENT:
         _enter_regions(machine, home[-1], chosen)
         return
-    if extras is not None and extras.regions and size:
-        exit_regions(machine, home[size - 1])  # an inner replaces a host's regions
+    extras = machine._extras
+    if extras is not None and extras.regions and home:
+        exit_regions(machine, home[-1])  # an inner replaces a host's regions
     cls = chosen.target
     state = cls()
     state.owner = machine.owner
@@ -212,16 +230,6 @@ def next_change(main: Stack, regions: Regions | None) -> Found:
     return _first_change_in_regions(main[-1], regions)
 
 
-def plan(home: Stack, index: int, chosen: Transition) -> tuple[int, int, StepKind]:
-    """What ``chosen``, chosen by ``home[index]``, pops and pushes: the size ``home`` is
-    popped to, the depth of the state pushed, and the kind of step that traces it."""
-    state = home[index]
-    kind = chosen.kind
-    if kind is SIBLING:
-        return index, state.depth, _SIBLING
-    return index + 1, state.depth + 1, _INNER if kind is INNER else _ENTRY
-
-
 def not_a_transition(state: object, returned: object) -> TransitionTargetError:
     """The error for a ``transition()`` that returned something else than a transition."""
     return TransitionTargetError(
@@ -268,7 +276,7 @@ def exit_regions(machine: StateMachine[Any], host: State[Any]) -> None:
     if stacks is None:
         return
     for region in stacks[::-1]:
-        change(machine, region, 0, None)
+        pop_to(machine, region, 0)
     del extras.regions[host]
 
 
@@ -280,4 +288,4 @@ def _enter_regions(machine: StateMachine[Any], host: State[Any], chosen: Transit
             stacks.append([])
         if not stacks[position]:
             entry = sibling(root)
-            change(machine, stacks[position], 0, entry, depth=host.depth + 1, step=_REGION)
+            enter(machine, stacks[position], entry, host.depth + 1, _REGION)
