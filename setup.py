@@ -14,7 +14,7 @@ import os
 import sys
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 try:
@@ -25,6 +25,7 @@ except ImportError:  # without mypyc the core stays Python
 PACKAGE = Path("src/statetree")
 CORE = PACKAGE / "core"
 CHART = PACKAGE / "chart"
+REPAIR = CORE / "_native_repair.c"
 NOT_COMPILED = {"__init__.py"}  # it chooses between the compiled and the source modules
 # The chart runtime a chart machine runs per event (the rest of the chart package, its
 # loaders and its compiler, runs once per chart and stays Python).
@@ -77,10 +78,12 @@ def core_extensions() -> list[object]:
     sources = sorted(str(path) for path in CORE.glob("*.py") if path.name not in NOT_COMPILED)
     sources += [str(CHART / f"{name}.py") for name in CHART_RUNTIME]
     try:
-        return list(mypycify(sources, opt_level="3", group_name="statetree_core"))
+        compiled = list(mypycify(sources, opt_level="3", group_name="statetree_core"))
     except BaseException as error:  # mypy reports type errors by exiting
         print(f"statetree: not compiling the core ({error!r})", file=sys.stderr)
         return []
+    # Fixes how instances of the compiled classes are freed (see the C file).
+    return [*compiled, Extension("statetree.core._native_repair", [str(REPAIR)])]
 
 
 setup(ext_modules=core_extensions(), cmdclass={"build_ext": OptionalBuildExt})

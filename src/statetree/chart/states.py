@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from statetree.chart.actions import perform_all
 from statetree.chart.runtime import ChartRuntime, Timer
-from statetree.core import mypyc_attr
+from statetree.core import mypyc_attr, repair_native
 from statetree.core.state import State
 from statetree.core.transition import Transition
 
@@ -202,3 +202,6 @@ def _first_holding(
         if index != skip and (pre is None or pre.holds(runtime, base)):
             return index
     return len(pres) - 1
+
+
+repair_native(ChartState)

@@ -18,6 +18,7 @@ import os
 import sys
 import warnings
 from collections.abc import Callable
+from importlib import import_module
 from importlib.machinery import (
     BYTECODE_SUFFIXES,
     SOURCE_SUFFIXES,
@@ -29,7 +30,7 @@ from importlib.machinery import (
 from importlib.util import find_spec
 from typing import TYPE_CHECKING, TypeVar
 
-__all__ = ["COMPILED", "PURE_VARIABLE", "build_name", "mypyc_attr"]
+__all__ = ["COMPILED", "PURE_VARIABLE", "build_name", "mypyc_attr", "repair_native"]
 
 T = TypeVar("T")
 
@@ -70,6 +71,7 @@ def _compiled_loads() -> bool:
         return False
     try:
         __import__(spec.name)
+        __import__(f"{__name__}._native_repair")
     except ImportError as error:
         # A half-built install (say, a compiler that failed on one module) must still run.
         for name in [name for name in sys.modules if name.startswith(f"{__name__}.")]:
@@ -83,6 +85,21 @@ def _compiled_loads() -> bool:
     return True
 
 
+def repair_native(cls: type) -> None:
+    """Make the compiled class ``cls`` free its instances as CPython frees a class's
+    (clearing their weak references, releasing their class); nothing when pure.
+
+    mypyc's deallocator for a compiled class that Python classes subclass does neither
+    (see ``_native_repair.c``): every such class is repaired once, as it is defined.
+    """
+    if COMPILED:
+        import_module(f"{__name__}._native_repair").repair(cls)
+
+
+# The compiled core's classes that Python classes subclass (loaded with the compiled core).
+_SUBCLASSED = (("state", "State"), ("machine", "StateMachine"), ("state_value", "StateValue"))
+
+
 if _pure_requested():
     _load_from_sources()
     COMPILED = False
@@ -91,6 +108,9 @@ else:
     if not COMPILED:
         _load_from_sources()
 """Whether the core runs compiled (mypyc) rather than as Python source."""
+if COMPILED:
+    for _module, _name in _SUBCLASSED:
+        repair_native(getattr(import_module(f"{__name__}.{_module}"), _name))
 
 
 def build_name() -> str:

@@ -59,7 +59,7 @@ class StateMachine(Options, Generic[OwnerT]):
         TransitionTargetError: ``initial`` is not a ``State`` subclass.
     """
 
-    __slots__ = ("_busy", "_initial", "_stack", "owner")
+    __slots__ = ("__weakref__", "_busy", "_initial", "_stack", "owner")
 
     def __init__(
         self,
