@@ -57,8 +57,19 @@ class State(Generic[OwnerT]):
     # NEEDS_DICT), computed once per class so that it skips the calls that would do nothing.
     _st_hooks: ClassVar[int] = 0
 
+    # The shared argument-less transitions to this class (``st.sibling(cls)``...), made on
+    # first use. Kept on the class rather than in a module-level cache, so that a class made
+    # at run time (a reloaded chart's) is freed with its transitions when it is dropped.
+    _st_sibling: ClassVar[Transition | None] = None
+    _st_inner: ClassVar[Transition | None] = None
+    _st_inner_entry: ClassVar[Transition | None] = None
+    _st_concurrent: ClassVar[dict[tuple[type, ...], Transition] | None] = None
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        # Each class has its own (a subclass must not find its base's transitions).
+        cls._st_sibling = cls._st_inner = cls._st_inner_entry = None
+        cls._st_concurrent = None
         hooks = HAS_ENTER if cls.on_enter is not State.on_enter else 0
         hooks |= HAS_EXIT if cls.on_exit is not State.on_exit else 0
         hooks |= HAS_UPDATE if cls.update is not State.update else 0

@@ -85,17 +85,20 @@ class Transition:
 
 
 # Transitions without arguments are immutable, so one instance per (kind, target) serves
-# every call: returning them from transition() every frame allocates nothing.
-_SIBLINGS: Final[dict[type, Transition]] = {}
-_INNERS: Final[dict[type, Transition]] = {}
-_INNER_ENTRIES: Final[dict[type, Transition]] = {}
-_CACHES: Final = {SIBLING: _SIBLINGS, INNER: _INNERS, INNER_ENTRY: _INNER_ENTRIES}
+# every call: returning them from transition() every frame allocates nothing. Each is kept on
+# its target class (``State._st_sibling``...), so it lives exactly as long as the class.
 
 
 def _first(kind: TransitionKind, target: type[State[Any]]) -> Transition:
     """Build (and validate) the shared argument-less transition to ``target``."""
     transition = Transition(kind, target)
-    _CACHES[kind][target] = transition
+    if target is not State:  # the base class itself is never a useful target
+        if kind is SIBLING:
+            target._st_sibling = transition
+        elif kind is INNER:
+            target._st_inner = transition
+        else:
+            target._st_inner_entry = transition
     return transition
 
 
@@ -112,9 +115,10 @@ def sibling(target: type[State[Any]], /, *args: Any, **kwargs: Any) -> Transitio
     if args or kwargs:
         return Transition(SIBLING, target, args, kwargs)
     try:
-        return _SIBLINGS[target]
-    except (KeyError, TypeError):
-        return _first(SIBLING, target)
+        shared = target._st_sibling
+    except AttributeError:  # not a State subclass: _first says so
+        shared = None
+    return _first(SIBLING, target) if shared is None else shared
 
 
 def inner(target: type[State[Any]], /, *args: Any, **kwargs: Any) -> Transition:
@@ -129,9 +133,10 @@ def inner(target: type[State[Any]], /, *args: Any, **kwargs: Any) -> Transition:
     if args or kwargs:
         return Transition(INNER, target, args, kwargs)
     try:
-        return _INNERS[target]
-    except (KeyError, TypeError):
-        return _first(INNER, target)
+        shared = target._st_inner
+    except AttributeError:  # not a State subclass: _first says so
+        shared = None
+    return _first(INNER, target) if shared is None else shared
 
 
 def inner_entry(target: type[State[Any]], /, *args: Any, **kwargs: Any) -> Transition:
@@ -144,12 +149,10 @@ def inner_entry(target: type[State[Any]], /, *args: Any, **kwargs: Any) -> Trans
     if args or kwargs:
         return Transition(INNER_ENTRY, target, args, kwargs)
     try:
-        return _INNER_ENTRIES[target]
-    except (KeyError, TypeError):
-        return _first(INNER_ENTRY, target)
-
-
-_CONCURRENTS: Final[dict[tuple[type, ...], Transition]] = {}
+        shared = target._st_inner_entry
+    except AttributeError:  # not a State subclass: _first says so
+        shared = None
+    return _first(INNER_ENTRY, target) if shared is None else shared
 
 
 def concurrent(*roots: type[State[Any]]) -> Transition:
@@ -163,13 +166,25 @@ def concurrent(*roots: type[State[Any]]) -> Transition:
         TransitionTargetError: no root given, or a root is not a ``State`` subclass.
     """
     try:
-        return _CONCURRENTS[roots]
-    except (KeyError, TypeError):
-        pass
+        shared = roots[0]._st_concurrent
+        if shared is not None:
+            return shared[roots]
+    except (IndexError, AttributeError, KeyError, TypeError):
+        pass  # no root, not a State subclass, not made yet
+    return _first_concurrent(roots)
+
+
+def _first_concurrent(roots: tuple[type[State[Any]], ...]) -> Transition:
+    """Build (and validate) the shared concurrent transition to ``roots``, kept by the
+    first root (so freed with it)."""
     if not roots:
         raise TransitionTargetError(
             "concurrent() needs at least one region root, e.g. st.concurrent(Upper, Lower)"
         )
     transition = Transition(CONCURRENT, roots[0], regions=roots)
-    _CONCURRENTS[roots] = transition
+    first = roots[0]
+    if first is not State:
+        if first._st_concurrent is None:
+            first._st_concurrent = {}
+        first._st_concurrent[roots] = transition
     return transition

@@ -1,0 +1,101 @@
+"""Transitions without arguments are shared values, kept as long as their target class."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from collections.abc import Callable
+
+import pytest
+
+import statetree as st
+
+Maker = Callable[[type[st.State[None]]], st.Transition]
+MAKERS: tuple[Maker, ...] = (st.sibling, st.inner, st.inner_entry, st.concurrent)
+
+
+class Base(st.State[None]):
+    pass
+
+
+class Derived(Base):
+    pass
+
+
+@pytest.mark.parametrize("make", MAKERS)
+def test_a_transition_without_arguments_is_one_shared_value(make: Maker) -> None:
+    first = make(Derived)
+    assert make(Derived) is first
+    assert first.target is Derived
+
+
+@pytest.mark.parametrize("make", MAKERS)
+def test_a_subclass_gets_its_own_transition_not_its_base_s(make: Maker) -> None:
+    base, derived = make(Base), make(Derived)
+    assert (base.target, derived.target) == (Base, Derived)
+    assert make(Base) is base
+
+
+def test_each_kind_has_its_own_shared_transition() -> None:
+    kinds = [make(Derived).kind for make in MAKERS]
+    assert kinds == [
+        st.TransitionKind.SIBLING,
+        st.TransitionKind.INNER,
+        st.TransitionKind.INNER_ENTRY,
+        st.TransitionKind.CONCURRENT,
+    ]
+
+
+def test_concurrent_roots_in_another_order_are_another_transition() -> None:
+    class Upper(st.State[None]):
+        pass
+
+    class Lower(st.State[None]):
+        pass
+
+    both = st.concurrent(Upper, Lower)
+    assert st.concurrent(Upper, Lower) is both
+    assert st.concurrent(Lower, Upper).regions == (Lower, Upper)
+    assert st.concurrent(Upper).regions == (Upper,)
+
+
+def test_arguments_make_a_new_transition_each_call() -> None:
+    class Hit(st.State[None]):
+        def on_enter(self, damage: int) -> None:
+            pass
+
+    assert st.sibling(Hit, 3) is not st.sibling(Hit, 3)
+    assert st.sibling(Hit, 3) == st.sibling(Hit, 3)
+
+
+def _run_a_class_made_at_run_time() -> weakref.ref[type[st.State[None]]]:
+    """A class made at run time (as a reloaded chart makes them), its transitions made and
+    a machine run through it; only a weak reference to it is returned."""
+
+    class Second(st.State[None]):
+        pass
+
+    class First(st.State[None]):
+        def transition(self) -> st.Transition | None:
+            return st.sibling(Second)
+
+    for make in MAKERS:
+        make(Second)
+        make(First)
+    st.concurrent(Second, First)
+    machine = st.StateMachine(First)
+    machine.process_state_transitions()
+    assert type(machine.stack[0]) is Second
+    return weakref.ref(Second)
+
+
+def test_a_class_made_at_run_time_is_freed_with_its_shared_transitions() -> None:
+    gone = _run_a_class_made_at_run_time()
+    gc.collect()
+    assert gone() is None
+
+
+@pytest.mark.parametrize("make", MAKERS)
+def test_a_target_that_is_not_a_state_class_still_raises(make: Maker) -> None:
+    with pytest.raises(st.TransitionTargetError, match="needs a State subclass"):
+        make("Stand")  # type: ignore[arg-type]
