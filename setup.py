@@ -25,7 +25,7 @@ except ImportError:  # without mypyc the core stays Python
 PACKAGE = Path("src/statetree")
 CORE = PACKAGE / "core"
 CHART = PACKAGE / "chart"
-REPAIR = CORE / "_native_repair.c"
+REPAIR = PACKAGE / "_native_repair.c"
 NOT_COMPILED = {"__init__.py"}  # it chooses between the compiled and the source modules
 # The chart runtime a chart machine runs per event (the rest of the chart package, its
 # loaders and its compiler, runs once per chart and stays Python).
@@ -63,7 +63,8 @@ def _in_place() -> list[Path]:
     loaders = [
         path for folder in (CORE, CHART) for path in (*folder.glob("*.so"), *folder.glob("*.pyd"))
     ]
-    return [*loaders, *Path("src").glob("*__mypyc.*")]
+    repair = [*PACKAGE.glob("_native_repair.*.so"), *PACKAGE.glob("_native_repair.*.pyd")]
+    return [*loaders, *repair, *Path("src").glob("*__mypyc.*")]
 
 
 def _remove_in_place() -> None:
@@ -83,7 +84,7 @@ def core_extensions() -> list[object]:
         print(f"statetree: not compiling the core ({error!r})", file=sys.stderr)
         return []
     # Fixes how instances of the compiled classes are freed (see the C file).
-    return [*compiled, Extension("statetree.core._native_repair", [str(REPAIR)])]
+    return [*compiled, Extension("statetree._native_repair", [str(REPAIR)])]
 
 
 setup(ext_modules=core_extensions(), cmdclass={"build_ext": OptionalBuildExt})

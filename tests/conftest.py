@@ -24,7 +24,8 @@ def _stale_compiled_core() -> list[str]:
     """
     package = Path(statetree.core.__file__).parent.parent
     built = min(path.stat().st_mtime for path in package.parent.glob("*__mypyc.*"))
-    loaders = [path for folder in ("core", "chart") for path in (package / folder).glob("*.so")]
+    folders = (package / "core", package / "chart", package)
+    loaders = [path for folder in folders for path in folder.glob("*.so")]
     stems = [loader.with_name(loader.name.split(".")[0]) for loader in loaders]
     sources = [stem.with_suffix(suffix) for stem in stems for suffix in (".py", ".c")]
     return sorted(path.name for path in sources if path.exists() and path.stat().st_mtime > built)

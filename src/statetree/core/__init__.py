@@ -71,7 +71,7 @@ def _compiled_loads() -> bool:
         return False
     try:
         __import__(spec.name)
-        __import__(f"{__name__}._native_repair")
+        __import__("statetree._native_repair")
     except ImportError as error:
         # A half-built install (say, a compiler that failed on one module) must still run.
         for name in [name for name in sys.modules if name.startswith(f"{__name__}.")]:
@@ -90,10 +90,10 @@ def repair_native(cls: type) -> None:
     (clearing their weak references, releasing their class); nothing when pure.
 
     mypyc's deallocator for a compiled class that Python classes subclass does neither
-    (see ``_native_repair.c``): every such class is repaired once, as it is defined.
+    (see ``statetree/_native_repair.c``): every such class is repaired once, as it is defined.
     """
     if COMPILED:
-        import_module(f"{__name__}._native_repair").repair(cls)
+        import_module("statetree._native_repair").repair(cls)
 
 
 # The compiled core's classes that Python classes subclass (loaded with the compiled core).
