@@ -44,3 +44,18 @@ def test_weak_references_to_a_state_and_a_machine_die_with_them() -> None:
     del machine
     gc.collect()
     assert (again(), held(), freed) == (None, None, ["state", "machine"])
+
+
+class Lean(st.State[None]):
+    __slots__ = ()
+
+
+def test_states_without_a_dict_and_state_values_take_weak_references_too() -> None:
+    machine = st.StateMachine(Lean)
+    machine.start()
+    value = st.StateValue(0)
+    lean, held = weakref.ref(machine.stack[0]), weakref.ref(value)
+    assert (lean(), held()) == (machine.stack[0], value)
+    machine.stop()
+    del value
+    assert (lean(), held()) == (None, None)

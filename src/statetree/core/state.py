@@ -46,8 +46,9 @@ class State(Generic[OwnerT]):
     """
 
     # Thousands of entities each hold a stack of states: a state keeps only these three
-    # (the values it saved are kept by the machine).
-    __slots__ = ("depth", "machine", "owner")
+    # (the values it saved are kept by the machine), and takes weak references as the
+    # compiled State does.
+    __slots__ = ("__weakref__", "depth", "machine", "owner")
 
     owner: OwnerT
     machine: StateMachine[Any]

@@ -20,7 +20,7 @@ class StateValue(Generic[T]):
     the one set last by a state that is still active, and the initial value once none is.
     """
 
-    __slots__ = ("_holders", "_value")
+    __slots__ = ("__weakref__", "_holders", "_value")
 
     def __init__(self, initial: T) -> None:
         self._value = initial
