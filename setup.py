@@ -76,6 +76,11 @@ def core_extensions() -> list[object]:
     """The compiled core's extensions, or none when it cannot or must not be compiled."""
     if mypycify is None or os.environ.get("STATETREE_PURE", "") not in ("", "0"):
         return []
+    if sys.implementation.name != "cpython" or sys.version_info[:2] > (3, 11):
+        # The deallocation repair is checked on CPython 3.10 and 3.11 only; elsewhere a
+        # compiled core could crash when a weakly referenced state is freed.
+        print("statetree: the compiled core is built on CPython 3.10-3.11 only", file=sys.stderr)
+        return []
     sources = sorted(str(path) for path in CORE.glob("*.py") if path.name not in NOT_COMPILED)
     sources += [str(CHART / f"{name}.py") for name in CHART_RUNTIME]
     try:
