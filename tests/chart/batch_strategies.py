@@ -5,7 +5,10 @@ timers, history, raised events) with host actions added to their enter and exit 
 ``host(tag=N)`` with a tag unique in the chart, so that every call says where it came from,
 ``echo``, whose handler sends the event ``E`` back into the processing when it is an enter
 action (exit actions also run outside processings, where sending is refused), and a second timer
-with a random delay, so that timers of one agent race.
+with a random delay, so that timers of one agent race. Some charts run their timer ``T`` with a
+zero delay (states restarting each other's timers: cycles that never let time pass) or a tiny
+one (long chains of firings within one tick), with more states starting it and more
+transitions on it.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from statetree.chart import (
     Chart,
     Event,
     Param,
+    Policy,
     StateDef,
 )
 from statetree.chart import builder as b
@@ -54,25 +58,74 @@ def _extras(draw: st.DrawFn, tags: Iterator[int]) -> list[ActionDef]:
     if extra == "echo":
         return [b.action("echo")]
     if extra == "timer":
-        return [b.start_timer("U", draw(st.sampled_from((0.1, 0.3, 0.5, 0.7))))]
+        return [b.start_timer("U", draw(st.sampled_from((0.0, 0.02, 0.1, 0.3, 0.5, 0.7))))]
     return []
 
 
-def _decorated(draw: st.DrawFn, state: StateDef, tags: Iterator[int]) -> StateDef:
+@dataclass(frozen=True)
+class _Timing:
+    """How a chart runs its timer ``T``: its delay (``None``: as drawn, 0.5 s)."""
+
+    delay: float | None
+    tags: Iterator[int]
+
+
+def _timed(
+    draw: st.DrawFn, state: StateDef, timing: _Timing, siblings: tuple[str, ...]
+) -> StateDef:
+    """``state`` with every ``T`` timer at the chart's delay; maybe one more start of it
+    and, under an explicit parent, one more transition on it."""
+    delay = timing.delay
+    if delay is None:
+        return state
+    retimed = [
+        b.start_timer("T", delay) if action == b.start_timer("T", 0.5) else action
+        for action in state.enter
+    ]
+    if draw(st.integers(0, 3)):
+        retimed.append(b.start_timer("T", delay))
+    transitions = state.transitions
+    if siblings and draw(st.integers(0, 3)):
+        # First, so that the chart's other transitions do not hide it.
+        transitions = (b.on(b.timer("T"), draw(st.sampled_from(siblings))), *transitions)
+    return dataclasses.replace(state, enter=tuple(retimed), transitions=transitions)
+
+
+def _decorated(
+    draw: st.DrawFn, state: StateDef, timing: _Timing, siblings: tuple[str, ...] = ()
+) -> StateDef:
+    state = _timed(draw, state, timing, siblings)
     enter = [*state.enter]
-    enter[draw(st.integers(0, len(enter))) : 0] = _extras(draw, tags)
+    enter[draw(st.integers(0, len(enter))) : 0] = _extras(draw, timing.tags)
     exit_ = [*state.exit]
-    exit_[draw(st.integers(0, len(exit_))) : 0] = _extras(draw, tags)
-    children = tuple(_decorated(draw, child, tags) for child in state.states)
+    exit_[draw(st.integers(0, len(exit_))) : 0] = _extras(draw, timing.tags)
+    names = tuple(child.name for child in state.states)
+    inside = names if state.policy is Policy.EXPLICIT else ()
+    children = tuple(_decorated(draw, child, timing, inside) for child in state.states)
     return dataclasses.replace(state, states=children, enter=tuple(enter), exit=tuple(exit_))
 
 
 @st.composite
 def batch_charts(draw: st.DrawFn) -> Chart:
-    """A random chart of :func:`chart_strategies.charts` with host actions added."""
+    """A random chart of :func:`chart_strategies.charts` with host actions added, its
+    timer ``T`` sometimes at a zero or tiny delay."""
     chart = draw(charts())
-    root = _decorated(draw, chart.root, itertools.count(1))
+    delay = draw(st.sampled_from((None, None, 0.0, 0.02)))
+    root = _decorated(draw, chart.root, _Timing(delay, itertools.count(1)))
+    if delay is not None and draw(st.booleans()):
+        root = b.state("Root", dataclasses.replace(root, name="Main"), _blink(delay))
+        root = dataclasses.replace(root, policy=Policy.CONCURRENT)
     return b.chart(chart.name, root, registry=REGISTRY)
+
+
+def _blink(delay: float) -> StateDef:
+    """A region whose two states restart each other's timer ``T`` for ever."""
+    start, expired = [b.start_timer("T", delay)], b.timer("T")
+    return b.state(
+        "Blink",
+        b.state("Wait", enter=start, transitions=[b.on(expired, "Go")]),
+        b.state("Go", enter=start, transitions=[b.on(expired, "Wait")]),
+    )
 
 
 StepKind = Literal["send", "send_each", "hold", "release", "tick", "start", "spawn", "despawn"]

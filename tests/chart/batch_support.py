@@ -21,10 +21,20 @@ from statetree.chart import (
     ChartMachine,
     compile_chart,
 )
+from statetree.chart.batch import RunningTimer
 from statetree.chart.rehearse import rehearse_reload
 from statetree.errors import TransitionLoopError
 
 BOUND = 40
+Loop = tuple[tuple[str, ...], bool]
+"""A transition loop as reported: its cycle, and whether a tick fired too many timers."""
+NO_LOOP: Loop = ((), False)
+
+
+def running_timers(machine: ChartMachine) -> tuple[RunningTimer, ...]:
+    """The machine's running timers in firing order, as a batch's agent view lists them."""
+    live = sorted(entry for entry in machine._runtime.timers if entry[2].alive)
+    return tuple(RunningTimer(timer.event.name, timer.owner, timer.due) for _, _, timer in live)
 
 
 class Twins:
@@ -38,8 +48,8 @@ class Twins:
         handlers = {"host": self.batch_host, "echo": self.batch_echo}
         self.batch = ChartBatch(chart, count, handlers, max_transitions=bound)
         self.machines = {agent: self.machine(agent) for agent in range(count)}
-        self.batch_failed: tuple[tuple[int, ...], tuple[str, ...]] = ((), ())
-        self.machines_failed: dict[int, tuple[str, ...]] = {}
+        self.batch_failed: tuple[tuple[int, ...], Loop] = ((), NO_LOOP)
+        self.machines_failed: dict[int, Loop] = {}
 
     # -- the batch's side ------------------------------------------------------------------
 
@@ -77,7 +87,7 @@ class Twins:
     def play(self, step: Step) -> None:
         """Do ``step`` on both engines, recording the loops each reports."""
         self.machines_failed = {}
-        self.batch_failed = ((), ())
+        self.batch_failed = ((), NO_LOOP)
         if step.kind == "spawn":
             self.spawn()
         elif step.kind == "despawn":
@@ -105,7 +115,7 @@ class Twins:
                     step.event
                 )
         except TransitionLoopError as error:
-            self.machines_failed[agent] = error.cycle
+            self.machines_failed[agent] = (error.cycle, error.timers)
 
     def on_batch(self, step: Step, agents: list[int]) -> None:
         batch = self.batch
@@ -123,7 +133,7 @@ class Twins:
                     step.event, agents
                 )
         except BatchLoopError as error:
-            self.batch_failed = (error.entities, error.cycle)
+            self.batch_failed = (error.entities, (error.cycle, error.timers))
 
     def reload(self, chart: Chart) -> None:
         """Reload ``chart`` into every machine and the batch; their reports must agree.
@@ -132,7 +142,7 @@ class Twins:
         batch as a whole, naming those agents: then nothing changes, in any engine.
         """
         self.machines_failed = {}
-        self.batch_failed = ((), ())
+        self.batch_failed = ((), NO_LOOP)
         compiled = compile_chart(chart)
         refusing = []
         for agent, machine in self.machines.items():
@@ -153,7 +163,7 @@ class Twins:
             try:  # the rehearsal performs no host action: an echo can still loop now
                 report = machine.reload(chart)
             except TransitionLoopError as error:
-                self.machines_failed[agent] = error.cycle
+                self.machines_failed[agent] = (error.cycle, error.timers)
                 continue
             kept.update(report.kept)
             exited.update(report.exited)
@@ -161,7 +171,7 @@ class Twins:
         try:
             report = self.batch.reload(chart)
         except BatchLoopError as error:
-            self.batch_failed = (error.entities, error.cycle)
+            self.batch_failed = (error.entities, (error.cycle, error.timers))
             return
         assert (set(report.kept), set(report.exited)) == (kept, exited)
         assert set(report.entered) == entered
@@ -189,6 +199,7 @@ class Twins:
             where = f"agent {agent} after {context}"
             assert batch.active(agent) == machine.active, where
             assert batch.agent(agent).clock == machine.clock, where
+            assert batch.agent(agent).timers == running_timers(machine), where
             assert self.batch_calls[agent] == self.machine_calls[agent], where
         failed = tuple(sorted(self.machines_failed))
         assert self.batch_failed[0] == failed, f"loops after {context}"

@@ -203,14 +203,19 @@ class ChartBatch:
         """Advance every agent's clock by ``dt``; each due timer fires, in order, its own
         processing (as ``ChartMachine.tick`` does for one machine).
 
+        An agent fires at most ``max_transitions`` timers in one tick: one that has one
+        more due fails before firing it (``BatchLoopError`` with ``timers`` true, as its
+        machine's ``TransitionLoopError``), its clock reading the expiry of the last timer
+        it fired.
+
         Raises:
-            UsageError: ``dt`` is negative or NaN, or the batch is processing.
-            BatchLoopError: an agent could not settle (the others did).
+            UsageError: ``dt`` is negative, infinite or NaN, or the batch is processing.
+            BatchLoopError: an agent could not settle, or had more timers due than the
+                bound (the others completed the tick).
         """
-        if dt < 0:
-            raise UsageError(f"tick({dt}): time cannot go backwards")
-        if math.isnan(dt):  # it would make every clock NaN
-            raise UsageError("tick(nan): dt must be a number of seconds")
+        if not 0 <= dt < math.inf:  # NaN fails every comparison
+            problem = "time cannot go backwards" if dt < 0 else "dt must be a finite number"
+            raise UsageError(f"tick({dt}): {problem}")
         with self._call("tick"):
             if self._unstarted:  # agents spawned since the last tick start first
                 store = self._store
@@ -503,4 +508,6 @@ class ChartBatch:
         first = agents[0]
         name = f"{self.name}[{first + self.offset}]"
         agents = [agent + self.offset for agent in agents]
-        raise BatchLoopError(name, failures[first], self._engine.bound, agents)
+        failure = failures[first]
+        bound = self._engine.bound
+        raise BatchLoopError(name, failure.cycle, bound, agents, timers=failure.timers)

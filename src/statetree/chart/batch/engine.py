@@ -12,22 +12,20 @@ first), then the entries in ascending number: for each agent that is the order a
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from statetree.chart.actions import ActionCall
 from statetree.chart.batch.actions import BatchCall, BatchHandler
-from statetree.chart.batch.arrays import Bools, Indexes, Moves, np, read_only
+from statetree.chart.batch.arrays import Indexes, Moves, np, read_only
 from statetree.chart.batch.choose import choose
+from statetree.chart.batch.errors import Failure
 from statetree.chart.batch.plan import Plan
 from statetree.chart.batch.store import Store
 from statetree.chart.batch.work import Work
 from statetree.core.loops import KEPT_CHANGES, find_cycle
 from statetree.errors import UsageError
 
-__all__ = ["Continue", "Engine"]
-
-Continue = Callable[[Work, Bools], Bools]
-"""Given the agents that settled, start their next processing; return where it started."""
+__all__ = ["Engine"]
 
 _SETTLED, _FAILED = -1, -2
 
@@ -40,8 +38,8 @@ class Engine:
         store: the agents' arrays.
         handlers: the host handler of each host action slot.
         bound: the most changes one processing may make.
-        failures: the cycle of each agent whose processing hit ``bound`` during the
-            current call (reported, then cleared, by the batch).
+        failures: why each agent that hit ``bound`` during the current call failed
+            (reported, then cleared, by the batch).
     """
 
     def __init__(
@@ -52,7 +50,7 @@ class Engine:
         self.handlers = list(handlers)
         self.bound = bound
         self.sequence = 0
-        self.failures: dict[int, tuple[str, ...]] = {}
+        self.failures: dict[int, Failure] = {}
         self.recent: dict[int, list[str]] = {}
         self.calling: tuple[Work, Indexes, Indexes] | None = None
         self.processing = False
@@ -95,22 +93,6 @@ class Engine:
         finally:
             self.processing = False
 
-    def begin(self, work: Work, positions: Indexes, edge: int | Indexes | None) -> None:
-        """Start a processing for the agents at ``positions``: latch, then enter the root of
-        those that have no active state (as the core machine pushes its initial state)."""
-        work.entry[:, positions] = 0
-        work.latched[:, positions] = 0
-        work.changes[positions] = 0
-        work.serial[positions] = 0 if edge is None else 1
-        if isinstance(edge, int):
-            if edge >= 0:
-                work.latched[edge, positions] = 1
-        elif edge is not None:
-            counted = edge >= 0
-            work.latched[edge[counted], positions[counted]] = 1
-        self.forget(work.ids[positions])
-        self.enter_roots(work, positions[~work.active[0, positions]])
-
     def begin_all(self, work: Work, edge: int | Indexes | None) -> None:
         """:meth:`begin` for every agent of a working set just gathered (its processing
         arrays are clear)."""
@@ -136,7 +118,7 @@ class Engine:
         if empty.size:
             self.enter(work, 0, empty)
 
-    def settle(self, work: Work, more: Continue | None = None) -> None:
+    def settle(self, work: Work) -> None:
         """Apply passes until every agent of ``work`` has settled (or failed).
 
         Finished agents stay in the working set (choosing nothing) until they are the
@@ -148,10 +130,7 @@ class Engine:
             moves = choose(self.plan.choosers, work)
             moves[done] = _SETTLED
             moves = self.count(work, moves)
-            settled = (moves == _SETTLED) & ~done
-            if more is not None and settled.any():
-                settled &= ~more(work, settled)
-            done |= settled | (moves == _FAILED)
+            done |= moves < 0
             finished = int(np.count_nonzero(done))
             if finished == work.k:
                 self.store.scatter(work, done)
@@ -178,7 +157,7 @@ class Engine:
             recent = self.recent.setdefault(agent, [])
             recent.append(self.plan.target_paths[moves[position]])
             if work.changes[position] > self.bound:
-                self.failures.setdefault(agent, tuple(find_cycle(recent)))
+                self.failures.setdefault(agent, Failure(tuple(find_cycle(recent))))
                 moves[position] = _FAILED
 
     # -- changes ---------------------------------------------------------------------------

@@ -108,12 +108,17 @@ class Store:
             self.grow(max(2 * self.capacity, self.size + added))
         ids = np.concatenate([free, np.arange(self.size, self.size + added)]).astype(np.intp)
         self.size += added
+        self.clear(ids)  # a reload may have rewritten free slots as if they held agents
         self.alive[ids] = True
         return ids
 
     def free(self, ids: Indexes) -> None:
         """Forget the agents ``ids``: their slots read as never used."""
         self.alive[ids] = False
+        self.clear(ids)
+
+    def clear(self, ids: Indexes) -> None:
+        """Reset the slots ``ids`` to the arrays of an agent never started."""
         self.active[:, ids] = 0
         self.history[:, ids] = 0
         self.held[:, ids] = False

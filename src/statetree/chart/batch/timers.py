@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from statetree.chart.batch.arrays import Bools, Indexes, np
 from statetree.chart.batch.tree import Tree
 from statetree.chart.events import Event
 from statetree.chart.registry import TIMER
@@ -45,12 +46,16 @@ class TimerLayout:
         rows: how many deadline rows there are.
         by_owner: the keys owned by each state (by state number).
         by_row: the keys stored in each row.
+        edges: the latch row of each key's event, then -1 (for "no key").
+        owner_paths: the path of each key's owner, then "".
     """
 
     keys: tuple[TimerKey, ...]
     rows: int
     by_owner: tuple[tuple[TimerKey, ...], ...]
     by_row: tuple[tuple[TimerKey, ...], ...]
+    edges: Indexes
+    owner_paths: tuple[str, ...]
 
     @classmethod
     def of(
@@ -68,7 +73,17 @@ class TimerLayout:
             rows,
             tuple(tuple(k for k in keys if k.owner == owner) for owner in range(len(tree))),
             tuple(tuple(k for k in keys if k.row == row) for row in range(rows)),
+            np.array([*(key.edge for key in keys), -1], dtype=np.intp),
+            (*(tree.paths[key.owner] for key in keys), ""),
         )
+
+    def owned(self, rows: Indexes, active: Bools) -> Indexes:
+        """The key of the timer in row ``rows[i]`` of each agent: the one whose owner is
+        active (``active``: ``(states, agents)``), or ``len(keys)`` if none is."""
+        found: Indexes = np.full(rows.size, len(self.keys), np.intp)
+        for number, key in enumerate(self.keys):
+            found[(rows == key.row) & active[key.owner]] = number
+        return found
 
     def key(self, owner: int, name: str) -> TimerKey:
         """The key of the timer ``name`` owned by state ``owner``."""
