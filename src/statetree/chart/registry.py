@@ -214,6 +214,10 @@ class Registry:
     """The trigger and action types a chart may use.
 
     Build one from the defaults: ``DEFAULT_REGISTRY.with_actions(ActionType(...))``.
+
+    Raises:
+        DefinitionError: an action type is declared built in that the chart runtime does
+            not perform (only ``start_timer``, ``clear_history`` and ``raise`` are).
     """
 
     triggers: Mapping[str, TriggerType] = field(default_factory=dict)
@@ -222,6 +226,15 @@ class Registry:
     def __post_init__(self) -> None:
         object.__setattr__(self, "triggers", MappingProxyType(dict(self.triggers)))
         object.__setattr__(self, "actions", MappingProxyType(dict(self.actions)))
+        for action in self.actions.values():
+            if action.builtin and action not in BUILTIN_ACTIONS:
+                # Both engines perform only their own built-ins; anything else is the host's.
+                known = ", ".join(builtin.signature for builtin in BUILTIN_ACTIONS)
+                raise DefinitionError(
+                    f"action type {action.signature} is declared built in, but only the chart "
+                    f"runtime's own actions are: {known}. Declare it without builtin=True and "
+                    "register a handler for it."
+                )
 
     @classmethod
     def of(

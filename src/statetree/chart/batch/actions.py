@@ -127,7 +127,14 @@ class Context:
 
 
 def make_performer(call: ActionCall, context: Context) -> Performer:
-    """The vector performer of the action ``call`` of one state."""
+    """The vector performer of the action ``call`` of one state.
+
+    A host action is one the chart's registry does not declare built in, whatever its name
+    (as ``ChartMachine`` decides it): its handler is called with the agents performing it.
+    """
+    slot = context.slots.get(call.type)
+    if slot is not None:
+        return _host(call, slot)
     if call.type == START_TIMER:
         if context.phase == "exit":
             return _nothing
@@ -137,4 +144,4 @@ def make_performer(call: ActionCall, context: Context) -> Performer:
         return _raise(context.edges.get(Event(EVENT, str(call.params["name"])), -1))
     if call.type == CLEAR_HISTORY:
         return _clear_history(context.history_row) if context.history_row >= 0 else _nothing
-    return _host(call, context.slots[call.type])
+    raise AssertionError(f"unknown built-in action {call.type!r}")  # the registry refuses it

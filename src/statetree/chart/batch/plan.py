@@ -54,9 +54,10 @@ class Move:
 
 def timer_pairs(compiled: CompiledChart) -> Iterable[tuple[int, str]]:
     """The (state number, timer name) of every timer the chart's enter actions start."""
+    hosted = START_TIMER in compiled.host_actions  # a registry's own action of that name
     for cls in compiled.classes:
         for action in cls._definition.enter:
-            if action.type == START_TIMER:
+            if action.type == START_TIMER and not hosted:
                 yield cls._id, str(action.arguments["name"])
 
 
