@@ -1,5 +1,8 @@
 """Twins: a ChartBatch and one ChartMachine per agent, driven by the same calls, compared.
 
+The batch processes by recall (remembered endings, see ``statetree.chart.batch.recall``) or,
+with ``recall=False``, always in passes: both must match the machines.
+
 Both engines log every host action call per agent (``str`` of the action: type, params,
 state, phase) and report transition loops; ``check`` compares active states, clocks, host
 calls and counts agent by agent.
@@ -40,13 +43,17 @@ def running_timers(machine: ChartMachine) -> tuple[RunningTimer, ...]:
 class Twins:
     """A batch of ``count`` agents and a machine per agent, fed the same steps."""
 
-    def __init__(self, chart: Chart, count: int, bound: int = BOUND) -> None:
+    def __init__(
+        self, chart: Chart, count: int, bound: int = BOUND, *, recall: bool = True
+    ) -> None:
         self.chart = chart
         self.bound = bound
         self.batch_calls: dict[int, list[str]] = defaultdict(list)
         self.machine_calls: dict[int, list[str]] = defaultdict(list)
         handlers = {"host": self.batch_host, "echo": self.batch_echo}
         self.batch = ChartBatch(chart, count, handlers, max_transitions=bound)
+        if not recall:  # every processing in passes: the engine recall learns from
+            self.batch._engine.recall = None
         self.machines = {agent: self.machine(agent) for agent in range(count)}
         self.batch_failed: tuple[tuple[int, ...], Loop] = ((), NO_LOOP)
         self.machines_failed: dict[int, Loop] = {}

@@ -1,13 +1,18 @@
 """One semantics, two engines: every agent of a ChartBatch runs as its own ChartMachine.
 
 Hypothesis draws random charts (every policy, up to four levels, regions, timers, history,
-raised events, host actions, a handler that sends back into the processing) and random
-streams of per-agent calls (send, hold, release, start, spawn, despawn) and ticks. After
-every step each agent's active states, clock and ordered host calls must equal those of a
-ChartMachine fed the same calls, and both engines must report the same transition loops.
+raised events, host actions, a handler that sends back into the processing, timers that
+restart each other with a zero or tiny delay) and random streams of per-agent calls (send,
+hold, release, start, spawn, despawn) and ticks. After every step each agent's active states,
+clock, running timers and ordered host calls must equal those of a ChartMachine fed the same
+calls, and both engines must report the same transition loops. The batch processes by recall
+(remembered endings, its cases told apart by a dict or, as for large calls, by sorting) or,
+drawn, always in passes.
 """
 
 from __future__ import annotations
+
+from unittest import mock
 
 from batch_strategies import MAX_AGENTS, Step, batch_charts, steps
 from batch_support import Twins
@@ -15,15 +20,23 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from statetree.chart import Chart
+from statetree.chart.batch import recall
 
 
-@settings(max_examples=200)
-@given(batch_charts(), st.integers(1, MAX_AGENTS), st.lists(steps(), max_size=14))
+@settings(max_examples=250)
+@given(
+    batch_charts(),
+    st.integers(1, MAX_AGENTS),
+    st.lists(steps(), max_size=14),
+    st.sampled_from(("passes", "recall", "recall sorting")),
+)
 def test_every_agent_runs_as_its_own_chart_machine(
-    chart: Chart, count: int, script: list[Step]
+    chart: Chart, count: int, script: list[Step], engine: str
 ) -> None:
-    twins = Twins(chart, count)
-    twins.check("creation")
-    for number, step in enumerate(script):
-        twins.play(step)
-        twins.check(f"step {number}: {step}")
+    small = 0 if engine == "recall sorting" else recall.SMALL
+    with mock.patch.object(recall, "SMALL", small):
+        twins = Twins(chart, count, recall=engine != "passes")
+        twins.check("creation")
+        for number, step in enumerate(script):
+            twins.play(step)
+            twins.check(f"step {number}: {step}")

@@ -8,10 +8,9 @@ agents.
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import cast
 
@@ -19,11 +18,12 @@ from numpy.typing import ArrayLike
 
 from statetree.chart.actions import Handler
 from statetree.chart.batch.actions import BatchHandler
-from statetree.chart.batch.arrays import Bools, Indexes, np
+from statetree.chart.batch.arrays import Bools, Indexes, np, read_only
 from statetree.chart.batch.engine import Engine
 from statetree.chart.batch.entities import Entities, select
 from statetree.chart.batch.errors import BatchLoopError
 from statetree.chart.batch.plan import Plan
+from statetree.chart.batch.recall import Recall
 from statetree.chart.batch.reload import reload_engine
 from statetree.chart.batch.restore import plan_of, store_of
 from statetree.chart.batch.snapshot import BatchSnapshot, fingerprint
@@ -113,10 +113,13 @@ class ChartBatch:
         self._handlers = handlers
         self._store = store
         self._engine = Engine(plan, store, bind(plan.compiled, handlers), bound)
+        self._engine.recall = Recall(self._engine)
         self.name = plan.compiled.chart.name if name is None else name
         self.offset = 0
         self._busy = False
         self._unstarted = True  # some live agent may not have started
+        self._every: Indexes = np.arange(0)
+        self._known_edges: dict[tuple[Plan, tuple[Event, ...]], Indexes] = {}
 
     # -- inputs ----------------------------------------------------------------------------
 
@@ -128,6 +131,8 @@ class ChartBatch:
         """
         with self._call("start"):
             self._start(self._select(entities))
+            if entities is None:
+                self._unstarted = False
 
     def send(self, event: Event, entities: Entities = None) -> None:
         """Latch ``event`` for each agent of ``entities`` and process until they settle.
@@ -157,7 +162,7 @@ class ChartBatch:
             BatchLoopError: an agent could not settle (the others did).
         """
         table = self._edges(events)
-        ids = np.arange(self.size) if entities is None else self._select(entities)
+        ids = self._slots if entities is None else self._select(entities)
         picks = np.asarray(choices).reshape(-1)
         if picks.size == 0:
             picks = picks.astype(np.intp)  # an empty list reads as floats
@@ -169,17 +174,34 @@ class ChartBatch:
         if picks.size and picks.max() >= len(events):
             raise UsageError(f"choice {int(picks.max())} names no event: there are {len(events)}")
         chosen = picks >= 0
-        ids, picks = ids[chosen], picks[chosen]
-        self._select(ids)  # every agent given an event must exist
+        ids, picks = (np.flatnonzero(chosen) if entities is None else ids[chosen]), picks[chosen]
+        if entities is None and not self._store.alive[ids].all():
+            self._select(ids)  # names the first agent given an event that does not exist
         self._send(table[picks], ids)
+
+    @property
+    def _slots(self) -> Indexes:
+        """Every slot index, ``0`` to ``size - 1`` (shared: read only)."""
+        if self._every.size != self.size:
+            self._every = read_only(np.arange(self.size))
+        return self._every
 
     def _edges(self, events: Sequence[Event]) -> Indexes:
         """The latch row of each event (-1: no trigger counts it)."""
-        compiled = self._engine.plan.compiled
+        plan = self._engine.plan
+        key = (plan, tuple(events))
+        known = self._known_edges.get(key)
+        if known is not None:
+            return known
+        compiled = plan.compiled
         for event in events:
             if event[0] in compiled.level_kinds:
                 raise UsageError(f"{event} is a level trigger: use hold() and release()")
-        return np.array([compiled.edges.get(event, -1) for event in events], dtype=np.intp)
+        edges = read_only(np.array([compiled.edges.get(e, -1) for e in events], np.intp))
+        if len(self._known_edges) >= 64:  # a host that builds new event lists each frame
+            self._known_edges.clear()
+        self._known_edges[key] = edges
+        return edges
 
     def _send(self, edges: int | Indexes, ids: Indexes) -> None:
         if self._busy:
@@ -235,6 +257,8 @@ class ChartBatch:
 
     def _start(self, ids: Indexes) -> Indexes:
         """Start the agents of ``ids`` that have not; return those that did not fail."""
+        if not self._unstarted:
+            return ids
         engine = self._engine
         idle = ids[~self._store.started(ids)]
         engine.process(idle, None)
@@ -487,22 +511,15 @@ class ChartBatch:
 
     # -- calls -----------------------------------------------------------------------------
 
-    @contextlib.contextmanager
-    def _call(self, name: str) -> Iterator[None]:
+    def _call(self, name: str) -> _Call:
+        """The context of a call on the batch: refused while it processes; failures
+        reported at its end."""
         if self._busy:
             raise UsageError(f"{name}() called while batch {self.name!r} processes")
-        engine = self._engine
-        engine.failures.clear()
-        engine.recent.clear()
-        self._busy = True
-        try:
-            yield
-        finally:
-            self._busy = False
-        if engine.failures:
-            self._fail()
+        return _Call(self)
 
     def _fail(self) -> None:
+        """Raise the ``BatchLoopError`` of the agents that failed in this call."""
         failures = self._engine.failures
         agents = sorted(failures)
         first = agents[0]
@@ -511,3 +528,24 @@ class ChartBatch:
         failure = failures[first]
         bound = self._engine.bound
         raise BatchLoopError(name, failure.cycle, bound, agents, timers=failure.timers)
+
+
+class _Call:
+    """A call in progress on a batch (a plain class: cheaper than a generator's context)."""
+
+    __slots__ = ("batch",)
+
+    def __init__(self, batch: ChartBatch) -> None:
+        self.batch = batch
+
+    def __enter__(self) -> None:
+        engine = self.batch._engine
+        engine.failures.clear()
+        engine.recent.clear()
+        self.batch._busy = True
+
+    def __exit__(self, kind: object, error: object, trace: object) -> None:
+        batch = self.batch
+        batch._busy = False
+        if kind is None and batch._engine.failures:
+            batch._fail()

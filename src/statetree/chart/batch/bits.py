@@ -59,6 +59,13 @@ class Bits:
         row: Bools = (packed[self.rows[index]] & self.masks[index]) != 0
         return row
 
+    def flags(self, packed: Packed, numbers: Indexes, ids: Indexes) -> Bools:
+        """``(len(numbers), len(ids))``: flags ``numbers`` of agents ``ids``."""
+        if self.words == 1:
+            words = packed[0, ids]
+            return (words & self.masks[numbers, None]) != 0  # type: ignore[no-any-return]
+        return self.take(packed, ids)[numbers]
+
     def take(self, packed: Packed, ids: Indexes) -> Bools:
         """The flags of agents ``ids``, unpacked."""
-        return self.unpack(np.take(packed, ids, axis=1))
+        return self.unpack(packed.take(ids, axis=1))

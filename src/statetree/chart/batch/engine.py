@@ -11,8 +11,9 @@ first), then the entries in ascending number: for each agent that is the order a
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from statetree.chart.actions import ActionCall
 from statetree.chart.batch.actions import BatchCall, BatchHandler
@@ -25,9 +26,21 @@ from statetree.chart.batch.work import Work
 from statetree.core.loops import KEPT_CHANGES, find_cycle
 from statetree.errors import UsageError
 
-__all__ = ["Engine"]
+if TYPE_CHECKING:
+    from statetree.chart.batch.recall import Recall
+
+__all__ = ["Engine", "Skip"]
 
 _SETTLED, _FAILED = -1, -2
+
+
+@dataclass(eq=False)
+class Skip:
+    """An agent processed again from the start: its host calls up to the ``left``-th are
+    already made (not made again), and during that call its handler sent ``edges``."""
+
+    left: int
+    edges: list[int] = field(default_factory=list)
 
 
 class Engine:
@@ -40,6 +53,9 @@ class Engine:
         bound: the most changes one processing may make.
         failures: why each agent that hit ``bound`` during the current call failed
             (reported, then cleared, by the batch).
+        recall: processes by recall when the chart's cases fit a key (``None``: passes
+            only, as in a rehearsal).
+        skips: agents processed again, by agent (see :class:`Skip`).
     """
 
     def __init__(
@@ -54,17 +70,42 @@ class Engine:
         self.recent: dict[int, list[str]] = {}
         self.calling: tuple[Work, Indexes, Indexes] | None = None
         self.processing = False
+        self.recall: Recall | None = None
+        self.skips: dict[int, Skip] = {}
 
     # -- what performers call --------------------------------------------------------------
 
     def call_host(self, slot: int, call: ActionCall, work: Work, positions: Indexes) -> None:
         """Call the handler of ``slot`` once, with every agent at ``positions``."""
+        if self.skips:
+            positions = self.skip(work, positions)
+            if positions.size == 0:
+                return
         entities = read_only(work.ids[positions])
         outer, self.calling = self.calling, (work, positions, entities)
         try:
             self.handlers[slot](BatchCall(call, entities))
         finally:
             self.calling = outer
+
+    def skip(self, work: Work, positions: Indexes) -> Indexes:
+        """The positions whose host call is made now; agents still skipping count it, and
+        at their last skipped call the events their handler sent are latched."""
+        made = []
+        for position in positions.tolist():
+            agent = int(work.ids[position])
+            skip = self.skips.get(agent)
+            if skip is None:
+                made.append(position)
+                continue
+            skip.left -= 1
+            if skip.left == 0:
+                del self.skips[agent]
+                for edge in skip.edges:
+                    work.serial[position] += 1
+                    if edge >= 0:
+                        work.latched[edge, position] = work.serial[position]
+        return np.asarray(made, np.intp)
 
     def next_sequence(self) -> int:
         """A number larger than any handed out before."""
@@ -74,9 +115,21 @@ class Engine:
     # -- processings -----------------------------------------------------------------------
 
     def process(self, ids: Indexes, edge: int | Indexes | None) -> None:
-        """One processing for each agent ``ids``: latch the event of ``edge`` (a latch row,
-        -1 for an event no trigger counts, one per agent, or ``None`` for none), then
-        settle."""
+        """One processing for each agent ``ids`` (ascending): latch the event of ``edge``
+        (a latch row, -1 for an event no trigger counts, one per agent, or ``None`` for
+        none), then settle; by recall where it can, else in passes."""
+        if ids.size == 0:
+            return
+        recall = self.recall
+        memo = None if recall is None else recall.ready()
+        if recall is None or memo is None:
+            self.passes(ids, edge)
+            return
+        with self.processings():
+            recall.process(memo, ids, edge)
+
+    def passes(self, ids: Indexes, edge: int | Indexes | None) -> None:
+        """:meth:`process`, in passes: each agent applies one change per pass."""
         if ids.size == 0:
             return
         work = self.store.gather(ids, self.plan)
@@ -84,14 +137,9 @@ class Engine:
             self.begin_all(work, edge)
             self.settle(work)
 
-    @contextlib.contextmanager
-    def processings(self) -> Iterator[None]:
-        """Mark the time processings run: handlers may latch events only then."""
-        self.processing = True
-        try:
-            yield
-        finally:
-            self.processing = False
+    def processings(self) -> _Processing:
+        """The context in which processings run: handlers may latch events only then."""
+        return _Processing(self)
 
     def begin_all(self, work: Work, edge: int | Indexes | None) -> None:
         """:meth:`begin` for every agent of a working set just gathered (its processing
@@ -172,7 +220,7 @@ class Engine:
         for state in np.flatnonzero(np.any(leaving, axis=1))[::-1].tolist():
             self.exit(work, state, np.flatnonzero(leaving[state]))
         work.active &= ~inside
-        entering = np.take(plan.enters, chosen, axis=1) & ~work.active
+        entering = plan.enters.take(chosen, axis=1) & ~work.active
         for state in np.flatnonzero(np.any(entering, axis=1)).tolist():
             self.enter(work, state, np.flatnonzero(entering[state]))
 
@@ -216,6 +264,9 @@ class Engine:
             UsageError: no handler is running in a processing, or an agent is not one of
                 its call.
         """
+        if self.recall is not None and self.recall.calling is not None:
+            self.recall.latch(edges, ids)
+            return
         if self.calling is None or not self.processing:
             raise UsageError(
                 "send() called while the batch exits states outside a processing (despawn "
@@ -233,3 +284,19 @@ class Engine:
         edges = np.broadcast_to(edges, chosen.shape)
         counted = edges >= 0
         work.latched[edges[counted], chosen[counted]] = work.serial[chosen[counted]]
+
+
+class _Processing:
+    """Marks an engine as processing while it lasts (see :meth:`Engine.processings`)."""
+
+    __slots__ = ("engine", "outer")
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.outer = engine.processing
+
+    def __enter__(self) -> None:
+        self.engine.processing = True
+
+    def __exit__(self, *exc: object) -> None:
+        self.engine.processing = self.outer

@@ -8,7 +8,7 @@ a pass then only picks one move number per agent.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from statetree.chart.actions import Phase
@@ -93,6 +93,7 @@ class Plan:
         self.enter_actions = tuple(self._performers(n, "enter") for n in range(len(tree)))
         self.exit_actions = tuple(self._performers(n, "exit") for n in range(len(tree)))
         self.kill_rows = tuple(self.timers.kill_rows(n) for n in range(len(tree)))
+        self.order = _call_order(compiled)
 
     @property
     def states(self) -> int:
@@ -156,6 +157,12 @@ class Plan:
         )
         return tuple(make_performer(performer.call, context) for performer in performers)
 
-    def level_rows(self, held: Mapping[Event, int]) -> list[int]:
-        """The rows of ``held`` (the batch's held events) holding this chart's levels."""
-        return [held[event] for event in self.level_events]
+
+def _call_order(compiled: CompiledChart) -> dict[int, int]:
+    """The rank of each action (by ``id`` of its ``ActionCall``) in the order a pass
+    performs them: exits by descending state number, then entries by ascending number,
+    each state's actions in order."""
+    classes = compiled.classes
+    exits = [p.call for cls in reversed(classes) for p in cls._exit]
+    enters = [p.call for cls in classes for p in cls._enter]
+    return {id(call): rank for rank, call in enumerate([*exits, *enters], 1)}

@@ -140,11 +140,11 @@ class Store:
         """A working set of the agents ``ids`` (ascending)."""
         parts = (
             self.bits.take(self.active, ids),
-            np.take(self.history, ids, axis=1),
+            self.history.take(ids, axis=1),
             self.held[self.level_rows(plan)[:, None], ids],
-            np.take(self.clock, ids),
-            np.take(self.due, ids, axis=1),
-            np.take(self.sequence, ids, axis=1),
+            self.clock.take(ids),
+            self.due.take(ids, axis=1),
+            self.sequence.take(ids, axis=1),
         )
         return Work(ids, parts, plan.edges)
 

@@ -13,6 +13,8 @@ advanced, in one array operation.
 
 from __future__ import annotations
 
+import itertools
+
 from statetree.chart.batch.arrays import Bools, Floats, Indexes, np
 from statetree.chart.batch.engine import Engine
 from statetree.chart.batch.errors import Failure
@@ -26,53 +28,67 @@ def tick(engine: Engine, dt: float, frozen: Indexes) -> None:
     """Advance every live agent but ``frozen`` by ``dt``, firing the timers that fall due."""
     store = engine.store
     size = store.size
-    end: Floats = store.clock[:size] + dt
-    moving = store.alive[:size].copy()
-    moving[frozen] = False
-    if store.due.shape[0]:
-        near: Bools = np.any(store.due[:, :size] <= end, axis=0) & moving
-        if near.any():
-            moving &= ~near
-            _fire(engine, np.flatnonzero(near), end)
-    np.copyto(store.clock[:size], end, where=moving)
+    clock = store.clock[:size]
+    kept = clock[frozen]
+    clock += dt  # free slots too: spawning resets a slot's clock
+    clock[frozen] = kept
+    if store.due.shape[0] == 0:
+        return
+    near: Bools = np.any(store.due[:, :size] <= clock, axis=0)  # NaN (no timer) is never due
+    near[frozen] = False
+    if near.any():
+        ids = np.flatnonzero(near)
+        _fire(engine, ids, clock[ids])
 
 
-def _fire(engine: Engine, ids: Indexes, ends: Floats) -> None:
+def _fire(engine: Engine, ids: Indexes, end: Floats) -> None:
     """Fire the due timers of agents ``ids`` in rounds; each agent that did not fail ends
-    its tick at its end."""
-    store = engine.store
-    end = ends[ids]
-    fired = np.zeros(ids.size, np.int64)
-    owners: dict[int, list[str]] = {}  # the last owners fired, of agents near the bound
-    pending = np.arange(ids.size)
-    while pending.size:
-        rows, found = _earliest(store.due[:, ids[pending]], end[pending], store, ids[pending])
-        pending, rows = pending[found], rows[found]
-        over = fired[pending] >= engine.bound
-        if over.any():
-            _stop(engine, ids[pending[over]], owners)
-            pending, rows = pending[~over], rows[~over]
-        agents = ids[pending]
-        keys = engine.plan.timers.owned(rows, store.states(agents))
-        _remember(engine, agents, keys, fired[pending], owners)
-        fired[pending] += 1
-        store.clock[agents] = store.due[rows, agents]
+    its tick at its ``end``.
+
+    Agents only ever leave the rounds, so every agent still firing in round ``r`` has fired
+    ``r`` timers: the bound is one comparison per round."""
+    store, timers = engine.store, engine.plan.timers
+    owners: dict[int, list[str]] = {}  # the owners fired last, of agents near the bound
+    agents, ends = ids, end
+    for fired in itertools.count():
+        due = store.due.take(agents, axis=1)
+        ready = due <= ends
+        if fired:  # in the first round every agent has a timer due
+            found = ready.any(axis=0)
+            if not found.all():
+                agents, ends, due, ready = (
+                    agents[found],
+                    ends[found],
+                    due[:, found],
+                    ready[:, found],
+                )
+            if agents.size == 0:
+                break
+        if fired == engine.bound:
+            _stop(engine, agents, owners)
+            break
+        rows = _earliest(due, ready, store, agents)
+        keys = timers.owned(rows, store.bits.flags(store.active, timers.owners, agents))
+        if fired >= engine.bound - KEPT_CHANGES:
+            _remember(agents, timers.owner_paths, keys, owners)
+        store.clock[agents] = due[rows, np.arange(agents.size)]
         store.due[rows, agents] = np.nan
-        engine.process(agents, engine.plan.timers.edges[keys])
+        engine.process(agents, timers.edges[keys])
         if engine.failures:
-            pending = pending[~np.isin(agents, np.fromiter(engine.failures, np.intp))]
-    done = ~np.isin(ids, np.fromiter(engine.failures, np.intp))
-    store.clock[ids[done]] = end[done]
+            going = ~np.isin(agents, np.fromiter(engine.failures, np.intp))
+            agents, ends = agents[going], ends[going]
+    if engine.failures:  # their clocks read the expiry of the last timer they fired
+        done = ~np.isin(ids, np.fromiter(engine.failures, np.intp))
+        ids, end = ids[done], end[done]
+    store.clock[ids] = end
 
 
 def _remember(
-    engine: Engine, agents: Indexes, keys: Indexes, fired: Indexes, owners: dict[int, list[str]]
+    agents: Indexes, paths: tuple[str, ...], keys: Indexes, owners: dict[int, list[str]]
 ) -> None:
-    """Note the owner of each timer fired by agents within ``KEPT_CHANGES`` of the bound."""
-    watched = np.flatnonzero(fired >= engine.bound - KEPT_CHANGES)
-    paths = engine.plan.timers.owner_paths
-    for position in watched.tolist():
-        owners.setdefault(int(agents[position]), []).append(paths[keys[position]])
+    """Note the owner of the timer each agent fires now (it is near the bound)."""
+    for agent, key in zip(agents.tolist(), keys.tolist(), strict=True):
+        owners.setdefault(agent, []).append(paths[key])
 
 
 def _stop(engine: Engine, agents: Indexes, owners: dict[int, list[str]]) -> None:
@@ -82,15 +98,12 @@ def _stop(engine: Engine, agents: Indexes, owners: dict[int, list[str]]) -> None
         engine.failures.setdefault(agent, Failure(cycle, timers=True))
 
 
-def _earliest(due: Floats, end: Floats, store: Store, ids: Indexes) -> tuple[Indexes, Bools]:
-    """Each agent's earliest timer due by its end (ties: first started), and whether it
-    has one (``due``: the timer rows of agents ``ids``)."""
-    ready = due <= end
-    found: Bools = np.any(ready, axis=0)
+def _earliest(due: Floats, ready: Bools, store: Store, agents: Indexes) -> Indexes:
+    """Each agent's earliest timer row among those ``ready`` (ties: first started)."""
     if due.shape[0] == 1:
-        return np.zeros(ids.size, np.intp), found
+        return np.zeros(agents.size, np.intp)
     deadline = np.where(ready, due, np.inf)
     first = ready & (deadline == deadline.min(axis=0))
-    order = np.where(first, store.sequence[:, ids], np.iinfo(np.int64).max)
+    order = np.where(first, store.sequence[:, agents], np.iinfo(np.int64).max)
     rows: Indexes = order.argmin(axis=0)
-    return rows, found
+    return rows

@@ -48,6 +48,8 @@ class TimerLayout:
         by_row: the keys stored in each row.
         edges: the latch row of each key's event, then -1 (for "no key").
         owner_paths: the path of each key's owner, then "".
+        owners: the owner of each key.
+        places: the row of each key.
     """
 
     keys: tuple[TimerKey, ...]
@@ -56,6 +58,8 @@ class TimerLayout:
     by_row: tuple[tuple[TimerKey, ...], ...]
     edges: Indexes
     owner_paths: tuple[str, ...]
+    owners: Indexes
+    places: Indexes
 
     @classmethod
     def of(
@@ -75,14 +79,16 @@ class TimerLayout:
             tuple(tuple(k for k in keys if k.row == row) for row in range(rows)),
             np.array([*(key.edge for key in keys), -1], dtype=np.intp),
             (*(tree.paths[key.owner] for key in keys), ""),
+            np.array([key.owner for key in keys], np.intp),
+            np.array([key.row for key in keys], np.intp),
         )
 
-    def owned(self, rows: Indexes, active: Bools) -> Indexes:
+    def owned(self, rows: Indexes, owning: Bools) -> Indexes:
         """The key of the timer in row ``rows[i]`` of each agent: the one whose owner is
-        active (``active``: ``(states, agents)``), or ``len(keys)`` if none is."""
-        found: Indexes = np.full(rows.size, len(self.keys), np.intp)
-        for number, key in enumerate(self.keys):
-            found[(rows == key.row) & active[key.owner]] = number
+        active (``owning``: ``(keys, agents)``, whether each key's owner is active), or
+        ``len(keys)`` if none is."""
+        mine = (self.places[:, None] == rows) & owning
+        found: Indexes = np.where(mine.any(axis=0), mine.argmax(axis=0), len(self.keys))
         return found
 
     def key(self, owner: int, name: str) -> TimerKey:

@@ -1,0 +1,303 @@
+"""Processings by recall: each agent takes the remembered ending of its case.
+
+A call's agents are keyed (:class:`~statetree.chart.batch.memo.Keys`); cases not seen before
+are processed once, on one agent each, by the pass engine in a rehearsal that notes its host
+calls instead of making them (:func:`learn`). Each call is noted with its *moment*: the pass
+the engine makes it in and its rank in a pass. Then the host calls of every agent are made,
+moment by moment, each action once for all agents making it at that moment: the calls the
+pass engine would have made, grouped as it groups them. Last, every agent takes its case's
+ending: active states, histories, timers, failure.
+
+A handler may send an event to agents of its call, which changes their processing from that
+point: those agents leave the recall, and the pass engine processes them again from the
+start, their host calls up to that one skipped and the event latched right there (see
+:class:`~statetree.chart.batch.engine.Skip`), exactly as if it had run them all along.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from statetree.chart.actions import ActionCall
+from statetree.chart.batch.actions import BatchCall
+from statetree.chart.batch.arrays import Bools, Indexes, NDArray, np, read_only
+from statetree.chart.batch.engine import Engine, Skip
+from statetree.chart.batch.errors import Failure
+from statetree.chart.batch.memo import Ending, Keys, Memo, Trace
+from statetree.chart.batch.store import Store
+from statetree.chart.batch.work import Work
+from statetree.errors import UsageError
+
+__all__ = ["Recall"]
+
+SMALL = 256
+"""Up to this many agents, cases are told apart by a dict rather than by sorting."""
+
+
+@dataclass(eq=False)
+class _Calling:
+    """The host call being made: its moment, its agents, and the events they were sent."""
+
+    moment: int
+    entities: Indexes
+    sent: dict[int, Skip] = field(default_factory=dict)
+
+
+@dataclass(eq=False)
+class _Replay:
+    """The agents being replayed, the entry of each, and the entries' calls."""
+
+    ids: Indexes
+    of_agent: Indexes
+    traces: list[Trace]
+
+    def made(self, agent: int, moment: int) -> int:
+        """How many host calls ``agent`` has made, counting the one at ``moment``."""
+        entry = int(self.of_agent[np.searchsorted(self.ids, agent)])
+        return 1 + [at for at, _ in self.traces[entry]].index(moment)
+
+
+class Recall:
+    """Processes agents of ``engine`` by recall (see the module documentation)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.memo: Memo | None = None
+        self.calling: _Calling | None = None
+        self.replaying: _Replay | None = None
+
+    def ready(self) -> Memo | None:
+        """The memo of the engine's current plan (``None``: its cases do not fit a key)."""
+        engine = self.engine
+        memo = self.memo
+        if memo is None or memo.plan is not engine.plan:
+            keys = Keys.of(engine.plan, engine.store)
+            memo = self.memo = None if keys is None else Memo(engine.plan, keys)
+        return memo
+
+    def process(self, memo: Memo, ids: Indexes, edge: int | Indexes | None) -> None:
+        """One processing for each agent ``ids`` (ascending) of event ``edge``."""
+        engine = self.engine
+        levels = engine.store.level_rows(engine.plan)
+        keys = memo.keys.of_agents(engine.store, ids, levels, edge)
+        cases, firsts, inverse = _cases(keys)
+        entries = memo.entries(cases)
+        missing = [number for number, entry in enumerate(entries) if entry < 0]
+        if missing:
+            found = learn(engine, memo, ids[firsts[missing]], _picked(edge, firsts[missing]))
+            learnt = memo.learn([cases[n] for n in missing], found)
+            for number, entry in zip(missing, learnt, strict=True):
+                entries[number] = entry
+        table = memo.table
+        assert table is not None
+        of_agent = np.asarray(entries, np.intp)[inverse]
+        distinct = sorted(set(entries))
+        replay = _Replay(ids, of_agent, table.calls)
+        sent = self.replay(memo, replay, distinct)
+        if sent:
+            kept = np.ones(ids.size, np.bool_)
+            kept[np.searchsorted(ids, np.fromiter(sent, np.intp))] = False
+            ids, of_agent = ids[kept], of_agent[kept]
+        end(engine, table, ids, of_agent)
+        if any(table.timed[entry] for entry in distinct):
+            end_timers(engine, table, ids, of_agent)
+        if any(table.failures[entry] is not None for entry in distinct):
+            _failures(engine, table, ids, of_agent)
+        if sent:
+            self.again(replay.ids, edge, sent)
+
+    def replay(self, memo: Memo, replay: _Replay, entries: list[int]) -> dict[int, Skip]:
+        """Make every agent's host calls, moment by moment; return the agents sent events."""
+        traces, ids = replay.traces, replay.ids
+        moments: dict[int, dict[int, list[int]]] = {}
+        for entry in entries:
+            for moment, number in traces[entry]:
+                moments.setdefault(moment, {}).setdefault(number, []).append(entry)
+        if not moments:
+            return {}
+        groups = _Groups(replay.of_agent, entries)
+        sent: dict[int, Skip] = {}
+        self.replaying, outer = replay, self.replaying
+        try:
+            for moment in sorted(moments):
+                for number, users in sorted(moments[moment].items()):
+                    positions = groups.of(users)
+                    if sent:  # agents sent events left the recall
+                        positions = positions[~np.isin(ids[positions], list(sent))]
+                    if positions.size:
+                        calling = _Calling(moment, read_only(ids[positions]))
+                        self.call(memo, number, calling)
+                        sent.update(calling.sent)
+        finally:
+            self.replaying = outer
+        return sent
+
+    def call(self, memo: Memo, number: int, calling: _Calling) -> None:
+        """Make host call ``number`` for the agents of ``calling`` (handlers' sends go to
+        it)."""
+        slot, action = memo.calls[number]
+        outer, self.calling = self.calling, calling
+        try:
+            self.engine.handlers[slot](BatchCall(action, calling.entities))
+        finally:
+            self.calling = outer
+
+    def latch(self, edges: int | Indexes, ids: Indexes) -> None:
+        """A handler sends to agents of its call: they leave the recall (see the module).
+
+        Raises:
+            UsageError: an agent is not one of the call's.
+        """
+        calling, replay = self.calling, self.replaying
+        assert calling is not None and replay is not None
+        entities = calling.entities
+        where = np.minimum(np.searchsorted(entities, ids), entities.size - 1)
+        if not np.array_equal(entities[where], ids):
+            raise UsageError(
+                "a handler may only send() to the agents of its own call while the batch "
+                "processes; keep other events and send them after this call returns"
+            )
+        sent = np.broadcast_to(edges, ids.shape).tolist()
+        for agent, edge in zip(ids.tolist(), sent, strict=True):
+            skip = calling.sent.get(agent)
+            if skip is None:
+                skip = calling.sent[agent] = Skip(replay.made(agent, calling.moment))
+            skip.edges.append(edge)
+
+    def again(self, ids: Indexes, edge: int | Indexes | None, sent: dict[int, Skip]) -> None:
+        """Process the agents sent events by the pass engine, from the start."""
+        agents = np.fromiter(sorted(sent), np.intp)
+        engine = self.engine
+        engine.skips.update(sent)
+        try:
+            engine.passes(agents, _picked(edge, np.searchsorted(ids, agents)))
+        finally:
+            engine.skips.clear()
+
+
+class _Groups:
+    """The positions of the agents of each entry, ascending: one sort, then slices."""
+
+    def __init__(self, of_agent: Indexes, entries: list[int]) -> None:
+        if len(entries) == 1:
+            self.order: Indexes = np.arange(of_agent.size)
+            self.bounds = {entries[0]: (0, of_agent.size)}
+            return
+        self.order = np.argsort(of_agent, kind="stable")
+        cuts = np.searchsorted(of_agent[self.order], [*entries, entries[-1] + 1]).tolist()
+        self.bounds = {e: (cuts[n], cuts[n + 1]) for n, e in enumerate(entries)}
+
+    def of(self, entries: list[int]) -> Indexes:
+        """The positions of the agents of ``entries``, ascending."""
+        if len(entries) == 1:
+            start, stop = self.bounds[entries[0]]
+            return self.order[start:stop]
+        parts = [self.order[slice(*self.bounds[entry])] for entry in entries]
+        return np.sort(np.concatenate(parts))
+
+
+def _cases(keys: NDArray[np.int64]) -> tuple[list[int], Indexes, Indexes]:
+    """The distinct keys, the first agent of each, and each agent's case number."""
+    if keys.size > SMALL:
+        distinct, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+        cases: list[int] = distinct.tolist()
+        return cases, first, inverse
+    seen: dict[int, int] = {}
+    firsts: list[int] = []
+    inverse_list = []
+    for position, key in enumerate(keys.tolist()):
+        case = seen.setdefault(key, len(seen))
+        if case == len(firsts):
+            firsts.append(position)
+        inverse_list.append(case)
+    return list(seen), np.asarray(firsts, np.intp), np.asarray(inverse_list, np.intp)
+
+
+def _picked(edge: int | Indexes | None, positions: Indexes) -> int | Indexes | None:
+    return edge[positions] if isinstance(edge, np.ndarray) else edge
+
+
+def learn(engine: Engine, memo: Memo, ids: Indexes, edge: int | Indexes | None) -> Ending:
+    """Process agents ``ids`` (one of each new case) in a rehearsal that notes its host
+    calls instead of making them, the batch's own arrays untouched; return how each ended."""
+    store, plan = engine.store, engine.plan
+    count = ids.size
+    copy = Store(plan, count, store.held_events)
+    copy.spawn(count)
+    copy.active[:, :count] = store.active[:, ids]
+    copy.history[:, :count] = store.history[:, ids]
+    copy.held[:, :count] = store.held[:, ids]
+    copy.due[:] = -1.0  # at clock 0, a row started reads its delay, one killed NaN
+    rehearsal = _Rehearsal(memo, copy, engine.bound)
+    rehearsal.passes(np.arange(count), edge)
+    return _ending(copy, rehearsal)
+
+
+class _Rehearsal(Engine):
+    """The pass engine, noting each host call with its moment instead of making it.
+
+    A call's moment is where the pass engine makes it: the pass (the agent's change count)
+    and the call's rank in a pass, so calls of different agents at equal moments are made
+    together, as the pass engine makes them.
+    """
+
+    def __init__(self, memo: Memo, store: Store, bound: int) -> None:
+        super().__init__(memo.plan, store, [], bound)
+        self.memo = memo
+        self.traces: list[list[tuple[int, int]]] = [[] for _ in range(store.size)]
+        self.ranks = len(memo.plan.order) + 1
+
+    def call_host(self, slot: int, call: ActionCall, work: Work, positions: Indexes) -> None:
+        number = self.memo.call_number(slot, call)
+        rank = self.memo.plan.order[id(call)]
+        agents = work.ids[positions].tolist()
+        for agent, changes in zip(agents, work.changes[positions].tolist(), strict=True):
+            self.traces[agent].append((changes * self.ranks + rank, number))
+
+
+def _ending(copy: Store, rehearsal: _Rehearsal) -> Ending:
+    count = copy.size
+    due = copy.due[:, :count]
+    kept: Bools = due < 0  # NaN compares false: killed
+    untouched: list[bool] = np.all(kept, axis=0).tolist()
+    ranks = copy.sequence[:, :count] if copy.sequence.size else np.zeros((0, count), np.int64)
+    failures: list[Failure | None] = [rehearsal.failures.get(agent) for agent in range(count)]
+    return Ending(
+        copy.active[:, :count].copy(),
+        copy.history[:, :count].copy(),
+        kept,
+        np.where(kept, 0.0, due),
+        ranks.copy(),
+        [tuple(trace) for trace in rehearsal.traces],
+        failures,
+        [not every for every in untouched],
+    )
+
+
+def end(engine: Engine, table: Ending, ids: Indexes, of_agent: Indexes) -> None:
+    """Give each agent ``ids`` the ending of its entry ``of_agent``: active states,
+    histories and timers."""
+    store = engine.store
+    store.active[:, ids] = table.active.take(of_agent, axis=1)
+    if store.history.shape[0]:
+        store.history[:, ids] = table.history.take(of_agent, axis=1)
+
+
+def end_timers(engine: Engine, table: Ending, ids: Indexes, of_agent: Indexes) -> None:
+    """Start and kill the timers of each agent ``ids`` as its entry ``of_agent`` did."""
+    store = engine.store
+    kept = table.kept.take(of_agent, axis=1)
+    started = store.clock[ids] + table.delays.take(of_agent, axis=1)
+    store.due[:, ids] = np.where(kept, store.due.take(ids, axis=1), started)
+    if store.sequence.size:
+        ranks = table.ranks.take(of_agent, axis=1)
+        old = store.sequence.take(ids, axis=1)
+        store.sequence[:, ids] = np.where(ranks > 0, engine.sequence + ranks, old)
+        engine.sequence += int(ranks.max(initial=0))
+
+
+def _failures(engine: Engine, table: Ending, ids: Indexes, of_agent: Indexes) -> None:
+    for agent, entry in zip(ids.tolist(), of_agent.tolist(), strict=True):
+        failure = table.failures[entry]
+        if failure is not None:
+            engine.failures.setdefault(agent, failure)
