@@ -22,6 +22,7 @@ from statetree.chart import (
     Chart,
     ChartBatch,
     ChartMachine,
+    CompiledChart,
     compile_chart,
 )
 from statetree.chart.batch import RunningTimer
@@ -44,9 +45,14 @@ class Twins:
     """A batch of ``count`` agents and a machine per agent, fed the same steps."""
 
     def __init__(
-        self, chart: Chart, count: int, bound: int = BOUND, *, recall: bool = True
+        self,
+        chart: Chart | CompiledChart,
+        count: int,
+        bound: int = BOUND,
+        *,
+        recall: bool = True,
     ) -> None:
-        self.chart = chart
+        self.chart: Chart | CompiledChart = chart
         self.bound = bound
         self.batch_calls: dict[int, list[str]] = defaultdict(list)
         self.machine_calls: dict[int, list[str]] = defaultdict(list)
@@ -57,6 +63,7 @@ class Twins:
         self.machines = {agent: self.machine(agent) for agent in range(count)}
         self.batch_failed: tuple[tuple[int, ...], Loop] = ((), NO_LOOP)
         self.machines_failed: dict[int, Loop] = {}
+        self.quiet = False  # echo sends nothing (while states are set from outside)
 
     # -- the batch's side ------------------------------------------------------------------
 
@@ -67,7 +74,7 @@ class Twins:
 
     def batch_echo(self, call: BatchCall) -> None:
         self.batch_host(call)
-        if call.phase == "enter":
+        if call.phase == "enter" and not self.quiet:
             self.batch.send(ECHO, call.entities)
 
     # -- the machines' side ----------------------------------------------------------------
@@ -80,7 +87,7 @@ class Twins:
 
         def echo(call: ActionCall) -> None:
             calls.append(str(call))
-            if call.phase == "enter":
+            if call.phase == "enter" and not self.quiet:
                 machine.send(ECHO)
 
         machine = ChartMachine(self.chart, {"host": host, "echo": echo}, max_transitions=self.bound)

@@ -55,11 +55,19 @@ from statetree.chart.watch import ChartWatcher
 if TYPE_CHECKING:
     from statetree.chart.batch import AgentView as AgentView
     from statetree.chart.batch import BatchCall as BatchCall
+    from statetree.chart.batch import BatchCodec as BatchCodec
     from statetree.chart.batch import BatchLoopError as BatchLoopError
     from statetree.chart.batch import BatchSnapshot as BatchSnapshot
     from statetree.chart.batch import ChartBatch as ChartBatch
 
-_BATCH = ("AgentView", "BatchCall", "BatchLoopError", "BatchSnapshot", "ChartBatch")
+_BATCH = (
+    "AgentView",
+    "BatchCall",
+    "BatchCodec",
+    "BatchLoopError",
+    "BatchSnapshot",
+    "ChartBatch",
+)
 
 __all__ = [
     "DEFAULT_REGISTRY",

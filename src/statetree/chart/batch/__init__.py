@@ -11,10 +11,13 @@ from statetree.chart.batch.batch import ChartBatch
 from statetree.chart.batch.errors import BatchLoopError
 from statetree.chart.batch.snapshot import BatchSnapshot
 from statetree.chart.batch.view import AgentView, RunningTimer
+from statetree.chart.batch.wire import BatchCodec, BatchConfigurations
 
 __all__ = [
     "AgentView",
     "BatchCall",
+    "BatchCodec",
+    "BatchConfigurations",
     "BatchHandler",
     "BatchLoopError",
     "BatchSnapshot",

@@ -85,6 +85,18 @@ class Store:
             return self.bits.unpack(self.active[:, ids])
         return self.bits.take(self.active, ids)
 
+    def flag_words(self, ids: Indexes) -> NDArray[Any]:
+        """Each agent's active flags as one integer (bit ``n``: state ``n``): ``uint64``
+        up to 64 states, Python integers past that."""
+        if self.bits.words == 1:
+            single: NDArray[np.uint64] = self.active[0, ids].astype(np.uint64)
+            return single
+        words = self.active[:, ids].astype(object)
+        joined: NDArray[Any] = words[0].copy()
+        for row in range(1, words.shape[0]):
+            joined |= words[row] << (row * self.bits.width)
+        return joined
+
     def started(self, ids: Indexes) -> Bools:
         """Whether each agent of ``ids`` has active states (its root is active)."""
         started: Bools = (self.active[0, ids] & self.bits.masks[0]) != 0
