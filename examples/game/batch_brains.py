@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 import numpy as np
 from numpy.typing import NDArray
 
-from game.brains import ArrayHandler, Entities
+from game.brains import ArrayHandler
 from statetree.chart import BatchCall, ChartBatch, CompiledChart, Event, Reloaded
 
 
@@ -24,11 +24,8 @@ class BatchBrains:
     def start(self) -> None:
         self.batch.start()
 
-    def hold(self, event: Event, entities: Entities) -> None:
-        self.batch.hold(event, entities)
-
-    def release(self, event: Event, entities: Entities) -> None:
-        self.batch.release(event, entities)
+    def set_levels(self, levels: Mapping[Event, NDArray[np.bool_]]) -> None:
+        self.batch.set_levels(levels)
 
     def send_each(self, events: list[Event], choices: NDArray[np.intp]) -> None:
         if (choices >= 0).any():
@@ -47,12 +44,12 @@ class BatchBrains:
         return {path: count for path, count in self.batch.counts().items() if count}
 
     def leaves(self, leaves: tuple[str, ...]) -> NDArray[np.intp]:
-        """Each enemy's innermost active state, as an index into ``leaves``: one array
-        operation per state, not one read per enemy."""
-        found = np.full(self.batch.size, -1, np.intp)
-        for i, path in enumerate(leaves):
-            found[self.batch.is_active(path)] = i
-        return found
+        """Each enemy's innermost active state, as an index into ``leaves``: one read for
+        the whole crowd, not one per enemy."""
+        index = {path: i for i, path in enumerate(leaves)}
+        table = np.array([index.get(path, -1) for path in self.batch.paths], np.intp)
+        found = self.batch.leaf_ids()
+        return np.where(found >= 0, table[found], -1)
 
 
 def _adapted(handler: ArrayHandler) -> Callable[[BatchCall], None]:

@@ -28,8 +28,7 @@ class Brains(Protocol):
     """What the crowd asks of its chart engine."""
 
     def start(self) -> None: ...
-    def hold(self, event: Event, entities: Entities) -> None: ...
-    def release(self, event: Event, entities: Entities) -> None: ...
+    def set_levels(self, levels: Mapping[Event, NDArray[np.bool_]]) -> None: ...
     def send_each(self, events: list[Event], choices: NDArray[np.intp]) -> None: ...
     def tick(self, dt: float) -> None: ...
     def reload(self, chart: CompiledChart) -> Reloaded: ...
@@ -49,6 +48,7 @@ class MachineBrains:
         self.machines = [
             ChartMachine(chart, shared, name=f"Enemy[{i}]", owner=i) for i in range(count)
         ]
+        self.levels: dict[Event, NDArray[np.bool_]] = {}
 
     def _relay(self, handler: ArrayHandler) -> Callable[[ActionCall], None]:
         """A machine handler calling ``handler`` for the one enemy whose action it is."""
@@ -58,13 +58,14 @@ class MachineBrains:
         for machine in self.machines:
             machine.start()
 
-    def hold(self, event: Event, entities: Entities) -> None:
-        for i in entities.tolist():
-            self.machines[i].hold(event)
-
-    def release(self, event: Event, entities: Entities) -> None:
-        for i in entities.tolist():
-            self.machines[i].release(event)
+    def set_levels(self, levels: Mapping[Event, NDArray[np.bool_]]) -> None:
+        count = len(self.machines)
+        changed = np.zeros(count, bool)
+        for event, on in levels.items():
+            changed |= on != self.levels.get(event, np.zeros(count, bool))
+        for i in np.flatnonzero(changed).tolist():
+            self.machines[i].set_levels({event: bool(on[i]) for event, on in levels.items()})
+        self.levels.update(levels)
 
     def send_each(self, events: list[Event], choices: NDArray[np.intp]) -> None:
         for i in np.flatnonzero(choices >= 0).tolist():

@@ -155,22 +155,15 @@ class Crowd:
         self.pending.fill(-1)
         wounded = self.health <= config.WOUNDED
         healed = self.health >= 2 * config.WOUNDED
-        self._set_level("Wounded", wounded | (self.levels["Wounded"] & ~healed))
-        self._set_level("SeesHero", self.distance <= config.SIGHT)
-        self._set_level("InReach", self.distance <= config.REACH)
+        self.levels = {
+            "Wounded": wounded | (self.levels["Wounded"] & ~healed),
+            "SeesHero": self.distance <= config.SIGHT,
+            "InReach": self.distance <= config.REACH,
+        }
+        # One call for the three levels: each enemy whose levels changed processes once.
+        self.brains.set_levels({Event("held", name): on for name, on in self.levels.items()})
         self.brains.tick(dt)
         self._move_bodies(dt)
-
-    def _set_level(self, name: str, on: NDArray[np.bool_]) -> None:
-        was = self.levels[name]
-        event = Event("held", name)
-        rising = np.flatnonzero(on & ~was)
-        falling = np.flatnonzero(was & ~on)
-        if len(rising):
-            self.brains.hold(event, rising)
-        if len(falling):
-            self.brains.release(event, falling)
-        self.levels[name] = on
 
     def _find_targets(self) -> None:
         """The nearest hero each enemy can see (not dead, not at the shrine in dialogue)."""

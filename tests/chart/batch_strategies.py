@@ -48,6 +48,8 @@ EVENTS = (
     Event("input", "Unknown"),
 )
 HELD = Event("held", "H")
+LEVELS = (HELD, Event("held", "G"))
+"""The levels a ``levels`` step sets (no chart uses ``G``)."""
 MAX_AGENTS = 5
 
 
@@ -128,7 +130,9 @@ def _blink(delay: float) -> StateDef:
     )
 
 
-StepKind = Literal["send", "send_each", "hold", "release", "tick", "start", "spawn", "despawn"]
+StepKind = Literal[
+    "send", "send_each", "hold", "release", "levels", "tick", "start", "spawn", "despawn"
+]
 
 
 @dataclass(frozen=True)
@@ -143,7 +147,8 @@ class Step:
     event: Event | None = None
     dt: float = 0.0
     choices: tuple[int, ...] = ()
-    """For ``send_each``: the index in ``EVENTS`` of each agent's event (-1: none)."""
+    """For ``send_each``: the index in ``EVENTS`` of each agent's event (-1: none); for
+    ``levels``: each agent's levels, bit ``i`` holding ``LEVELS[i]``."""
 
     def __str__(self) -> str:
         what = self.event if self.kind != "tick" else self.dt
@@ -162,6 +167,13 @@ def _each(draw: st.DrawFn) -> Step:
     return Step("send_each", agents, choices=picked)
 
 
+@st.composite
+def _levels(draw: st.DrawFn) -> Step:
+    agents = draw(_agents())
+    picked = tuple(draw(st.integers(0, (1 << len(LEVELS)) - 1)) for _ in agents)
+    return Step("levels", agents, choices=picked)
+
+
 def steps(spawning: bool = True) -> st.SearchStrategy[Step]:
     """A random step: mostly events, holds and ticks; sometimes spawning and despawning
     (unless not ``spawning``: drawn without them, not filtered, which starves Hypothesis)."""
@@ -169,6 +181,7 @@ def steps(spawning: bool = True) -> st.SearchStrategy[Step]:
         st.builds(Step, st.just("send"), _agents(), st.sampled_from(EVENTS)),
         _each(),
         st.builds(Step, st.sampled_from(("hold", "release")), _agents(), st.just(HELD)),
+        _levels(),
         st.builds(Step, st.just("tick"), dt=st.sampled_from((0.1, 0.25, 0.5, 1.0))),
         st.builds(Step, st.just("start"), _agents()),
     ]

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+import numpy as np
 import pytest
-from batch_strategies import ECHO, EVENTS, Step
+from batch_strategies import ECHO, EVENTS, LEVELS, Step
 
 from statetree.chart import (
     ActionCall,
@@ -123,6 +124,9 @@ class Twins:
                 choice = step.choices[step.agents.index(agent)]
                 if choice >= 0:
                     machine.send(EVENTS[choice])
+            elif step.kind == "levels":
+                bits = step.choices[step.agents.index(agent)]
+                machine.set_levels({e: bool(bits >> i & 1) for i, e in enumerate(LEVELS)})
             else:
                 assert step.event is not None
                 {"send": machine.send, "hold": machine.hold, "release": machine.release}[step.kind](
@@ -141,6 +145,10 @@ class Twins:
             elif step.kind == "send_each":
                 choices = [step.choices[step.agents.index(agent)] for agent in agents]
                 batch.send_each(EVENTS, choices, agents)
+            elif step.kind == "levels":
+                bits = np.array([step.choices[step.agents.index(a)] for a in agents], np.intp)
+                levels = {e: (bits >> i & 1).astype(bool) for i, e in enumerate(LEVELS)}
+                batch.set_levels(levels, agents)
             else:
                 assert step.event is not None
                 {"send": batch.send, "hold": batch.hold, "release": batch.release}[step.kind](

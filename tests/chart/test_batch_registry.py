@@ -17,8 +17,10 @@ from statetree.chart import (
     Param,
     Registry,
     TriggerType,
+    from_data,
 )
 from statetree.chart import builder as b
+from statetree.chart.errors import ChartError
 from statetree.errors import DefinitionError
 
 # Host actions named like the built-ins: the registry says they are the host's.
@@ -91,3 +93,29 @@ def test_host_triggers_and_host_actions_named_like_builtins_run_as_on_machines()
         [],
     ]
     assert batch.agent(0).timers == ()
+
+
+def test_a_trigger_no_registry_declares_is_refused_before_any_batch_runs() -> None:
+    # A trigger type is only a kind of event (edge or level), so every declared one runs
+    # on arrays; there is no host-evaluated trigger that a batch would have to refuse.
+    data = {
+        "name": "Turret",
+        "root": {
+            "name": "R",
+            "states": [
+                {"name": "Idle", "transitions": [{"on": {"laser": "Hit"}, "to": "Hurt"}]},
+                {"name": "Hurt"},
+            ],
+        },
+    }
+    with pytest.raises(ChartError) as refused:  # refused where the chart is read
+        from_data(data)
+    assert str(refused.value) == (
+        "<data> at root.states[0].transitions[0].on: unknown trigger type 'laser'; "
+        "known: input, anim_finished, timer, event, held"
+    )
+    declared = DEFAULT_REGISTRY.with_triggers(TriggerType("laser"))
+    batch = ChartBatch(from_data(data, declared), 3)
+    batch.start()
+    batch.send(Event("laser", "Hit"), [0, 2])
+    assert [batch.active(agent)[-1] for agent in range(3)] == ["R.Hurt", "R.Idle", "R.Hurt"]

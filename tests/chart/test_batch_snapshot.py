@@ -6,7 +6,7 @@ import contextlib
 import itertools
 
 import numpy as np
-from batch_strategies import ECHO, EVENTS, MAX_AGENTS, Step, batch_charts, steps
+from batch_strategies import ECHO, EVENTS, LEVELS, MAX_AGENTS, Step, batch_charts, steps
 from batch_support import BOUND, Twins
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -74,13 +74,20 @@ class Logged:
                 batch.tick(step.dt)
             elif step.kind == "start":
                 batch.start(local)
-            elif step.kind == "send_each":
-                picks = [
-                    c
-                    for a, c in zip(step.agents, step.choices, strict=True)
-                    if a - batch.offset in local
-                ]
-                batch.send_each(EVENTS, picks, local)
+            elif step.kind in ("send_each", "levels"):
+                picks = np.array(
+                    [
+                        c
+                        for a, c in zip(step.agents, step.choices, strict=True)
+                        if a - batch.offset in local
+                    ],
+                    np.intp,
+                )
+                if step.kind == "send_each":
+                    batch.send_each(EVENTS, picks, local)
+                else:
+                    levels = {e: (picks >> i & 1).astype(bool) for i, e in enumerate(LEVELS)}
+                    batch.set_levels(levels, local)
             else:
                 assert step.event is not None
                 getattr(batch, step.kind)(step.event, local)

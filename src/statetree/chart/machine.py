@@ -137,6 +137,28 @@ class ChartMachine:
         """Release a level trigger, then process."""
         self._level(event, False)
 
+    def set_levels(self, levels: Mapping[Event, bool]) -> None:
+        """Hold or release several level triggers at once, then process once.
+
+        Nothing happens when every level already reads as given; otherwise the machine
+        starts first if it has not (as ``hold`` does), every level is set, and one
+        processing sees them all.
+
+        Raises:
+            UsageError: an event is not a level trigger (nothing changed).
+        """
+        runtime = self._runtime
+        for event in levels:
+            if event[0] not in self._compiled.level_kinds:
+                raise UsageError(f"{event} is not a level trigger: send() it instead")
+        self._not_processing("set_levels")
+        if all((event in runtime.held) == bool(on) for event, on in levels.items()):
+            return
+        self.start()
+        for event, on in levels.items():
+            runtime.set_level(event, bool(on))
+        self._process(None)
+
     def tick(self, dt: float) -> None:
         """Advance the clock by ``dt``; each timer due fires, in order, its own processing.
 

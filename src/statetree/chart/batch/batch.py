@@ -23,6 +23,7 @@ from statetree.chart.batch.engine import Engine
 from statetree.chart.batch.entities import Entities, select
 from statetree.chart.batch.errors import BatchLoopError
 from statetree.chart.batch.plan import Plan
+from statetree.chart.batch.reading import Readings
 from statetree.chart.batch.recall import Recall
 from statetree.chart.batch.reload import reload_engine
 from statetree.chart.batch.restore import plan_of, store_of
@@ -35,10 +36,8 @@ from statetree.chart.events import Event
 from statetree.chart.model import Chart
 from statetree.chart.reload import Reloaded
 from statetree.chart.runtime import bind_handlers
-from statetree.chart.structure import compiled_structure
 from statetree.core.options import DEFAULT_MAX_TRANSITIONS
 from statetree.errors import DecodeError, UsageError
-from statetree.structure.model import Structure
 
 __all__ = ["ChartBatch"]
 
@@ -65,7 +64,7 @@ def _doing_nothing(compiled: CompiledChart) -> dict[str, BatchHandler]:
     return dict.fromkeys(compiled.host_actions, _nothing)
 
 
-class ChartBatch:
+class ChartBatch(Readings):
     """``count`` agents running one chart, stepped together.
 
     Args:
@@ -220,6 +219,52 @@ class ChartBatch:
     def release(self, event: Event, entities: Entities = None) -> None:
         """Release a level trigger for each agent of ``entities``, then process them."""
         self._level(event, entities, False)
+
+    def set_levels(
+        self, levels: Mapping[Event, bool | ArrayLike], entities: Entities = None
+    ) -> None:
+        """Hold or release several level triggers at once: each agent whose levels change
+        processes once, seeing them all (``ChartMachine.set_levels`` for each agent).
+
+        A frame's levels for a whole crowd are one call: give each event a boolean, or a
+        boolean array with one entry per agent of ``entities`` (per agent slot without
+        ``entities``: free slots are left out). Agents whose levels all stay as they were
+        are not processed (nor started).
+
+        Raises:
+            UsageError: an event is not a level trigger, an array does not match the
+                agents, or an agent is unknown; nothing changed.
+            BatchLoopError: an agent could not settle (the others did).
+        """
+        ids = self._slots if entities is None else self._select(entities)
+        wanted = [(event, self._level_values(event, on, ids)) for event, on in levels.items()]
+        if entities is None:
+            live = self._store.alive[ids]
+            ids, wanted = ids[live], [(event, on[live]) for event, on in wanted]
+        with self._call("set_levels"):
+            store = self._store
+            rows = [store.held_row(event) for event, _ in wanted]
+            changed = np.zeros(ids.size, np.bool_)
+            for row, (_, on) in zip(rows, wanted, strict=True):
+                changed |= store.held[row, ids] != on
+            ready = self._start(ids[changed])
+            positions = np.searchsorted(ids, ready)
+            for row, (_, on) in zip(rows, wanted, strict=True):
+                store.held[row, ready] = on[positions]
+            self._engine.process(ready, None)
+
+    def _level_values(self, event: Event, on: bool | ArrayLike, ids: Indexes) -> Bools:
+        """``on`` as one boolean per agent of ``ids``."""
+        if event[0] not in self._engine.plan.compiled.level_kinds:
+            raise UsageError(f"{event} is not a level trigger: send() it instead")
+        values = np.asarray(on)
+        if values.dtype != np.bool_ or values.ndim > 1 or values.size not in (1, ids.size):
+            raise UsageError(
+                f"set_levels() needs a boolean, or one boolean per agent ({ids.size}), for "
+                f"{event}: got {values.size} of type {values.dtype}"
+            )
+        flags: Bools = np.broadcast_to(values.reshape(-1), ids.shape)
+        return flags
 
     def tick(self, dt: float) -> None:
         """Advance every agent's clock by ``dt``; each due timer fires, in order, its own
@@ -431,80 +476,12 @@ class ChartBatch:
             engine.exit_all(work, reversed(range(engine.plan.states)))
             store.free(ids)
 
-    # -- queries ---------------------------------------------------------------------------
-
-    @property
-    def chart(self) -> Chart:
-        """The chart running now."""
-        return self._engine.plan.compiled.chart
-
-    @property
-    def compiled(self) -> CompiledChart:
-        """The compiled chart running now."""
-        return self._engine.plan.compiled
-
-    @property
-    def structure(self) -> Structure:
-        """The chart's structure (for plots and the inspector)."""
-        return compiled_structure(self.compiled)
-
-    @property
-    def size(self) -> int:
-        """How many agent slots there are: indexes run from 0 to ``size - 1``."""
-        return self._store.size
-
-    @property
-    def alive(self) -> Bools:
-        """Whether each slot holds an agent (a copy, shape ``(size,)``)."""
-        alive: Bools = self._store.alive[: self.size].copy()
-        return alive
-
-    @property
-    def nbytes(self) -> int:
-        """The bytes the agents' arrays take (free and spare slots included)."""
-        return sum(array.nbytes for array in self._store.arrays().values())
-
-    @property
-    def population(self) -> int:
-        """How many agents there are."""
-        return int(np.count_nonzero(self._store.alive[: self.size]))
-
-    def active(self, index: int) -> tuple[str, ...]:
-        """The paths of agent ``index``'s active states, in processing order (what
-        ``ChartMachine.active`` gives for that agent)."""
-        paths = self._engine.plan.tree.paths
-        column = self._store.states(np.array([self._check(index)]))[:, 0]
-        return tuple(paths[number] for number in np.flatnonzero(column).tolist())
-
-    def is_active(self, path: str) -> Bools:
-        """Whether the state at ``path`` is active, for every agent slot (a copy).
-
-        Raises:
-            UsageError: the chart has no state at ``path``.
-        """
-        return self._store.state(self._number(path))
-
-    def counts(self) -> dict[str, int]:
-        """How many agents have each state active, by path (every state of the chart)."""
-        totals = np.count_nonzero(self._store.states(slice(0, self.size)), axis=1).tolist()
-        return dict(zip(self._engine.plan.tree.paths, totals, strict=True))
+    # -- agents ----------------------------------------------------------------------------
 
     def agent(self, index: int) -> AgentView:
         """A live, read-only view of agent ``index`` (active states, clock, timers)."""
         self._check(index)
         return AgentView(self, index)
-
-    def _check(self, index: int) -> int:
-        if not (0 <= index < self.size and self._store.alive[index]):
-            raise UsageError(f"agent {index} does not exist (the batch has {self.size} slots)")
-        return index
-
-    def _number(self, path: str) -> int:
-        number = self._engine.plan.numbers.get(path)
-        if number is None:
-            known = ", ".join(self._engine.plan.tree.paths)
-            raise UsageError(f"chart {self.chart.name!r} has no state {path!r}; states: {known}")
-        return number
 
     def _select(self, entities: Entities) -> Indexes:
         return select(entities, self._store.alive[: self.size])

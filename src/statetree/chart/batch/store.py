@@ -97,6 +97,14 @@ class Store:
             joined |= words[row] << (row * self.bits.width)
         return joined
 
+    def flag_rows(self, numbers: Indexes) -> Bools:
+        """``(len(numbers), size)``: whether each state ``numbers`` is active, per slot."""
+        bits = self.bits
+        rows: Bools = (
+            self.active[bits.rows[numbers], : self.size] & bits.masks[numbers, None]
+        ) != 0
+        return rows
+
     def started(self, ids: Indexes) -> Bools:
         """Whether each agent of ``ids`` has active states (its root is active)."""
         started: Bools = (self.active[0, ids] & self.bits.masks[0]) != 0

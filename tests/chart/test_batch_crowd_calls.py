@@ -1,0 +1,153 @@
+"""Whole-crowd calls: several levels set in one processing, every agent's leaf in one read."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from statetree.chart import (
+    DEFAULT_REGISTRY,
+    ActionType,
+    BatchCall,
+    ChartBatch,
+    ChartMachine,
+    Event,
+    from_data,
+)
+from statetree.errors import UsageError
+
+GUARD = from_data(
+    {
+        "name": "Guard",
+        "root": {
+            "name": "Guard",
+            "policy": "priority",
+            "states": [
+                {"name": "Flee", "pre": {"all": [{"held": "Hurt"}, {"held": "Sees"}]}},
+                {"name": "Chase", "pre": {"held": "Sees"}, "enter": ["shout"]},
+                {
+                    "name": "Idle",
+                    "states": [
+                        {"name": "Stand", "transitions": [{"on": {"input": "Go"}, "to": "Walk"}]},
+                        {"name": "Walk"},
+                    ],
+                },
+            ],
+        },
+    },
+    DEFAULT_REGISTRY.with_actions(ActionType("shout")),
+)
+HURT, SEES = Event("held", "Hurt"), Event("held", "Sees")
+QUIET = {"shout": lambda call: None}
+
+
+def test_levels_set_together_are_seen_by_one_processing_as_on_a_machine() -> None:
+    shouts: list[list[int]] = []
+    batch = ChartBatch(GUARD, 4, {"shout": lambda call: shouts.append(call.entities.tolist())})
+    batch.start()
+    machine = ChartMachine(GUARD, {"shout": lambda call: None})
+    machine.start()
+    batch.set_levels({HURT: np.array([True, False, True, False]), SEES: True})
+    machine.set_levels({HURT: True, SEES: True})
+    assert batch.active(0) == machine.active == ("Guard", "Guard.Flee")  # never chased
+    assert [batch.active(agent)[-1] for agent in range(4)] == [
+        "Guard.Flee",
+        "Guard.Chase",
+        "Guard.Flee",
+        "Guard.Chase",
+    ]
+    assert shouts == [[1, 3]]
+
+
+def test_only_agents_whose_levels_change_are_processed_or_started() -> None:
+    calls: list[list[int]] = []
+
+    def shout(call: BatchCall) -> None:
+        calls.append(call.entities.tolist())
+
+    batch = ChartBatch(GUARD, 3, {"shout": shout})
+    batch.set_levels({SEES: np.array([True, False, False])})
+    assert calls == [[0]]
+    assert batch.agent(1).active == () and batch.agent(2).active == ()
+    batch.set_levels({SEES: np.array([True, True, False])})  # agent 0 is not processed again
+    assert calls == [[0], [1]]
+    assert batch.agent(0).held == (SEES,)
+
+
+def test_wrong_levels_are_refused_and_change_nothing() -> None:
+    batch = ChartBatch(GUARD, 3, QUIET)
+    batch.start()
+    before = batch.snapshot().to_bytes()
+    with pytest.raises(UsageError, match=r"^input Go is not a level trigger: send\(\) it instead$"):
+        batch.set_levels({SEES: True, Event("input", "Go"): True})
+    with pytest.raises(
+        UsageError,
+        match=r"one boolean per agent \(2\), for held Sees: got 3 of type bool",
+    ):
+        batch.set_levels({SEES: np.array([True, False, True])}, [0, 2])
+    with pytest.raises(UsageError, match=r"got 3 of type int64"):
+        batch.set_levels({SEES: np.array([1, 0, 1])})
+    assert batch.snapshot().to_bytes() == before
+
+
+def test_leaf_ids_read_every_agent_innermost_state_with_its_path() -> None:
+    batch = ChartBatch(GUARD, 5, QUIET)
+    batch.start([0, 1, 2, 3])
+    batch.send(Event("input", "Go"), [1, 2])
+    batch.hold(SEES, [3])
+    batch.despawn([2])
+    leaves = batch.leaf_ids()
+    assert leaves.dtype == np.intp
+    assert [batch.paths[n] if n >= 0 else None for n in leaves.tolist()] == [
+        "Guard.Idle.Stand",
+        "Guard.Idle.Walk",
+        None,  # despawned
+        "Guard.Chase",
+        None,  # not started
+    ]
+    assert [batch.active(agent)[-1] for agent in (0, 1, 3)] == [
+        batch.paths[n] for n in leaves[[0, 1, 3]].tolist()
+    ]
+    inside = batch.leaf_ids("Guard.Idle").tolist()
+    assert (
+        inside
+        == [batch.paths.index("Guard.Idle.Stand"), batch.paths.index("Guard.Idle.Walk")] + [-1] * 3
+    )
+    with pytest.raises(UsageError, match=r"chart 'Guard' has no state 'Guard\.Run'"):
+        batch.leaf_ids("Guard.Run")
+
+
+def test_leaf_ids_of_regions_are_read_region_by_region() -> None:
+    chart = from_data(
+        {
+            "name": "Duo",
+            "root": {
+                "name": "Hero",
+                "policy": "concurrent",
+                "states": [
+                    {"name": "Legs", "states": [{"name": "Stand"}]},
+                    {"name": "Arms", "states": [{"name": "Rest"}]},
+                ],
+            },
+        }
+    )
+    batch = ChartBatch(chart, 2)
+    batch.start()
+    assert [batch.paths[n] for n in batch.leaf_ids("Hero.Arms").tolist()] == ["Hero.Arms.Rest"] * 2
+    with pytest.raises(UsageError) as refused:
+        batch.leaf_ids()
+    assert str(refused.value) == (
+        "state Hero runs concurrent regions, so an agent has one innermost state in each: "
+        "read them one by one, with leaf_ids(region) for each of Hero.Legs, Hero.Arms"
+    )
+
+
+def test_a_machine_sets_levels_in_one_processing_and_ignores_levels_already_so() -> None:
+    machine = ChartMachine(GUARD, QUIET)
+    machine.set_levels({SEES: False, HURT: False})  # as it already reads: not even started
+    assert machine.active == ()
+    machine.set_levels({SEES: True, HURT: True})
+    assert machine.active == ("Guard", "Guard.Flee")
+    with pytest.raises(UsageError, match=r"^input Go is not a level trigger"):
+        machine.set_levels({Event("input", "Go"): True, SEES: False})
+    assert machine.active == ("Guard", "Guard.Flee")  # nothing changed
