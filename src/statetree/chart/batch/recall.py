@@ -99,9 +99,9 @@ class Recall:
             kept[np.searchsorted(ids, np.fromiter(sent, np.intp))] = False
             ids, of_agent = ids[kept], of_agent[kept]
         end(engine, table, ids, of_agent)
-        if any(table.timed[entry] for entry in distinct):
+        if any(map(table.timed.__getitem__, distinct)):
             end_timers(engine, table, ids, of_agent)
-        if any(table.failures[entry] is not None for entry in distinct):
+        if any(map(table.failures.__getitem__, distinct)):  # a Failure is never falsy
             _failures(engine, table, ids, of_agent)
         if sent:
             self.again(replay.ids, edge, sent)
@@ -176,9 +176,11 @@ class Recall:
 
 
 class _Groups:
-    """The positions of the agents of each entry, ascending: one sort, then slices."""
+    """The positions of the agents of each entry, ascending."""
 
     def __init__(self, of_agent: Indexes, entries: list[int]) -> None:
+        self.of_agent = of_agent
+        self.size = entries[-1] + 1 if entries else 0
         if len(entries) == 1:
             self.order: Indexes = np.arange(of_agent.size)
             self.bounds = {entries[0]: (0, of_agent.size)}
@@ -192,8 +194,9 @@ class _Groups:
         if len(entries) == 1:
             start, stop = self.bounds[entries[0]]
             return self.order[start:stop]
-        parts = [self.order[slice(*self.bounds[entry])] for entry in entries]
-        return np.sort(np.concatenate(parts))
+        chosen = np.zeros(self.size, np.bool_)  # a mask of entries: no sort of the parts
+        chosen[entries] = True
+        return np.flatnonzero(chosen[self.of_agent])
 
 
 def _cases(keys: NDArray[np.int64]) -> tuple[list[int], Indexes, Indexes]:
@@ -202,15 +205,15 @@ def _cases(keys: NDArray[np.int64]) -> tuple[list[int], Indexes, Indexes]:
         distinct, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
         cases: list[int] = distinct.tolist()
         return cases, first, inverse
-    seen: dict[int, int] = {}
-    firsts: list[int] = []
-    inverse_list = []
-    for position, key in enumerate(keys.tolist()):
-        case = seen.setdefault(key, len(seen))
-        if case == len(firsts):
-            firsts.append(position)
-        inverse_list.append(case)
-    return list(seen), np.asarray(firsts, np.intp), np.asarray(inverse_list, np.intp)
+    # Dicts built from iterators: no Python-level loop over the agents. Filled from the
+    # last agent back, each key keeps its first agent.
+    found = keys.tolist()
+    count = len(found)
+    firsts = dict(zip(reversed(found), range(count - 1, -1, -1), strict=True))
+    cases = list(firsts)
+    numbers = dict(zip(cases, range(len(cases)), strict=True))
+    inverse_of = np.fromiter(map(numbers.__getitem__, found), np.intp, count)
+    return cases, np.fromiter(firsts.values(), np.intp, len(cases)), inverse_of
 
 
 def _picked(edge: int | Indexes | None, positions: Indexes) -> int | Indexes | None:
