@@ -236,35 +236,41 @@ class ChartBatch(Readings):
                 agents, or an agent is unknown; nothing changed.
             BatchLoopError: an agent could not settle (the others did).
         """
-        ids = self._slots if entities is None else self._select(entities)
-        wanted = [(event, self._level_values(event, on, ids)) for event, on in levels.items()]
-        if entities is None:
-            live = self._store.alive[ids]
-            ids, wanted = ids[live], [(event, on[live]) for event, on in wanted]
+        every = entities is None
+        ids = self._slots if every else self._select(entities)
+        wanted = [(event, self._level_values(event, on, ids.size)) for event, on in levels.items()]
         with self._call("set_levels"):
             store = self._store
             rows = [store.held_row(event) for event, _ in wanted]
+            # Without entities every slot is compared through views, free ones masked out.
+            where: slice | Indexes = slice(0, self.size) if every else ids
             changed = np.zeros(ids.size, np.bool_)
             for row, (_, on) in zip(rows, wanted, strict=True):
-                changed |= store.held[row, ids] != on
+                changed |= store.held[row, where] != on
+            if every:
+                changed &= store.alive[: self.size]
+            if not changed.any():
+                return
             ready = self._start(ids[changed])
             positions = np.searchsorted(ids, ready)
             for row, (_, on) in zip(rows, wanted, strict=True):
                 store.held[row, ready] = on[positions]
             self._engine.process(ready, None)
 
-    def _level_values(self, event: Event, on: bool | ArrayLike, ids: Indexes) -> Bools:
-        """``on`` as one boolean per agent of ``ids``."""
+    def _level_values(self, event: Event, on: bool | ArrayLike, count: int) -> Bools:
+        """``on`` as ``count`` booleans, one per agent."""
         if event[0] not in self._engine.plan.compiled.level_kinds:
             raise UsageError(f"{event} is not a level trigger: send() it instead")
         values = np.asarray(on)
-        if values.dtype != np.bool_ or values.ndim > 1 or values.size not in (1, ids.size):
+        if values.dtype != np.bool_ or values.ndim > 1 or values.size not in (1, count):
             raise UsageError(
-                f"set_levels() needs a boolean, or one boolean per agent ({ids.size}), for "
+                f"set_levels() needs a boolean, or one boolean per agent ({count}), for "
                 f"{event}: got {values.size} of type {values.dtype}"
             )
-        flags: Bools = np.broadcast_to(values.reshape(-1), ids.shape)
-        return flags
+        if values.size == count:
+            flags: Bools = values.reshape(-1)
+            return flags
+        return np.full(count, bool(values.reshape(-1)[0]))
 
     def tick(self, dt: float) -> None:
         """Advance every agent's clock by ``dt``; each due timer fires, in order, its own

@@ -27,7 +27,8 @@ def select(entities: Entities, alive: Bools) -> Indexes:
     if entities is None:
         return np.flatnonzero(alive)
     array = np.asarray(entities)
-    if array.dtype == np.bool_:
+    kind = array.dtype.kind
+    if kind == "b":
         if array.shape != alive.shape:
             raise UsageError(
                 f"a mask of agents needs one entry per agent slot ({alive.size}), "
@@ -36,19 +37,20 @@ def select(entities: Entities, alive: Bools) -> Indexes:
         ids = np.flatnonzero(array)
     elif array.size == 0:
         ids = np.zeros(0, np.intp)
-    elif np.issubdtype(array.dtype, np.integer):
+    elif kind in "iu":  # signed or unsigned integers
         ids = _indexes(array.reshape(-1), alive.size)
     else:
         raise UsageError(f"entities must be agent indexes or a mask of agents, got {entities!r}")
-    dead = ids[~alive[ids]]
-    if dead.size:
-        raise UsageError(f"agent {int(dead[0])} does not exist (it was despawned or never spawned)")
+    live = alive[ids]
+    if not live.all():
+        dead = int(ids[~live][0])
+        raise UsageError(f"agent {dead} does not exist (it was despawned or never spawned)")
     return ids
 
 
 def _indexes(array: NDArray[np.integer], size: int) -> Indexes:
-    outside = array[(array < 0) | (array >= size)]
-    if outside.size:
+    if array.min() < 0 or array.max() >= size:  # two reductions: the common case is fine
+        outside = array[(array < 0) | (array >= size)]
         raise UsageError(f"agent index {int(outside[0])} is out of range: the batch has {size}")
     ids = array.astype(np.intp)
     if ids.size > 1 and not (ids[1:] > ids[:-1]).all():
