@@ -34,13 +34,15 @@ def sync(engine: Engine, ids: Indexes, targets: Sequence[int], of_agent: Indexes
     """
     if ids.size == 0:
         return
-    groups, inverse = _pairs(engine.store.flag_words(ids), of_agent)
+    groups, inverse = _pairs(engine.store.flag_words(ids), of_agent, len(targets))
     tree = engine.plan.tree
     plans = [sync_steps(tree, current, targets[target]) for current, target in groups]
     if not any(plans):
         return
     work = engine.store.gather(ids, engine.plan)
-    positions = [np.flatnonzero(inverse == group) for group in range(len(groups))]
+    order = np.argsort(inverse, kind="stable")  # each group's positions, ascending
+    cuts = np.searchsorted(inverse[order], np.arange(len(groups) + 1)).tolist()
+    positions = [order[cuts[group] : cuts[group + 1]] for group in range(len(groups))]
     for number in range(max(len(steps) for steps in plans)):
         taking = [
             (steps[number], positions[g]) for g, steps in enumerate(plans) if number < len(steps)
@@ -50,20 +52,22 @@ def sync(engine: Engine, ids: Indexes, targets: Sequence[int], of_agent: Indexes
 
 
 def _pairs(
-    current: NDArray[np.generic], of_agent: Indexes
+    current: NDArray[np.generic], of_agent: Indexes, targets: int
 ) -> tuple[list[tuple[int, int]], Indexes]:
     """The distinct ``(current flags, target)`` pairs, and the pair of each agent."""
-    if current.dtype != object:
-        stacked = np.stack([current.astype(np.uint64), of_agent.astype(np.uint64)])
-        distinct, inverse = np.unique(stacked, axis=1, return_inverse=True)
-        pairs = [(int(flags), int(target)) for flags, target in distinct.T.tolist()]
+    if current.dtype != object:  # one-dimensional uniques: sorting pairs is far slower
+        flags, flags_of = np.unique(current, return_inverse=True)
+        codes = flags_of.reshape(-1).astype(np.int64) * targets + of_agent
+        distinct, inverse = np.unique(codes, return_inverse=True)
+        found = flags.tolist()
+        pairs = [(int(found[code // targets]), code % targets) for code in distinct.tolist()]
         return pairs, inverse.reshape(-1).astype(np.intp)
-    found: dict[tuple[int, int], int] = {}
-    codes = [
-        found.setdefault((int(flags), int(target)), len(found))
+    known: dict[tuple[int, int], int] = {}
+    numbers = [
+        known.setdefault((int(flags), int(target)), len(known))
         for flags, target in zip(current.tolist(), of_agent.tolist(), strict=True)
     ]
-    return list(found), np.asarray(codes, np.intp)
+    return list(known), np.asarray(numbers, np.intp)
 
 
 def _take(engine: Engine, work: Work, taking: list[tuple[Step, Indexes]]) -> None:
