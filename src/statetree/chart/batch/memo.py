@@ -121,6 +121,8 @@ class Memo:
     table: Ending | None = None
     calls: list[tuple[int, ActionCall]] = field(default_factory=list)
     numbers: dict[int, int] = field(default_factory=dict)
+    sorted: tuple[NDArray[np.int64], Indexes] | None = None
+    """The known keys, sorted, and their entries (rebuilt after learning)."""
 
     def call_number(self, slot: int, call: ActionCall) -> int:
         """The number of host call ``call`` (handler ``slot``), numbered when first seen."""
@@ -129,6 +131,22 @@ class Memo:
             number = self.numbers[id(call)] = len(self.calls)
             self.calls.append((slot, call))
         return number
+
+    def lookup(self, keys: NDArray[np.int64]) -> Indexes | None:
+        """The entry of each key, or ``None`` if one is not known yet."""
+        if self.sorted is None:
+            known = np.fromiter(self.index, np.int64, len(self.index))
+            order = np.argsort(known)
+            entries = np.fromiter(self.index.values(), np.intp, len(self.index))
+            self.sorted = (known[order], entries[order])
+        known, entries = self.sorted
+        if known.size == 0:
+            return None
+        at = np.minimum(np.searchsorted(known, keys), known.size - 1)
+        if not np.array_equal(known[at], keys):
+            return None
+        found: Indexes = entries[at]
+        return found
 
     def entries(self, keys: list[int]) -> list[int]:
         """The entry of each key (-1 where there is none yet)."""
@@ -144,6 +162,7 @@ class Memo:
         self.table = ending if self.table is None else _joined(self.table, ending)
         entries = list(range(start, start + len(keys)))
         self.index.update(zip(keys, entries, strict=True))
+        self.sorted = None
         return entries
 
 

@@ -80,18 +80,13 @@ class Recall:
         engine = self.engine
         levels = engine.store.level_rows(engine.plan)
         keys = memo.keys.of_agents(engine.store, ids, levels, edge)
-        cases, firsts, inverse = _cases(keys)
-        entries = memo.entries(cases)
-        missing = [number for number, entry in enumerate(entries) if entry < 0]
-        if missing:
-            found = learn(engine, memo, ids[firsts[missing]], _picked(edge, firsts[missing]))
-            learnt = memo.learn([cases[n] for n in missing], found)
-            for number, entry in zip(missing, learnt, strict=True):
-                entries[number] = entry
+        # Many agents whose cases are all known: looked up, with no sort of the agents.
+        of_agent = memo.lookup(keys) if keys.size > SMALL else None
+        if of_agent is None:
+            of_agent = self.entries(memo, keys, ids, edge)
         table = memo.table
         assert table is not None
-        of_agent = np.asarray(entries, np.intp)[inverse]
-        distinct = sorted(set(entries))
+        distinct: list[int] = np.flatnonzero(np.bincount(of_agent)).tolist()
         replay = _Replay(ids, of_agent, table.calls)
         sent = self.replay(memo, replay, distinct)
         if sent:
@@ -105,6 +100,21 @@ class Recall:
             _failures(engine, table, ids, of_agent)
         if sent:
             self.again(replay.ids, edge, sent)
+
+    def entries(
+        self, memo: Memo, keys: NDArray[np.int64], ids: Indexes, edge: int | Indexes | None
+    ) -> Indexes:
+        """The memo entry of each agent's case; cases not seen before are learnt first."""
+        cases, firsts, inverse = _cases(keys)
+        entries = memo.entries(cases)
+        missing = [number for number, entry in enumerate(entries) if entry < 0]
+        if missing:
+            found = learn(self.engine, memo, ids[firsts[missing]], _picked(edge, firsts[missing]))
+            learnt = memo.learn([cases[n] for n in missing], found)
+            for number, entry in zip(missing, learnt, strict=True):
+                entries[number] = entry
+        of_agent: Indexes = np.asarray(entries, np.intp)[inverse]
+        return of_agent
 
     def replay(self, memo: Memo, replay: _Replay, entries: list[int]) -> dict[int, Skip]:
         """Make every agent's host calls, moment by moment; return the agents sent events."""
@@ -185,7 +195,8 @@ class _Groups:
             self.order: Indexes = np.arange(of_agent.size)
             self.bounds = {entries[0]: (0, of_agent.size)}
             return
-        self.order = np.argsort(of_agent, kind="stable")
+        # Entries fit 16 bits (see memo.LIMIT), which NumPy sorts stably by radix.
+        self.order = np.argsort(of_agent.astype(np.int16), kind="stable")
         cuts = np.searchsorted(of_agent[self.order], [*entries, entries[-1] + 1]).tolist()
         self.bounds = {e: (cuts[n], cuts[n + 1]) for n, e in enumerate(entries)}
 
