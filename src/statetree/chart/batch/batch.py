@@ -173,7 +173,7 @@ class ChartBatch(Readings):
         if picks.size and picks.max() >= len(events):
             raise UsageError(f"choice {int(picks.max())} names no event: there are {len(events)}")
         chosen = picks >= 0
-        ids, picks = (np.flatnonzero(chosen) if entities is None else ids[chosen]), picks[chosen]
+        ids, picks = (chosen.nonzero()[0] if entities is None else ids[chosen]), picks[chosen]
         if entities is None and not self._store.alive[ids].all():
             self._select(ids)  # names the first agent given an event that does not exist
         self._send(table[picks], ids)

@@ -150,10 +150,10 @@ class Engine:
                 if edge >= 0:
                     work.latched[edge] = 1
             else:
-                counted = np.flatnonzero(edge >= 0)
+                counted = (edge >= 0).nonzero()[0]
                 work.latched[edge[counted], counted] = 1
         self.forget(work.ids)
-        self.enter_roots(work, np.flatnonzero(~work.active[0]))
+        self.enter_roots(work, (~work.active[0]).nonzero()[0])
 
     def forget(self, agents: Indexes) -> None:
         """Forget the last changes remembered of ``agents`` (a new processing starts)."""
@@ -195,7 +195,7 @@ class Engine:
         work.changes[moving] += 1
         watched = moving & (work.changes > self.bound - KEPT_CHANGES)
         if watched.any():
-            self.watch(work, moves, np.flatnonzero(watched))
+            self.watch(work, moves, watched.nonzero()[0])
         return moves
 
     def watch(self, work: Work, moves: Moves, positions: Indexes) -> None:
@@ -217,12 +217,12 @@ class Engine:
         numbers = plan.tree.numbers
         inside = (numbers >= plan.low[chosen]) & (numbers < plan.high[chosen])
         leaving = work.active & inside
-        for state in np.flatnonzero(np.any(leaving, axis=1))[::-1].tolist():
-            self.exit(work, state, np.flatnonzero(leaving[state]))
+        for state in np.any(leaving, axis=1).nonzero()[0][::-1].tolist():
+            self.exit(work, state, leaving[state].nonzero()[0])
         work.active &= ~inside
         entering = plan.enters.take(chosen, axis=1) & ~work.active
-        for state in np.flatnonzero(np.any(entering, axis=1)).tolist():
-            self.enter(work, state, np.flatnonzero(entering[state]))
+        for state in np.any(entering, axis=1).nonzero()[0].tolist():
+            self.enter(work, state, entering[state].nonzero()[0])
 
     def enter(self, work: Work, state: int, positions: Indexes) -> None:
         """Enter ``state`` for the agents at ``positions`` (``ChartState.on_enter``)."""
@@ -247,7 +247,7 @@ class Engine:
     def exit_all(self, work: Work, order: Iterable[int]) -> None:
         """Exit, in ``order``, each of those states that is active, for every agent."""
         for state in order:
-            positions = np.flatnonzero(work.active[state])
+            positions = work.active[state].nonzero()[0]
             if positions.size:
                 self.exit(work, state, positions)
                 work.active[state, positions] = False

@@ -25,7 +25,7 @@ def select(entities: Entities, alive: Bools) -> Indexes:
             twice, or of a slot without an agent.
     """
     if entities is None:
-        return np.flatnonzero(alive)
+        return alive.nonzero()[0]
     array = np.asarray(entities)
     kind = array.dtype.kind
     if kind == "b":
@@ -34,7 +34,7 @@ def select(entities: Entities, alive: Bools) -> Indexes:
                 f"a mask of agents needs one entry per agent slot ({alive.size}), "
                 f"got shape {array.shape}"
             )
-        ids = np.flatnonzero(array)
+        ids = array.nonzero()[0]
     elif array.size == 0:
         ids = np.zeros(0, np.intp)
     elif kind in "iu":  # signed or unsigned integers

@@ -66,7 +66,7 @@ class Readings:
         ``ChartMachine.active`` gives for that agent)."""
         paths = self._engine.plan.tree.paths
         column = self._store.states(np.array([self._check(index)]))[:, 0]
-        return tuple(paths[number] for number in np.flatnonzero(column).tolist())
+        return tuple(paths[number] for number in column.nonzero()[0].tolist())
 
     def is_active(self, path: str) -> Bools:
         """Whether the state at ``path`` is active, for every agent slot (a copy).

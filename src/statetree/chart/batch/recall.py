@@ -86,7 +86,7 @@ class Recall:
             of_agent = self.entries(memo, keys, ids, edge)
         table = memo.table
         assert table is not None
-        distinct: list[int] = np.flatnonzero(np.bincount(of_agent)).tolist()
+        distinct: list[int] = np.bincount(of_agent).nonzero()[0].tolist()
         replay = _Replay(ids, of_agent, table.calls)
         sent = self.replay(memo, replay, distinct)
         if sent:
@@ -207,7 +207,7 @@ class _Groups:
             return self.order[start:stop]
         chosen = np.zeros(self.size, np.bool_)  # a mask of entries: no sort of the parts
         chosen[entries] = True
-        return np.flatnonzero(chosen[self.of_agent])
+        return chosen[self.of_agent].nonzero()[0]
 
 
 def _cases(keys: NDArray[np.int64]) -> tuple[list[int], Indexes, Indexes]:

@@ -29,15 +29,17 @@ def tick(engine: Engine, dt: float, frozen: Indexes) -> None:
     store = engine.store
     size = store.size
     clock = store.clock[:size]
-    kept = clock[frozen]
+    kept = clock[frozen] if frozen.size else None
     clock += dt  # free slots too: spawning resets a slot's clock
-    clock[frozen] = kept
+    if kept is not None:
+        clock[frozen] = kept
     if store.due.shape[0] == 0:
         return
     near: Bools = np.any(store.due[:, :size] <= clock, axis=0)  # NaN (no timer) is never due
-    near[frozen] = False
+    if kept is not None:
+        near[frozen] = False
     if near.any():
-        ids = np.flatnonzero(near)
+        ids = near.nonzero()[0]
         _fire(engine, ids, clock[ids])
 
 
