@@ -163,6 +163,11 @@ def test_a_stream_for_another_count_or_chart_is_refused() -> None:
     other = ChartBatch(from_data({**LEGS, "name": "Other", "root": {"name": "X"}}), 3)
     with pytest.raises(UsageError, match="runs chart 'Other', not the codec's 'Legs'"):
         wire.encode(other)
+    with pytest.raises(UsageError) as refused:
+        BatchCodec(wire.codec, other.compiled)
+    assert str(refused.value) == (
+        "the codec encodes states chart 'Other' lacks: ['Legs', 'Legs.Idle', 'Legs.Walk']"
+    )
 
 
 def test_an_agent_not_started_cannot_be_sent_but_a_received_state_starts_it() -> None:
