@@ -149,8 +149,7 @@ class ChartMachine:
         """
         runtime = self._runtime
         for event in levels:
-            if event[0] not in self._compiled.level_kinds:
-                raise UsageError(f"{event} is not a level trigger: send() it instead")
+            self._check_level(event)
         self._not_processing("set_levels")
         if all((event in runtime.held) == bool(on) for event, on in levels.items()):
             return
@@ -344,12 +343,15 @@ class ChartMachine:
     # -- processing ------------------------------------------------------------------------
 
     def _level(self, event: Event, on: bool) -> None:
-        if event[0] not in self._compiled.level_kinds:
-            raise UsageError(f"{event} is not a level trigger: send() it instead")
+        self._check_level(event)
         self._not_processing("hold" if on else "release")
         self.start()
         self._runtime.set_level(event, on)
         self._process(None)
+
+    def _check_level(self, event: Event) -> None:
+        if event[0] not in self._compiled.level_kinds:
+            raise UsageError(f"{event} is not a level trigger: send() it instead")
 
     def _process(self, event: Event | None) -> None:
         """One processing: a new base serial, ``event`` latched, transitions settled."""
