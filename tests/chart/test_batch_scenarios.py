@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import pickle
 import re
 
@@ -12,6 +13,7 @@ from chart_samples import CHARTS, GAME, HOST_ACTIONS, example
 from statetree.chart import (
     BatchCall,
     BatchLoopError,
+    Chart,
     ChartBatch,
     ChartMachine,
     Event,
@@ -22,6 +24,7 @@ from statetree.chart import builder as b
 from statetree.errors import DecodeError, UsageError
 
 ATTACK = Event("input", "ComboAttackButton")
+X, H = Event("input", "X"), Event("held", "H")
 A = "Character.Alive.ComboAttack.ComboAttack1"
 
 
@@ -133,6 +136,52 @@ def test_spawn_reuses_free_slots_and_despawn_runs_exit_actions() -> None:
     batch.tick(0.5)  # starts them
     assert batch.active(3) == ("Character", "Character.Alive", "Character.Alive.Idle")
     assert batch.agent(3).clock == 0.5
+
+
+def swapping(first: str = "A", second: str = "B") -> Chart:
+    """A root whose children ``first`` and ``second`` (its first child starts) swap on
+    input X; holding H moves A to B too."""
+    children = {
+        "A": b.state("A", transitions=[b.on(b.input("X"), "B"), b.on(b.held("H"), "B")]),
+        "B": b.state("B", transitions=[b.on(b.input("X"), "A")]),
+    }
+    return b.chart("Swap", b.state("Root", children[first], children[second]))
+
+
+def test_a_slot_freed_before_a_reload_spawns_an_agent_of_the_new_chart() -> None:
+    batch = ChartBatch(swapping("A", "B"), 2)
+    batch.start()
+    batch.despawn([0])
+    edited = swapping("B", "A")  # B starts now
+    batch.reload(edited)
+    freed = batch.snapshot(0, 1).arrays
+    assert not freed["history"].any()  # the free slot reads as never used
+    assert batch.spawn(1).tolist() == [0]
+    batch.send(X, [0])
+    machine = ChartMachine(edited)
+    machine.send(X)
+    assert batch.active(0) == machine.active == ("Root", "Root.A")
+    batch.send(X, [1])  # the agent kept through the reload resumes where it was
+    assert batch.active(1) == ("Root", "Root.B")
+
+
+def test_a_spawn_into_a_restored_or_joined_free_slot_starts_clean() -> None:
+    batch = ChartBatch(swapping(), 2)
+    batch.hold(H, [0])
+    batch.tick(5.0)
+    arrays = {name: array.copy() for name, array in batch.snapshot().arrays.items()}
+    arrays["alive"][0] = False  # freed elsewhere, its history, held input and clock left
+    arrays["active"][:, 0] = 0
+    snapshot = dataclasses.replace(batch.snapshot(), arrays=arrays)
+    restored = ChartBatch.restore(snapshot, swapping())
+    joined = ChartBatch.join([restored, ChartBatch(swapping(), 1)])
+    for population in (restored, joined):
+        assert population.spawn(1).tolist() == [0]
+        population.start()
+        assert population.active(0) == ("Root", "Root.A")
+        assert population.agent(0).clock == 0.0
+        population.send(X, [0])
+        assert population.active(0) == ("Root", "Root.B")
 
 
 def test_a_loop_fails_only_the_agents_that_loop() -> None:

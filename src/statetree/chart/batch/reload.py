@@ -50,16 +50,20 @@ def _carried(old: Plan, store: Store, new: CompiledChart, kept: set[int]) -> lis
 
 
 def _history(store: Store, old: Plan, new: Plan) -> None:
-    """Each state's history in ``new``, following the child it names in ``old``."""
-    size, capacity = store.size, store.capacity
-    history = np.zeros((new.tree.history_rows, capacity), history_type(new))
+    """Each agent's history in ``new``, following the child it names in ``old``.
+
+    Free slots keep the history of a slot never used (all zeros): mapped as if they held
+    agents, a slot would hand its next agent the new index of the old first child.
+    """
+    ids = np.flatnonzero(store.alive[: store.size])
+    history = np.zeros((new.tree.history_rows, store.capacity), history_type(new))
     for number, row in enumerate(new.tree.history_row):
         twin = old.numbers.get(new.tree.paths[number], -1)
         if row < 0 or twin < 0 or old.tree.history_row[twin] < 0:
             continue
         names = [new.tree.paths[child] for child in new.tree.children[number]]
         table = [names.index(path) if path in names else 0 for path in _children(old, twin)]
-        history[row, :size] = np.asarray(table)[store.history[old.tree.history_row[twin], :size]]
+        history[row, ids] = np.asarray(table)[store.history[old.tree.history_row[twin], ids]]
     store.history = history
 
 

@@ -128,7 +128,7 @@ class Store:
             self.grow(max(2 * self.capacity, self.size + added))
         ids = np.concatenate([free, np.arange(self.size, self.size + added)]).astype(np.intp)
         self.size += added
-        self.clear(ids)  # a reload may have rewritten free slots as if they held agents
+        self.clear(ids)  # a restored snapshot's free slots may hold what its checks allow
         self.alive[ids] = True
         return ids
 
