@@ -43,8 +43,10 @@ from statetree.chart import ActionCall, ChartMachine, Event, load
 from statetree.inspect import (
     ChartFile,
     EditableChartAdapter,
+    InspectError,
     Inspector,
     NetMachineAdapter,
+    ServeError,
     StateMachineAdapter,
     serve,
 )
@@ -320,15 +322,31 @@ def _loop(world: DemoWorld, inspector: Inspector, frames: int | None, period: fl
             time.sleep(period)
 
 
+def _count(text: str) -> int:
+    """A command-line count: an integer, 0 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} is below 0")
+    return value
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--headless", action="store_true", help="run a few frames and exit")
-    parser.add_argument("--frames", type=int, help="stop after this many frames")
-    parser.add_argument("--port", type=int, default=8765, help="the inspector's port")
-    parser.add_argument("--npcs", type=int, default=200, help="how many NPCs to add")
+    parser.add_argument("--frames", type=_count, help="stop after this many frames")
+    parser.add_argument("--port", type=int, default=8765, help="the inspector's port (0: any)")
+    parser.add_argument("--npcs", type=_count, default=200, help="how many NPCs to add")
     args = parser.parse_args()
     headless = args.headless or bool(os.environ.get("CI"))
-    run(args.frames, headless, port=args.port, npcs=args.npcs)
+    try:
+        run(args.frames, headless, port=args.port, npcs=args.npcs)
+    except InspectError as error:  # a bad --port: a usage error
+        parser.exit(2, f"{parser.prog}: error: {error}\n")
+    except ServeError as error:  # the port is taken, or the server did not start
+        parser.exit(1, f"{parser.prog}: error: {error} (choose another with --port)\n")
 
 
 if __name__ == "__main__":

@@ -204,7 +204,7 @@ def test_a_malformed_message_is_refused(page: Any) -> None:
     errors = page.locator("#errors .error")
     expect(errors.filter(has_text="unknown message type 'eval'")).to_have_text(
         "unknown message type 'eval'; expected one of: subscribe, unsubscribe, pause, step, "
-        "explain, chart-source, edit-chart"
+        "explain, chart-source, edit-chart, check-chart, send-event, set-breakpoint, travel"
     )
     page.evaluate("window.inspector.sendRaw('not json')")
     expect(errors.filter(has_text="message is not JSON")).to_have_count(1)

@@ -70,9 +70,9 @@ def test_a_chart_from_a_file_is_editable_one_from_data_is_not(attack: Path) -> N
     in_memory = adapt(ChartMachine(from_data({"version": 1, "name": "A", "root": {"name": "R"}})))
 
     assert isinstance(from_file, EditableChartAdapter)
-    assert capabilities(from_file) == ["edit"]
+    assert capabilities(from_file) == ["edit", "events"]
     assert type(in_memory) is ChartAdapter
-    assert capabilities(in_memory) == []
+    assert capabilities(in_memory) == ["events"]
 
 
 def test_chart_states_steps_and_actions(attack: Path) -> None:
@@ -182,8 +182,8 @@ def test_a_bad_edit_gets_the_loaders_error_and_saves_nothing(attack: Path) -> No
         (
             {"op": "explode"},
             "unknown chart edit 'explode'; expected one of: replace-text, "
-            "rename-state, add-state, remove-state, set-policy, set-conditions, set-actions, "
-            "set-transitions",
+            "rename-state, add-state, remove-state, move-state, set-policy, add-transition, "
+            "set-conditions, set-actions, set-transitions",
         ),
         (
             {"op": "rename-state", "path": "Character.Nope", "name": "X"},
@@ -244,6 +244,7 @@ def test_commit_reloads_the_running_machine_then_saves(attack: Path) -> None:
 
     assert result == {
         "diff": prepared.diff,
+        "step": "edit",
         "kept": ["Character"],
         "exited": ["Character.Idle"],
         "entered": ["Character.Rest"],

@@ -109,7 +109,7 @@ def test_a_full_buffer_drops_the_oldest_records_and_counts_them() -> None:
 
     assert [row[4] for row in rows] == ["Sibling", "Pop", "Sibling"]
     assert hub.lost == 3
-    assert hub.status() == (0, False, False, 3)
+    assert hub.status() == (0, False, False, 3, None)
 
 
 def test_bitmask_machines_are_polled_at_flush() -> None:
@@ -215,7 +215,7 @@ def test_pause_and_step_gate_the_frames_of_a_driven_program() -> None:
     assert [hub.frame() for _ in range(3)] == [True, True, False]
     gate.pause(False)
     assert hub.frame()
-    assert hub.status() == (4, False, True, 0)
+    assert hub.status() == (4, False, True, 0, None)
 
 
 def test_a_driven_program_gets_its_listeners_changed_on_its_own_thread() -> None:

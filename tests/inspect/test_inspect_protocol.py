@@ -25,6 +25,10 @@ def test_the_schema_lists_every_command() -> None:
         "explain",
         "chart-source",
         "edit-chart",
+        "check-chart",
+        "send-event",
+        "set-breakpoint",
+        "travel",
     ]
 
 
@@ -47,7 +51,10 @@ def test_not_json_or_not_an_object() -> None:
 
 
 def test_unknown_or_missing_type() -> None:
-    known = "subscribe, unsubscribe, pause, step, explain, chart-source, edit-chart"
+    known = (
+        "subscribe, unsubscribe, pause, step, explain, chart-source, edit-chart, check-chart, "
+        "send-event, set-breakpoint, travel"
+    )
     assert refused('{"type": "eval", "code": "1"}') == (
         f"unknown message type 'eval'; expected one of: {known}"
     )

@@ -13,7 +13,7 @@ from inspect_samples import Lamp, LampWorld
 
 from statetree.cli import EXIT_OK, EXIT_USAGE, main
 from statetree.cli.inspect_command import COMMAND
-from statetree.inspect import InspectError, serve
+from statetree.inspect import InspectError, ServeError, serve
 from statetree.inspect.simulation import Still, as_simulation
 
 pytestmark = pytest.mark.skipif(
@@ -106,7 +106,7 @@ def test_addresses_that_are_not_one_ip_are_refused(host: str, message: str) -> N
 def test_a_taken_port_is_a_clear_error() -> None:
     with serve([], port=0) as inspector:
         port = port_of(inspector.url)
-        with pytest.raises(InspectError) as caught:
+        with pytest.raises(ServeError) as caught:
             serve([], port=port)
     assert str(caught.value) == f"cannot listen on 127.0.0.1:{port}: Address already in use"
 

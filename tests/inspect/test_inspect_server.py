@@ -104,7 +104,7 @@ def test_hello_lists_the_machines(client: TestClient) -> None:
 
     assert hello == {
         "type": "hello",
-        "protocol": 1,
+        "protocol": 2,
         "machines": [
             {"id": "Lamp", "name": "Lamp", "kind": "state-machine", "caps": []},
             {"id": "Soldier", "name": "Soldier", "kind": "bitmask", "caps": ["explain", "packets"]},
@@ -114,6 +114,7 @@ def test_hello_lists_the_machines(client: TestClient) -> None:
         "paused": False,
         "driven": False,
         "lost": 0,
+        "hit": None,
     }
 
 
@@ -217,7 +218,8 @@ def test_bitmask_flags_explain_and_packets(
             {
                 "type": "error",
                 "message": "unknown message type 'exec'; expected one of: subscribe, "
-                "unsubscribe, pause, step, explain, chart-source, edit-chart",
+                "unsubscribe, pause, step, explain, chart-source, edit-chart, check-chart, "
+                "send-event, set-breakpoint, travel",
             },
         ),
         (

@@ -10,6 +10,7 @@ them.
 from __future__ import annotations
 
 import math
+from collections import deque
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any, TypeVar
@@ -62,6 +63,7 @@ class ChartMachine:
     __slots__ = (
         "_action_listeners",
         "_compiled",
+        "_deferred",
         "_event_listeners",
         "_handlers",
         "_on_action",
@@ -89,6 +91,7 @@ class ChartMachine:
         self._owner = owner
         self._action_listeners: tuple[ActionListener, ...] = ()
         self._event_listeners: tuple[EventListener, ...] = ()
+        self._deferred: deque[Callable[[], None]] = deque()
         self._runtime = ChartRuntime(compiled, bind_handlers(compiled, handlers), on_action)
         self._runtime.calls = owned_calls(compiled.calls, owner)
         self.machine: StateMachine[ChartRuntime] = StateMachine(
@@ -108,6 +111,9 @@ class ChartMachine:
         ``send``, ``tick``, ``hold`` and ``release`` start it first too (in a processing of
         its own), so the first event is seen by the states it finds entered.
         """
+        deferred = self._deferred
+        while deferred and not self._runtime.processing:
+            deferred.popleft()()
         if not self.machine.started:
             self._process(None)
 
@@ -125,8 +131,7 @@ class ChartMachine:
         if self._runtime.processing:
             self._latch(event)
             return
-        if not self.machine.started:
-            self.start()
+        self.start()
         self._process(event)
 
     def hold(self, event: Event) -> None:
@@ -201,6 +206,15 @@ class ChartMachine:
             self.tick(step.dt)
         elif step.event is not None:
             {"send": self.send, "hold": self.hold, "release": self.release}[step.kind](step.event)
+
+    def defer(self, operation: Callable[[], None]) -> None:
+        """Have the thread that drives this machine call ``operation`` at its next call of
+        ``start``, ``send``, ``tick``, ``hold`` or ``release``, before anything else.
+
+        That is a safe point for another thread's change (a reload, an event): the machine
+        is then between two processings, on its own thread. ``operation`` must not raise.
+        """
+        self._deferred.append(operation)
 
     # -- listeners -------------------------------------------------------------------------
 

@@ -1,39 +1,55 @@
-"""``statetree inspect``: serve the live inspector for a simulation, and run it."""
+"""``statetree inspect``: serve the live inspector for a simulation or a chart, and run it."""
 
 from __future__ import annotations
 
 import argparse
+import math
 import time
+from pathlib import Path
 from typing import Any
 
 from statetree.cli.command import EXIT_OK, Command
-from statetree.inspect.serve import DEFAULT_HOST, DEFAULT_PORT, Inspector, serve
-from statetree.inspect.simulation import Simulation, load_simulation
+from statetree.cli.structures import add_registry_argument, is_chart_file, load_registry
+from statetree.inspect.adapters import InspectError
+from statetree.inspect.chart_world import ChartWorld
+from statetree.inspect.serve import DEFAULT_HOST, DEFAULT_PORT, Inspector, check_port, serve
+from statetree.inspect.simulation import Simulation, Still, load_simulation
+from statetree.targets import LoadError
 
 __all__ = ["COMMAND", "run_simulation"]
+
+MAX_FPS = 1000.0
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "target",
-        metavar="MODULE:NAME",
-        help="what to inspect: a function returning a simulation (an object with machines() "
-        "and tick(dt)), a simulation, a machine, a list of machines or an initial state "
-        "class; MODULE is a dotted module name or a .py file",
+        metavar="TARGET",
+        help="what to inspect: a chart file (.yaml, .toml, .json), run on its own; or "
+        "MODULE:NAME, a function returning a simulation (an object with machines() and "
+        "tick(dt)), a simulation, a machine, a list of machines or an initial state class "
+        "(MODULE is a dotted module name or a .py file)",
     )
+    add_registry_argument(parser)
     parser.add_argument(
         "--host",
         default=DEFAULT_HOST,
-        help=f"the IP address to serve on, and only that one (default {DEFAULT_HOST})",
+        help="the IP address to serve on, and only that one (default: %(default)s)",
     )
     parser.add_argument(
-        "--port", type=int, default=DEFAULT_PORT, help=f"default {DEFAULT_PORT}; 0: any"
+        "--port", type=int, default=DEFAULT_PORT, help="0 picks a free one (default: %(default)s)"
     )
     parser.add_argument(
-        "--fps", type=float, default=30.0, help="frames per second of the simulation"
+        "--fps",
+        type=float,
+        default=30.0,
+        help=f"frames per second of the simulation, up to {MAX_FPS:g} (default: %(default)s)",
     )
     parser.add_argument(
-        "--rate", type=float, default=10.0, help="updates per second sent to the page"
+        "--rate",
+        type=float,
+        default=10.0,
+        help="updates per second sent to the page, 0.5 to 120 (default: %(default)s)",
     )
     parser.add_argument(
         "--frames", type=int, help="stop after this many frames (default: run until Ctrl-C)"
@@ -43,7 +59,12 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 def run_simulation(
     simulation: Simulation, inspector: Inspector, *, fps: float, frames: int | None
 ) -> int:
-    """Step ``simulation`` at ``fps`` while the page allows it; returns the frames run."""
+    """Step ``simulation`` at ``fps`` while the page allows it; returns the frames run.
+
+    Raises:
+        InspectError: ``fps`` is not a number of frames per second the loop can keep.
+    """
+    _check_fps(fps)
     attach: Any = getattr(simulation, "attach", None)
     if callable(attach):
         attach(inspector)
@@ -59,10 +80,43 @@ def run_simulation(
     return done
 
 
+def _check_fps(fps: float) -> None:
+    if not (math.isfinite(fps) and 0 < fps <= MAX_FPS):
+        raise InspectError(
+            f"--fps must be a number of frames per second above 0, up to {MAX_FPS:g}; got {fps:g}"
+        )
+
+
+def _check(args: argparse.Namespace) -> None:
+    """Refuse arguments that cannot work before anything is loaded or served."""
+    check_port(args.port)
+    _check_fps(args.fps)
+    if args.frames is not None and args.frames < 0:
+        raise InspectError(f"--frames must be 0 or more; got {args.frames}")
+    if args.registry is not None and not is_chart_file(args.target):
+        raise InspectError("--registry is for chart files; a simulation brings its own")
+
+
+def _simulation(args: argparse.Namespace) -> Simulation:
+    if not is_chart_file(args.target):
+        return load_simulation(args.target)
+    if not Path(args.target).is_file():
+        raise LoadError(f"no such chart file: {args.target!r}")
+    registry = load_registry(args.registry) if args.registry is not None else None
+    return ChartWorld(args.target, registry)
+
+
 def _run(args: argparse.Namespace) -> int:
-    simulation = load_simulation(args.target)
+    _check(args)
+    simulation = _simulation(args)
     inspector = serve(simulation.machines(), host=args.host, port=args.port, rate=args.rate)
     print(f"statetree inspector: {inspector.url} (Ctrl-C to stop)", flush=True)
+    if isinstance(simulation, Still):
+        print(
+            "nothing steps these machines: the page shows them as they are (name a "
+            "simulation, an object with machines() and tick(dt), to run them)",
+            flush=True,
+        )
     try:
         run_simulation(simulation, inspector, fps=args.fps, frames=args.frames)
     except KeyboardInterrupt:
@@ -74,18 +128,20 @@ def _run(args: argparse.Namespace) -> int:
 
 COMMAND = Command(
     name="inspect",
-    summary="watch running machines live in the browser (the inspect extra)",
+    summary="watch and debug running machines, edit charts, live in the browser (inspect extra)",
     description=(
         "Serve a web page showing live the diagrams of a simulation's machines with their "
-        "active states, a timeline of their steps (pause, step, filter, search), bitmask "
-        "flags with explanations and decoded network packets, then run the simulation. "
-        "The page is served on one address only, this computer by default."
+        "active states, a timeline of their steps (pause, step, time travel, breakpoints, "
+        "search), bitmask flags with explanations, decoded network packets and a visual "
+        "editor for charts loaded from files, then run the simulation. A chart file is run "
+        "on its own: send it events from the page, edit it, save and hot-reload it. The "
+        "page is served on one address only, this computer by default."
     ),
     add_arguments=_add_arguments,
     run=_run,
     examples=(
-        "statetree inspect examples/inspector_demo.py:demo_world",
+        "statetree inspect examples/charts/platformer.yaml",
+        "statetree inspect examples/charts/combo_attack.yaml --registry examples/charts/game.py",
         "statetree inspect examples/inspector_demo.py:demo_world --port 9000 --fps 60",
-        "statetree inspect examples/character.py:CharacterStates.Alive",
     ),
 )

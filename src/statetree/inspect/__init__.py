@@ -35,6 +35,11 @@ from statetree.inspect.adapters import (
     Note,
     PacketField,
     PreparedEdit,
+    ReceivesEvents,
+    RunsLater,
+    ShowsValues,
+    Trigger,
+    Value,
     WatchedMachine,
 )
 from statetree.inspect.bitmask_adapter import BitmaskAdapter
@@ -44,7 +49,7 @@ from statetree.inspect.class_adapter import StateMachineAdapter
 from statetree.inspect.hub import Hub
 from statetree.inspect.net_adapter import NetMachineAdapter
 from statetree.inspect.protocol import COMMANDS, Command, ProtocolError, parse_message
-from statetree.inspect.serve import DEFAULT_HOST, DEFAULT_PORT, Inspector, serve
+from statetree.inspect.serve import DEFAULT_HOST, DEFAULT_PORT, Inspector, ServeError, serve
 
 __all__ = [
     "COMMANDS",
@@ -73,7 +78,13 @@ __all__ = [
     "PacketField",
     "PreparedEdit",
     "ProtocolError",
+    "ReceivesEvents",
+    "RunsLater",
+    "ServeError",
+    "ShowsValues",
     "StateMachineAdapter",
+    "Trigger",
+    "Value",
     "WatchedMachine",
     "adapt",
     "capabilities",

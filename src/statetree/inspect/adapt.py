@@ -12,6 +12,7 @@ from statetree.inspect.adapters import (
     EditsSource,
     Explains,
     InspectError,
+    ReceivesEvents,
     WatchedMachine,
 )
 from statetree.inspect.bitmask_adapter import BitmaskAdapter
@@ -64,7 +65,8 @@ def adapt(machine: object, *, codec: Codec | None = None) -> WatchedMachine:
 
 
 def capabilities(adapter: Any) -> list[str]:
-    """What the page may ask of ``adapter`` besides watching: explain, packets, edit."""
+    """What the page may ask of ``adapter`` besides watching: explain, packets, edit,
+    events."""
     found = []
     if isinstance(adapter, Explains):
         found.append("explain")
@@ -72,4 +74,6 @@ def capabilities(adapter: Any) -> list[str]:
         found.append("packets")
     if isinstance(adapter, EditsSource):
         found.append("edit")
+    if isinstance(adapter, ReceivesEvents):
+        found.append("events")
     return found

@@ -36,6 +36,11 @@ __all__ = [
     "Note",
     "PacketField",
     "PreparedEdit",
+    "ReceivesEvents",
+    "RunsLater",
+    "ShowsValues",
+    "Trigger",
+    "Value",
     "WatchedMachine",
 ]
 
@@ -200,6 +205,64 @@ class DecodesPackets(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
+class Trigger:
+    """An event the page may send to a machine: one button of its event palette.
+
+    Attributes:
+        type: the trigger type, e.g. ``input``.
+        name: the event's name, e.g. ``Jump``.
+        level: a level trigger, held and released rather than sent.
+    """
+
+    type: str
+    name: str
+    level: bool = False
+
+
+@runtime_checkable
+class ReceivesEvents(Protocol):
+    """A machine the page may send events to (charts)."""
+
+    def palette(self) -> tuple[Trigger, ...]:
+        """The events the machine responds to, in the order the page lists them."""
+
+    def send_event(self, trigger: str, name: str, mode: str) -> None:
+        """Send the event (``mode`` ``send``), or hold or release a level trigger.
+
+        Called on the program's thread, between two frames.
+
+        Raises:
+            StateTreeError: the machine has no such trigger type, or refuses the event.
+        """
+
+
+Value = tuple[str, str, str]
+"""One value shown for a machine: its group (``fields``, ``state values``...), its name and
+its value as text."""
+
+
+@runtime_checkable
+class ShowsValues(Protocol):
+    """A machine whose owner's values the page shows, as they were at each frame."""
+
+    def values(self) -> tuple[Value, ...]:
+        """The values now; called on the program's thread after a frame that changed the
+        machine, so it must be cheap and only read."""
+
+
+@runtime_checkable
+class RunsLater(Protocol):
+    """A machine that can run a change on the thread that drives it, at a safe point.
+
+    The inspector uses it for programs that do not call ``Inspector.frame()``.
+    """
+
+    def defer(self, operation: Callable[[], None]) -> None:
+        """Call ``operation`` (which never raises) on the machine's thread, between two of
+        its steps."""
+
+
+@dataclass(frozen=True, slots=True)
 class PreparedEdit:
     """An edit checked by the loader, ready to be saved and reloaded.
 
@@ -207,11 +270,17 @@ class PreparedEdit:
         text: the file's new text.
         diff: the change as a unified diff of the file.
         definition: what the loader made of the new text (a chart, for charts).
+        base: the file's text the edit was made on; the edit is saved only if the file
+            still holds it.
+        step: ``edit``, or ``undo`` / ``redo`` when the edit goes back or forth in the
+            history of the page's edits.
     """
 
     text: str
     diff: str
     definition: Any
+    base: str = ""
+    step: Literal["edit", "undo", "redo"] = "edit"
 
 
 @runtime_checkable
@@ -228,6 +297,9 @@ class EditsSource(Protocol):
 
     def prepare(self, edit: dict[str, Any]) -> PreparedEdit:
         """Apply ``edit`` to the file's text and load the result, changing nothing.
+
+        ``{"op": "undo"}`` and ``{"op": "redo"}`` go back and forth in the history of the
+        edits made through :meth:`commit`.
 
         Raises:
             StateTreeError: the edit is malformed or names no state (InspectError), or

@@ -8,18 +8,31 @@ hot-reloads it, then the file is saved.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from statetree.chart import ActionCall, Chart, ChartMachine, Reloaded, chart_structure, format_of
 from statetree.chart import Event as ChartEvent
+from statetree.chart.model import triggers_of
+from statetree.chart.registry import RAISE, START_TIMER, TIMER
 from statetree.core.trace import Step, StepKind
-from statetree.inspect.adapters import Category, DiagramView, Event, Note, PreparedEdit
+from statetree.inspect.adapters import (
+    Category,
+    DiagramView,
+    Event,
+    InspectError,
+    Note,
+    PreparedEdit,
+    Trigger,
+    Value,
+)
 from statetree.inspect.chart_file import ChartFile
+from statetree.inspect.edit_history import EditHistory
 from statetree.structure import Structure
 
-__all__ = ["ChartAdapter", "EditableChartAdapter", "adapt_chart"]
+__all__ = ["ChartAdapter", "EditableChartAdapter", "adapt_chart", "palette"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +44,26 @@ class _Reload:
 
 def _names(paths: tuple[str, ...]) -> str:
     return ", ".join(path.rsplit(".", 1)[-1] for path in paths) or "none"
+
+
+def palette(chart: Chart) -> tuple[Trigger, ...]:
+    """Every event ``chart`` responds to: the triggers of its conditions, the timers it
+    starts and the events it raises, grouped by trigger type in the registry's order."""
+    found: dict[tuple[str, str], None] = {}
+    for _, state, _ in chart.walk():
+        conditions = (*state.pre, *state.post, *(t.on for t in state.transitions))
+        for condition in conditions:
+            found.update(((t.type, t.name), None) for t in triggers_of(condition))
+        for action in (*state.enter, *state.exit):
+            made = {START_TIMER: TIMER, RAISE: "event"}.get(action.type)
+            if made is not None:
+                found[(made, str(action.arguments["name"]))] = None
+    types = list(chart.registry.triggers)
+    ordered = sorted(found, key=lambda key: types.index(key[0]) if key[0] in types else len(types))
+    levels = chart.registry.triggers
+    return tuple(
+        Trigger(kind, name, kind in levels and levels[kind].level) for kind, name in ordered
+    )
 
 
 class ChartAdapter:
@@ -48,6 +81,7 @@ class ChartAdapter:
         self.name = name if name is not None else machine.machine.name
         self._note: Note | None = None
         self._shown: tuple[Chart, Structure] | None = None
+        self._palette: tuple[Chart, tuple[Trigger, ...]] | None = None
 
     def view(self) -> DiagramView:
         """The chart's diagram (a new one after each reload)."""
@@ -106,6 +140,44 @@ class ChartAdapter:
         params = ", ".join(f"{key}={value!r}" for key, value in call.params.items())
         return Event("action", call.type, call.state, -1, f"{call.phase}({params})")
 
+    def palette(self) -> tuple[Trigger, ...]:
+        """The events the running chart responds to (see :func:`palette`)."""
+        chart = self.chart_machine.chart
+        if self._palette is None or self._palette[0] is not chart:
+            self._palette = (chart, palette(chart))
+        return self._palette[1]
+
+    def send_event(self, trigger: str, name: str, mode: str) -> None:
+        """Send ``trigger name`` to the machine, or hold or release that level.
+
+        Raises:
+            InspectError: the chart's registry has no such trigger type.
+            UsageError: sent for a level trigger, or held for an event.
+        """
+        chart = self.chart_machine.chart
+        if trigger not in chart.registry.triggers:
+            known = ", ".join(chart.registry.triggers)
+            raise InspectError(
+                f"chart {chart.name!r} has no trigger type {trigger!r}; its types: {known}"
+            )
+        event = ChartEvent(trigger, name)
+        {"send": self.chart_machine.send, "hold": self.chart_machine.hold}.get(
+            mode, self.chart_machine.release
+        )(event)
+
+    def defer(self, operation: Callable[[], None]) -> None:
+        """Run ``operation`` at the machine's next send, tick, hold or release."""
+        self.chart_machine.defer(operation)
+
+    def values(self) -> tuple[Value, ...]:
+        """The chart's clock and the level triggers the host holds."""
+        runtime = self.chart_machine.machine.owner
+        held = sorted(str(event) for event in runtime.held)
+        return (
+            ("chart", "clock", f"{runtime.clock:g} s"),
+            *(("held", name, "held") for name in held),
+        )
+
     def reloaded(self, report: Reloaded) -> None:
         """Put a reload on the timeline, if the machine is watched."""
         note = self._note
@@ -125,26 +197,42 @@ class EditableChartAdapter(ChartAdapter):
     def __init__(self, machine: ChartMachine, file: ChartFile, *, name: str | None = None):
         super().__init__(machine, name=name)
         self.file = file
+        self.history = EditHistory()
 
     def source(self) -> dict[str, Any]:
-        """The file's text and chart, for the page's editor."""
-        return self.file.source()
+        """The file's text and chart, for the page's editor, and how many edits can be
+        undone and redone."""
+        return {**self.file.source(), "history": self.history.counts}
 
     def prepare(self, edit: dict[str, Any]) -> PreparedEdit:
-        """Check ``edit`` with the chart loader (see :meth:`ChartFile.prepare`)."""
-        return self.file.prepare(edit)
+        """Check ``edit`` with the chart loader (see :meth:`ChartFile.prepare`); ``undo``
+        and ``redo`` go back and forth in the edits saved through :meth:`commit`."""
+        step = edit.get("op")
+        if step not in ("undo", "redo"):
+            return self.file.prepare(edit)
+        current = self.file.read()
+        target = self.history.target(step, current)
+        return self.file.prepare_text(target, current, step)
 
     def commit(self, prepared: PreparedEdit) -> dict[str, Any]:
         """Hot-reload the machine with the edited chart, then save the file.
 
         Raises:
+            InspectError: the file changed since the edit was checked; nothing changed.
             ChartError, HandlerError: the machine refused the chart; nothing was saved.
         """
+        if self.file.read() != prepared.base:
+            raise InspectError(
+                "the chart file changed while this edit was checked: nothing was saved, "
+                "make the edit again"
+            )
         report = self.chart_machine.reload(prepared.definition)
         self.file.save(prepared.text)
+        self.history.saved(prepared)
         self.reloaded(report)
         return {
             "diff": prepared.diff,
+            "step": prepared.step,
             "kept": list(report.kept),
             "exited": list(report.exited),
             "entered": list(report.entered),

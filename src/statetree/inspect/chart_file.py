@@ -16,7 +16,7 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from statetree.chart import DEFAULT_REGISTRY, Registry, format_of, loads, read_document, to_data
 from statetree.chart.load import Format
@@ -24,10 +24,14 @@ from statetree.chart.model import Chart
 from statetree.inspect.adapters import InspectError, PreparedEdit
 from statetree.inspect.chart_ops import EDIT_OPERATIONS, apply_edit
 
-__all__ = ["ChartFile"]
+__all__ = ["ChartFile", "Unchanged", "registry_data"]
 
 MAX_TEXT = 60000
 """The longest text a ``replace-text`` edit may carry (the message limit is 64 KiB)."""
+
+
+class Unchanged(InspectError):
+    """An edit that would leave the chart file as it is."""
 
 
 class ChartFile:
@@ -52,8 +56,16 @@ class ChartFile:
         self.registry = registry
 
     def read(self) -> str:
-        """The file's text."""
-        return self.path.read_text(encoding="utf-8")
+        """The file's text.
+
+        Raises:
+            InspectError: the file cannot be read as UTF-8 text.
+        """
+        try:
+            return self.path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
+            raise InspectError(f"cannot read the chart file {str(self.path)!r}: {reason}") from None
 
     def load(self, text: str) -> Chart:
         """The chart in ``text``, loaded as the file would be.
@@ -67,7 +79,7 @@ class ChartFile:
         )
 
     def source(self) -> dict[str, Any]:
-        """The file as the page's editor shows it."""
+        """The file as the page's editor shows it, with the types its registry knows."""
         text = self.read()
         chart = self.load(text)
         return {
@@ -77,6 +89,7 @@ class ChartFile:
             "chart": to_data(chart),
             "states": [path for path, _, _ in chart.walk()],
             "operations": ["replace-text", *EDIT_OPERATIONS] if self.format != "toml" else [],
+            "registry": registry_data(self.registry or chart.registry, self.registry is not None),
         }
 
     def prepare(self, edit: dict[str, Any]) -> PreparedEdit:
@@ -87,9 +100,19 @@ class ChartFile:
             ChartError: the edited chart does not load.
         """
         old = self.read()
-        new = self._edited(old, edit)
+        return self.prepare_text(self._edited(old, edit), old)
+
+    def prepare_text(
+        self, new: str, old: str, step: Literal["edit", "undo", "redo"] = "edit"
+    ) -> PreparedEdit:
+        """The file's text ``old`` replaced by ``new``, loaded and diffed.
+
+        Raises:
+            Unchanged: ``new`` is ``old``.
+            ChartError: ``new`` does not load.
+        """
         if new == old:
-            raise InspectError("the edit changes nothing")
+            raise Unchanged("the edit changes nothing")
         chart = self.load(new)
         name = self.path.name
         diff = difflib.unified_diff(
@@ -98,7 +121,7 @@ class ChartFile:
             fromfile=f"a/{name}",
             tofile=f"b/{name}",
         )
-        return PreparedEdit(new, "".join(diff), chart)
+        return PreparedEdit(new, "".join(diff), chart, old, step)
 
     def _edited(self, old: str, edit: dict[str, Any]) -> str:
         if edit.get("op") == "replace-text":
@@ -130,6 +153,31 @@ class ChartFile:
         except BaseException:
             Path(temporary).unlink(missing_ok=True)
             raise
+
+
+def registry_data(registry: Registry, checked: bool) -> dict[str, Any]:
+    """The trigger and action types of ``registry``, for the editor's typed controls.
+
+    Args:
+        registry: the types.
+        checked: whether edits are checked against them (the host gave its registry);
+            otherwise actions the registry does not declare are allowed too.
+    """
+    return {
+        "checked": checked,
+        "triggers": [{"name": t.name, "level": t.level} for t in registry.triggers.values()],
+        "actions": [
+            {
+                "name": action.name,
+                "builtin": action.builtin,
+                "params": [
+                    {"name": param.name, "type": param.type_name, "default": param.default}
+                    for param in action.params
+                ],
+            }
+            for action in registry.actions.values()
+        ],
+    }
 
 
 def _write_yaml(tree: Any, original: str) -> str:

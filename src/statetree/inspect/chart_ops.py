@@ -33,8 +33,18 @@ def _choice(edit: Mapping[str, Any], field: str, choices: tuple[str, ...]) -> st
 
 
 def _children(state: Node) -> list[Node]:
+    """The child states (a malformed file may hold anything else: that is skipped)."""
     children = state.get("states")
-    return children if isinstance(children, list) else []
+    if not isinstance(children, list):
+        return []
+    return [child for child in children if isinstance(child, dict)]
+
+
+def _transitions(state: Node) -> list[Node]:
+    found = state.get("transitions")
+    if not isinstance(found, list):
+        return []
+    return [transition for transition in found if isinstance(transition, dict)]
 
 
 def _find(tree: Node, path: str) -> tuple[Node, Node | None]:
@@ -58,8 +68,8 @@ def _rename(tree: Node, edit: Mapping[str, Any]) -> None:
     state["name"] = new
     # Explicit transitions name their target among the siblings: follow the rename.
     for sibling in _children(parent) if parent is not None else ():
-        for transition in sibling.get("transitions") or ():
-            if isinstance(transition, dict) and transition.get("to") == old:
+        for transition in _transitions(sibling):
+            if transition.get("to") == old:
                 transition["to"] = new
 
 
@@ -75,15 +85,72 @@ def _remove(tree: Node, edit: Mapping[str, Any]) -> None:
     state, parent = _find(tree, path)
     if parent is None:
         raise InspectError(f"{path!r} is the chart's root: it cannot be removed")
-    children = _children(parent)
-    children.remove(state)
-    if not children:
+    siblings = parent["states"]
+    del siblings[_index(siblings, state)]
+    if not siblings:
         del parent["states"]
+    # The siblings' transitions to the removed state go with it.
+    for sibling in _children(parent):
+        transitions = sibling.get("transitions")
+        if not isinstance(transitions, list):
+            continue
+        for index in reversed(range(len(transitions))):
+            item = transitions[index]
+            if isinstance(item, dict) and item.get("to") == state.get("name"):
+                del transitions[index]
+        if not transitions:
+            del sibling["transitions"]
+
+
+def _index(items: list[Any], item: object) -> int:
+    """The position of ``item`` itself in ``items`` (not of an equal one)."""
+    return next(index for index, candidate in enumerate(items) if candidate is item)
+
+
+def _move(tree: Node, edit: Mapping[str, Any]) -> None:
+    path = _text(edit, "path")
+    state, parent = _find(tree, path)
+    if parent is None:
+        raise InspectError(f"{path!r} is the chart's root: it has no siblings to move among")
+    siblings = parent["states"]
+    target = edit.get("index")
+    if isinstance(target, bool) or not isinstance(target, int):
+        raise InspectError("'move-state' edit needs 'index', an integer")
+    if not 0 <= target < len(siblings):
+        raise InspectError(f"'index' must be from 0 to {len(siblings) - 1}; got {target}")
+    siblings.insert(target, siblings.pop(_index(siblings, state)))
 
 
 def _policy(tree: Node, edit: Mapping[str, Any]) -> None:
     state, _ = _find(tree, _text(edit, "path"))
-    state["policy"] = _text(edit, "policy")
+    if edit.get("policy") is None:
+        state.pop("policy", None)
+    else:
+        state["policy"] = _text(edit, "policy")
+
+
+def _add_transition(tree: Node, edit: Mapping[str, Any]) -> None:
+    state, _ = _find(tree, _text(edit, "path"))
+    condition = edit.get("on")
+    if condition is None:
+        raise InspectError("'add-transition' edit needs 'on', the transition's condition")
+    transitions = state.get("transitions")
+    if not isinstance(transitions, list):
+        transitions = state["transitions"] = []
+    transitions.append(_styled_like(transitions, {"on": condition, "to": _text(edit, "to")}))
+
+
+def _styled_like(items: list[Any], value: Node) -> Node:
+    """``value`` written in the flow style (``{on: ..., to: ...}``) of the items before it,
+    when the document is a YAML round-trip tree whose last item is written so."""
+    last: Any = items[-1] if items else None
+    if not hasattr(last, "fa") or not last.fa.flow_style():
+        return value
+    styled = type(last)()
+    styled.update(value)
+    styled.fa.set_flow_style()
+    found: Node = styled
+    return found
 
 
 def _setter(field: str, kinds: tuple[str, ...]) -> Callable[[Node, Mapping[str, Any]], None]:
@@ -107,15 +174,20 @@ EDIT_OPERATIONS: Mapping[str, Callable[[Node, Mapping[str, Any]], None]] = {
     "rename-state": _rename,
     "add-state": _add,
     "remove-state": _remove,
+    "move-state": _move,
     "set-policy": _policy,
+    "add-transition": _add_transition,
     "set-conditions": _setter("conditions", ("pre", "post")),
     "set-actions": _setter("actions", ("enter", "exit")),
     "set-transitions": _setter("transitions", ("transitions",)),
 }
 """Each structured edit: its fields besides ``op`` are ``path`` (the state, dotted) and
-``name`` (rename-state, add-state), ``policy`` (set-policy), ``kind`` and ``conditions``
+``name`` (rename-state, add-state), ``index`` (move-state: its new place among its
+siblings), ``policy`` (set-policy; null removes it), ``kind`` and ``conditions``
 (set-conditions: pre or post), ``kind`` and ``actions`` (set-actions: enter or exit),
-``transitions`` (set-transitions). Values are written as in a chart file."""
+``transitions`` (set-transitions), ``on`` and ``to`` (add-transition: a condition and a
+sibling). Values are written as in a chart file. Removing a state removes its siblings'
+transitions to it; renaming one follows them."""
 
 
 def apply_edit(tree: Any, edit: Mapping[str, Any]) -> None:

@@ -1,27 +1,32 @@
-"""One page's websocket: its commands in, its batches out."""
+"""One page's websocket: its commands in, its batches out.
+
+A page may leave at any moment, even in the middle of a send: a send to a page that left
+ends its connection quietly (the program's console gets no traceback), and the page's
+subscriptions end with it.
+"""
 
 from __future__ import annotations
 
 import asyncio
-import functools
-from collections.abc import Awaitable, Callable
+import logging
 from typing import Any
 
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
+from statetree.chart.errors import ChartError
 from statetree.errors import StateTreeError
-from statetree.inspect.adapters import EditsSource, Explains, InspectError
+from statetree.inspect.commands import HANDLERS, WAITING, problems_of
 from statetree.inspect.hub import Hub
 from statetree.inspect.protocol import Command, parse_message
 from statetree.inspect.views import Views, view_token
 from statetree.inspect.watcher import Watcher
 
-__all__ = ["Connection"]
+__all__ = ["GONE", "Connection"]
 
-EDIT_TIMEOUT = 10.0
-"""How long a chart edit may wait for the program to reload it."""
+logger = logging.getLogger("statetree.inspect")
 
-Handler = Callable[["Connection", Command], Awaitable[dict[str, Any]]]
+GONE = (WebSocketDisconnect, WebSocketDisconnected, OSError)
+"""What sending to, or receiving from, a page that left raises."""
 
 
 class Connection:
@@ -34,58 +39,85 @@ class Connection:
         self.rate = rate
         self.watcher = Watcher()
         self.wake = asyncio.Event()
+        self.closed = False
         self._send_lock = asyncio.Lock()
+        self._view_lock = asyncio.Lock()
         self._tokens: dict[str, int] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
 
     async def run(self) -> None:
         """Talk to the page until it leaves; its subscriptions end with it."""
-        await self.send(self._hello())
+        self.hub.opened()
         writer = asyncio.create_task(self._write())
         try:
+            await self.send(self._hello())
             await self._read()
         finally:
-            writer.cancel()
-            self.hub.forget(self.watcher)
+            self.closed = True
+            for task in (writer, *self._tasks):
+                task.cancel()
+            self.hub.closed(self.watcher)
 
     def _hello(self) -> dict[str, Any]:
-        frame, paused, driven, lost = self.hub.status()
+        frame, paused, driven, lost, hit = self.hub.status()
         return {
             "type": "hello",
-            "protocol": 1,
+            "protocol": 2,
             "machines": self.hub.catalog(),
             "rate": self.rate,
             "frame": frame,
             "paused": paused,
             "driven": driven,
             "lost": lost,
+            "hit": hit,
         }
 
     async def send(self, message: dict[str, Any]) -> None:
-        """Send one JSON message (sends never interleave)."""
+        """Send one JSON message (sends never interleave); a page that left ends the
+        connection instead."""
         async with self._send_lock:
-            await self.websocket.send_json(message)
+            if self.closed:
+                return
+            try:
+                await self.websocket.send_json(message)
+            except GONE:
+                self.closed = True
 
     async def _read(self) -> None:
-        while True:
+        while not self.closed:
             try:
                 message = await self.websocket.receive()
-            except WebSocketDisconnect:
+            except GONE:
                 return
             if message["type"] == "websocket.disconnect":
                 return
-            text = message.get("text")
-            if text is None:
-                await self.send(_error("send JSON text messages, not binary ones", None))
-                continue
-            await self._handle(text)
+            await self._receive(message.get("text"))
 
-    async def _handle(self, text: str) -> None:
-        command: Command | None = None
+    async def _receive(self, text: str | None) -> None:
+        if text is None:
+            await self.send(_error("send JSON text messages, not binary ones", None))
+            return
         try:
             command = parse_message(text)
+        except StateTreeError as error:
+            await self.send(_error(str(error), None))
+            return
+        if command.type in WAITING:
+            task = asyncio.create_task(self._handle(command))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        else:
+            await self._handle(command)
+
+    async def _handle(self, command: Command) -> None:
+        try:
             reply = await HANDLERS[command.type](self, command)
         except StateTreeError as error:
-            await self.send(_error(str(error), command))
+            await self.send(_error(str(error), command, error))
+            return
+        except Exception as error:  # a bug: the page is told, the program keeps running
+            logger.exception("the inspector failed to answer a %r message", command.type)
+            await self.send(_error(f"the inspector failed: {error!r}", command))
             return
         if command.ref is not None:
             reply["ref"] = command.ref
@@ -93,7 +125,7 @@ class Connection:
         self.wake.set()
 
     async def _write(self) -> None:
-        while True:
+        while not self.closed:
             await self.wake.wait()
             self.wake.clear()
             batch = self.watcher.batch(self.hub.latest, self.hub.status(), self.views.describe)
@@ -101,99 +133,34 @@ class Connection:
                 continue
             # A view may have changed (a chart reloaded with new states): resend it first.
             for machine_id in [m for m in self.hub.ids if m in self.watcher.machines]:
-                await self._refresh_view(machine_id)
+                await self.refresh_view(machine_id)
             await self.send(batch)
 
-    async def _refresh_view(self, machine_id: str) -> None:
-        adapter = self.hub.adapter(machine_id)
-        token = view_token(adapter)
-        if self._tokens.get(machine_id) != token:
-            # The token is set once the view is sent, so no batch can overtake it.
-            await self.send(await asyncio.to_thread(self.views.view_message, machine_id))
-            self._tokens[machine_id] = token
+    async def refresh_view(self, machine_id: str) -> None:
+        """Send the machine's view if the page does not have this one yet."""
+        # One refresh at a time: the subscribe reply and a batch may both find the view
+        # missing, and a page sent it twice would draw its card (and editor) twice.
+        async with self._view_lock:
+            adapter = self.hub.adapter(machine_id)
+            token = view_token(adapter)
+            if self._tokens.get(machine_id) != token:
+                # The token is set once the view is sent, so no batch can overtake it.
+                await self.send(await asyncio.to_thread(self.views.view_message, machine_id))
+                self._tokens[machine_id] = token
 
-    # -- commands -----------------------------------------------------------------------------
-
-    async def subscribe(self, command: Command) -> dict[str, Any]:
-        added = self.hub.watch(self.watcher, command["machines"])
-        for machine_id in added:
-            await self._refresh_view(machine_id)
-        return self._subscriptions()
-
-    async def unsubscribe(self, command: Command) -> dict[str, Any]:
-        for machine_id in self.hub.unwatch(self.watcher, command["machines"]):
-            self._tokens.pop(machine_id, None)
-        return self._subscriptions()
-
-    def _subscriptions(self) -> dict[str, Any]:
-        watched = self.watcher.machines
-        return {"type": "subscribed", "machines": [m for m in self.hub.ids if m in watched]}
-
-    async def pause(self, command: Command) -> dict[str, Any]:
-        self.hub.gate.pause(command["paused"])
-        return {"type": "paused", "paused": command["paused"]}
-
-    async def step(self, command: Command) -> dict[str, Any]:
-        self.hub.gate.step(command["frames"])
-        return {"type": "stepped", "frames": command["frames"]}
-
-    async def explain(self, command: Command) -> dict[str, Any]:
-        adapter = self.hub.adapter(command["machine"])
-        if not isinstance(adapter, Explains):
-            raise InspectError(f"machine {command['machine']!r} cannot explain its states")
-        found = adapter.explain(command["state"])
-        return {
-            "type": "explained",
-            "machine": command["machine"],
-            "state": found.state,
-            "possible": found.possible,
-            "text": found.text,
-            "reasons": list(found.reasons),
-        }
-
-    async def chart_source(self, command: Command) -> dict[str, Any]:
-        editor = self._editor(command["machine"])
-        source = await asyncio.to_thread(editor.source)
-        return {"type": "chart-source", "machine": command["machine"], **source}
-
-    async def edit_chart(self, command: Command) -> dict[str, Any]:
-        editor = self._editor(command["machine"])
-        prepared = await asyncio.to_thread(editor.prepare, command["edit"])
-        # The running machine is reloaded on the program's thread, between two frames.
-        done = self.hub.call(functools.partial(editor.commit, prepared))
-        try:
-            result = await asyncio.wait_for(asyncio.wrap_future(done), EDIT_TIMEOUT)
-        except asyncio.TimeoutError:
-            raise InspectError(
-                f"the program did not apply the edit within {EDIT_TIMEOUT:g} s: is its loop "
-                "still calling Inspector.frame()?"
-            ) from None
-        source = await asyncio.to_thread(editor.source)
-        return {"type": "chart-edited", "machine": command["machine"], **result, **source}
-
-    def _editor(self, machine_id: str) -> EditsSource:
-        adapter = self.hub.adapter(machine_id)
-        if not isinstance(adapter, EditsSource):
-            raise InspectError(f"machine {machine_id!r} was not loaded from a file it can edit")
-        return adapter
+    def forget_view(self, machine_id: str) -> None:
+        """The page no longer has the machine's view (it unsubscribed)."""
+        self._tokens.pop(machine_id, None)
 
 
-HANDLERS: dict[str, Handler] = {
-    "subscribe": Connection.subscribe,
-    "unsubscribe": Connection.unsubscribe,
-    "pause": Connection.pause,
-    "step": Connection.step,
-    "explain": Connection.explain,
-    "chart-source": Connection.chart_source,
-    "edit-chart": Connection.edit_chart,
-}
-"""The handler of each command of :data:`~statetree.inspect.protocol.COMMANDS`."""
-
-
-def _error(message: str, command: Command | None) -> dict[str, Any]:
+def _error(
+    message: str, command: Command | None, error: StateTreeError | None = None
+) -> dict[str, Any]:
     reply: dict[str, Any] = {"type": "error", "message": message}
     if command is not None:
         reply["request"] = command.type
         if command.ref is not None:
             reply["ref"] = command.ref
+    if isinstance(error, ChartError):
+        reply["problems"] = problems_of(error)
     return reply

@@ -6,7 +6,11 @@ import threading
 
 from statetree.inspect.adapters import InspectError
 
-__all__ = ["Gate"]
+__all__ = ["Gate", "Hit"]
+
+Hit = tuple[int, str, str, str, int]
+"""A breakpoint that paused the program: serial number, machine id, ``enter``/``exit``/
+``event``, the state or event, and the frame it happened in."""
 
 
 class Gate:
@@ -17,7 +21,7 @@ class Gate:
     :attr:`driven` tells the page whether this one does.
     """
 
-    __slots__ = ("_lock", "_steps", "driven", "frame", "paused")
+    __slots__ = ("_hits", "_lock", "_steps", "driven", "frame", "hit", "paused")
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -27,6 +31,9 @@ class Gate:
         self.paused = False
         self.driven = False
         """Whether the program has asked :meth:`allow` at least once."""
+        self._hits = 0
+        self.hit: Hit | None = None
+        """The last breakpoint that paused the program."""
 
     def allow(self) -> bool:
         """Whether the program should run its next frame (False while paused)."""
@@ -44,6 +51,14 @@ class Gate:
         with self._lock:
             self.paused = paused
             self._steps = 0
+
+    def stop_at(self, machine: str, on: str, target: str) -> None:
+        """A breakpoint was hit in this frame: pause from the next one, steps forgotten."""
+        with self._lock:
+            self.paused = True
+            self._steps = 0
+            self._hits += 1
+            self.hit = (self._hits, machine, on, target, self.frame)
 
     def step(self, frames: int) -> None:
         """Let a paused program run ``frames`` more frames.

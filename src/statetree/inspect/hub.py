@@ -17,8 +17,19 @@ from concurrent.futures import Future
 from typing import Any, TypeVar
 
 from statetree.inspect.adapt import adapt, capabilities
-from statetree.inspect.adapters import InspectError, Note, WatchedMachine
+from statetree.inspect.adapters import (
+    DiagramView,
+    Event,
+    InspectError,
+    Note,
+    ReceivesEvents,
+    RunsLater,
+    ShowsValues,
+    Value,
+    WatchedMachine,
+)
 from statetree.inspect.gate import Gate
+from statetree.inspect.trail import Snapshot, Trail, Travelled
 from statetree.inspect.watcher import Row, Status, Watcher
 
 __all__ = ["Hub"]
@@ -26,10 +37,27 @@ __all__ = ["Hub"]
 T = TypeVar("T")
 
 
+Breakpoint = tuple[str, str]
+"""Where the program pauses: ``enter``, ``exit`` or ``event``, then a state or an event
+(``"input Jump"``)."""
+
+
 class _Entry:
     """One watched machine and what the hub knows of it."""
 
-    __slots__ = ("active", "adapter", "dirty", "id", "packet", "recheck", "watchers")
+    __slots__ = (
+        "active",
+        "adapter",
+        "breaks",
+        "dirty",
+        "id",
+        "moved",
+        "packet",
+        "recheck",
+        "trail",
+        "values",
+        "watchers",
+    )
 
     def __init__(self, machine_id: str, adapter: WatchedMachine) -> None:
         self.id = machine_id
@@ -37,8 +65,24 @@ class _Entry:
         self.watchers = 0
         self.dirty = False
         self.recheck = False
+        self.moved = False
+        """Changed since the last frame began (read and reset on the program's thread)."""
         self.active: tuple[str, ...] | None = None
         self.packet: tuple[int, bytes] | None = None
+        self.breaks: frozenset[Breakpoint] = frozenset()
+        self.trail = Trail()
+        self.values: Callable[[], tuple[Value, ...]] | None = (
+            adapter.values if isinstance(adapter, ShowsValues) else None
+        )
+
+
+def _breakpoint(event: Event) -> Breakpoint | None:
+    """The breakpoint a timeline line would hit."""
+    if event.category in ("enter", "exit"):
+        return (event.category, event.state)
+    if event.category == "event":
+        return ("event", f"{event.label} {event.detail}")
+    return None
 
 
 _Record = tuple[int, _Entry, Any]
@@ -69,16 +113,18 @@ class Hub:
         self.gate = Gate()
         self.lost = 0
         """Step records dropped because the buffer was full."""
+        self.pages = 0
+        """How many pages are connected."""
         self._buffer = buffer
         self._records: deque[_Record] = deque(maxlen=buffer)
         self._seq = itertools.count(1)
         self._packets = itertools.count(1)
         self._pending: deque[Callable[[], None]] = deque()
-        self._polled: tuple[WatchedMachine, ...] = ()
-        self._poll_lock = threading.Lock()
+        self._attached: tuple[_Entry, ...] = ()
+        self._attach_lock = threading.Lock()
         self._entries: dict[str, _Entry] = {}
         self._by_object: dict[int, _Entry] = {}
-        self.latest: dict[str, dict[str, object]] = {"active": {}, "packets": {}}
+        self.latest: dict[str, dict[str, object]] = {"active": {}, "packets": {}, "breaks": {}}
         """The values of the last flush, per channel and machine id."""
         for machine in machines:
             self.add(machine)
@@ -138,16 +184,29 @@ class Hub:
         """Called by the program before each frame: whether to run it (False if paused).
 
         Listeners requested by pages since the last frame are attached or removed here,
-        on the program's thread, between two frames.
+        on the program's thread, between two frames, and the machines the last frame
+        changed are read for time travel.
         """
         pending = self._pending
         while pending:
             pending.popleft()()
-        if self._polled:
+        attached = self._attached
+        if attached:
             # Machines read by polling are read here, so their changes carry the frame
             # they were made in.
-            self._poll()
+            for entry in attached:
+                entry.adapter.poll()
+            self._snapshot(attached)
         return self.gate.allow()
+
+    def _snapshot(self, attached: tuple[_Entry, ...]) -> None:
+        """Record how each machine the last frame changed ended it."""
+        frame, records = self.gate.frame, self._records
+        for entry in attached:
+            if entry.moved:
+                entry.moved = False
+                values = entry.values() if entry.values is not None else ()
+                records.append((frame, entry, Snapshot(entry.adapter.active(), values)))
 
     def packet(self, machine: object, data: bytes) -> None:
         """Note the bytes of the last update the program serialised for ``machine``.
@@ -171,9 +230,16 @@ class Hub:
             if len(records) == limit:
                 self.lost += 1
             records.append((gate.frame, entry, raw))
-            entry.dirty = True
+            entry.dirty = entry.moved = True
+            if entry.breaks:
+                self._check_break(entry, raw)
 
         return note
+
+    def _check_break(self, entry: _Entry, raw: Any) -> None:
+        found = _breakpoint(entry.adapter.describe(raw))
+        if found is not None and found in entry.breaks:
+            self.gate.stop_at(entry.id, *found)
 
     # -- subscriptions ----------------------------------------------------------------------
 
@@ -204,36 +270,64 @@ class Hub:
             entry.watchers -= 1
             if entry.watchers == 0:
                 entry.active = entry.packet = None
+                entry.breaks = frozenset()
                 self._schedule(functools.partial(self._detach, entry))
         return removed
 
+    def opened(self) -> None:
+        """A page connected."""
+        self.pages += 1
+
     def forget(self, watcher: Watcher) -> None:
-        """Unsubscribe ``watcher`` from everything (its page closed)."""
+        """Unsubscribe ``watcher`` from everything."""
         self.unwatch(watcher, list(watcher.machines))
 
+    def closed(self, watcher: Watcher) -> None:
+        """A page left: unsubscribe it from everything. When it was the last page, the
+        breakpoints go and a paused program runs again: nobody could resume it."""
+        self.forget(watcher)
+        self.pages -= 1
+        if self.pages == 0:
+            for entry in self._entries.values():
+                entry.breaks = frozenset()
+            self.gate.pause(False)
+
     def _attach(self, entry: _Entry) -> None:
+        entry.trail = Trail(entry.adapter.active())
+        entry.moved = False
         entry.adapter.attach(self._note(entry))
-        with self._poll_lock:
-            self._polled = (*self._polled, entry.adapter)
+        with self._attach_lock:
+            self._attached = (*self._attached, entry)
 
     def _detach(self, entry: _Entry) -> None:
         entry.adapter.detach()
-        with self._poll_lock:
-            self._polled = tuple(a for a in self._polled if a is not entry.adapter)
+        with self._attach_lock:
+            self._attached = tuple(e for e in self._attached if e is not entry)
 
-    def call(self, function: Callable[[], T]) -> Future[T]:
-        """Run ``function`` on the program's thread at its next frame (now, if the program
-        does not call :meth:`frame`); the future holds its result or its exception."""
+    def call(self, function: Callable[[], T], machine_id: str | None = None) -> Future[T]:
+        """Run ``function`` on the program's thread at a safe point: its next frame, or,
+        for a program that does not call :meth:`frame`, the next time it drives the
+        machine ``machine_id`` (if that machine can say when), else now.
+
+        Returns:
+            a future holding the result or the exception; cancelling it before it runs
+            means it never will.
+        """
         done: Future[T] = Future()
 
         def run() -> None:
+            if not done.set_running_or_notify_cancel():
+                return
             try:
                 done.set_result(function())
             except BaseException as error:  # handed to whoever waits for the result
                 done.set_exception(error)
 
+        adapter = self._entry(machine_id).adapter if machine_id is not None else None
         if self.gate.driven:
             self._pending.append(run)
+        elif isinstance(adapter, RunsLater):
+            adapter.defer(run)
         else:
             run()
         return done
@@ -241,12 +335,14 @@ class Hub:
     def close(self) -> None:
         """Remove every listener now (call it from the program's thread, after serving)."""
         self._pending.clear()
-        self._polled = ()
+        self._attached = ()
         for entry in self._entries.values():
             if entry.watchers:
                 entry.watchers = 0
                 entry.active = entry.packet = None
+            entry.breaks = frozenset()
             entry.adapter.detach()
+        self.gate.pause(False)
 
     def _schedule(self, operation: Callable[[], None]) -> None:
         # A program that calls frame() gets its listeners changed on its own thread; one
@@ -255,6 +351,58 @@ class Hub:
             self._pending.append(operation)
         else:
             operation()
+
+    # -- debugging --------------------------------------------------------------------------
+
+    def set_breakpoint(self, machine_id: str, on: str, target: str, enabled: bool) -> None:
+        """Pause the program when the machine enters or exits a state, or gets an event.
+
+        Args:
+            machine_id: a watched machine.
+            on: ``enter``, ``exit`` or ``event``.
+            target: a state of the machine's view, or an event as ``"TYPE NAME"``.
+            enabled: set (True) or clear (False) the breakpoint.
+
+        Raises:
+            InspectError: the machine is not watched, the state is unknown, the machine
+                gets no events, or the program cannot be paused.
+        """
+        entry = self._entry(machine_id)
+        if enabled:
+            self._check_breakpoint(entry, on, target)
+            entry.breaks = entry.breaks | {(on, target)}
+        else:
+            entry.breaks = entry.breaks - {(on, target)}
+
+    def _check_breakpoint(self, entry: _Entry, on: str, target: str) -> None:
+        if not self.gate.driven:
+            raise InspectError(
+                "breakpoints pause the program: its loop must call Inspector.frame() "
+                "before each frame"
+            )
+        if not entry.watchers:
+            raise InspectError(f"watch machine {entry.id!r} before setting breakpoints on it")
+        if on == "event":
+            if not isinstance(entry.adapter, ReceivesEvents):
+                raise InspectError(f"machine {entry.id!r} gets no events to stop at")
+            return
+        if target not in _state_names(entry.adapter):
+            raise InspectError(f"machine {entry.id!r} has no state {target!r}")
+
+    def breakpoints(self, machine_id: str) -> list[Breakpoint]:
+        """The machine's breakpoints, sorted."""
+        return sorted(self._entry(machine_id).breaks)
+
+    def travel(self, machine_id: str, seq: int) -> Travelled:
+        """The machine as it was just after its timeline row ``seq``.
+
+        Raises:
+            InspectError: no such machine, or the row is not in its history.
+        """
+        entry = self._entry(machine_id)
+        if not entry.watchers:
+            raise InspectError(f"machine {machine_id!r} is not watched: it has no history")
+        return entry.trail.at(seq)
 
     # -- the server's side ------------------------------------------------------------------
 
@@ -265,20 +413,17 @@ class Hub:
         """
         watched = [entry for entry in self._entries.values() if entry.watchers]
         if not self.gate.driven:
-            self._poll()
+            for entry in self._attached:
+                entry.adapter.poll()
         rows = self._drain()
         for entry in watched:
             self._refresh(entry)
         self.latest = {
             "active": {e.id: e.active for e in watched if e.active is not None},
             "packets": {e.id: e.packet for e in watched if e.packet is not None},
+            "breaks": {e.id: tuple(sorted(e.breaks)) for e in watched},
         }
         return rows
-
-    def _poll(self) -> None:
-        with self._poll_lock:
-            for adapter in self._polled:
-                adapter.poll()
 
     def _drain(self) -> list[Row]:
         rows: list[Row] = []
@@ -286,10 +431,15 @@ class Hub:
         seq = self._seq
         while records:
             frame, entry, raw = records.popleft()
+            if isinstance(raw, Snapshot):
+                entry.trail.snapshot(frame, raw)
+                continue
             event = entry.adapter.describe(raw)
+            number = next(seq)
+            entry.trail.row(number, frame, event)
             rows.append(
                 (
-                    next(seq),
+                    number,
                     frame,
                     entry.id,
                     event.category,
@@ -313,6 +463,14 @@ class Hub:
         entry.recheck = dirty
 
     def status(self) -> Status:
-        """The frame, whether paused, whether the program is driven, records lost."""
+        """The frame, whether paused, whether the program is driven, records lost, and the
+        last breakpoint hit."""
         gate = self.gate
-        return (gate.frame, gate.paused, gate.driven, self.lost)
+        return (gate.frame, gate.paused, gate.driven, self.lost, gate.hit)
+
+
+def _state_names(adapter: WatchedMachine) -> tuple[str, ...]:
+    view = adapter.view()
+    if isinstance(view, DiagramView):
+        return view.structure.names
+    return tuple(flag.name for flag in view.flags)

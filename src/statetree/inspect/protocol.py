@@ -18,6 +18,7 @@ from statetree.errors import UsageError
 
 __all__ = [
     "COMMANDS",
+    "MAX_EDIT_DEPTH",
     "MAX_MESSAGE_BYTES",
     "Command",
     "ProtocolError",
@@ -26,6 +27,9 @@ __all__ = [
 
 MAX_MESSAGE_BYTES = 65536
 """The largest message a page may send."""
+
+MAX_EDIT_DEPTH = 24
+"""How deeply the lists and objects of a chart edit may nest."""
 
 MAX_STEP_FRAMES = 1000
 """The most frames one ``step`` command may run."""
@@ -73,11 +77,45 @@ def _frames(field: str, value: object) -> int:
     return value
 
 
+def _seq(field: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**53:
+        raise ProtocolError(f"field {field!r} must be a non-negative integer")
+    return value
+
+
+def _choice(*choices: str) -> Check:
+    """A check that the value is one of ``choices``."""
+
+    def check(field: str, value: object) -> str:
+        if not isinstance(value, str) or value not in choices:
+            raise ProtocolError(f"field {field!r} must be one of: {', '.join(choices)}")
+        return value
+
+    return check
+
+
 def _object(field: str, value: object) -> dict[str, Any]:
-    # The edit's own fields are checked by the machine's editor, against its chart schema.
+    # The edit's own fields are checked by the machine's editor, against its chart schema;
+    # here only its shape is bounded, so that no later step recurses without limit.
     if not isinstance(value, dict) or not all(isinstance(key, str) for key in value):
         raise ProtocolError(f"field {field!r} must be an object")
+    if _depth(value) > MAX_EDIT_DEPTH:
+        raise ProtocolError(f"field {field!r} nests deeper than {MAX_EDIT_DEPTH} levels")
     return value
+
+
+def _depth(value: object) -> int:
+    """How deeply lists and objects nest in ``value`` (a scalar is 0), without recursion."""
+    deepest = 0
+    pending: list[tuple[object, int]] = [(value, 1)]
+    while pending:
+        item, level = pending.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        if isinstance(item, list):
+            deepest = max(deepest, level)
+            pending.extend((child, level + 1) for child in item)
+    return deepest
 
 
 COMMANDS: Mapping[str, Mapping[str, Check]] = {
@@ -88,6 +126,20 @@ COMMANDS: Mapping[str, Mapping[str, Check]] = {
     "explain": {"machine": _identifier, "state": _text},
     "chart-source": {"machine": _identifier},
     "edit-chart": {"machine": _identifier, "edit": _object},
+    "check-chart": {"machine": _identifier, "edit": _object},
+    "send-event": {
+        "machine": _identifier,
+        "trigger": _identifier,
+        "name": _text,
+        "mode": _choice("send", "hold", "release"),
+    },
+    "set-breakpoint": {
+        "machine": _identifier,
+        "on": _choice("enter", "exit", "event"),
+        "target": _text,
+        "set": _flag,
+    },
+    "travel": {"machine": _identifier, "seq": _seq},
 }
 """Each command and its required fields. Every message may also carry ``ref``, an integer
 the reply echoes so that a page can match replies to requests."""
@@ -117,11 +169,7 @@ def _decode(message: str | bytes) -> object:
 
 def _ref(data: dict[str, Any]) -> int | None:
     ref = data.get("ref")
-    if ref is None:
-        return None
-    if isinstance(ref, bool) or not isinstance(ref, int) or not 0 <= ref < 2**53:
-        raise ProtocolError("field 'ref' must be a non-negative integer")
-    return ref
+    return None if ref is None else _seq("ref", ref)
 
 
 def parse_message(message: str | bytes) -> Command:

@@ -10,14 +10,19 @@ from collections.abc import Iterable
 from types import ModuleType, TracebackType
 from typing import Any
 
+from statetree.errors import StateTreeError
 from statetree.inspect.adapters import InspectError
 from statetree.inspect.hub import Hub
 
-__all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "Inspector", "serve"]
+__all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "Inspector", "ServeError", "check_port", "serve"]
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 INSTALL_HINT = "pip install 'statetree[inspect]'"
+
+
+class ServeError(StateTreeError):
+    """The inspector could not serve: its port is taken, or its server did not start."""
 
 
 def _server_module() -> ModuleType:
@@ -46,13 +51,24 @@ def _address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
     return address
 
 
+def check_port(port: object) -> None:
+    """Refuse a port number no socket can have.
+
+    Raises:
+        InspectError: ``port`` is not an integer from 0 to 65535.
+    """
+    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
+        raise InspectError(f"port must be from 0 (any free port) to 65535; got {port!r}")
+
+
 def _listen(address: ipaddress.IPv4Address | ipaddress.IPv6Address, port: int) -> socket.socket:
+    check_port(port)
     family = socket.AF_INET6 if address.version == 6 else socket.AF_INET
     try:
         return socket.create_server((str(address), port), family=family)
     except OSError as error:
         reason = os.strerror(error.errno) if error.errno else str(error)
-        raise InspectError(f"cannot listen on {address}:{port}: {reason}") from error
+        raise ServeError(f"cannot listen on {address}:{port}: {reason}") from error
 
 
 def _names(address: ipaddress.IPv4Address | ipaddress.IPv6Address, port: int) -> list[str]:
@@ -138,7 +154,9 @@ def serve(
 
     Raises:
         InspectError: an object cannot be inspected, the address is not a single IP
-            address, the port is taken, or the ``inspect`` extra is not installed.
+            address, the port or rate is out of range, or the ``inspect`` extra is not
+            installed.
+        ServeError: the port is taken, or the server did not start in time.
     """
     if not 0.5 <= rate <= 120:
         raise InspectError(f"rate must be from 0.5 to 120 updates per second, got {rate}")
@@ -150,5 +168,5 @@ def serve(
     server = module.start(hub, sock, names, rate)
     if not server.start(timeout):
         server.stop(1.0)
-        raise InspectError(f"the inspector did not start within {timeout} seconds")
+        raise ServeError(f"the inspector did not start within {timeout} seconds")
     return Inspector(hub, server, f"http://{names[0]}/")

@@ -25,7 +25,7 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
-from statetree.inspect.connection import Connection
+from statetree.inspect.connection import GONE, Connection
 from statetree.inspect.hub import Hub
 from statetree.inspect.protocol import MAX_MESSAGE_BYTES
 from statetree.inspect.views import Views
@@ -131,10 +131,13 @@ def create_app(hub: Hub, hosts: Iterable[str], *, rate: float = 10.0) -> ASGIApp
     async def socket_endpoint(websocket: WebSocket) -> None:
         host = websocket.headers.get("host", "")
         origin = websocket.headers.get("origin", "")
-        if host not in site.hosts or origin not in site.origins:
-            await websocket.close(code=1008, reason="unknown host or origin")
+        try:
+            if host not in site.hosts or origin not in site.origins:
+                await websocket.close(code=1008, reason="unknown host or origin")
+                return
+            await websocket.accept()
+        except GONE:  # the page left before it was let in
             return
-        await websocket.accept()
         connection = Connection(websocket, hub, views, rate)
         sender.connections.add(connection)
         try:

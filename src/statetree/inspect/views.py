@@ -14,12 +14,20 @@ from collections import OrderedDict
 from dataclasses import asdict
 from typing import Any, cast
 
-from statetree.inspect.adapters import DecodedPacket, DiagramView, MachineView, WatchedMachine
+from statetree.core.transition import TransitionKind
+from statetree.inspect.adapters import (
+    DecodedPacket,
+    DiagramView,
+    MachineView,
+    ReceivesEvents,
+    WatchedMachine,
+)
 from statetree.inspect.hub import Hub
+from statetree.inspect.trail import Travelled
 from statetree.plot import DEFAULT_STYLE, PlotStyle, RenderError, build_diagram, render, to_dot
 from statetree.structure import Structure
 
-__all__ = ["Views"]
+__all__ = ["Views", "regions", "travel_highlight", "view_token"]
 
 _HIGHLIGHTS = 4096
 """How many (structure, active states) highlights are remembered."""
@@ -45,8 +53,11 @@ class Views:
 
         Rendering runs Graphviz, so call this from a worker thread.
         """
-        view = self.hub.adapter(machine_id).view()
-        return {"type": "view", "machine": machine_id, **self._view(view)}
+        adapter = self.hub.adapter(machine_id)
+        message = {"type": "view", "machine": machine_id, **self._view(adapter.view())}
+        if isinstance(adapter, ReceivesEvents):
+            message["palette"] = [asdict(trigger) for trigger in adapter.palette()]
+        return message
 
     def _view(self, view: MachineView) -> dict[str, Any]:
         if isinstance(view, DiagramView):
@@ -62,6 +73,7 @@ class Views:
         found: dict[str, Any] = {
             "view": "diagram",
             "states": list(structure.names),
+            "regions": regions(structure),
             "colors": {
                 "fill": style.active_fill,
                 "text": style.active_text,
@@ -82,11 +94,26 @@ class Views:
         adapter = self.hub.adapter(machine_id)
         if channel == "packets":
             return _packet(adapter, cast("tuple[int, bytes]", value)[1])
+        if channel == "breaks":
+            return [list(item) for item in cast("tuple[tuple[str, str], ...]", value)]
         active = cast("tuple[str, ...]", value)
         view = adapter.view()
         if isinstance(view, DiagramView):
             return self._highlight(view.structure, active)
         return {"states": list(active), "links": []}
+
+    def travel_message(self, machine_id: str, travelled: Travelled) -> dict[str, Any]:
+        """The ``travelled`` message: the machine as it was just after one timeline row."""
+        view = self.hub.adapter(machine_id).view()
+        values = travelled.values
+        return {
+            "type": "travelled",
+            "machine": machine_id,
+            "seq": travelled.seq,
+            "frame": travelled.frame,
+            "highlight": travel_highlight(view, travelled.active),
+            "values": None if values is None else [list(value) for value in values],
+        }
 
     def _highlight(self, structure: Structure, active: tuple[str, ...]) -> dict[str, Any]:
         key = (id(structure), active)
@@ -103,6 +130,44 @@ class Views:
         else:
             self._highlights.move_to_end(key)
         return found
+
+
+def regions(structure: Structure) -> list[dict[str, Any]]:
+    """The concurrent regions of ``structure``: each region's host, its root and every
+    state that can be active inside it (the root's descendants), for drawing them as
+    boxes and showing the active states region by region."""
+    found = []
+    for edge in structure.edges:
+        if edge.kind is TransitionKind.CONCURRENT:
+            members = _reachable(structure, edge.target)
+            found.append({"host": edge.source, "root": edge.target, "members": members})
+    return found
+
+
+def _reachable(structure: Structure, start: str) -> list[str]:
+    """``start`` and every state its edges lead to, in structure order."""
+    seen = {start}
+    pending = [start]
+    while pending:
+        for edge in structure.edges_from(pending.pop()):
+            if edge.target not in seen and edge.target in structure:
+                seen.add(edge.target)
+                pending.append(edge.target)
+    return [name for name in structure.names if name in seen]
+
+
+def travel_highlight(view: MachineView, active: tuple[str, ...]) -> dict[str, Any]:
+    """What to light for a configuration read back from the timeline: its states, and the
+    links between two of them that are not sibling transitions."""
+    if not isinstance(view, DiagramView):
+        return {"states": list(active), "links": []}
+    lit = set(active)
+    links = [
+        [edge.source, edge.target]
+        for edge in view.structure.edges
+        if edge.kind is not TransitionKind.SIBLING and edge.source in lit and edge.target in lit
+    ]
+    return {"states": [name for name in view.structure.names if name in lit], "links": links}
 
 
 def _packet(adapter: WatchedMachine, data: bytes) -> dict[str, Any]:

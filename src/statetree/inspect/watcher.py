@@ -6,13 +6,16 @@ from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from statetree.inspect.gate import Hit
+
 __all__ = ["Row", "Watcher"]
 
 Row = tuple[int, int, str, str, str, str, int, str]
 """A timeline line: seq, frame, machine id, category, label, state, depth, detail."""
 
-Status = tuple[int, bool, bool, int]
-"""What the page shows of the program: frame, paused, driven, records lost."""
+Status = tuple[int, bool, bool, int, Hit | None]
+"""What the page shows of the program: frame, paused, driven, records lost, and the last
+breakpoint hit."""
 
 
 class Watcher:
@@ -66,9 +69,10 @@ class Watcher:
         """The next message for this page, or ``None`` when it has nothing new.
 
         Args:
-            channels: per channel (``active``, ``packets``), the latest value of each
-                machine; a value is sent when it differs from the last one sent.
-            status: the program's frame, pause state, whether it is driven, records lost.
+            channels: per channel (``active``, ``packets``, ``breaks``), the latest value
+                of each machine; a value is sent when it differs from the last one sent.
+            status: the program's frame, pause state, whether it is driven, records lost,
+                the last breakpoint hit.
             describe: turns a channel, a machine id and a value into what the page gets.
         """
         changed = {
@@ -79,7 +83,7 @@ class Watcher:
             }
             for channel, values in channels.items()
         }
-        status = (*status[:3], status[3] + self._dropped)
+        status = (*status[:3], status[3] + self._dropped, status[4])
         if not self._rows and not any(changed.values()) and status == self._status:
             return None
         for channel, values in changed.items():
@@ -87,13 +91,14 @@ class Watcher:
         self._status = status
         rows = list(self._rows)
         self._rows.clear()
-        frame, paused, driven, lost = status
+        frame, paused, driven, lost, hit = status
         message: dict[str, Any] = {
             "type": "batch",
             "frame": frame,
             "paused": paused,
             "driven": driven,
             "lost": lost,
+            "hit": hit,
             "records": rows,
         }
         for channel, values in changed.items():
