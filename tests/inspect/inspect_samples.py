@@ -12,6 +12,7 @@ class Lamp:
     def __init__(self, name: str = "Lamp") -> None:
         self.on = False
         self.broken = False
+        self.brightness = st.StateValue(0.0)
         self.machine = st.StateMachine(LampStates.Power, self, name=name)
 
     def tick(self) -> None:
@@ -33,6 +34,9 @@ class LampStates:
             return st.sibling(LampStates.On) if self.owner.on else None
 
     class On(st.State[Lamp]):
+        def on_enter(self) -> None:
+            self.set_state_value(self.owner.brightness, 1.0)
+
         def transition(self) -> st.Transition | None:
             return None if self.owner.on else st.sibling(LampStates.Off)
 

@@ -1,7 +1,7 @@
 """End to end in headless Chromium: the page follows a running program.
 
-One browser for the whole module. Skipped only when Chromium (or Playwright) is missing;
-CI installs both.
+One browser for the whole run. Skipped only when Chromium (or Playwright) is missing;
+CI installs both. The chart editor and the debugger have modules of their own.
 """
 
 from __future__ import annotations
@@ -10,24 +10,17 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from importlib.util import find_spec
 from typing import Any
 
 import pytest
+from browser_support import BROWSER, lit, wait_until
 from inspect_samples import Lamp, soldier
 from inspector_demo import Replicated, Torch, platformer
-from inspector_screenshots import chromium, chromium_path
 from net_character import CODEC, Character, Inputs
 
 from statetree.inspect import EditableChartAdapter, Inspector, serve
 
-pytestmark = [
-    pytest.mark.skipif(chromium_path() is None, reason="Chromium is not installed"),
-    pytest.mark.skipif(
-        find_spec("playwright") is None or find_spec("uvicorn") is None,
-        reason="Playwright or the inspect extra is not installed",
-    ),
-]
+pytestmark = BROWSER
 
 
 @dataclass
@@ -43,6 +36,7 @@ class Program:
     chart: EditableChartAdapter | None = None
     requests: list[tuple[str, str]] = field(default_factory=list)
     frames: int = 0
+    asked: int = 0
     running: bool = True
 
     def __post_init__(self) -> None:
@@ -50,10 +44,11 @@ class Program:
 
     def loop(self, inspector: Inspector) -> None:
         while self.running:
+            self.asked += 1
             if inspector.frame():
                 self.tick()
                 self.replicated.send(inspector)  # the Hero's update, as a server sends it
-            time.sleep(0.01)
+            time.sleep(0.01)  # the pace of the game, not a wait for a result
 
     def tick(self) -> None:
         self.lamp.tick()
@@ -87,12 +82,6 @@ def program(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Program,
         thread.join(5)
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as context:
-        yield context
-
-
 @pytest.fixture
 def page(browser: Any, program: tuple[Program, Inspector]) -> Iterator[Any]:
     page = browser.new_page()
@@ -100,10 +89,6 @@ def page(browser: Any, program: tuple[Program, Inspector]) -> Iterator[Any]:
     page.wait_for_selector('article[data-machine="Lamp"] svg g.node')
     yield page
     page.close()
-
-
-def lit(machine: str, state: str) -> str:
-    return f'article[data-machine="{machine}"] [data-state="{state}"].st-active'
 
 
 def test_highlighted_states_follow_the_machine(
@@ -126,11 +111,20 @@ def test_highlighted_states_follow_the_machine(
     page.wait_for_selector(lit("Lamp", "LampStates.Off"))
 
 
-def test_concurrent_regions_are_highlighted_together(page: Any) -> None:
+def test_concurrent_regions_are_regions_highlighted_together(page: Any) -> None:
     from playwright.sync_api import expect
 
     page.wait_for_selector(lit("Torch", "TorchStates.Flame_Steady"))
     card = page.locator('article[data-machine="Torch"]')
+    # Each region is a box around its states, and the active states read region by region.
+    expect(card.locator("g.region")).to_have_count(2)
+    assert card.locator("g.region").evaluate_all("boxes => boxes.map(b => b.dataset.region)") == [
+        "TorchStates.Flame",
+        "TorchStates.Heat",
+    ]
+    expect(card.locator(".active-states")).to_have_text(
+        "Lit \u203a [Flame \u203a Flame_Steady | Heat \u203a Heat_Warm]"
+    )
 
     expect(card.locator("g.node.st-active")).to_have_count(5)
     for state in ("Lit", "Flame", "Heat", "Flame_Steady"):
@@ -200,14 +194,18 @@ def test_a_malformed_message_is_refused(page: Any) -> None:
 
     page.evaluate('window.inspector.sendRaw(\'{"type": "eval", "code": "alert(1)"}\')')
 
-    # Errors of earlier tests may still be on show: find these by their own text.
-    errors = page.locator("#errors .error")
-    expect(errors.filter(has_text="unknown message type 'eval'")).to_have_text(
+    notice = page.locator("#notices .notice").filter(has_text="unknown message type 'eval'")
+    expect(notice.locator(".text")).to_have_text(
         "unknown message type 'eval'; expected one of: subscribe, unsubscribe, pause, step, "
         "explain, chart-source, edit-chart, check-chart, send-event, set-breakpoint, travel"
     )
     page.evaluate("window.inspector.sendRaw('not json')")
-    expect(errors.filter(has_text="message is not JSON")).to_have_count(1)
+    page.evaluate("window.inspector.sendRaw('not json')")
+    # The same message twice is counted on one notice, which can be closed.
+    repeated = page.locator("#notices .notice").filter(has_text="message is not JSON")
+    expect(repeated.locator(".count")).to_have_text("\u00d72")
+    repeated.locator("button.close").click()
+    expect(repeated).to_have_count(0)
 
 
 def test_pause_and_step_the_program(page: Any, program: tuple[Program, Inspector]) -> None:
@@ -217,7 +215,8 @@ def test_pause_and_step_the_program(page: Any, program: tuple[Program, Inspector
     expect(page.locator("#run-state")).to_have_text("paused")
     frames, shown = program[0].frames, program[1].hub.gate.frame
     expect(page.locator("#frame")).to_have_text(str(shown))
-    time.sleep(0.2)
+    asked = program[0].asked
+    wait_until(lambda: program[0].asked > asked + 5, "the paused loop asked to run 5 times")
     assert program[0].frames == frames
 
     page.click("#step")
@@ -229,7 +228,9 @@ def test_pause_and_step_the_program(page: Any, program: tuple[Program, Inspector
     expect(page.locator("#step")).to_be_disabled()
 
 
-def test_the_timeline_filters_and_searches(page: Any, program: tuple[Program, Inspector]) -> None:
+def test_the_timeline_filters_searches_and_counts(
+    page: Any, program: tuple[Program, Inspector]
+) -> None:
     from playwright.sync_api import expect
 
     lamp = program[0].lamp
@@ -241,8 +242,11 @@ def test_the_timeline_filters_and_searches(page: Any, program: tuple[Program, In
     page.fill("#timeline-search", "LampStates.On")
     rows = page.locator("#timeline-rows tr")
     expect(rows).to_have_count(2)
-    expect(rows.nth(0).locator("td.what")).to_have_text("exit · Pop")
-    expect(rows.nth(1).locator("td.what")).to_have_text("enter · Sibling")
+    expect(rows.nth(0).locator("td.what")).to_have_text("exit \u00b7 Pop")
+    expect(rows.nth(1).locator("td.what")).to_have_text("enter \u00b7 Sibling")
+    # The count says how many steps the search leaves of all those kept.
+    total = page.evaluate("window.inspector.timeline.rows.length")
+    expect(page.locator("#timeline-count")).to_have_text(f"2 of {total} steps")
 
     page.uncheck('#timeline-categories input[value="exit"]')
     expect(rows).to_have_count(1)
@@ -251,7 +255,14 @@ def test_the_timeline_filters_and_searches(page: Any, program: tuple[Program, In
     expect(rows).to_have_count(0)
     program[0].requests.append(("try_activate", "Armed"))
     expect(rows).to_have_count(1)
-    expect(rows.nth(0)).to_contain_text("Soldierenter · ActivatedArmedrequested")
+    expect(rows.nth(0)).to_contain_text("Soldierenter \u00b7 ActivatedArmedrequested")
+
+
+def test_the_machine_list_shows_whole_kind_badges(page: Any) -> None:
+    for badge in page.locator("#machine-list .kind").all():
+        width = badge.evaluate("node => [node.scrollWidth, node.clientWidth]")
+        assert width[0] <= width[1], f"{badge.inner_text()} is clipped"
+    assert page.locator("#machine-list .kind").count() == 5
 
 
 def test_unwatching_a_machine_removes_its_card_and_listener(
@@ -265,55 +276,4 @@ def test_unwatching_a_machine_removes_its_card_and_listener(
     expect(page.locator('article[data-machine="Torch"]')).to_have_count(0)
     assert not hub.watched("Torch")
     # The program removes the listener itself, at its next frame.
-    deadline = time.monotonic() + 5
-    while torch._listeners() and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert torch._listeners() == ()
-
-
-def test_a_chart_edit_is_saved_and_hot_reloaded(
-    page: Any, program: tuple[Program, Inspector]
-) -> None:
-    from playwright.sync_api import expect
-
-    chart = program[0].chart
-    assert chart is not None
-    card = page.locator('article[data-machine="Platformer"]')
-    card.locator("select.state-chooser").select_option("Hero.Arms.Aiming")
-    card.locator('input[data-field="rename to"]').fill("Aim")
-    card.locator('input[data-field="rename to"] + button').click()
-
-    expect(card.locator(".edit-result p.ok")).to_have_text(
-        "saved and reloaded: kept 5, exited 0, entered 0"
-    )
-    expect(card.locator(".edit-result pre.diff")).to_contain_text("+        - name: Aim\n")
-    expect(card.locator('svg g.node[data-state="Hero.Arms.Aim"]')).to_have_count(1)
-    expect(card.locator('svg g.node[data-state="Hero.Arms.Aiming"]')).to_have_count(0)
-    saved = chart.file.path.read_text()
-    assert "        - name: Aim\n" in saved
-    assert "{on: {held: Aim}, to: Aim}" in saved
-    assert saved.startswith("# A platformer hero")
-    assert chart.chart_machine.chart.find("Hero.Arms.Aim") is not None
-
-
-def test_a_bad_chart_edit_gets_the_loaders_error(
-    page: Any, program: tuple[Program, Inspector]
-) -> None:
-    from playwright.sync_api import expect
-
-    chart = program[0].chart
-    assert chart is not None
-    before = chart.file.path.read_text()
-    card = page.locator('article[data-machine="Platformer"]')
-    card.locator("select.state-chooser").select_option("Hero.Legs.Standing")
-    card.locator('input[data-field="pre"]').fill('{"input": "Sit"}')
-    card.locator('input[data-field="pre"] + button').click()
-
-    # Other tests' errors may still be on show: look for this edit's one.
-    errors = page.locator("#errors .error").filter(has_text="platformer.yaml:28")
-    expect(errors).to_have_count(1)
-    expect(errors).to_contain_text(
-        "platformer.yaml:28 at root.states[0].states[2].pre: priority state Hero.Legs has "
-        "no ground state: its last child Standing has a pre-condition"
-    )
-    assert chart.file.path.read_text() == before
+    wait_until(lambda: torch._listeners() == (), "the program removed the listener")

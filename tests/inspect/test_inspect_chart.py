@@ -18,6 +18,7 @@ from statetree.chart import (
     Event,
     HandlerError,
     Param,
+    Policy,
     from_data,
     load,
 )
@@ -153,7 +154,7 @@ def test_every_structured_edit(attack: Path, tmp_path: Path) -> None:
             "kind": "pre",
             "conditions": {"input": "B"},
         },
-    ) == ["+      pre:", "+        input: B"]
+    ) == ["+      pre: {input: B}"]  # written as the other pre-conditions are
     assert added_lines(file, {"op": "remove-state", "path": "Character.BasicAttack"}) == []
     assert added_lines(
         platformer_file, {"op": "set-policy", "path": "Hero.Arms", "policy": "explicit"}
@@ -162,7 +163,7 @@ def test_every_structured_edit(attack: Path, tmp_path: Path) -> None:
     assert added_lines(
         platformer_file,
         {"op": "set-transitions", "path": "Hero.Arms.Aiming", "transitions": transitions},
-    ) == ["+            - on:", "+                input: Attack", "+              to: Slashing"]
+    ) == ["+            - {on: {input: Attack}, to: Slashing}"]  # as the file writes them
 
 
 def test_a_bad_edit_gets_the_loaders_error_and_saves_nothing(attack: Path) -> None:
@@ -274,3 +275,133 @@ def test_the_demo_edits_a_copy_of_its_chart(tmp_path: Path) -> None:
 
     assert adapter.source()["states"][:3] == ["Hero", "Hero.Legs", "Hero.Legs.Jumping"]
     assert (tmp_path / "platformer.yaml").read_text() == (CHARTS / "platformer.yaml").read_text()
+
+
+PLATFORMER_CHART = CHARTS / "platformer.yaml"
+
+
+@pytest.fixture
+def hero(tmp_path: Path) -> ChartFile:
+    """A copy of the platformer chart (flow-style transitions, comments) to edit."""
+    path = tmp_path / "platformer.yaml"
+    shutil.copyfile(PLATFORMER_CHART, path)
+    return ChartFile(path, PLATFORMER)
+
+
+def test_a_state_is_moved_among_its_siblings(hero: ChartFile) -> None:
+    prepared = hero.prepare({"op": "move-state", "path": "Hero.Arms.Slashing", "index": 0})
+
+    assert [s.name for s in prepared.definition.find("Hero.Arms").states] == [
+        "Slashing",
+        "Relaxed",
+        "Aiming",
+        "Shooting",
+    ]
+    with pytest.raises(InspectError) as caught:
+        hero.prepare({"op": "move-state", "path": "Hero.Arms.Slashing", "index": 4})
+    assert str(caught.value) == "'index' must be from 0 to 3; got 4"
+
+
+def test_a_removed_state_takes_the_transitions_to_it(hero: ChartFile) -> None:
+    prepared = hero.prepare({"op": "remove-state", "path": "Hero.Arms.Slashing"})
+
+    relaxed = prepared.definition.find("Hero.Arms.Relaxed")
+    assert [t.to for t in relaxed.transitions] == ["Aiming"]
+    assert "Slashing" not in prepared.text
+    assert "# explicit: transitions between siblings" in prepared.text
+
+
+def test_an_added_transition_is_written_like_its_siblings(hero: ChartFile) -> None:
+    prepared = hero.prepare(
+        {
+            "op": "add-transition",
+            "path": "Hero.Arms.Slashing",
+            "on": {"held": "Aim"},
+            "to": "Aiming",
+        }
+    )
+
+    assert prepared.diff.splitlines()[-1] == "+            - {on: {held: Aim}, to: Aiming}"
+
+
+def test_replaced_actions_keep_the_files_style(hero: ChartFile) -> None:
+    actions = [{"play_animation": {"name": "Run", "loop": False}}, {"set_speed": {"value": 2.5}}]
+    prepared = hero.prepare(
+        {"op": "set-actions", "path": "Hero.Legs.Running", "kind": "enter", "actions": actions}
+    )
+
+    assert [line for line in prepared.diff.splitlines() if line[:2] in ("+ ", "- ")] == [
+        "-            - play_animation: {name: Run, layer: legs, loop: true}",
+        "-            - set_speed: {value: 1.0}",
+        "+            - play_animation: {name: Run, loop: false}",
+        "+            - set_speed: {value: 2.5}",
+    ]
+
+
+def test_a_policy_is_removed_with_null(hero: ChartFile) -> None:
+    prepared = hero.prepare({"op": "set-policy", "path": "Hero", "policy": None})
+
+    changed = [line for line in prepared.diff.splitlines()[2:] if line[:1] in "+-"]
+    assert changed == ["-  policy: concurrent"]
+    assert prepared.definition.root.policy is Policy.EXPLICIT
+
+
+def test_the_palette_lists_every_event_the_chart_responds_to() -> None:
+    from statetree.inspect.chart_adapter import palette
+
+    chart = load(PLATFORMER_CHART, PLATFORMER)
+    assert [f"{t.type} {t.name}{' (level)' if t.level else ''}" for t in palette(chart)] == [
+        "input Jump",
+        "input Attack",
+        "anim_finished Slash",
+        "timer Reload",
+        "held Right (level)",
+        "held Aim (level)",
+        "landed Ground",
+    ]
+
+
+def test_a_chart_shows_its_clock_and_held_levels(tmp_path: Path) -> None:
+    adapter = platformer(tmp_path / "platformer.yaml")
+    adapter.chart_machine.tick(0.25)
+    adapter.chart_machine.hold(Event("held", "Right"))
+
+    assert adapter.values() == (("chart", "clock", "0.25 s"), ("held", "held Right", "held"))
+
+
+def test_a_commit_refuses_a_file_changed_since_the_edit_was_checked(tmp_path: Path) -> None:
+    adapter = platformer(tmp_path / "platformer.yaml")
+    prepared = adapter.prepare({"op": "rename-state", "path": "Hero.Arms.Aiming", "name": "Aim"})
+    adapter.file.save(adapter.file.read() + "# touched\n")
+
+    with pytest.raises(InspectError) as caught:
+        adapter.commit(prepared)
+    assert str(caught.value) == (
+        "the chart file changed while this edit was checked: nothing was saved, make the edit again"
+    )
+    assert adapter.chart_machine.chart.find("Hero.Arms.Aiming") is not None
+
+
+def test_a_chart_file_runs_alone_with_the_types_it_uses(tmp_path: Path) -> None:
+    from statetree.inspect.chart_world import ChartWorld, stand_in_registry
+
+    path = tmp_path / "platformer.yaml"
+    shutil.copyfile(PLATFORMER_CHART, path)
+    world = ChartWorld(path)
+    world.tick(0.1)
+    world.machine.send(Event("landed", "Ground"))
+
+    registry = world.machine.chart.registry
+    assert registry == stand_in_registry(load(path, check_types=False))
+    assert registry.actions["play_animation"].signature == (
+        "play_animation(name: string, layer: string, loop: boolean = False)"
+    )
+    assert registry.actions["set_speed"].signature == "set_speed(value: number)"
+    assert "landed" in registry.triggers
+    # An edit may bring an action type the game never declared: it runs, doing nothing.
+    adapter = world.adapter
+    actions = [{"shake_camera": {"strength": 2}}]
+    edit = {"op": "set-actions", "path": "Hero.Arms.Slashing", "kind": "enter", "actions": actions}
+    adapter.commit(adapter.prepare(edit))
+    world.machine.send(Event("input", "Attack"))
+    assert "Hero.Arms.Slashing" in world.machine.active

@@ -105,3 +105,69 @@ def test_deeply_nested_json_is_refused() -> None:
     assert refused(
         '{"type": "edit-chart", "machine": "c", "edit": ' + "[" * 30000 + "]" * 30000 + "}"
     ).startswith("message is not JSON: ")
+
+
+def test_the_debugging_and_editing_commands() -> None:
+    event = parse_message(
+        '{"type": "send-event", "machine": "Hero", "trigger": "input", "name": "Jump", '
+        '"mode": "send"}'
+    )
+    assert (event["trigger"], event["name"], event["mode"]) == ("input", "Jump", "send")
+    brk = parse_message(
+        '{"type": "set-breakpoint", "machine": "Hero", "on": "exit", "target": "A.B", "set": true}'
+    )
+    assert (brk["on"], brk["target"], brk["set"]) == ("exit", "A.B", True)
+    assert parse_message('{"type": "travel", "machine": "Hero", "seq": 12}')["seq"] == 12
+    check = parse_message('{"type": "check-chart", "machine": "c", "edit": {"op": "undo"}}')
+    assert check["edit"] == {"op": "undo"}
+
+
+@pytest.mark.parametrize(
+    ("message", "reason"),
+    [
+        (
+            '{"type": "send-event", "machine": "H", "trigger": "input", "name": "J", '
+            '"mode": "exec"}',
+            "field 'mode' must be one of: send, hold, release",
+        ),
+        (
+            '{"type": "send-event", "machine": "H", "trigger": "in put", "name": "J", '
+            '"mode": "send"}',
+            "field 'trigger' must be an id of letters, digits and _.:- (1 to 80 characters)",
+        ),
+        (
+            '{"type": "set-breakpoint", "machine": "H", "on": "during", "target": "A", '
+            '"set": true}',
+            "field 'on' must be one of: enter, exit, event",
+        ),
+        (
+            '{"type": "set-breakpoint", "machine": "H", "on": "enter", "target": "A", '
+            '"set": "yes"}',
+            "field 'set' must be true or false",
+        ),
+        (
+            '{"type": "travel", "machine": "H", "seq": -1}',
+            "field 'seq' must be a non-negative integer",
+        ),
+        (
+            '{"type": "travel", "machine": "H", "seq": 1.5}',
+            "field 'seq' must be a non-negative integer",
+        ),
+        ('{"type": "check-chart", "machine": "c", "edit": []}', "field 'edit' must be an object"),
+        (
+            '{"type": "edit-chart", "machine": "c", "edit": {"op": "undo"}, "file": "../x.yaml"}',
+            "'edit-chart' message has unexpected field(s): file",
+        ),
+    ],
+)
+def test_the_new_commands_refuse_bad_fields(message: str, reason: str) -> None:
+    assert refused(message) == reason
+
+
+def test_an_edit_may_not_nest_without_bound() -> None:
+    deep: object = "x"
+    for _ in range(30):
+        deep = [deep]
+    message = json.dumps({"type": "edit-chart", "machine": "c", "edit": {"op": "x", "v": deep}})
+
+    assert refused(message) == "field 'edit' nests deeper than 24 levels"

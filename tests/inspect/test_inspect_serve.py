@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+import logging
+import shutil
 import socket
 import urllib.error
 import urllib.request
 from importlib.util import find_spec
+from pathlib import Path
 
 import inspect_samples
 import pytest
+from browser_support import wait_until
 from inspect_samples import Lamp, LampWorld
 
-from statetree.cli import EXIT_OK, EXIT_USAGE, main
+from statetree.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, main
 from statetree.cli.inspect_command import COMMAND
 from statetree.inspect import InspectError, ServeError, serve
 from statetree.inspect.simulation import Still, as_simulation
+
+CHARTS = Path(__file__).resolve().parents[2] / "examples" / "charts"
 
 pytestmark = pytest.mark.skipif(
     find_spec("uvicorn") is None or find_spec("websockets") is None,
@@ -217,3 +223,109 @@ def test_what_a_target_may_be() -> None:
     still = as_simulation(inspect_samples.LampStates.Power)
     assert isinstance(still, Still)
     assert [machine.name for machine in still.machines()] == ["LampStates.Power"]  # type: ignore[attr-defined]
+
+
+def test_pages_that_leave_mid_send_leave_no_traceback(caplog: pytest.LogCaptureFixture) -> None:
+    import asyncio
+
+    import websockets
+
+    lamp = Lamp()
+
+    async def hammer(host: str, times: int) -> None:
+        for _ in range(times):
+            socket = await websockets.connect(f"ws://{host}/ws", origin=f"http://{host}")
+            await socket.send('{"type": "subscribe", "machines": ["Lamp"]}')
+            socket.transport.abort()  # gone without a closing handshake
+
+    caplog.set_level(logging.WARNING)
+    with serve([lamp.machine], port=0, rate=100) as inspector:
+        asyncio.run(hammer(inspector.url.split("//")[1].rstrip("/"), 60))
+        for _ in range(20):
+            lamp.on = not lamp.on
+            lamp.tick()
+        wait_until(lambda: inspector.hub.pages == 0, "every page is gone")
+
+    assert [record.getMessage() for record in caplog.records] == []
+    assert lamp.machine._listeners() == ()
+
+
+def test_a_port_out_of_range_is_a_usage_error() -> None:
+    with pytest.raises(InspectError) as caught:
+        serve([], port=99999)
+    assert str(caught.value) == "port must be from 0 (any free port) to 65535; got 99999"
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--port", "99999"], "port must be from 0 (any free port) to 65535; got 99999"),
+        (["--fps", "0"], "--fps must be a number of frames per second above 0, up to 1000; got 0"),
+        (
+            ["--fps", "-5"],
+            "--fps must be a number of frames per second above 0, up to 1000; got -5",
+        ),
+        (
+            ["--fps", "nan"],
+            "--fps must be a number of frames per second above 0, up to 1000; got nan",
+        ),
+        (["--frames", "-1"], "--frames must be 0 or more; got -1"),
+        (
+            ["--registry", "game:REGISTRY"],
+            "--registry is for chart files; a simulation brings its own",
+        ),
+    ],
+)
+def test_the_command_refuses_impossible_options_in_one_line(
+    capsys: pytest.CaptureFixture[str], arguments: list[str], message: str
+) -> None:
+    status = main(["inspect", "inspect_samples:recorded_world", *arguments], commands=(COMMAND,))
+
+    assert status == EXIT_USAGE
+    assert capsys.readouterr().err == f"statetree: error: {message}\n"
+
+
+def test_a_taken_port_is_a_problem_not_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with serve([], port=0) as inspector:
+        port = str(port_of(inspector.url))
+        status = main(
+            ["inspect", "inspect_samples:recorded_world", "--port", port], commands=(COMMAND,)
+        )
+
+    assert status == EXIT_FAILED
+    assert capsys.readouterr().err == (
+        f"statetree: error: cannot listen on 127.0.0.1:{port}: Address already in use\n"
+    )
+
+
+def test_a_chart_file_is_inspected_on_its_own(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    chart = tmp_path / "platformer.yaml"
+    shutil.copyfile(CHARTS / "platformer.yaml", chart)
+    status = main(["inspect", str(chart), "--port", "0", "--frames", "3"], commands=(COMMAND,))
+
+    assert status == EXIT_OK
+    assert capsys.readouterr().out.startswith("statetree inspector: http://127.0.0.1:")
+
+
+def test_a_missing_chart_file_is_named(capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["inspect", "door.yaml", "--port", "0"], commands=(COMMAND,))
+
+    assert status == EXIT_USAGE
+    assert capsys.readouterr().err == "statetree: error: no such chart file: 'door.yaml'\n"
+
+
+def test_machines_nothing_steps_are_said_to_be_shown_as_they_are(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status = main(
+        ["inspect", "inspect_samples:LampStates.Power", "--port", "0", "--frames", "1"],
+        commands=(COMMAND,),
+    )
+
+    assert status == EXIT_OK
+    assert capsys.readouterr().out.splitlines()[1] == (
+        "nothing steps these machines: the page shows them as they are (name a simulation, "
+        "an object with machines() and tick(dt), to run them)"
+    )

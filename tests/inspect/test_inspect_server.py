@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import time
 from collections.abc import Callable, Iterator
@@ -22,6 +23,7 @@ pytestmark = pytest.mark.skipif(
 )
 
 ORIGIN = {"origin": "http://testserver"}
+SCRIPT = "text/javascript; charset=utf-8"
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="needs Graphviz's dot")
 
 
@@ -58,7 +60,7 @@ def test_the_page_and_its_assets_are_served_with_a_strict_policy(client: TestCli
 
     assert page.status_code == 200
     assert page.headers["content-type"] == "text/html; charset=utf-8"
-    assert '<script src="/static/inspector.js" defer></script>' in page.text
+    assert '<script type="module" src="/static/inspector.js"></script>' in page.text
     policy = page.headers["content-security-policy"]
     assert "script-src 'self'" in policy
     assert "connect-src ws://testserver;" in policy
@@ -67,6 +69,14 @@ def test_the_page_and_its_assets_are_served_with_a_strict_policy(client: TestCli
         "text/javascript; charset=utf-8"
     )
     assert client.get("/static/inspector.css").status_code == 200
+    # Every module the page imports is served, from the package, with a script type.
+    imports = re.findall(r'from "\./([a-z-]+\.js)"', client.get("/static/inspector.js").text)
+    for name in imports:
+        module = client.get(f"/static/{name}")
+        assert (module.status_code, module.headers["content-type"]) == (
+            200,
+            "text/javascript; charset=utf-8",
+        )
     assert client.get("/static/..%2f__init__.py").status_code == 404
     assert client.get("/static/serve.py").status_code == 404
 
@@ -156,6 +166,7 @@ def test_subscribing_sends_the_diagram_then_live_states(
         "Lamp": {
             "states": ["LampStates.Power", "LampStates.On"],
             "links": [],
+            "order": ["LampStates.Power", "LampStates.On"],
         }
     }
     assert [row[4:6] for row in records] == [
@@ -188,7 +199,7 @@ def test_bitmask_flags_explain_and_packets(
         "blocked_by": ["Stunned"],
         "tags": [],
     }
-    assert batch["active"] == {"Soldier": {"states": ["Alive"], "links": []}}
+    assert batch["active"] == {"Soldier": {"states": ["Alive"], "links": [], "order": ["Alive"]}}
     assert batch["packets"]["Soldier"]["hex"] == "01"
     assert batch["packets"]["Soldier"]["summary"] == "active: Alive"
     assert explained == {

@@ -21,7 +21,9 @@ from statetree.inspect.adapters import (
     FlagsView,
     Note,
     PacketField,
+    Value,
 )
+from statetree.inspect.values import owner_values
 
 __all__ = ["BitmaskAdapter"]
 
@@ -155,6 +157,10 @@ class BitmaskAdapter:
         label = "Activated" if change.activated else "Deactivated"
         category: Category = "enter" if change.activated else "exit"
         return Event(category, label, change.state, -1, change.reason)
+
+    def values(self) -> tuple[Value, ...]:
+        """The owner's state values and public fields, as text."""
+        return owner_values(self.machine.owner)
 
     def explain(self, state: str) -> Explained:
         """Whether ``state`` could activate now, and why not.

@@ -137,20 +137,32 @@ def _add_transition(tree: Node, edit: Mapping[str, Any]) -> None:
     transitions = state.get("transitions")
     if not isinstance(transitions, list):
         transitions = state["transitions"] = []
-    transitions.append(_styled_like(transitions, {"on": condition, "to": _text(edit, "to")}))
+    last = transitions[-1] if transitions else None
+    transitions.append(_restyle({"on": condition, "to": _text(edit, "to")}, last))
 
 
-def _styled_like(items: list[Any], value: Node) -> Node:
-    """``value`` written in the flow style (``{on: ..., to: ...}``) of the items before it,
-    when the document is a YAML round-trip tree whose last item is written so."""
-    last: Any = items[-1] if items else None
-    if not hasattr(last, "fa") or not last.fa.flow_style():
-        return value
-    styled = type(last)()
-    styled.update(value)
-    styled.fa.set_flow_style()
-    found: Node = styled
-    return found
+def _restyle(new: Any, old: Any) -> Any:
+    """``new`` written as ``old`` was: for a YAML round-trip tree, the same flow or block
+    style for each mapping and list (a new list item is styled like the last one before
+    it), so an edited part looks like the rest of the file. Plain data is kept as it is."""
+    if not hasattr(old, "fa"):
+        return new
+    styled: Any
+    if isinstance(new, dict) and isinstance(old, dict):
+        fallback = next(iter(old.values()), None)
+        styled = type(old)()
+        for key, value in new.items():
+            styled[key] = _restyle(value, old.get(key, fallback))
+    elif isinstance(new, list) and isinstance(old, list):
+        styled = type(old)()
+        for index, item in enumerate(new):
+            sample = old[min(index, len(old) - 1)] if old else None
+            styled.append(_restyle(item, sample))
+    else:
+        return new
+    if old.fa.flow_style():
+        styled.fa.set_flow_style()
+    return styled
 
 
 def _setter(field: str, kinds: tuple[str, ...]) -> Callable[[Node, Mapping[str, Any]], None]:
@@ -165,7 +177,7 @@ def _setter(field: str, kinds: tuple[str, ...]) -> Callable[[Node, Mapping[str, 
         if value is None or value == []:
             state.pop(key, None)
         else:
-            state[key] = value
+            state[key] = _restyle(value, state.get(key))
 
     return replace
 

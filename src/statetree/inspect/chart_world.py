@@ -60,15 +60,15 @@ def _param_type(values: list[ParamValue]) -> type:
 
 
 def _action_type(name: str, uses: list[dict[str, ParamValue]]) -> ActionType:
-    """An action type fitting every use: a parameter some uses leave out defaults to the
-    first value seen."""
+    """An action type fitting every use: a parameter some uses leave out is optional, its
+    default the empty value of its type (false, 0, "")."""
     names = list(dict.fromkeys(key for use in uses for key in use))
     params = []
     for key in names:
         seen = [use[key] for use in uses if key in use]
         kind = _param_type(seen)
-        default = None if len(seen) == len(uses) else seen[0]
-        params.append(Param(key, kind, default if default is None else kind(default)))
+        default: ParamValue | None = None if len(seen) == len(uses) else kind()
+        params.append(Param(key, kind, default))
     return ActionType(name, tuple(params))
 
 

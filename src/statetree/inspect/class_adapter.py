@@ -7,7 +7,8 @@ from typing import Any
 from statetree.core.machine import StateMachine
 from statetree.core.state import State
 from statetree.core.trace import Step, StepKind
-from statetree.inspect.adapters import Category, DiagramView, Event, Note
+from statetree.inspect.adapters import Category, DiagramView, Event, Note, Value
+from statetree.inspect.values import owner_values
 from statetree.structure import Structure, derive
 
 __all__ = ["StateMachineAdapter"]
@@ -82,6 +83,10 @@ class StateMachineAdapter:
 
     def poll(self) -> None:
         """Nothing to poll: steps arrive through the listener."""
+
+    def values(self) -> tuple[Value, ...]:
+        """The owner's state values and public fields, as text."""
+        return owner_values(self.machine.owner)
 
     def describe(self, raw: Any) -> Event:
         """The timeline line of a :class:`Step`."""

@@ -17,6 +17,8 @@ from statetree.inspect.adapters import (
     MachineView,
     Note,
     PacketField,
+    ShowsValues,
+    Value,
     WatchedMachine,
 )
 from statetree.inspect.adapters import Event as TimelineEvent
@@ -80,6 +82,11 @@ class NetMachineAdapter:
     def poll(self) -> None:
         """Poll ``inner``."""
         self.inner.poll()
+
+    def values(self) -> tuple[Value, ...]:
+        """``inner``'s values, if it shows any."""
+        inner = self.inner
+        return inner.values() if isinstance(inner, ShowsValues) else ()
 
     def describe(self, raw: Any) -> TimelineEvent:
         """``inner``'s timeline line for ``raw``."""

@@ -34,11 +34,24 @@ __all__ = ["RunningServer", "create_app", "start"]
 
 logger = logging.getLogger("statetree.inspect")
 
+_SCRIPT = "text/javascript; charset=utf-8"
 _ASSETS = {
     "index.html": "text/html; charset=utf-8",
-    "inspector.js": "text/javascript; charset=utf-8",
     "inspector.css": "text/css; charset=utf-8",
-    "chart-editor.js": "text/javascript; charset=utf-8",
+    **{
+        f"{module}.js": _SCRIPT
+        for module in (
+            "inspector",
+            "dom",
+            "notices",
+            "diagram",
+            "cards",
+            "timeline",
+            "packets",
+            "editor",
+            "controls",
+        )
+    },
 }
 
 

@@ -25,7 +25,7 @@ from statetree.inspect.adapters import (
 from statetree.inspect.hub import Hub
 from statetree.inspect.trail import Travelled
 from statetree.plot import DEFAULT_STYLE, PlotStyle, RenderError, build_diagram, render, to_dot
-from statetree.structure import Structure
+from statetree.structure import Edge, Structure
 
 __all__ = ["Views", "regions", "travel_highlight", "view_token"]
 
@@ -100,13 +100,18 @@ class Views:
         view = adapter.view()
         if isinstance(view, DiagramView):
             return self._highlight(view.structure, active)
-        return {"states": list(active), "links": []}
+        return travel_highlight(view, active)
 
     def travel_message(self, machine_id: str, travelled: Travelled) -> dict[str, Any]:
-        """The ``travelled`` message: the machine as it was just after one timeline row."""
+        """The ``travelled`` message: the machine as it was just after one timeline row.
+
+        ``pending`` says that the values of the row's frame are not read yet (a program that
+        calls ``Inspector.frame()`` has them read when its next frame begins).
+        """
         view = self.hub.adapter(machine_id).view()
         values = travelled.values
         return {
+            "pending": values is None and self.hub.gate.driven,
             "type": "travelled",
             "machine": machine_id,
             "seq": travelled.seq,
@@ -123,6 +128,7 @@ class Views:
             found = {
                 "states": [node.key for node in diagram.nodes if node.active],
                 "links": [[link.source, link.target] for link in diagram.links if link.active],
+                "order": list(active),
             }
             self._highlights[key] = found
             if len(self._highlights) > _HIGHLIGHTS:
@@ -160,14 +166,40 @@ def travel_highlight(view: MachineView, active: tuple[str, ...]) -> dict[str, An
     """What to light for a configuration read back from the timeline: its states, and the
     links between two of them that are not sibling transitions."""
     if not isinstance(view, DiagramView):
-        return {"states": list(active), "links": []}
+        return {"states": list(active), "links": [], "order": list(active)}
+    structure = view.structure
     lit = set(active)
     links = [
-        [edge.source, edge.target]
-        for edge in view.structure.edges
+        edge
+        for edge in structure.edges
         if edge.kind is not TransitionKind.SIBLING and edge.source in lit and edge.target in lit
     ]
-    return {"states": [name for name in view.structure.names if name in lit], "links": links}
+    return {
+        "states": [name for name in structure.names if name in lit],
+        "links": [[edge.source, edge.target] for edge in links],
+        "order": _walk_order(structure, active, links),
+    }
+
+
+def _walk_order(structure: Structure, active: tuple[str, ...], links: list[Edge]) -> list[str]:
+    """``active`` outermost first, each state's inners (regions in order) after it, as a
+    machine walks its states."""
+    inners: dict[str, list[str]] = {}
+    placed: set[str] = set()
+    for edge in links:
+        if edge.target not in placed:
+            placed.add(edge.target)
+            inners.setdefault(edge.source, []).append(edge.target)
+    outermost = [name for name in (*structure.names, *active) if name in active]
+    pending = list(reversed(dict.fromkeys(n for n in outermost if n not in placed)))
+    order: list[str] = []
+    while pending:
+        name = pending.pop()
+        if name in order:
+            continue
+        order.append(name)
+        pending.extend(reversed(inners.get(name, [])))
+    return order
 
 
 def _packet(adapter: WatchedMachine, data: bytes) -> dict[str, Any]:

@@ -1,0 +1,74 @@
+"""What the browser tests share: a program looping on its own thread, and page helpers.
+
+Every wait is for a condition (Playwright's auto-waiting ``expect``, or :func:`wait_until`
+polling a condition), never for a fixed time.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from importlib.util import find_spec
+from typing import Any
+
+import pytest
+from inspector_screenshots import chromium_path
+
+from statetree.inspect import Inspector
+
+BROWSER = [
+    pytest.mark.skipif(chromium_path() is None, reason="Chromium is not installed"),
+    pytest.mark.skipif(
+        find_spec("playwright") is None or find_spec("uvicorn") is None,
+        reason="Playwright or the inspect extra is not installed",
+    ),
+]
+"""The marks of a browser test module: skipped only without Chromium or Playwright."""
+
+
+class Loop:
+    """A game loop on its own thread: ``tick`` each frame the inspector lets through."""
+
+    def __init__(self, inspector: Inspector, tick: Callable[[], None]) -> None:
+        self.inspector = inspector
+        self.tick = tick
+        self.frames = 0
+        self.running = True
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def run(self) -> None:
+        while self.running:
+            if self.inspector.frame():
+                self.tick()
+                self.frames += 1
+            time.sleep(0.005)  # the pace of the game, not a wait for a result
+
+    def stop(self) -> None:
+        self.running = False
+        self.thread.join(5)
+
+
+def wait_until(condition: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
+    """Poll ``condition`` until it holds; fail naming ``what`` after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting until {what}")
+        time.sleep(0.01)
+
+
+def lit(machine: str, state: str) -> str:
+    """The selector of a state shown active in a machine's card."""
+    return f'article[data-machine="{machine}"] [data-state="{state}"].st-active'
+
+
+def card(page: Any, machine: str) -> Any:
+    """The card of a machine."""
+    return page.locator(f'article[data-machine="{machine}"]')
+
+
+def node(page: Any, machine: str, state: str) -> Any:
+    """A state's node in a machine's diagram."""
+    return card(page, machine).locator(f'svg g.node[data-state="{state}"]')

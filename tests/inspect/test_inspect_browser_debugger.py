@@ -1,0 +1,233 @@
+"""Debugging from the page in headless Chromium: events sent from the palette, time travel,
+breakpoints, pausing, and the views (zoom, fit, expand, dark theme).
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_support import BROWSER, Loop, card, lit, node, wait_until
+from inspect_samples import Lamp
+from inspector_demo import CHART, Torch, platformer
+
+from statetree.inspect import EditableChartAdapter, Inspector, serve
+
+pytestmark = BROWSER
+
+
+class World:
+    """A lamp, a torch and the platformer chart, stepped by a loop on its own thread."""
+
+    def __init__(self, chart: Path) -> None:
+        self.lamp = Lamp()
+        self.torch = Torch("Torch")
+        self.torch.lit = True  # and stays lit, steady and warm
+        self.chart: EditableChartAdapter = platformer(chart)
+
+    def machines(self) -> list[object]:
+        return [self.lamp.machine, self.torch.machine, self.chart]
+
+    def tick(self) -> None:
+        self.lamp.tick()
+        self.torch.machine.process_state_transitions()
+        self.chart.chart_machine.tick(0.01)
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[World, Inspector]]:
+    path = tmp_path_factory.mktemp("charts") / "platformer.yaml"
+    shutil.copyfile(CHART, path)
+    world = World(path)
+    with serve(world.machines(), port=0, rate=30) as inspector:
+        loop = Loop(inspector, world.tick)
+        yield world, inspector
+        loop.stop()
+
+
+@pytest.fixture
+def page(browser: Any, world: tuple[World, Inspector]) -> Iterator[Any]:
+    page = browser.new_page()
+    page.goto(world[1].url)
+    page.wait_for_selector(lit("Lamp", "LampStates.Off"))
+    page.wait_for_selector('article[data-machine="Platformer"] .palette .pill')
+    yield page
+    page.close()
+    # Each test starts running, without breakpoints (the last page leaving sees to that).
+    wait_until(lambda: world[1].hub.pages == 0, "the page left")
+
+
+def pill(page: Any, event: str) -> Any:
+    return card(page, "Platformer").locator(f'.pill[data-event="{event}"]')
+
+
+def test_events_are_sent_from_the_palette(page: Any) -> None:
+    from playwright.sync_api import expect
+
+    palette = card(page, "Platformer").locator(".palette")
+    expect(palette.locator(".trigger-type")).to_have_text(
+        ["input", "anim_finished", "timer", "held", "landed"]
+    )
+    pill(page, "input Attack").locator("button.send").click()
+    page.wait_for_selector(lit("Platformer", "Hero.Arms.Slashing"))
+    pill(page, "anim_finished Slash").locator("button.send").click()
+    page.wait_for_selector(lit("Platformer", "Hero.Arms.Relaxed"))
+
+    # A level trigger is held by one click and released by the next.
+    held = pill(page, "held Right").locator("button.send")
+    held.click()
+    page.wait_for_selector(lit("Platformer", "Hero.Legs.Running"))
+    expect(held).to_have_attribute("aria-pressed", "true")
+    held.click()
+    page.wait_for_selector(lit("Platformer", "Hero.Legs.Standing"))
+    expect(held).to_have_attribute("aria-pressed", "false")
+
+    events = page.locator("#timeline-rows tr.event")
+    expect(events.filter(has_text="Attack")).to_have_count(1)
+    expect(events.filter(has_text="Attack").locator("td.what")).to_have_text("event \u00b7 input")
+
+
+def test_time_travel_shows_the_states_and_values_at_a_step(
+    page: Any, world: tuple[World, Inspector]
+) -> None:
+    from playwright.sync_api import expect
+
+    lamp = world[0].lamp
+    lamp.on = True
+    page.wait_for_selector(lit("Lamp", "LampStates.On"))
+    lamp.on = False
+    page.wait_for_selector(lit("Lamp", "LampStates.Off"))
+
+    page.fill("#timeline-search", "LampStates.On")
+    entered = page.locator("#timeline-rows tr").filter(has_text="enter \u00b7 Sibling")
+    frame = entered.locator("td").nth(1).inner_text()
+    entered.click()
+
+    lamp_card = card(page, "Lamp")
+    expect(lamp_card).to_have_class("card travelling")
+    expect(lamp_card.locator(".travel .where")).to_contain_text(f"frame {frame}")
+    expect(node(page, "Lamp", "LampStates.On")).to_have_class("node st-active")
+    expect(node(page, "Lamp", "LampStates.Off")).to_have_class("node")
+    expect(lamp_card.locator(".active-states")).to_have_text("Power \u203a On")
+    values = lamp_card.locator(".travel table.values tr")
+    expect(values).to_have_text(
+        ["state values", "brightness1.0", "fields", "onTrue", "brokenFalse"]
+    )
+    expect(entered).to_have_class("step enter picked")
+
+    # The slider steps through this machine's rows: one back is just before On entered.
+    slider = lamp_card.locator('.travel input[type="range"]')
+    slider.press("ArrowLeft")
+    expect(lamp_card.locator(".active-states")).to_have_text("Power")
+
+    lamp_card.locator(".travel button.live").click()
+    expect(lamp_card).to_have_class("card")
+    expect(node(page, "Lamp", "LampStates.Off")).to_have_class("node st-active")
+
+
+def test_a_breakpoint_set_on_a_node_pauses_the_program(
+    page: Any, world: tuple[World, Inspector]
+) -> None:
+    from playwright.sync_api import expect
+
+    lamp, gate = world[0].lamp, world[1].hub.gate
+    node(page, "Lamp", "LampStates.On").click()
+    toggle = card(page, "Lamp").locator('.selection input[data-break="enter"]')
+    toggle.check()
+    expect(node(page, "Lamp", "LampStates.On")).to_have_class("node st-selected st-break")
+    wait_until(lambda: world[1].hub.breakpoints("Lamp") == [("enter", "LampStates.On")], "set")
+
+    lamp.on = True
+    expect(page.locator("#run-state")).to_have_text("paused")
+    assert gate.paused
+    frame = gate.hit[4] if gate.hit else -1
+    expect(page.locator("#hit")).to_have_text(
+        f"Breakpoint: Lamp entered LampStates.On (frame {frame})"
+    )
+    # The page shows the machine at the step that hit, and the program stays there.
+    expect(card(page, "Lamp")).to_have_class("card travelling")
+    expect(page.locator("#timeline-rows tr.picked td.state")).to_have_text("LampStates.On")
+    assert gate.frame == frame
+
+    toggle.uncheck()
+    wait_until(lambda: world[1].hub.breakpoints("Lamp") == [], "cleared")
+    page.click("#pause")
+    expect(page.locator("#run-state")).to_have_text("running")
+    expect(page.locator("#hit")).to_be_hidden()
+    lamp.on = False
+    page.wait_for_selector(lit("Lamp", "LampStates.Off"))
+
+
+def test_an_event_breakpoint_pauses_when_the_event_arrives(
+    page: Any, world: tuple[World, Inspector]
+) -> None:
+    from playwright.sync_api import expect
+
+    jump = pill(page, "input Jump")
+    jump.locator('input[data-break="event"]').check()
+    wait_until(lambda: world[1].hub.breakpoints("Platformer") != [], "the breakpoint is set")
+    jump.locator("button.send").click()
+
+    expect(page.locator("#run-state")).to_have_text("paused")
+    expect(page.locator("#hit")).to_contain_text("Breakpoint: Platformer got the event input Jump")
+    page.click("#pause")
+    expect(page.locator("#run-state")).to_have_text("running")
+
+
+def test_a_pause_ends_with_the_last_page(browser: Any, world: tuple[World, Inspector]) -> None:
+    from playwright.sync_api import expect
+
+    hub = world[1].hub
+    first, second = browser.new_page(), browser.new_page()
+    for page in (first, second):
+        page.goto(world[1].url)
+        expect(page.locator("#connection")).to_have_text("connected")
+    first.click("#pause")
+    wait_until(lambda: hub.gate.paused, "the program is paused")
+    node(first, "Lamp", "LampStates.On").click()
+    card(first, "Lamp").locator('.selection input[data-break="exit"]').check()
+    wait_until(lambda: hub.breakpoints("Lamp") != [], "the breakpoint is set")
+
+    first.close()
+    expect(second.locator("#run-state")).to_have_text("paused")  # a page still watches
+    second.close()
+    wait_until(lambda: not hub.gate.paused, "the program runs again")
+    assert hub.breakpoints("Lamp") == []
+
+
+def test_zoom_fit_and_expand(page: Any) -> None:
+    from playwright.sync_api import expect
+
+    chart = card(page, "Platformer")
+    view = chart.locator(".diagram-view")
+    fitted = float(view.get_attribute("data-zoom") or 0)
+    assert fitted >= 0.8  # text stays readable
+
+    chart.locator("button.zoom-in").click()
+    expect(view).to_have_attribute("data-zoom", f"{fitted * 1.25:.2f}")
+    view.hover()
+    page.keyboard.down("Control")
+    page.mouse.wheel(0, -200)
+    page.keyboard.up("Control")
+    wait_until(lambda: float(view.get_attribute("data-zoom") or 0) > fitted * 1.3, "zoomed in")
+    chart.locator("button.fit").click()
+    expect(view).to_have_attribute("data-zoom", f"{fitted:.2f}")
+
+    chart.locator("button.expand").click()
+    expect(chart).to_have_class("card wide expanded")
+    box, viewport = chart.bounding_box(), page.viewport_size
+    assert box["width"] > viewport["width"] - 40
+    page.keyboard.press("Escape")
+    expect(chart).to_have_class("card wide")
+
+
+def test_the_dark_theme_follows_the_system(page: Any) -> None:
+    from playwright.sync_api import expect
+
+    page.emulate_media(color_scheme="dark")
+    expect(page.locator("html")).to_have_css("background-color", "rgb(22, 20, 15)")
+    page.emulate_media(color_scheme="light")
+    expect(page.locator("html")).to_have_css("background-color", "rgb(246, 242, 234)")

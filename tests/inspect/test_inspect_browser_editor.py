@@ -1,0 +1,233 @@
+"""The visual chart editor, driven in headless Chromium as a designer would use it.
+
+Each test edits a fresh copy of the platformer chart while its machine runs on its own
+thread; the page, the saved file and the running machine are checked.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_support import BROWSER, Loop, card, node
+from inspector_demo import CHART, platformer
+
+from statetree.inspect import EditableChartAdapter, Inspector, serve
+
+pytestmark = BROWSER
+
+MACHINE = "Platformer"
+
+
+class Chart:
+    """The chart under edit: its adapter, its file and the inspector serving it."""
+
+    def __init__(self, adapter: EditableChartAdapter, inspector: Inspector) -> None:
+        self.adapter = adapter
+        self.inspector = inspector
+        self.path = adapter.file.path
+        self.original = self.path.read_text()
+
+    @property
+    def text(self) -> str:
+        return self.path.read_text()
+
+    @property
+    def states(self) -> list[str]:
+        return [path for path, _, _ in self.adapter.chart_machine.chart.walk()]
+
+
+@pytest.fixture
+def chart(tmp_path: Path) -> Iterator[Chart]:
+    path = tmp_path / "platformer.yaml"
+    shutil.copyfile(CHART, path)
+    adapter = platformer(path)
+    with serve([adapter], port=0, rate=30) as inspector:
+        loop = Loop(inspector, lambda: adapter.chart_machine.tick(0.01))
+        yield Chart(adapter, inspector)
+        loop.stop()
+
+
+@pytest.fixture
+def page(browser: Any, chart: Chart) -> Iterator[Any]:
+    from playwright.sync_api import expect
+
+    page = browser.new_page()
+    page.goto(chart.inspector.url)
+    expect(card(page, MACHINE).locator(".editor-head h4")).to_have_text("platformer.yaml (yaml)")
+    yield page
+    page.close()
+
+
+def select(page: Any, state: str) -> Any:
+    """Click a state in the diagram; returns the panel that edits it."""
+    from playwright.sync_api import expect
+
+    node(page, MACHINE, state).click()
+    panel = card(page, MACHINE).locator(".selection")
+    expect(panel.locator("h4").first).to_have_text(state)
+    return panel
+
+
+def test_a_state_is_renamed_by_clicking_it_and_typing(page: Any, chart: Chart) -> None:
+    from playwright.sync_api import expect
+
+    panel = select(page, "Hero.Arms.Aiming")
+    panel.locator('input[data-field="name"]').fill("Aim")
+    panel.locator("button.rename").click()
+
+    expect(node(page, MACHINE, "Hero.Arms.Aim")).to_have_count(1)
+    expect(node(page, MACHINE, "Hero.Arms.Aiming")).to_have_count(0)
+    # The selection follows the state, the diagram and the file follow the rename.
+    expect(panel.locator("h4").first).to_have_text("Hero.Arms.Aim")
+    expect(card(page, MACHINE).locator(".edit-result p.ok")).to_have_text(
+        "Saved and reloaded: kept 5, exited 0, entered 0"
+    )
+    assert "        - name: Aim\n" in chart.text
+    assert "{on: {held: Aim}, to: Aim}" in chart.text
+    assert chart.text.startswith("# A platformer hero")
+    assert "Hero.Arms.Aim" in chart.states
+
+
+def test_children_are_added_reordered_and_deleted_and_undone(page: Any, chart: Chart) -> None:
+    from playwright.sync_api import expect
+
+    panel = select(page, "Hero.Arms")
+    panel.locator('input[data-field="add-child"]').fill("Blocking")
+    panel.locator("button.add-child").click()
+    expect(node(page, MACHINE, "Hero.Arms.Blocking")).to_have_count(1)
+    expect(panel.locator("h4").first).to_have_text("Hero.Arms.Blocking")
+    assert "        - name: Blocking\n" in chart.text
+
+    panel = select(page, "Hero.Arms")
+    panel.locator('.child[data-child="Relaxed"] button', has_text="\u2193").click()
+    expect(panel.locator(".child").first).to_have_attribute("data-child", "Aiming")
+    assert chart.states[6:8] == ["Hero.Arms.Aiming", "Hero.Arms.Relaxed"]
+
+    panel = select(page, "Hero.Arms.Slashing")
+    panel.locator("button.delete-state").click()
+    expect(node(page, MACHINE, "Hero.Arms.Slashing")).to_have_count(0)
+    assert "Slashing" not in chart.text  # the transition to it went with it
+
+    editor = card(page, MACHINE).locator(".editor")
+    head = editor.locator(".editor-head")
+    expect(head).to_have_attribute("data-undo", "3")
+    for left in ("2", "1", "0"):
+        editor.locator("button.undo").click()
+        expect(head).to_have_attribute("data-undo", left)
+    expect(editor.locator(".edit-result p.ok")).to_contain_text("Undone and reloaded")
+    expect(node(page, MACHINE, "Hero.Arms.Slashing")).to_have_count(1)
+    assert chart.text == chart.original  # to the byte: comments and layout
+    expect(editor.locator("button.undo")).to_be_disabled()
+
+    editor.locator("button.redo").click()
+    expect(node(page, MACHINE, "Hero.Arms.Blocking")).to_have_count(1)
+    assert "        - name: Blocking\n" in chart.text
+
+
+def test_a_transition_is_drawn_by_dragging_from_state_to_state(page: Any, chart: Chart) -> None:
+    from playwright.sync_api import expect
+
+    node(page, MACHINE, "Hero.Arms.Slashing").drag_to(node(page, MACHINE, "Hero.Arms.Aiming"))
+    form = card(page, MACHINE).locator(".connect")
+    expect(form.locator("h4")).to_have_text("New transition Slashing \u2192 Aiming")
+    form.locator("select.kind").select_option("held")
+    form.locator("input.trigger-name").fill("Aim")
+    form.locator("button.add-transition").click()
+
+    expect(form).to_have_count(0)
+    assert (
+        "            - {on: {anim_finished: Slash}, to: Relaxed}\n"
+        "            - {on: {held: Aim}, to: Aiming}\n"
+    ) in chart.text
+    slashing = chart.adapter.chart_machine.chart.find("Hero.Arms.Slashing")
+    assert slashing is not None
+    assert [t.to for t in slashing.transitions] == ["Relaxed", "Aiming"]
+    expect(
+        card(page, MACHINE).locator('g.edge[data-link="Hero.Arms.Slashing->Hero.Arms.Aiming"]')
+    ).to_have_count(1)
+
+
+def test_a_transition_between_non_siblings_is_explained(page: Any, chart: Chart) -> None:
+    from playwright.sync_api import expect
+
+    node(page, MACHINE, "Hero.Arms.Slashing").drag_to(node(page, MACHINE, "Hero.Legs.Jumping"))
+
+    expect(page.locator("#notices .notice .text")).to_have_text(
+        "A transition goes to a sibling: Jumping is not a sibling of Slashing (drag between "
+        "two children of one state)."
+    )
+    assert chart.text == chart.original
+
+
+def test_actions_are_edited_with_typed_controls(page: Any, chart: Chart) -> None:
+    from playwright.sync_api import expect
+
+    panel = select(page, "Hero.Legs.Running")
+    enter = panel.locator('fieldset[data-section="enter"]')
+    loop = enter.locator('input[data-param="loop"]')
+    expect(loop).to_have_attribute("type", "checkbox")
+    expect(loop).to_be_checked()
+    value = enter.locator('input[data-param="value"]')
+    expect(value).to_have_attribute("type", "number")
+    expect(value).to_have_value("1")
+    expect(enter.locator("select.kind").first).to_have_value("play_animation")
+
+    loop.uncheck()
+    value.fill("2.5")
+    expect(enter.locator(".field-message")).to_have_text("\u2713 the chart loads")
+    enter.locator("button.apply").click()
+
+    expect(card(page, MACHINE).locator(".edit-result p.ok")).to_contain_text("Saved")
+    assert (
+        "          enter:\n"
+        "            - play_animation: {name: Run, layer: legs, loop: false}\n"
+        "            - set_speed: {value: 2.5}\n"
+    ) in chart.text
+    running = chart.adapter.chart_machine.chart.find("Hero.Legs.Running")
+    assert running is not None
+    assert [str(action) for action in running.enter] == [
+        "play_animation(name='Run', layer='legs', loop=False)",
+        "set_speed(value=2.5)",
+    ]
+
+
+def test_a_bad_edit_gets_the_loaders_message_next_to_the_field(page: Any, chart: Chart) -> None:
+    from playwright.sync_api import expect
+
+    panel = select(page, "Hero.Legs.Standing")
+    pre = panel.locator('fieldset[data-section="pre"]')
+    pre.locator("button.add").click()
+    pre.locator("input.trigger-name").fill("Sit")
+
+    # Checked as typed, with the loader's own words, next to the field: nothing is saved.
+    message = pre.locator(".field-message .problem")
+    expect(message).to_have_text(
+        "line 28: priority state Hero.Legs has no ground state: its last child Standing has "
+        "a pre-condition; add a last child without one, chosen when no other is"
+    )
+    pre.locator("button.apply").click()
+    expect(message).to_have_count(1)
+    expect(pre.locator(".field-message")).not_to_contain_text("saving")
+    assert chart.text == chart.original
+    expect(page.locator("#notices .notice")).to_have_count(0)
+
+
+def test_the_text_is_edited_checked_and_saved(page: Any, chart: Chart) -> None:
+    from playwright.sync_api import expect
+
+    editor = card(page, MACHINE).locator(".editor")
+    editor.locator("details.text-editor summary").click()
+    text = editor.locator("textarea.source")
+    text.fill(chart.original.replace("name: Platformer", "name: Platformer!"))
+    expect(editor.locator(".text-editor .field-message .problem")).to_contain_text("line 4:")
+
+    text.fill(chart.original.replace("# the ground state", "# the ground: no pre"))
+    expect(editor.locator(".text-editor .field-message")).to_have_text("\u2713 the chart loads")
+    editor.locator(".text-editor button.primary").click()
+
+    expect(editor.locator(".edit-result p.ok")).to_contain_text("Saved")
+    assert "- name: Standing                  # the ground: no pre\n" in chart.text

@@ -1,0 +1,243 @@
+"""Every message of the editor and the debugger through the ASGI app, with its errors:
+a page's mistake gets the reason back and changes nothing."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from importlib.util import find_spec
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from browser_support import Loop
+from inspect_samples import Lamp
+from inspector_demo import CHART, platformer
+from test_inspect_server import ORIGIN, needs_dot, receive
+
+from statetree.inspect import EditableChartAdapter, Hub
+
+if TYPE_CHECKING:
+    from starlette.testclient import TestClient
+
+pytestmark = pytest.mark.skipif(
+    find_spec("starlette") is None or find_spec("httpx2") is None,
+    reason="the inspect extra (Starlette) or httpx2 for its test client is not installed",
+)
+pytest.importorskip("ruamel.yaml", reason="YAML charts need the chart extra")
+
+
+class World:
+    def __init__(self, path: Path) -> None:
+        self.lamp = Lamp()
+        self.chart: EditableChartAdapter = platformer(path)
+        self.hub = Hub([self.lamp.machine, self.chart])
+
+    def tick(self) -> None:
+        self.lamp.tick()
+        self.chart.chart_machine.tick(0.01)
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> Iterator[World]:
+    path = tmp_path / "platformer.yaml"
+    shutil.copyfile(CHART, path)
+    world = World(path)
+    loop = Loop(world.hub, world.tick)  # type: ignore[arg-type]
+    yield world
+    loop.stop()
+
+
+@pytest.fixture
+def socket(world: World) -> Iterator[Any]:
+    from starlette.testclient import TestClient
+
+    from statetree.inspect.server import create_app
+
+    client: TestClient
+    with (
+        TestClient(create_app(world.hub, ["testserver"], rate=50)) as client,
+        client.websocket_connect("/ws", headers=ORIGIN) as socket,
+    ):
+        receive(socket, "hello")
+        socket.send_json({"type": "subscribe", "machines": ["Lamp", "Platformer"]})
+        receive(socket, "subscribed")
+        yield socket
+
+
+def ask(socket: Any, message: dict[str, Any], reply: str) -> dict[str, Any]:
+    socket.send_json({**message, "ref": 77})
+    found = receive(socket, reply, lambda m: m.get("ref") == 77)
+    del found["ref"]
+    return found
+
+
+def refused(socket: Any, message: dict[str, Any]) -> str:
+    error = ask(socket, message, "error")
+    assert error["request"] == message["type"]
+    return str(error["message"])
+
+
+STANDING_PRE = {"op": "set-conditions", "path": "Hero.Legs.Standing", "kind": "pre"}
+
+
+def test_an_edit_is_checked_without_being_saved(socket: Any, world: World) -> None:
+    before = world.chart.file.read()
+    edit = {"type": "check-chart", "machine": "Platformer"}
+    good = ask(socket, {**edit, "edit": {**STANDING_PRE, "conditions": None}}, "chart-checked")
+    bad = ask(
+        socket, {**edit, "edit": {**STANDING_PRE, "conditions": {"input": "Sit"}}}, "chart-checked"
+    )
+
+    assert good == {"type": "chart-checked", "machine": "Platformer", "ok": True, "problems": []}
+    assert bad == {
+        "type": "chart-checked",
+        "machine": "Platformer",
+        "ok": False,
+        "problems": [
+            {
+                "message": "priority state Hero.Legs has no ground state: its last child "
+                "Standing has a pre-condition; add a last child without one, chosen when no "
+                "other is",
+                "path": "root.states[0].states[2].pre",
+                "line": 28,
+            }
+        ],
+    }
+    assert world.chart.file.read() == before
+
+
+def test_a_refused_edit_carries_the_loaders_problems(socket: Any, world: World) -> None:
+    before = world.chart.file.read()
+    message = {
+        "type": "edit-chart",
+        "machine": "Platformer",
+        "edit": {**STANDING_PRE, "conditions": {"input": "Sit"}},
+    }
+    error = ask(socket, message, "error")
+
+    assert error["problems"][0]["line"] == 28
+    assert error["message"].endswith(
+        "platformer.yaml:28 at root.states[0].states[2].pre: priority state Hero.Legs has no "
+        "ground state: its last child Standing has a pre-condition; add a last child without "
+        "one, chosen when no other is"
+    )
+    assert world.chart.file.read() == before
+
+
+def test_edits_are_undone_and_redone(socket: Any, world: World) -> None:
+    before = world.chart.file.read()
+    rename = {"op": "rename-state", "path": "Hero.Arms.Aiming", "name": "Aim"}
+    edited = ask(
+        socket, {"type": "edit-chart", "machine": "Platformer", "edit": rename}, "chart-edited"
+    )
+    assert (edited["step"], edited["history"]) == ("edit", {"undo": 1, "redo": 0})
+
+    undo = {"type": "edit-chart", "machine": "Platformer", "edit": {"op": "undo"}}
+    undone = ask(socket, undo, "chart-edited")
+    assert (undone["step"], undone["history"]) == ("undo", {"undo": 0, "redo": 1})
+    assert world.chart.file.read() == before
+    assert refused(socket, undo) == "nothing to undo"
+
+    redo = {"type": "edit-chart", "machine": "Platformer", "edit": {"op": "redo"}}
+    assert ask(socket, redo, "chart-edited")["step"] == "redo"
+    assert world.chart.chart_machine.chart.find("Hero.Arms.Aim") is not None
+
+
+def test_an_undo_after_the_file_changed_elsewhere_is_refused(socket: Any, world: World) -> None:
+    rename = {"op": "rename-state", "path": "Hero.Arms.Aiming", "name": "Aim"}
+    ask(socket, {"type": "edit-chart", "machine": "Platformer", "edit": rename}, "chart-edited")
+    changed = world.chart.file.read().replace("# A platformer", "# Someone's platformer")
+    world.chart.file.save(changed)
+
+    undo = {"type": "edit-chart", "machine": "Platformer", "edit": {"op": "undo"}}
+    assert refused(socket, undo) == (
+        "the chart file changed since the last edit made here: nothing to undo"
+    )
+    assert world.chart.file.read() == changed
+
+
+def test_events_are_sent_to_a_chart(socket: Any, world: World) -> None:
+    event = {"type": "send-event", "machine": "Platformer", "trigger": "input", "name": "Attack"}
+
+    assert ask(socket, {**event, "mode": "send"}, "event-sent") == {
+        "type": "event-sent",
+        "machine": "Platformer",
+        "trigger": "input",
+        "name": "Attack",
+        "mode": "send",
+    }
+    assert "Hero.Arms.Slashing" in world.chart.chart_machine.active
+    assert refused(socket, {**event, "mode": "hold"}) == (
+        "input Attack is not a level trigger: send() it instead"
+    )
+    assert refused(socket, {**event, "trigger": "shout", "mode": "send"}) == (
+        "chart 'Platformer' has no trigger type 'shout'; its types: input, anim_finished, "
+        "timer, event, held, landed"
+    )
+    assert refused(socket, {**event, "machine": "Lamp", "mode": "send"}) == (
+        "machine 'Lamp' takes no events from the page"
+    )
+
+
+def test_breakpoints_are_set_and_sent_to_every_page(socket: Any, world: World) -> None:
+    message = {"type": "set-breakpoint", "machine": "Lamp", "on": "enter", "set": True}
+    reply = ask(socket, {**message, "target": "LampStates.On"}, "breakpoints")
+
+    assert reply == {
+        "type": "breakpoints",
+        "machine": "Lamp",
+        "breakpoints": [["enter", "LampStates.On"]],
+    }
+    batch = receive(socket, "batch", lambda m: "Lamp" in m.get("breaks", {}))
+    assert batch["breaks"]["Lamp"] == [["enter", "LampStates.On"]]
+    assert refused(socket, {**message, "target": "LampStates.Dim"}) == (
+        "machine 'Lamp' has no state 'LampStates.Dim'"
+    )
+    assert world.hub.breakpoints("Lamp") == [("enter", "LampStates.On")]
+
+
+def test_time_travel_to_a_row(socket: Any, world: World) -> None:
+    world.lamp.on = True
+    rows: list[list[Any]] = []
+    receive(
+        socket,
+        "batch",
+        lambda m: not rows.extend(m["records"]) and any(r[5] == "LampStates.On" for r in rows),
+    )
+    entered = next(row for row in rows if row[5] == "LampStates.On")
+    message = {"type": "travel", "machine": "Lamp", "seq": entered[0]}
+    travelled = ask(socket, message, "travelled")
+    while travelled["pending"]:  # the values of a frame are read when the next one begins
+        assert travelled["values"] is None
+        travelled = ask(socket, message, "travelled")
+
+    assert travelled["seq"] == entered[0]
+    assert travelled["frame"] == entered[1]
+    assert travelled["highlight"] == {
+        "states": ["LampStates.Power", "LampStates.On"],
+        "links": [],
+        "order": ["LampStates.Power", "LampStates.On"],
+    }
+    assert travelled["values"][0] == ["state values", "brightness", "1.0"]
+    assert refused(socket, {"type": "travel", "machine": "Lamp", "seq": 10**9}).startswith(
+        f"step #{10**9} of this machine is not in its history"
+    )
+
+
+@needs_dot
+def test_a_charts_view_has_its_palette_and_regions(world: World) -> None:
+    from statetree.inspect.views import Views
+
+    view = Views(world.hub).view_message("Platformer")
+
+    assert view["palette"][:3] == [
+        {"type": "input", "name": "Jump", "level": False},
+        {"type": "input", "name": "Attack", "level": False},
+        {"type": "anim_finished", "name": "Slash", "level": False},
+    ]
+    assert {"type": "held", "name": "Right", "level": True} in view["palette"]
+    assert [(r["host"], r["root"], len(r["members"])) for r in view["regions"]] == [
+        ("Hero", "Hero.Legs", 4),
+        ("Hero", "Hero.Arms", 5),
+    ]
