@@ -213,6 +213,14 @@ def test_zoom_fit_and_expand(page: Any) -> None:
     page.mouse.wheel(0, -200)
     page.keyboard.up("Control")
     wait_until(lambda: float(view.get_attribute("data-zoom") or 0) > fitted * 1.3, "zoomed in")
+    # Dragging the background pans the zoomed diagram.
+    left = view.evaluate("view => view.scrollLeft")
+    box = view.bounding_box()
+    page.mouse.move(box["x"] + box["width"] - 10, box["y"] + 10)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] - 110, box["y"] + 10, steps=5)
+    page.mouse.up()
+    assert view.evaluate("view => view.scrollLeft") == left + 100
     chart.locator("button.fit").click()
     expect(view).to_have_attribute("data-zoom", f"{fitted:.2f}")
 
@@ -231,3 +239,22 @@ def test_the_dark_theme_follows_the_system(page: Any) -> None:
     expect(page.locator("html")).to_have_css("background-color", "rgb(22, 20, 15)")
     page.emulate_media(color_scheme="light")
     expect(page.locator("html")).to_have_css("background-color", "rgb(246, 242, 234)")
+
+
+def test_watch_shown_says_when_it_stops_and_unstarted_machines_say_so(browser: Any) -> None:
+    from playwright.sync_api import expect
+
+    lamps = [Lamp(f"Lamp {number:03d}") for number in range(105)]  # never started
+    with serve([lamp.machine for lamp in lamps], port=0) as inspector:
+        page = browser.new_page()
+        page.goto(inspector.url)
+        expect(page.locator("#cards article.card")).to_have_count(6)
+        page.click("#watch-shown")
+
+        expect(page.locator("#cards article.card")).to_have_count(100)
+        expect(page.locator("#notices .notice .text")).to_have_text(
+            "Watching the first 100 of the 105 machines shown: narrow the filter to watch the "
+            "others."
+        )
+        expect(card(page, "Lamp_000").locator(".active-states")).to_have_text("not started")
+        page.close()

@@ -333,3 +333,28 @@ def test_closing_the_page_removes_the_listeners(
         time.sleep(0.01)
 
     assert lamp.machine._listeners() == ()
+
+
+@needs_dot
+def test_a_view_is_sent_once_even_while_batches_flow(
+    client: TestClient, world: tuple[Lamp, Any, Hub]
+) -> None:
+    # Found as the cause of a flaky browser test: the subscribe reply and the next batch
+    # both found the view missing and both sent it, so the page drew the card (and its
+    # chart editor) twice, dropping what a user had begun to type.
+    lamp = world[0]
+    with client.websocket_connect("/ws", headers=ORIGIN) as socket:
+        receive(socket, "hello")
+        for round_ in range(15):
+            lamp.on = not lamp.on
+            lamp.tick()
+            socket.send_json({"type": "subscribe", "machines": ["Lamp"], "ref": round_})
+            views = 0
+            while True:
+                message = socket.receive_json()
+                views += message["type"] == "view"
+                if message["type"] == "batch" and "Lamp" in message["active"]:
+                    break
+            socket.send_json({"type": "unsubscribe", "machines": ["Lamp"]})
+            receive(socket, "subscribed")
+            assert views == 1

@@ -17,6 +17,8 @@ import { Timeline } from "./timeline.js";
 
 const DEFAULT_WATCHED = 6; // machines watched when the page opens
 const MAX_WATCH_SHOWN = 100; // "Watch shown" watches at most this many, and says so
+const VALUE_TRIES = 10; // time travel asks this many times for values not read yet
+const VALUE_RETRY_MS = 100; // and waits this long between two asks
 
 const page = {
   socket: null,
@@ -197,37 +199,37 @@ function togglePause() {
 
 // -- time travel ----------------------------------------------------------------------------
 
-// Show a machine as it was just after one of its rows; while a request is out, only the
-// last one asked for is sent next (a dragged slider asks for many).
+// Show a machine as it was just after one of its rows. While a request is out, only the
+// last step asked for is sent next (a dragged slider asks for many).
 function travel(machine, seq) {
-  const card = page.cards.get(machine);
-  if (!card) return;
-  const state = page.travels.get(machine) || { busy: false, wanted: null };
-  page.travels.set(machine, state);
+  if (!page.cards.has(machine)) return;
+  if (!page.travels.has(machine)) page.travels.set(machine, { busy: false, wanted: null, tries: 0 });
+  const state = page.travels.get(machine);
+  if (seq !== state.last) state.tries = 0;
   state.wanted = seq;
-  if (state.busy) return;
-  state.busy = true;
-  const next = () => {
-    state.busy = false;
-    if (state.wanted !== null) travel(machine, state.wanted);
-  };
+  if (!state.busy) sendTravel(machine, state);
+}
+
+function sendTravel(machine, state) {
   const asked = state.wanted;
   state.wanted = null;
+  state.busy = true;
+  state.last = asked;
   request({ type: "travel", machine, seq: asked }).then((message) => {
+    const card = page.cards.get(machine);
+    if (!card) return;
     card.showTravel(message);
     timeline.pick(message.seq);
-    // The values of the step's frame are read when the program's next frame begins.
-    if (message.pending && state.wanted === null && (state.retries = (state.retries || 0) + 1) <= 10) {
+    // The values of a step's frame are read when the program's next frame begins: ask
+    // again shortly, a few times at most.
+    if (message.pending && (state.tries += 1) <= VALUE_TRIES) {
       setTimeout(() => {
         if (card.travel?.seq === asked && state.wanted === null) travel(machine, asked);
-      }, 100);
-    } else if (!message.pending) {
-      state.retries = 0;
+      }, VALUE_RETRY_MS);
     }
-    next();
-  }, (error) => {
-    notify(error.message);
-    next();
+  }, (error) => notify(error.message)).finally(() => {
+    state.busy = false;
+    if (state.wanted !== null) sendTravel(machine, state);
   });
 }
 
