@@ -12,9 +12,10 @@ Run ``python examples/inspector_demo.py`` and open the printed address. The worl
   their masks are "sent" over the network each time they change, and the inspector shows
   the bytes of the last update, decoded bit by bit;
 - a platformer hero defined as a chart (``examples/charts/platformer.yaml``, its upper and
-  lower body as concurrent regions) driven by an events script; the page can edit the
-  chart: the demo works on a copy (``build/inspector_demo/platformer.yaml``), saved and
-  hot-reloaded on each edit;
+  lower body as concurrent regions) driven by an events script; the page can send it
+  events, stop the world at a breakpoint on one of its states, and edit the chart: the demo
+  works on a copy (``build/inspector_demo/platformer.yaml``), saved and hot-reloaded on each
+  edit;
 - a crowd of NPCs (``--npcs``, 200 by default) to show that many machines stay cheap: the
   page watches only the machines you tick.
 

@@ -10,6 +10,7 @@ and Chromium (``apt-get install chromium`` on Debian or Ubuntu).
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 import tempfile
 import threading
@@ -112,40 +113,76 @@ def _pictures(world: DemoWorld, context: Any, output: Path) -> list[Path]:
             player.join()
 
 
+PICTURES = ("overview", "bitmask", "timeline", "editor", "debugger", "dark")
+"""The pictures, each ``docs/images/inspector-NAME.png``."""
+
+
+def _painted(page: Any) -> None:
+    """Wait until the page has drawn what it was just given (two animation frames)."""
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
 def _take_pictures(page: Any, output: Path) -> list[Path]:
     from playwright.sync_api import expect
 
-    overview, bitmask, timeline, chart = (
-        output / f"inspector-{name}.png" for name in ("overview", "bitmask", "timeline", "chart")
-    )
+    paths = {name: output / f"inspector-{name}.png" for name in PICTURES}
     expect(page.locator("#frame")).to_have_text(str(FRAMES))
     page.click('article[data-machine="Player_1"] tr[data-state="Shooting"]')
     page.wait_for_selector('article[data-machine="Player_1"] .explain:not([hidden])')
     page.locator("#cards").evaluate("cards => cards.scrollTo(0, 0)")
-    page.wait_for_timeout(300)
-    page.screenshot(path=str(overview))
-    page.locator('article[data-machine="Player_1"]').screenshot(path=str(bitmask))
+    _painted(page)
+    page.screenshot(path=str(paths["overview"]))
+    page.emulate_media(color_scheme="dark")
+    _painted(page)
+    page.screenshot(path=str(paths["dark"]))
+    page.emulate_media(color_scheme="light")
+    page.locator('article[data-machine="Player_1"]').screenshot(path=str(paths["bitmask"]))
     page.fill("#timeline-search", "Torch")
-    page.wait_for_timeout(200)
-    page.locator("#timeline").screenshot(path=str(timeline))
-    _edit_chart(page, chart)
-    return [overview, bitmask, timeline, chart]
+    expect(page.locator("#timeline-count")).to_contain_text(" of ")
+    _painted(page)
+    page.locator("#timeline").screenshot(path=str(paths["timeline"]))
+    page.fill("#timeline-search", "")
+    _edit_chart(page, paths["editor"])
+    _debug_chart(page, paths["debugger"])
+    return list(paths.values())
 
 
 def _edit_chart(page: Any, path: Path) -> None:
-    """Rename a state of the platformer chart from the page, and picture the result."""
+    """Select a state of the platformer chart and begin a bad edit: the loader's message
+    shows next to the field, nothing is saved."""
     from playwright.sync_api import expect
 
-    page.set_viewport_size({"width": VIEWPORT["width"], "height": 2000})  # the whole card
+    page.set_viewport_size({"width": VIEWPORT["width"], "height": 1500})  # the whole card
     card = page.locator('article[data-machine="Platformer"]')
-    card.locator("select.state-chooser").select_option("Hero.Arms.Aiming")
-    card.locator('input[data-field="rename to"]').fill("Aim")
-    card.locator('input[data-field="rename to"] + button').click()
-    expect(card.locator(".edit-result p.ok")).to_be_visible()
-    expect(card.locator('svg g.node[data-state="Hero.Arms.Aim"]')).to_have_count(1)
-    card.scroll_into_view_if_needed()
-    page.wait_for_timeout(300)
-    card.screenshot(path=str(path))
+    card.locator("button.expand").click()
+    card.locator('svg g.node[data-state="Hero.Legs.Standing"]').click()
+    pre = card.locator('.selection fieldset[data-section="pre"]')
+    pre.locator("button.add").click()
+    pre.locator("input.trigger-name").fill("Sit")
+    expect(pre.locator(".field-message .problem")).to_contain_text("no ground state")
+    _painted(page)
+    page.screenshot(path=str(path))
+    page.keyboard.press("Escape")
+    page.set_viewport_size(VIEWPORT)
+
+
+def _debug_chart(page: Any, path: Path) -> None:
+    """Stop the world when the platformer hero starts slashing, and show that step."""
+    from playwright.sync_api import expect
+
+    card = page.locator('article[data-machine="Platformer"]')
+    card.locator('svg g.node[data-state="Hero.Arms.Slashing"]').click()
+    card.locator('.selection input[data-break="enter"]').check()
+    expect(card.locator('svg g.node[data-state="Hero.Arms.Slashing"]')).to_have_class(
+        re.compile(r"\bst-break\b")
+    )
+    page.click("#pause")  # resume: the hero's script attacks at frame 260
+    expect(page.locator("#hit")).to_contain_text("Platformer entered Hero.Arms.Slashing")
+    expect(card).to_have_class("card wide travelling")
+    expect(card.locator(".travel table.values")).to_be_visible()
+    card.evaluate("card => card.scrollIntoView()")
+    _painted(page)
+    page.screenshot(path=str(path))
 
 
 def main() -> None:

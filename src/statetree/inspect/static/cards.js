@@ -330,7 +330,7 @@ export class Card {
     }, trigger.level ? `Hold or release ${key}` : `Send ${key}`);
     send.classList.add("send");
     if (trigger.level) send.setAttribute("aria-pressed", String(this.held.has(key)));
-    pill.append(send, this.breakToggle("event", key, "⏸"));
+    pill.append(send, this.breakToggle("event", key, "‖"));
     pill.lastChild.title = `Pause when ${key} arrives`;
     return pill;
   }
