@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import shutil
 import socket
+import threading
 import urllib.error
 import urllib.request
 from importlib.util import find_spec
@@ -240,7 +241,11 @@ def test_pages_that_leave_mid_send_leave_no_traceback(caplog: pytest.LogCaptureF
 
     caplog.set_level(logging.WARNING)
     with serve([lamp.machine], port=0, rate=100) as inspector:
-        asyncio.run(hammer(inspector.url.split("//")[1].rstrip("/"), 60))
+        host = inspector.url.split("//")[1].rstrip("/")
+        # A thread of its own: the browser tests' Playwright may run a loop on this one.
+        client = threading.Thread(target=asyncio.run, args=(hammer(host, 60),))
+        client.start()
+        client.join()
         for _ in range(20):
             lamp.on = not lamp.on
             lamp.tick()
