@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
+import enum
 from typing import Any
 
 import pytest
 from inspect_samples import Lamp, LampStates, soldier
 
+import statetree as st
 from statetree.bitmask import NoSuchStateError
 from statetree.inspect import (
     BitmaskAdapter,
@@ -226,3 +229,49 @@ def test_bitmask_adapter_reports_bad_packets_without_raising() -> None:
     assert adapter.decode_packet(b"\x01\x00").error == (
         "bitmask 'soldier': expected 1 byte(s) for 4 states, got 2"
     )
+
+
+class Mood(enum.Enum):
+    CALM = 1
+
+
+@dataclasses.dataclass(frozen=True)
+class Point:
+    x: int
+    y: int
+
+
+def test_owner_values_keep_what_cannot_change_and_write_down_the_rest() -> None:
+    from statetree.inspect.values import owner_values, text_of
+
+    class Broken:
+        def __repr__(self) -> str:
+            raise ValueError("no")
+
+    class Owner:
+        __slots__ = ("__dict__", "slotted")
+
+        def __init__(self) -> None:
+            self.slotted = 3
+            self.mood = Mood.CALM
+            self.at = Point(1, 2)
+            self.bag = list(range(100))
+            self.odd = Broken()
+            self.speed = st.StateValue(2.5)
+            self._hidden = 1
+            self.act = print
+
+    owner = Owner()
+    values = owner_values(owner)
+    owner.bag.append(100)  # written down before: the snapshot keeps the frame's list
+
+    texts = [(group, name, text_of(value)) for group, name, value in values]
+    assert texts[4][2].startswith("<Broken instance at 0x")  # its repr raised
+    assert texts[:4] + texts[5:] == [
+        ("state values", "speed", "2.5"),
+        ("fields", "mood", "Mood.CALM"),
+        ("fields", "at", "Point(x=1, y=2)"),
+        ("fields", "bag", "[0, 1, 2, 3, 4, 5, 6, 7, ...]"),
+        ("fields", "slotted", "3"),
+    ]
+    assert values[2][2] is owner.at  # frozen: kept as it is, written down when asked

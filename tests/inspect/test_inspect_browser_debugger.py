@@ -198,6 +198,20 @@ def test_a_pause_ends_with_the_last_page(browser: Any, world: tuple[World, Inspe
     assert hub.breakpoints("Lamp") == []
 
 
+def test_chart_diagrams_label_their_transitions(page: Any) -> None:
+    from playwright.sync_api import expect
+
+    chart = card(page, "Platformer")
+    link = chart.locator('g.edge[data-link="Hero.Arms.Relaxed->Hero.Arms.Slashing"] text')
+    expect(link).to_have_text("input: Attack")
+    expect(
+        chart.locator('g.edge[data-link="Hero.Arms.Aiming->Hero.Arms.Relaxed"] text')
+    ).to_have_text("not held: Aim")
+    # The start marker is drawn, but it is no state to select.
+    expect(chart.locator("g.node.marker")).to_have_count(1)
+    expect(chart.locator("g.node[data-state]")).to_have_count(10)
+
+
 def test_zoom_fit_and_expand(page: Any) -> None:
     from playwright.sync_api import expect
 

@@ -142,17 +142,13 @@ def test_time_travel_gives_the_states_after_each_row_and_the_values_of_its_frame
         2,
         2,
         ("LampStates.Power", "LampStates.Off"),
-        (
-            ("state values", "brightness", "0.0"),
-            ("fields", "on", "False"),
-            ("fields", "broken", "False"),
-        ),
+        (("state values", "brightness", 0.0), ("fields", "on", False), ("fields", "broken", False)),
     )
     assert hub.travel("Lamp", 3).active == ("LampStates.Power",)
     after = hub.travel("Lamp", 4)
     assert after.active == ("LampStates.Power", "LampStates.On")
     assert after.values is not None
-    assert after.values[:2] == (("state values", "brightness", "1.0"), ("fields", "on", "True"))
+    assert after.values[:2] == (("state values", "brightness", 1.0), ("fields", "on", True))
     with pytest.raises(InspectError) as caught:
         hub.travel("Lamp", 99)
     assert (

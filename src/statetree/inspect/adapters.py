@@ -236,9 +236,10 @@ class ReceivesEvents(Protocol):
         """
 
 
-Value = tuple[str, str, str]
-"""One value shown for a machine: its group (``fields``, ``state values``...), its name and
-its value as text."""
+Value = tuple[str, str, object]
+"""One value shown for a machine: its group (``fields``, ``state values``...), its name, and
+its value: an object that cannot change (a number, a string, a frozen dataclass...) or its
+text, which the page gets when it asks."""
 
 
 @runtime_checkable

@@ -24,6 +24,7 @@ from statetree.inspect.adapters import (
 )
 from statetree.inspect.hub import Hub
 from statetree.inspect.trail import Travelled
+from statetree.inspect.values import text_of
 from statetree.plot import DEFAULT_STYLE, PlotStyle, RenderError, build_diagram, render, to_dot
 from statetree.structure import Edge, Structure
 
@@ -117,7 +118,9 @@ class Views:
             "seq": travelled.seq,
             "frame": travelled.frame,
             "highlight": travel_highlight(view, travelled.active),
-            "values": None if values is None else [list(value) for value in values],
+            "values": None
+            if values is None
+            else [[group, name, text_of(value)] for group, name, value in values],
         }
 
     def _highlight(self, structure: Structure, active: tuple[str, ...]) -> dict[str, Any]:

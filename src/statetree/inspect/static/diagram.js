@@ -25,7 +25,7 @@ export class Diagram {
     this.fitted = true; // follows the card's size until the user zooms
     this.root = element("div", "diagram-view");
     this.root.tabIndex = 0;
-    this.svg = message.svg ? this.parse(message.svg) : null;
+    this.svg = message.svg ? this.parse(message.svg, message.states) : null;
     if (this.svg) {
       this.root.append(this.svg);
       this.wire();
@@ -36,7 +36,8 @@ export class Diagram {
 
   // -- building ------------------------------------------------------------------------------
 
-  parse(text) {
+  parse(text, states) {
+    const known = new Set(states);
     const parsed = new DOMParser().parseFromString(text, "image/svg+xml");
     const svg = document.importNode(parsed.documentElement, true);
     svg.classList.add("diagram");
@@ -46,7 +47,11 @@ export class Diagram {
       const key = group.querySelector("title")?.textContent ?? "";
       group.removeAttribute("id");
       if (group.classList.contains("node")) {
-        if (key === "__root__") continue;
+        // Only states are nodes to select: not the start marker or a hidden layout root.
+        if (!known.has(key)) {
+          group.classList.add("marker");
+          continue;
+        }
         group.dataset.state = key;
         this.items.set(key, group);
       } else {
@@ -197,13 +202,13 @@ export class Diagram {
   }
 
   nodeAt(x, y) {
-    const found = document.elementFromPoint(x, y)?.closest("g.node");
+    const found = document.elementFromPoint(x, y)?.closest("g.node[data-state]");
     return found && this.svg.contains(found) ? found.dataset.state : null;
   }
 
   press(event) {
     if (event.button !== 0) return;
-    const state = event.target.closest?.("g.node")?.dataset.state ?? null;
+    const state = event.target.closest?.("g.node[data-state]")?.dataset.state ?? null;
     const start = { x: event.clientX, y: event.clientY };
     const scroll = { left: this.root.scrollLeft, top: this.root.scrollTop };
     let dragging = false;
