@@ -72,3 +72,11 @@ def card(page: Any, machine: str) -> Any:
 def node(page: Any, machine: str, state: str) -> Any:
     """A state's node in a machine's diagram."""
     return card(page, machine).locator(f'svg g.node[data-state="{state}"]')
+
+
+def flick(page: Any, lamp: Any) -> None:
+    """Turn ``lamp`` (an ``inspect_samples.Lamp``) on, then off, as the page shows it."""
+    lamp.on = True
+    page.wait_for_selector(lit("Lamp", "LampStates.On"))
+    lamp.on = False
+    page.wait_for_selector(lit("Lamp", "LampStates.Off"))

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from browser_support import BROWSER, lit, wait_until
+from browser_support import BROWSER, flick, lit, wait_until
 from inspect_samples import Lamp, soldier
 from inspector_demo import Replicated, Torch, platformer
 from net_character import CODEC, Character, Inputs
@@ -233,11 +233,7 @@ def test_the_timeline_filters_searches_and_counts(
 ) -> None:
     from playwright.sync_api import expect
 
-    lamp = program[0].lamp
-    lamp.on = True
-    page.wait_for_selector(lit("Lamp", "LampStates.On"))
-    lamp.on = False
-    page.wait_for_selector(lit("Lamp", "LampStates.Off"))
+    flick(page, program[0].lamp)
 
     page.fill("#timeline-search", "LampStates.On")
     rows = page.locator("#timeline-rows tr")

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import BROWSER, Loop, card, lit, node, wait_until
+from browser_support import BROWSER, Loop, card, flick, lit, node, wait_until
 from inspect_samples import Lamp
 from inspector_demo import CHART, Torch, platformer
 
@@ -95,11 +95,7 @@ def test_time_travel_shows_the_states_and_values_at_a_step(
 ) -> None:
     from playwright.sync_api import expect
 
-    lamp = world[0].lamp
-    lamp.on = True
-    page.wait_for_selector(lit("Lamp", "LampStates.On"))
-    lamp.on = False
-    page.wait_for_selector(lit("Lamp", "LampStates.Off"))
+    flick(page, world[0].lamp)
 
     page.fill("#timeline-search", "LampStates.On")
     entered = page.locator("#timeline-rows tr").filter(has_text="enter \u00b7 Sibling")

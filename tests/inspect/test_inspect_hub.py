@@ -258,3 +258,36 @@ def test_a_driven_program_has_its_bitmask_machines_read_between_frames() -> None
     hub.frame()
 
     assert [(row[1], row[5]) for row in hub.flush()] == [(2, "Alive"), (3, "Armed")]
+
+
+def test_the_programs_thread_never_derives_a_structure(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Deriving parses source code: slow, and (Python 3.11) unsafe on two threads at once.
+    import threading
+
+    import statetree.inspect.class_adapter as class_adapter
+
+    threads: list[str] = []
+    derive = class_adapter.derive
+
+    def recorded(initial: Any) -> Any:
+        threads.append(threading.current_thread().name)
+        return derive(initial)
+
+    monkeypatch.setattr(class_adapter, "_DERIVED", {})
+    monkeypatch.setattr(class_adapter, "derive", recorded)
+    lamp = Lamp()
+    hub = Hub([lamp.machine])
+    hub.frame()  # a driven program: listeners are attached at its next frame
+    hub.watch(Watcher(), ["Lamp"])
+
+    def program() -> None:
+        hub.frame()
+        lamp.on = True
+        lamp.tick()
+        hub.frame()
+
+    game = threading.Thread(target=program, name="game")
+    game.start()
+    game.join()
+    assert len(lamp.machine._listeners()) == 1
+    assert threads == [threading.current_thread().name]

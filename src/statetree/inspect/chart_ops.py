@@ -80,11 +80,17 @@ def _add(tree: Node, edit: Mapping[str, Any]) -> None:
     state["states"].append({"name": _text(edit, "name")})
 
 
-def _remove(tree: Node, edit: Mapping[str, Any]) -> None:
+def _among_siblings(tree: Node, edit: Mapping[str, Any], doing: str) -> tuple[Node, Node]:
+    """The state the edit names and its parent; the root, which has none, is refused."""
     path = _text(edit, "path")
     state, parent = _find(tree, path)
     if parent is None:
-        raise InspectError(f"{path!r} is the chart's root: it cannot be removed")
+        raise InspectError(f"{path!r} is the chart's root: it cannot be {doing}")
+    return state, parent
+
+
+def _remove(tree: Node, edit: Mapping[str, Any]) -> None:
+    state, parent = _among_siblings(tree, edit, "removed")
     siblings = parent["states"]
     del siblings[_index(siblings, state)]
     if not siblings:
@@ -108,10 +114,7 @@ def _index(items: list[Any], item: object) -> int:
 
 
 def _move(tree: Node, edit: Mapping[str, Any]) -> None:
-    path = _text(edit, "path")
-    state, parent = _find(tree, path)
-    if parent is None:
-        raise InspectError(f"{path!r} is the chart's root: it has no siblings to move among")
+    state, parent = _among_siblings(tree, edit, "moved")
     siblings = parent["states"]
     target = edit.get("index")
     if isinstance(target, bool) or not isinstance(target, int):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from statetree.core.machine import StateMachine
@@ -15,13 +16,20 @@ __all__ = ["StateMachineAdapter"]
 
 
 _DERIVED: dict[type[State[Any]], Structure] = {}
+_DERIVING = threading.Lock()
 
 
 def _derived(initial: type[State[Any]]) -> Structure:
-    # Hundreds of NPCs share a few machine classes: derive each structure once.
+    # Hundreds of NPCs share a few machine classes: derive each structure once. The
+    # server's threads may ask at the same time, and derivation parses source code, which
+    # Python 3.11 cannot do on two threads at once (``ast.parse`` fails with
+    # "AST constructor recursion depth mismatch"): one derivation at a time.
     found = _DERIVED.get(initial)
     if found is None:
-        found = _DERIVED[initial] = derive(initial)
+        with _DERIVING:
+            found = _DERIVED.get(initial)
+            if found is None:
+                found = _DERIVED[initial] = derive(initial)
     return found
 
 

@@ -259,6 +259,10 @@ class Hub:
             entry.watchers += 1
             entry.dirty = True
             if entry.watchers == 1:
+                # The view is made here, not on the program's thread, which will read the
+                # active states through it (a class-based machine's structure is derived
+                # from its source code: slow, and never to be done on a game's thread).
+                entry.adapter.view()
                 self._schedule(functools.partial(self._attach, entry))
         return added
 

@@ -14,6 +14,53 @@ const GROUPS = { all: "all of", any: "any of", not: "not" };
 // Context of the editors of one chart: {registry, names: Map(type -> [names]), list(id)}.
 // `list` is the id of a <datalist> of a trigger type's names.
 
+// -- lists ------------------------------------------------------------------------------
+
+// A list of items, each drawn by row(item, changed) with a remove button (and a move-up
+// button when `movable`), and an add button appending blank() (unless `canAdd` is false).
+// onChange gets a copy of the list after every change.
+function listEditor(values, options, onChange) {
+  const { className, row, blank, addLabel, what, movable = false, canAdd = true } = options;
+  const copy = (item) => (item !== null && typeof item === "object" ? { ...item } : item);
+  const box = element("div", className);
+  const items = values.map(copy);
+  const changed = () => onChange(items.map(copy));
+  const draw = () => {
+    const rows = items.map((item, index) => {
+      const line = element("div", "row");
+      line.append(...row(item, (value) => {
+        items[index] = value;
+        changed();
+      }));
+      if (movable) {
+        const up = button("↑", () => {
+          [items[index - 1], items[index]] = [items[index], items[index - 1]];
+          draw();
+          changed();
+        }, `Move this ${what} up`);
+        up.disabled = index === 0;
+        line.append(up);
+      }
+      line.append(button("✕", () => {
+        items.splice(index, 1);
+        draw();
+        changed();
+      }, `Remove this ${what}`));
+      return line;
+    });
+    const add = button(addLabel, () => {
+      items.push(blank());
+      draw();
+      changed();
+    });
+    add.classList.add("add");
+    add.disabled = !canAdd;
+    box.replaceChildren(...rows, add);
+  };
+  draw();
+  return box;
+}
+
 // -- conditions ---------------------------------------------------------------------------
 
 function conditionKind(condition) {
@@ -77,34 +124,13 @@ export function conditionEditor(value, context, onChange) {
 
 // A list of conditions with add and remove buttons.
 export function conditionList(values, context, onChange, className = "conditions") {
-  const box = element("div", `condition-list ${className}`);
-  const items = [...values];
-  const draw = () => {
-    const rows = items.map((item, index) => {
-      const row = element("div", "row");
-      row.append(
-        conditionEditor(item, context, (changed) => {
-          items[index] = changed;
-          onChange([...items]);
-        }),
-        button("✕", () => {
-          items.splice(index, 1);
-          draw();
-          onChange([...items]);
-        }, "Remove this condition"),
-      );
-      return row;
-    });
-    const add = button("+ condition", () => {
-      items.push(blankCondition(firstTrigger(context), context));
-      draw();
-      onChange([...items]);
-    });
-    add.classList.add("add");
-    box.replaceChildren(...rows, add);
-  };
-  draw();
-  return box;
+  return listEditor(values, {
+    className: `condition-list ${className}`,
+    row: (item, changed) => [conditionEditor(item, context, changed)],
+    blank: () => blankCondition(firstTrigger(context), context),
+    addLabel: "+ condition",
+    what: "condition",
+  }, onChange);
 }
 
 // pre / post as the file writes them: one condition, or a list.
@@ -191,84 +217,41 @@ function actionEditor(value, registry, onChange) {
 
 // A list of actions, in order, with add, remove and move up.
 export function actionList(values, registry, onChange) {
-  const box = element("div", "action-list");
-  const items = [...values];
-  const draw = () => {
-    const rows = items.map((item, index) => {
-      const row = element("div", "row");
-      const up = button("↑", () => {
-        [items[index - 1], items[index]] = [items[index], items[index - 1]];
-        draw();
-        onChange([...items]);
-      }, "Run this action earlier");
-      up.disabled = index === 0;
-      row.append(
-        actionEditor(item, registry, (changed) => {
-          items[index] = changed;
-          onChange([...items]);
-        }),
-        up,
-        button("✕", () => {
-          items.splice(index, 1);
-          draw();
-          onChange([...items]);
-        }, "Remove this action"),
-      );
-      return row;
-    });
-    const add = button("+ action", () => {
+  return listEditor(values, {
+    className: "action-list",
+    row: (item, changed) => [actionEditor(item, registry, changed)],
+    blank: () => {
       const first = registry.actions.find((action) => !action.builtin) || registry.actions[0];
-      items.push(first ? first.name : "raise");
-      draw();
-      onChange([...items]);
-    });
-    add.classList.add("add");
-    box.replaceChildren(...rows, add);
-  };
-  draw();
-  return box;
+      return first ? first.name : "raise";
+    },
+    addLabel: "+ action",
+    what: "action",
+    movable: true,
+  }, onChange);
 }
 
 // -- transitions --------------------------------------------------------------------------
 
 // Explicit transitions: when a condition holds, go to a sibling.
 export function transitionList(values, siblings, context, onChange) {
-  const box = element("div", "transition-list");
-  const items = values.map((item) => ({ ...item }));
-  const draw = () => {
-    const rows = items.map((item, index) => {
-      const row = element("div", "row");
+  return listEditor(values, {
+    className: "transition-list",
+    row: (item, changed) => {
       const target = select(siblings, item.to, "target state");
       target.classList.add("target");
       target.addEventListener("change", () => {
-        items[index] = { ...items[index], to: target.value };
-        onChange(items.map((found) => ({ ...found })));
+        item = { ...item, to: target.value };
+        changed(item);
       });
-      row.append(
-        element("span", "muted", "when"),
-        conditionEditor(item.on, context, (changed) => {
-          items[index] = { ...items[index], on: changed };
-          onChange(items.map((found) => ({ ...found })));
-        }),
-        element("span", "muted", "go to"),
-        target,
-        button("✕", () => {
-          items.splice(index, 1);
-          draw();
-          onChange(items.map((found) => ({ ...found })));
-        }, "Remove this transition"),
-      );
-      return row;
-    });
-    const add = button("+ transition", () => {
-      items.push({ on: blankCondition(firstTrigger(context), context), to: siblings[0] || "" });
-      draw();
-      onChange(items.map((found) => ({ ...found })));
-    });
-    add.classList.add("add");
-    add.disabled = !siblings.length;
-    box.replaceChildren(...rows, add);
-  };
-  draw();
-  return box;
+      const condition = conditionEditor(item.on, context, (on) => {
+        item = { ...item, on };
+        changed(item);
+      });
+      return [element("span", "muted", "when"), condition, element("span", "muted", "go to"), target];
+    },
+    blank: () => ({ on: blankCondition(firstTrigger(context), context), to: siblings[0] || "" }),
+    addLabel: "+ transition",
+    what: "transition",
+    canAdd: siblings.length > 0,
+  }, onChange);
 }
