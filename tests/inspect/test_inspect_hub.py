@@ -264,7 +264,7 @@ def test_the_programs_thread_never_derives_a_structure(monkeypatch: pytest.Monke
     # Deriving parses source code: slow, and (Python 3.11) unsafe on two threads at once.
     import threading
 
-    import statetree.inspect.class_adapter as class_adapter
+    from statetree.inspect import class_adapter
 
     threads: list[str] = []
     derive = class_adapter.derive
