@@ -366,7 +366,7 @@ def test_a_chart_shows_its_clock_and_held_levels(tmp_path: Path) -> None:
     adapter.chart_machine.tick(0.25)
     adapter.chart_machine.hold(Event("held", "Right"))
 
-    assert adapter.values() == (("chart", "clock", "0.25 s"), ("held", "held Right", "held"))
+    assert adapter.values() == (("chart", "clock", 0.25), ("held", "held Right", True))
 
 
 def test_a_commit_refuses_a_file_changed_since_the_edit_was_checked(tmp_path: Path) -> None:

@@ -170,13 +170,10 @@ class ChartAdapter:
         self.chart_machine.defer(operation)
 
     def values(self) -> tuple[Value, ...]:
-        """The chart's clock and the level triggers the host holds."""
+        """The chart's clock (seconds) and the level triggers the host holds."""
         runtime = self.chart_machine.machine.owner
         held = sorted(str(event) for event in runtime.held)
-        return (
-            ("chart", "clock", f"{runtime.clock:g} s"),
-            *(("held", name, "held") for name in held),
-        )
+        return (("chart", "clock", runtime.clock), *(("held", name, True) for name in held))
 
     def reloaded(self, report: Reloaded) -> None:
         """Put a reload on the timeline, if the machine is watched."""
