@@ -17,7 +17,10 @@ Run ``python examples/inspector_demo.py`` and open the printed address. The worl
   works on a copy (``build/inspector_demo/platformer.yaml``), saved and hot-reloaded on each
   edit;
 - a crowd of NPCs (``--npcs``, 200 by default) to show that many machines stay cheap: the
-  page watches only the machines you tick.
+  page watches only the machines you tick;
+- with NumPy (the ``batch`` extra), a crowd of 2,000 characters running one chart as arrays
+  (``examples/crowd.py``'s ``ChartBatch``): the page shows how many are in each state, and
+  those numbers over time.
 
 With ``--headless`` (or when the ``CI`` environment variable is set) it runs a fixed number
 of frames as fast as it can and exits. ``statetree inspect examples/inspector_demo.py:demo_world``
@@ -213,6 +216,17 @@ def platformer(path: Path = WORKING_CHART) -> EditableChartAdapter:
     return EditableChartAdapter(machine, ChartFile(path, REGISTRY))
 
 
+def _batch_crowd() -> Any:
+    """2,000 characters of ``examples/crowd.py`` as one ``ChartBatch``, if NumPy is here."""
+    try:
+        from crowd import Crowd
+    except ImportError:  # no NumPy: the demo runs without the batch
+        return None
+    crowd = Crowd(2000)
+    crowd.batch.start()
+    return crowd
+
+
 class DemoWorld:
     """Characters, torches, bitmask players and a crowd, stepped one frame at a time.
 
@@ -229,6 +243,7 @@ class DemoWorld:
         self.crowd = [Character(f"NPC {number:03d}", trace=_quiet) for number in range(npcs)]
         self.torches = [Torch("Torch", 0), Torch("Wall torch", 45)]
         self.players = [Player("Player 1"), Player("Player 2")]
+        self.batch = _batch_crowd()
         for index, player in enumerate(self.players):
             player.ammo = 1000
             player.time = index * 30
@@ -238,6 +253,8 @@ class DemoWorld:
         """Every machine of the world, the interesting ones first."""
         yield self.hero.adapter
         yield self.platformer
+        if self.batch is not None:
+            yield self.batch.batch
         yield from (torch.machine for torch in self.torches)
         yield from (player.machine for player in self.players)
         yield from (character.machine for character in self.characters[1:])
@@ -263,6 +280,8 @@ class DemoWorld:
         if step is not None:
             getattr(hero, step[0])(step[1])
         hero.tick(dt)
+        if self.batch is not None:
+            self.batch.frame(self.batch.inputs())
         self.frame += 1
 
     def _play(self, player: Player) -> None:

@@ -113,7 +113,7 @@ def _pictures(world: DemoWorld, context: Any, output: Path) -> list[Path]:
             player.join()
 
 
-PICTURES = ("overview", "bitmask", "timeline", "editor", "debugger", "dark")
+PICTURES = ("overview", "bitmask", "timeline", "editor", "debugger", "population", "dark")
 """The pictures, each ``docs/images/inspector-NAME.png``."""
 
 
@@ -144,7 +144,22 @@ def _take_pictures(page: Any, output: Path) -> list[Path]:
     page.fill("#timeline-search", "")
     _edit_chart(page, paths["editor"])
     _debug_chart(page, paths["debugger"])
+    _population(page, paths["population"])
     return list(paths.values())
+
+
+def _population(page: Any, path: Path) -> None:
+    """The crowd of 2,000 characters run as one chart batch, on the whole page."""
+    from playwright.sync_api import expect
+
+    page.set_viewport_size({"width": VIEWPORT["width"], "height": 1250})
+    crowd = page.locator('article[data-machine="Crowd"]')
+    crowd.locator("button.expand").click()
+    expect(crowd.locator(".population-total")).to_contain_text("2,000 agents")
+    _painted(page)
+    page.screenshot(path=str(path))
+    page.keyboard.press("Escape")
+    page.set_viewport_size(VIEWPORT)
 
 
 def _edit_chart(page: Any, path: Path) -> None:

@@ -40,8 +40,8 @@ def test_adapt_refuses_other_objects() -> None:
     with pytest.raises(InspectError) as caught:
         adapt(42)
     assert str(caught.value) == (
-        "cannot inspect 42: give a StateMachine, a BitmaskMachine, a chart machine or an "
-        "object implementing statetree.inspect.WatchedMachine"
+        "cannot inspect 42: give a StateMachine, a BitmaskMachine, a chart machine, a "
+        "ChartBatch or an object implementing statetree.inspect.WatchedMachine"
     )
 
 

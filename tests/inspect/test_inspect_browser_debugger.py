@@ -268,3 +268,52 @@ def test_watch_shown_says_when_it_stops_and_unstarted_machines_say_so(browser: A
         )
         expect(card(page, "Lamp_000").locator(".active-states")).to_have_text("not started")
         page.close()
+
+
+def test_a_chart_batch_is_shown_as_a_population(browser: Any) -> None:
+    from crowd import Crowd
+    from playwright.sync_api import expect
+
+    crowd = Crowd(300)
+    crowd.batch.start()
+    with serve([crowd.batch], port=0, rate=30) as inspector:
+        loop = Loop(inspector, lambda: crowd.frame(crowd.inputs()))
+        page = browser.new_page()
+        page.goto(inspector.url)
+        population = card(page, "Crowd")
+        expect(population.locator(".kind")).to_have_text("chart-batch")
+        # Every state's node says how many agents are in it; the root holds them all.
+        expect(node(page, "Crowd", "Character")).to_have_attribute("data-count", "300")
+        expect(population.locator(".population-total")).to_contain_text("300 agents")
+        leaves = [
+            "Character.Alive.Combo.Hit1.Windup",
+            "Character.Alive.Combo.Hit1.Window",
+            "Character.Alive.Combo.Hit1.Recover",
+            "Character.Alive.Combo.Hit1.Next",
+            "Character.Alive.Combo.Hit2",
+            "Character.Alive.Jump",
+            "Character.Alive.Locomotion.Idle",
+            "Character.Alive.Locomotion.Walk",
+            "Character.Dead",
+        ]
+        lines = population.locator("svg.population-chart polyline")
+        expect(lines).to_have_count(len(leaves))
+        assert lines.evaluate_all("lines => lines.map(l => l.dataset.state)") == leaves
+        # The counts follow the frames, and add up to the population.
+        wait_until(lambda: _leaf_total(population) == 300 and _frame(population) > 30, "frames")
+        population.locator('.legend-item[data-state="Character.Dead"]').click()
+        expect(lines).to_have_count(len(leaves) - 1)
+        page.close()
+        loop.stop()
+
+
+def _frame(population: Any) -> int:
+    text = population.locator(".population-total").inner_text()
+    return int(text.split("frame ")[1].split(" ")[0])
+
+
+def _leaf_total(population: Any) -> int:
+    counts = population.locator(".legend-item").evaluate_all(
+        "items => items.map(i => Number(i.textContent.split(' ').pop().replace(/,/g, '')))"
+    )
+    return sum(counts)

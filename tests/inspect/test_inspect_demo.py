@@ -28,7 +28,7 @@ def test_run_headless_serves_then_exits(
 
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("statetree inspector: http://127.0.0.1:")
-    assert lines[1] == "ran 30 frames of 13 machines; Hero: Alive > Jump > Jump_Rise"
+    assert lines[1] == "ran 30 frames of 14 machines; Hero: Alive > Jump > Jump_Rise"
     assert (tmp_path / "build" / "inspector_demo" / "platformer.yaml").is_file()
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from statetree.inspect.adapt import adapt, capabilities
 from statetree.inspect.adapters import (
+    CountsAgents,
     DecodedPacket,
     DecodesPackets,
     DiagramView,
@@ -34,6 +35,7 @@ from statetree.inspect.adapters import (
     MachineView,
     Note,
     PacketField,
+    PopulationView,
     PreparedEdit,
     ReceivesEvents,
     RunsLater,
@@ -42,6 +44,7 @@ from statetree.inspect.adapters import (
     Value,
     WatchedMachine,
 )
+from statetree.inspect.batch_adapter import ChartBatchAdapter
 from statetree.inspect.bitmask_adapter import BitmaskAdapter
 from statetree.inspect.chart_adapter import ChartAdapter, EditableChartAdapter
 from statetree.inspect.chart_file import ChartFile
@@ -57,8 +60,10 @@ __all__ = [
     "DEFAULT_PORT",
     "BitmaskAdapter",
     "ChartAdapter",
+    "ChartBatchAdapter",
     "ChartFile",
     "Command",
+    "CountsAgents",
     "DecodedPacket",
     "DecodesPackets",
     "DiagramView",
@@ -76,6 +81,7 @@ __all__ = [
     "NetMachineAdapter",
     "Note",
     "PacketField",
+    "PopulationView",
     "PreparedEdit",
     "ProtocolError",
     "ReceivesEvents",

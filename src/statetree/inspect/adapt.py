@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import sys
 from typing import Any
 
 from statetree.bitmask import BitmaskMachine
@@ -15,6 +16,7 @@ from statetree.inspect.adapters import (
     ReceivesEvents,
     WatchedMachine,
 )
+from statetree.inspect.batch_adapter import ChartBatchAdapter
 from statetree.inspect.bitmask_adapter import BitmaskAdapter
 from statetree.inspect.class_adapter import StateMachineAdapter
 from statetree.inspect.net_adapter import NetMachineAdapter
@@ -33,13 +35,22 @@ def _chart_adapter(machine: object) -> WatchedMachine | None:
     return found
 
 
+def _batch_adapter(machine: object) -> WatchedMachine | None:
+    """The population adapter of a chart batch (its module is loaded if one exists)."""
+    batches = sys.modules.get("statetree.chart.batch")
+    if batches is None or not isinstance(machine, batches.ChartBatch):
+        return None
+    return ChartBatchAdapter(machine)
+
+
 def adapt(machine: object, *, codec: Codec | None = None) -> WatchedMachine:
     """The adapter through which the inspector watches ``machine``.
 
     Args:
         machine: a :class:`~statetree.StateMachine`, a
-            :class:`~statetree.bitmask.BitmaskMachine`, a chart machine, or an object that
-            already is a :class:`WatchedMachine` (returned as it is, unless a codec is given).
+            :class:`~statetree.bitmask.BitmaskMachine`, a chart machine, a chart batch
+            (shown as a population), or an object that already is a
+            :class:`WatchedMachine` (returned as it is, unless a codec is given).
         codec: the ``statetree.net`` codec the program replicates a state machine or a
             chart with: its packets are then decoded field by field
             (:class:`NetMachineAdapter`).
@@ -55,12 +66,12 @@ def adapt(machine: object, *, codec: Codec | None = None) -> WatchedMachine:
         return StateMachineAdapter(machine)
     if isinstance(machine, BitmaskMachine):
         return BitmaskAdapter(machine)
-    found = _chart_adapter(machine)
+    found = _chart_adapter(machine) or _batch_adapter(machine)
     if found is not None:
         return found
     raise InspectError(
-        f"cannot inspect {machine!r}: give a StateMachine, a BitmaskMachine, a chart machine "
-        "or an object implementing statetree.inspect.WatchedMachine"
+        f"cannot inspect {machine!r}: give a StateMachine, a BitmaskMachine, a chart machine, "
+        "a ChartBatch or an object implementing statetree.inspect.WatchedMachine"
     )
 
 

@@ -22,6 +22,7 @@ from statetree.structure.model import Structure
 
 __all__ = [
     "Category",
+    "CountsAgents",
     "DecodedPacket",
     "DecodesPackets",
     "DiagramView",
@@ -35,9 +36,11 @@ __all__ = [
     "MachineView",
     "Note",
     "PacketField",
+    "PopulationView",
     "PreparedEdit",
     "ReceivesEvents",
     "RunsLater",
+    "Sample",
     "ShowsValues",
     "Trigger",
     "Value",
@@ -101,8 +104,18 @@ class FlagsView:
     flags: tuple[Flag, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class PopulationView(DiagramView):
+    """Draw many agents running one structure: its diagram with the number of agents in
+    each state, and those numbers over time (see :class:`CountsAgents`)."""
+
+
 MachineView = DiagramView | FlagsView
-"""How a machine is drawn on the page."""
+"""How a machine is drawn on the page (a :class:`PopulationView` is a diagram)."""
+
+Sample = tuple[int, tuple[int, ...]]
+"""How many agents were in each state (in the structure's order) at one frame, numbered
+from the frame the page began watching."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,6 +262,19 @@ class ShowsValues(Protocol):
     def values(self) -> tuple[Value, ...]:
         """The values now; called on the program's thread after a frame that changed the
         machine, so it must be cheap and only read."""
+
+
+@runtime_checkable
+class CountsAgents(Protocol):
+    """Many agents run as one machine (a chart batch): the page charts their numbers.
+
+    :meth:`WatchedMachine.poll` takes the samples (on the program's thread, between two
+    frames, for a program that calls ``Inspector.frame()``).
+    """
+
+    def samples(self, since: int) -> tuple[Sample, ...]:
+        """The samples kept that were taken after frame ``since`` (-1: all), oldest
+        first."""
 
 
 @runtime_checkable

@@ -17,75 +17,17 @@ from concurrent.futures import Future
 from typing import Any, TypeVar
 
 from statetree.inspect.adapt import adapt, capabilities
-from statetree.inspect.adapters import (
-    DiagramView,
-    Event,
-    InspectError,
-    Note,
-    ReceivesEvents,
-    RunsLater,
-    ShowsValues,
-    Value,
-    WatchedMachine,
-)
+from statetree.inspect.adapters import InspectError, Note, RunsLater, Sample, WatchedMachine
+from statetree.inspect.debugging import Debugging, Entry, breakpoint_of
 from statetree.inspect.gate import Gate
-from statetree.inspect.trail import Snapshot, Trail, Travelled
+from statetree.inspect.trail import Snapshot, Trail
 from statetree.inspect.watcher import Row, Status, Watcher
 
 __all__ = ["Hub"]
 
 T = TypeVar("T")
 
-
-Breakpoint = tuple[str, str]
-"""Where the program pauses: ``enter``, ``exit`` or ``event``, then a state or an event
-(``"input Jump"``)."""
-
-
-class _Entry:
-    """One watched machine and what the hub knows of it."""
-
-    __slots__ = (
-        "active",
-        "adapter",
-        "breaks",
-        "dirty",
-        "id",
-        "moved",
-        "packet",
-        "recheck",
-        "trail",
-        "values",
-        "watchers",
-    )
-
-    def __init__(self, machine_id: str, adapter: WatchedMachine) -> None:
-        self.id = machine_id
-        self.adapter = adapter
-        self.watchers = 0
-        self.dirty = False
-        self.recheck = False
-        self.moved = False
-        """Changed since the last frame began (read and reset on the program's thread)."""
-        self.active: tuple[str, ...] | None = None
-        self.packet: tuple[int, bytes] | None = None
-        self.breaks: frozenset[Breakpoint] = frozenset()
-        self.trail = Trail()
-        self.values: Callable[[], tuple[Value, ...]] | None = (
-            adapter.values if isinstance(adapter, ShowsValues) else None
-        )
-
-
-def _breakpoint(event: Event) -> Breakpoint | None:
-    """The breakpoint a timeline line would hit."""
-    if event.category in ("enter", "exit"):
-        return (event.category, event.state)
-    if event.category == "event":
-        return ("event", f"{event.label} {event.detail}")
-    return None
-
-
-_Record = tuple[int, _Entry, Any]
+_Record = tuple[int, Entry, Any]
 """What a listener appends: the frame, the machine's entry, the raw step."""
 
 
@@ -100,7 +42,7 @@ def _unique(name: str, taken: Iterable[str]) -> str:
     return candidate
 
 
-class Hub:
+class Hub(Debugging):
     """The machines an inspector serves, and the records of the watched ones.
 
     Args:
@@ -120,11 +62,17 @@ class Hub:
         self._seq = itertools.count(1)
         self._packets = itertools.count(1)
         self._pending: deque[Callable[[], None]] = deque()
-        self._attached: tuple[_Entry, ...] = ()
+        self._attached: tuple[Entry, ...] = ()
+        self._ran = True
         self._attach_lock = threading.Lock()
-        self._entries: dict[str, _Entry] = {}
-        self._by_object: dict[int, _Entry] = {}
-        self.latest: dict[str, dict[str, object]] = {"active": {}, "packets": {}, "breaks": {}}
+        self._entries: dict[str, Entry] = {}
+        self._by_object: dict[int, Entry] = {}
+        self.latest: dict[str, dict[str, object]] = {
+            "active": {},
+            "packets": {},
+            "breaks": {},
+            "population": {},
+        }
         """The values of the last flush, per channel and machine id."""
         for machine in machines:
             self.add(machine)
@@ -138,7 +86,7 @@ class Hub:
             InspectError: the inspector has no adapter for this kind of object.
         """
         adapter = adapt(machine)
-        entry = _Entry(_unique(adapter.name or adapter.kind, self._entries), adapter)
+        entry = Entry(_unique(adapter.name or adapter.kind, self._entries), adapter)
         self._entries[entry.id] = entry
         self._by_object[id(machine)] = entry
         return entry.id
@@ -156,7 +104,7 @@ class Hub:
         """
         return self._entry(machine_id).adapter
 
-    def _entry(self, machine_id: str) -> _Entry:
+    def _entry(self, machine_id: str) -> Entry:
         entry = self._entries.get(machine_id)
         if entry is None:
             raise InspectError(f"no machine with id {machine_id!r} is inspected")
@@ -184,22 +132,24 @@ class Hub:
         """Called by the program before each frame: whether to run it (False if paused).
 
         Listeners requested by pages since the last frame are attached or removed here,
-        on the program's thread, between two frames, and the machines the last frame
-        changed are read for time travel.
+        on the program's thread, between two frames; and the machines the last frame
+        changed are read, for time travel and populations (not after a paused frame,
+        which changed nothing).
         """
         pending = self._pending
         while pending:
             pending.popleft()()
         attached = self._attached
-        if attached:
+        if attached and self._ran:
             # Machines read by polling are read here, so their changes carry the frame
             # they were made in.
             for entry in attached:
                 entry.adapter.poll()
             self._snapshot(attached)
-        return self.gate.allow()
+        self._ran = self.gate.allow()
+        return self._ran
 
-    def _snapshot(self, attached: tuple[_Entry, ...]) -> None:
+    def _snapshot(self, attached: tuple[Entry, ...]) -> None:
         """Record how each machine the last frame changed ended it."""
         frame, records = self.gate.frame, self._records
         for entry in attached:
@@ -223,7 +173,7 @@ class Hub:
             entry.packet = (next(self._packets), bytes(data))
             entry.dirty = True
 
-    def _note(self, entry: _Entry) -> Note:
+    def _note(self, entry: Entry) -> Note:
         records, gate, limit = self._records, self.gate, self._buffer
 
         def note(raw: Any) -> None:
@@ -236,8 +186,8 @@ class Hub:
 
         return note
 
-    def _check_break(self, entry: _Entry, raw: Any) -> None:
-        found = _breakpoint(entry.adapter.describe(raw))
+    def _check_break(self, entry: Entry, raw: Any) -> None:
+        found = breakpoint_of(entry.adapter.describe(raw))
         if found is not None and found in entry.breaks:
             self.gate.stop_at(entry.id, *found)
 
@@ -296,14 +246,15 @@ class Hub:
                 entry.breaks = frozenset()
             self.gate.pause(False)
 
-    def _attach(self, entry: _Entry) -> None:
+    def _attach(self, entry: Entry) -> None:
         entry.trail = Trail(entry.adapter.active())
         entry.moved = False
+        entry.sampled = -1
         entry.adapter.attach(self._note(entry))
         with self._attach_lock:
             self._attached = (*self._attached, entry)
 
-    def _detach(self, entry: _Entry) -> None:
+    def _detach(self, entry: Entry) -> None:
         entry.adapter.detach()
         with self._attach_lock:
             self._attached = tuple(e for e in self._attached if e is not entry)
@@ -356,58 +307,6 @@ class Hub:
         else:
             operation()
 
-    # -- debugging --------------------------------------------------------------------------
-
-    def set_breakpoint(self, machine_id: str, on: str, target: str, enabled: bool) -> None:
-        """Pause the program when the machine enters or exits a state, or gets an event.
-
-        Args:
-            machine_id: a watched machine.
-            on: ``enter``, ``exit`` or ``event``.
-            target: a state of the machine's view, or an event as ``"TYPE NAME"``.
-            enabled: set (True) or clear (False) the breakpoint.
-
-        Raises:
-            InspectError: the machine is not watched, the state is unknown, the machine
-                gets no events, or the program cannot be paused.
-        """
-        entry = self._entry(machine_id)
-        if enabled:
-            self._check_breakpoint(entry, on, target)
-            entry.breaks = entry.breaks | {(on, target)}
-        else:
-            entry.breaks = entry.breaks - {(on, target)}
-
-    def _check_breakpoint(self, entry: _Entry, on: str, target: str) -> None:
-        if not self.gate.driven:
-            raise InspectError(
-                "breakpoints pause the program: its loop must call Inspector.frame() "
-                "before each frame"
-            )
-        if not entry.watchers:
-            raise InspectError(f"watch machine {entry.id!r} before setting breakpoints on it")
-        if on == "event":
-            if not isinstance(entry.adapter, ReceivesEvents):
-                raise InspectError(f"machine {entry.id!r} gets no events to stop at")
-            return
-        if target not in _state_names(entry.adapter):
-            raise InspectError(f"machine {entry.id!r} has no state {target!r}")
-
-    def breakpoints(self, machine_id: str) -> list[Breakpoint]:
-        """The machine's breakpoints, sorted."""
-        return sorted(self._entry(machine_id).breaks)
-
-    def travel(self, machine_id: str, seq: int) -> Travelled:
-        """The machine as it was just after its timeline row ``seq``.
-
-        Raises:
-            InspectError: no such machine, or the row is not in its history.
-        """
-        entry = self._entry(machine_id)
-        if not entry.watchers:
-            raise InspectError(f"machine {machine_id!r} is not watched: it has no history")
-        return entry.trail.at(seq)
-
     # -- the server's side ------------------------------------------------------------------
 
     def flush(self) -> list[Row]:
@@ -420,14 +319,29 @@ class Hub:
             for entry in self._attached:
                 entry.adapter.poll()
         rows = self._drain()
+        population: dict[str, object] = {
+            e.id: new for e in watched if (new := self._new_samples(e))
+        }
         for entry in watched:
             self._refresh(entry)
         self.latest = {
             "active": {e.id: e.active for e in watched if e.active is not None},
             "packets": {e.id: e.packet for e in watched if e.packet is not None},
             "breaks": {e.id: tuple(sorted(e.breaks)) for e in watched},
+            "population": population,
         }
         return rows
+
+    @staticmethod
+    def _new_samples(entry: Entry) -> tuple[Sample, ...]:
+        """The samples of a population taken since the last flush."""
+        if entry.samples is None:
+            return ()
+        new = entry.samples(entry.sampled)
+        if new:
+            entry.sampled = new[-1][0]
+            entry.dirty = True  # its agents may be in other states: read them again
+        return new
 
     def _drain(self) -> list[Row]:
         rows: list[Row] = []
@@ -456,7 +370,7 @@ class Hub:
         return rows
 
     @staticmethod
-    def _refresh(entry: _Entry) -> None:
+    def _refresh(entry: Entry) -> None:
         # A mark set while the states are read may describe a change made just after the
         # read, so a machine marked dirty is read once more at the next flush.
         dirty = entry.dirty
@@ -471,10 +385,3 @@ class Hub:
         last breakpoint hit."""
         gate = self.gate
         return (gate.frame, gate.paused, gate.driven, self.lost, gate.hit)
-
-
-def _state_names(adapter: WatchedMachine) -> tuple[str, ...]:
-    view = adapter.view()
-    if isinstance(view, DiagramView):
-        return view.structure.names
-    return tuple(flag.name for flag in view.flags)

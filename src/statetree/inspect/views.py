@@ -16,10 +16,13 @@ from typing import Any, cast
 
 from statetree.core.transition import TransitionKind
 from statetree.inspect.adapters import (
+    CountsAgents,
     DecodedPacket,
     DiagramView,
     MachineView,
+    PopulationView,
     ReceivesEvents,
+    Sample,
     WatchedMachine,
 )
 from statetree.inspect.hub import Hub
@@ -55,9 +58,12 @@ class Views:
         Rendering runs Graphviz, so call this from a worker thread.
         """
         adapter = self.hub.adapter(machine_id)
-        message = {"type": "view", "machine": machine_id, **self._view(adapter.view())}
+        view = adapter.view()
+        message = {"type": "view", "machine": machine_id, **self._view(view)}
         if isinstance(adapter, ReceivesEvents):
             message["palette"] = [asdict(trigger) for trigger in adapter.palette()]
+        if isinstance(view, PopulationView) and isinstance(adapter, CountsAgents):
+            message["population"] = _samples(adapter.samples(-1))
         return message
 
     def _view(self, view: MachineView) -> dict[str, Any]:
@@ -97,6 +103,8 @@ class Views:
             return _packet(adapter, cast("tuple[int, bytes]", value)[1])
         if channel == "breaks":
             return [list(item) for item in cast("tuple[tuple[str, str], ...]", value)]
+        if channel == "population":
+            return _samples(cast("tuple[Sample, ...]", value))
         active = cast("tuple[str, ...]", value)
         view = adapter.view()
         if isinstance(view, DiagramView):
@@ -203,6 +211,11 @@ def _walk_order(structure: Structure, active: tuple[str, ...], links: list[Edge]
         order.append(name)
         pending.extend(reversed(inners.get(name, [])))
     return order
+
+
+def _samples(samples: tuple[Sample, ...]) -> list[list[int]]:
+    """Samples as the page reads them: the frame, then the count of each state."""
+    return [[frame, *counts] for frame, counts in samples]
 
 
 def _packet(adapter: WatchedMachine, data: bytes) -> dict[str, Any]:

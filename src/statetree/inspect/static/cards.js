@@ -7,6 +7,7 @@ import { $, button, element, shortName } from "./dom.js";
 import { Diagram } from "./diagram.js";
 import { ChartEditor } from "./editor.js";
 import { renderPacket } from "./packets.js";
+import { Population } from "./population.js";
 
 const ZOOM_STEP = 1.25;
 
@@ -107,6 +108,11 @@ export class Card {
       this.diagram.mount();
     }
     this.part("tools").hidden = !this.diagram;
+    this.population = message.population
+      ? new Population(message.states, message.population, this.diagram)
+      : null;
+    this.part("population").replaceChildren(...(this.population ? [this.population.root] : []));
+    this.part("population").hidden = !this.population;
     this.renderPalette(message.palette || []);
     if (this.selected && !this.knows(this.selected)) this.selected = null;
     this.repaint();
@@ -175,7 +181,10 @@ export class Card {
     this.mark("st-active", highlight.states, highlight.links);
     const order = highlight.order || highlight.states;
     const none = this.view?.view === "flags" ? "no flag active" : "not started";
-    this.part("active-states").textContent = crumbs(order, this.view?.regions) || none;
+    const line = this.view?.population
+      ? `agents in ${highlight.states.length} of ${this.view.states.length} states`
+      : crumbs(order, this.view?.regions) || none;
+    this.part("active-states").textContent = line;
   }
 
   repaint() {
@@ -333,6 +342,10 @@ export class Card {
     pill.append(send, this.breakToggle("event", key, "‖"));
     pill.lastChild.title = `Pause when ${key} arrives`;
     return pill;
+  }
+
+  addSamples(samples) {
+    this.population?.add(samples);
   }
 
   // -- explanations and packets ------------------------------------------------------------------

@@ -142,6 +142,9 @@ function onBatch(message) {
   for (const [id, breaks] of Object.entries(message.breaks || {})) {
     page.cards.get(id)?.setBreaks(breaks);
   }
+  for (const [id, samples] of Object.entries(message.population || {})) {
+    page.cards.get(id)?.addSamples(samples);
+  }
   setProgram(message);
 }
 

@@ -1,0 +1,98 @@
+"""Chart batches in the inspector: a population, counted per state while a page watches."""
+
+from __future__ import annotations
+
+import pytest
+from inspect_samples import Lamp
+
+from statetree.inspect import ChartBatchAdapter, Hub, PopulationView, adapt, capabilities
+from statetree.inspect.watcher import Watcher
+
+np = pytest.importorskip("numpy", reason="chart batches need NumPy (the batch extra)")
+
+from statetree.chart import DEFAULT_REGISTRY, ActionType, ChartBatch, Event, Param  # noqa: E402
+from statetree.chart import builder as b  # noqa: E402
+
+GUARD = b.chart(
+    "Guard",
+    b.state(
+        "Top",
+        b.state(
+            "Patrol",
+            enter=[b.action("play_animation", name="Walk")],
+            transitions=[b.on(b.input("Alarm"), "Chase")],
+        ),
+        b.state("Chase", transitions=[b.on(b.input("Calm"), "Patrol")]),
+    ),
+    registry=DEFAULT_REGISTRY.with_actions(ActionType("play_animation", (Param("name"),))),
+)
+
+
+def guards(count: int = 5) -> ChartBatch:
+    batch = ChartBatch(GUARD, count, {"play_animation": lambda call: None})
+    batch.start()
+    return batch
+
+
+def test_a_batch_is_watched_as_a_population() -> None:
+    batch = guards()
+    adapter = adapt(batch)
+
+    assert isinstance(adapter, ChartBatchAdapter)
+    assert (adapter.name, adapter.kind, adapter.every) == ("Guard", "chart-batch", 1)
+    assert isinstance(adapter.view(), PopulationView)
+    assert adapter.view().structure.names == ("Top", "Top.Patrol", "Top.Chase")
+    assert capabilities(adapter) == []
+    assert adapter.active() == ("Top", "Top.Patrol")
+
+
+def test_counts_are_taken_each_frame_while_a_page_watches() -> None:
+    batch = guards()
+    hub = Hub([batch, Lamp().machine])
+    hub.frame()  # a driven program
+    hub.watch(Watcher(), ["Guard"])
+    hub.frame()  # attached: counted once
+    batch.send(Event("input", "Alarm"), [1, 3])
+    hub.frame()
+    hub.flush()
+
+    assert hub.latest["population"] == {"Guard": ((0, (5, 5, 0)), (1, (5, 3, 2)))}
+    assert hub.latest["active"] == {"Guard": ("Top", "Top.Patrol", "Top.Chase")}
+    batch.send(Event("input", "Calm"))
+    hub.frame()
+    hub.flush()
+    assert hub.latest["population"] == {"Guard": ((2, (5, 5, 0)),)}  # only the new ones
+    hub.flush()
+    assert hub.latest["population"] == {}
+
+
+def test_a_large_batch_is_counted_every_few_frames() -> None:
+    adapter = ChartBatchAdapter(guards(25_000))
+    assert adapter.every == 2
+    adapter.attach(lambda raw: None)
+    for _ in range(5):
+        adapter.poll()
+
+    assert [frame for frame, _ in adapter.samples(-1)] == [0, 2, 4]
+    assert [frame for frame, _ in adapter.samples(2)] == [4]
+    adapter.detach()
+    adapter.poll()
+    assert len(adapter.samples(-1)) == 3
+
+
+def test_the_view_message_carries_the_samples_kept() -> None:
+    import shutil
+
+    from statetree.inspect.views import Views
+
+    if shutil.which("dot") is None:
+        pytest.skip("needs Graphviz's dot")
+    batch = guards(3)
+    hub = Hub([batch])
+    hub.frame()
+    hub.watch(Watcher(), ["Guard"])
+    hub.frame()
+    view = Views(hub).view_message("Guard")
+
+    assert view["population"] == [[0, 3, 3, 0]]
+    assert view["states"] == ["Top", "Top.Patrol", "Top.Chase"]
