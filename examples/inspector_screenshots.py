@@ -152,14 +152,23 @@ def _population(page: Any, path: Path) -> None:
     """The crowd of 2,000 characters run as one chart batch, on the whole page."""
     from playwright.sync_api import expect
 
-    page.set_viewport_size({"width": VIEWPORT["width"], "height": 1250})
-    crowd = page.locator('article[data-machine="Crowd"]')
-    crowd.locator("button.expand").click()
-    expect(crowd.locator(".population-total")).to_contain_text("2,000 agents")
-    _painted(page)
-    page.screenshot(path=str(path))
-    page.keyboard.press("Escape")
-    page.set_viewport_size(VIEWPORT)
+    with _expanded(page, "Crowd", 1250) as crowd:
+        expect(crowd.locator(".population-total")).to_contain_text("2,000 agents")
+        _painted(page)
+        page.screenshot(path=str(path))
+
+
+@contextmanager
+def _expanded(page: Any, machine: str, height: int) -> Iterator[Any]:
+    """A machine's card on the whole page, in a viewport ``height`` pixels high."""
+    page.set_viewport_size({"width": VIEWPORT["width"], "height": height})
+    card = page.locator(f'article[data-machine="{machine}"]')
+    card.locator("button.expand").click()
+    try:
+        yield card
+    finally:
+        page.keyboard.press("Escape")
+        page.set_viewport_size(VIEWPORT)
 
 
 def _edit_chart(page: Any, path: Path) -> None:
@@ -167,18 +176,14 @@ def _edit_chart(page: Any, path: Path) -> None:
     shows next to the field, nothing is saved."""
     from playwright.sync_api import expect
 
-    page.set_viewport_size({"width": VIEWPORT["width"], "height": 1500})  # the whole card
-    card = page.locator('article[data-machine="Platformer"]')
-    card.locator("button.expand").click()
-    card.locator('svg g.node[data-state="Hero.Legs.Standing"]').click()
-    pre = card.locator('.selection fieldset[data-section="pre"]')
-    pre.locator("button.add").click()
-    pre.locator("input.trigger-name").fill("Sit")
-    expect(pre.locator(".field-message .problem")).to_contain_text("no ground state")
-    _painted(page)
-    page.screenshot(path=str(path))
-    page.keyboard.press("Escape")
-    page.set_viewport_size(VIEWPORT)
+    with _expanded(page, "Platformer", 1500) as card:
+        card.locator('svg g.node[data-state="Hero.Legs.Standing"]').click()
+        pre = card.locator('.selection fieldset[data-section="pre"]')
+        pre.locator("button.add").click()
+        pre.locator("input.trigger-name").fill("Sit")
+        expect(pre.locator(".field-message .problem")).to_contain_text("no ground state")
+        _painted(page)
+        page.screenshot(path=str(path))
 
 
 def _debug_chart(page: Any, path: Path) -> None:

@@ -118,22 +118,31 @@ export class Population {
     this.chart.replaceChildren(...parts);
   }
 
+  // The legend is made once and only its numbers change: a button redrawn under the
+  // pointer, many times a second, would lose the clicks on it.
   drawLegend(counts) {
-    const items = this.leaves.map((name, number) => {
-      const item = element("button", "legend-item");
-      item.type = "button";
-      item.dataset.state = name;
+    if (!this.legend.childElementCount) {
+      this.legend.append(...this.leaves.map((name, number) => this.legendItem(name, number)));
+    }
+    for (const item of this.legend.children) {
+      const name = item.dataset.state;
       item.setAttribute("aria-pressed", String(!this.hidden.has(name)));
-      const swatch = element("span", "swatch");
-      swatch.style.background = COLORS[number % COLORS.length];
-      item.append(swatch, element("span", "", `${shortName(name)} ${counts.get(name).toLocaleString("en")}`));
-      item.addEventListener("click", () => {
-        if (this.hidden.has(name)) this.hidden.delete(name);
-        else this.hidden.add(name);
-        this.draw();
-      });
-      return item;
+      item.lastChild.textContent = `${shortName(name)} ${counts.get(name).toLocaleString("en")}`;
+    }
+  }
+
+  legendItem(name, number) {
+    const item = element("button", "legend-item");
+    item.type = "button";
+    item.dataset.state = name;
+    const swatch = element("span", "swatch");
+    swatch.style.background = COLORS[number % COLORS.length];
+    item.append(swatch, element("span"));
+    item.addEventListener("click", () => {
+      if (this.hidden.has(name)) this.hidden.delete(name);
+      else this.hidden.add(name);
+      this.draw();
     });
-    this.legend.replaceChildren(...items);
+    return item;
   }
 }
