@@ -125,6 +125,38 @@ def test_a_refused_edit_carries_the_loaders_problems(socket: Any, world: World) 
     assert world.chart.file.read() == before
 
 
+@pytest.mark.parametrize(
+    ("damage", "problem"),
+    [
+        (b"# caf\xe9\n", ":1: not UTF-8 text: byte 0xe9 at column 6; save the chart as UTF-8"),
+        (None, ": cannot read: No such file or directory"),
+    ],
+)
+def test_a_file_that_cannot_be_read_gets_the_loaders_error(
+    socket: Any, world: World, damage: bytes | None, problem: str
+) -> None:
+    path, machine = world.chart.file.path, world.chart.chart_machine
+    chart, active = machine.chart, machine.active
+    if damage is None:
+        path.unlink()  # the file vanished (a save by renaming, half done)
+    else:
+        path.write_bytes(damage + path.read_bytes())
+
+    source = {"type": "chart-source", "machine": "Platformer"}
+    assert refused(socket, source) == f"{path}{problem}"
+    checked = ask(
+        socket,
+        {"type": "check-chart", "machine": "Platformer", "edit": STANDING_PRE},
+        "chart-checked",
+    )
+    assert checked["ok"] is False
+    assert checked["problems"][0]["message"] == problem.split(": ", 1)[1]
+    edit = {"type": "edit-chart", "machine": "Platformer", "edit": STANDING_PRE}
+    assert refused(socket, edit) == f"{path}{problem}"
+    assert machine.chart is chart and machine.active == active
+    assert path.exists() == (damage is not None)
+
+
 def test_edits_are_undone_and_redone(socket: Any, world: World) -> None:
     before = world.chart.file.read()
     rename = {"op": "rename-state", "path": "Hero.Arms.Aiming", "name": "Aim"}

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from statetree.chart import DEFAULT_REGISTRY, Registry, format_of, loads, read_document, to_data
-from statetree.chart.load import Format
+from statetree.chart.load import Format, read_chart_file
 from statetree.chart.model import Chart
 from statetree.inspect.adapters import InspectError, PreparedEdit
 from statetree.inspect.chart_ops import EDIT_OPERATIONS, apply_edit
@@ -56,16 +56,13 @@ class ChartFile:
         self.registry = registry
 
     def read(self) -> str:
-        """The file's text.
+        """The file's text, read as the chart loader reads it.
 
         Raises:
-            InspectError: the file cannot be read as UTF-8 text.
+            ChartError: the loader's error: the file cannot be read (it vanished), is too
+                large, or is not UTF-8 (naming the line of the first bad byte).
         """
-        try:
-            return self.path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
-            raise InspectError(f"cannot read the chart file {str(self.path)!r}: {reason}") from None
+        return read_chart_file(self.path)
 
     def load(self, text: str) -> Chart:
         """The chart in ``text``, loaded as the file would be.
@@ -79,7 +76,11 @@ class ChartFile:
         )
 
     def source(self) -> dict[str, Any]:
-        """The file as the page's editor shows it, with the types its registry knows."""
+        """The file as the page's editor shows it, with the types its registry knows.
+
+        Raises:
+            ChartError: the file cannot be read, or does not load.
+        """
         text = self.read()
         chart = self.load(text)
         return {
@@ -97,7 +98,7 @@ class ChartFile:
 
         Raises:
             InspectError: the edit is malformed, names no state, or changes nothing.
-            ChartError: the edited chart does not load.
+            ChartError: the file cannot be read, or the edited chart does not load.
         """
         old = self.read()
         return self.prepare_text(self._edited(old, edit), old)
