@@ -93,25 +93,25 @@ def test_an_unknown_value_in_the_chart_is_refused_with_its_line(tmp_path: Path) 
 
 @pytest.mark.parametrize("brains", ["batch", "machines"])
 def test_the_inspector_is_offered_the_heroes_and_the_enemies(brains: str) -> None:
-    from game.inspecting import AgentAdapter, watched
+    from game.inspecting import watched
 
-    from statetree.inspect import adapt
+    from statetree.inspect import ChartAgentAdapter, adapt
 
     world = World(1, 30, brains=brains)
     shown = [adapt(machine) for machine in watched(world)]
     assert [adapter.kind for adapter in shown[:2]] == ["state-machine", "bitmask"]
     enemy = shown[2]
     assert enemy.name == "Enemy[0]" and enemy.active()[0] == "Enemy"
-    assert isinstance(enemy, AgentAdapter) == (brains == "batch")
+    assert isinstance(enemy, ChartAgentAdapter) == (brains == "batch")
 
 
 def test_a_watched_batch_agent_reports_its_changes() -> None:
-    from game.inspecting import AgentAdapter
+    from statetree.inspect import adapt
 
     world = World(1, 1)
     hero = world.heroes[0]
     world.crowd.x[0], world.crowd.y[0] = hero.x + 100, hero.y
-    adapter = AgentAdapter(world.crowd.brains.batch.agent(0))  # type: ignore[attr-defined]
+    adapter = adapt(world.crowd.brains.batch.agent(0))  # type: ignore[attr-defined]
     notes: list[object] = []
     adapter.attach(notes.append)
     play(world, 1)

@@ -41,7 +41,7 @@ def test_adapt_refuses_other_objects() -> None:
         adapt(42)
     assert str(caught.value) == (
         "cannot inspect 42: give a StateMachine, a BitmaskMachine, a chart machine, a "
-        "ChartBatch or an object implementing statetree.inspect.WatchedMachine"
+        "ChartBatch, a batch's agent or an object implementing statetree.inspect.WatchedMachine"
     )
 
 

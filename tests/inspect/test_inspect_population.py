@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 from inspect_samples import Lamp
 
-from statetree.inspect import ChartBatchAdapter, Hub, PopulationView, adapt, capabilities
+from statetree.inspect import (
+    ChartAgentAdapter,
+    ChartBatchAdapter,
+    Hub,
+    PopulationView,
+    adapt,
+    capabilities,
+)
 from statetree.inspect.watcher import Watcher
 
 np = pytest.importorskip("numpy", reason="chart batches need NumPy (the batch extra)")
@@ -96,3 +103,47 @@ def test_the_view_message_carries_the_samples_kept() -> None:
 
     assert view["population"] == [[0, 3, 3, 0]]
     assert view["states"] == ["Top", "Top.Patrol", "Top.Chase"]
+
+
+def test_an_agent_of_a_batch_is_watched_as_a_chart_machine() -> None:
+    batch = guards(3)
+    adapter = adapt(batch.agent(1))
+    hub = Hub([adapter, batch.agent(2)])
+    hub.frame()  # a driven program
+    hub.watch(Watcher(), ["Guard_1_"])
+    hub.frame()  # attached
+    batch.tick(0.25)
+    batch.hold(Event("held", "Shift"), [1])
+    batch.send(Event("input", "Alarm"), [1, 2])
+    hub.frame()
+    rows = hub.flush()
+
+    assert isinstance(adapter, ChartAgentAdapter)
+    assert (adapter.name, adapter.kind) == ("Guard[1]", "chart-agent")
+    assert adapter.view().structure.names == ("Top", "Top.Patrol", "Top.Chase")
+    assert adapter.view().structure is adapter.view().structure  # drawn once
+    # The agent's steps, found after the frame that made them, in processing order.
+    assert rows == [
+        (1, 2, "Guard_1_", "exit", "Exited", "Top.Patrol", 1, ""),
+        (2, 2, "Guard_1_", "enter", "Entered", "Top.Chase", 1, ""),
+    ]
+    assert hub.latest["active"] == {"Guard_1_": ("Top", "Top.Chase")}
+    assert hub.travel("Guard_1_", 1).active == ("Top",)
+    assert hub.travel("Guard_1_", 2).values == (
+        ("chart", "clock", 0.25),
+        ("held", "held Shift", True),
+    )
+
+
+def test_an_agent_reports_nothing_once_unwatched() -> None:
+    batch = guards(1)
+    adapter = adapt(batch.agent(0))
+    notes: list[object] = []
+    adapter.attach(notes.append)
+    batch.send(Event("input", "Alarm"))
+    adapter.poll()
+    adapter.detach()
+    batch.send(Event("input", "Calm"))
+    adapter.poll()
+
+    assert notes == [("exit", "Top.Patrol"), ("enter", "Top.Chase")]

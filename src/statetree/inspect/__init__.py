@@ -44,7 +44,7 @@ from statetree.inspect.adapters import (
     Value,
     WatchedMachine,
 )
-from statetree.inspect.batch_adapter import ChartBatchAdapter
+from statetree.inspect.batch_adapter import ChartAgentAdapter, ChartBatchAdapter
 from statetree.inspect.bitmask_adapter import BitmaskAdapter
 from statetree.inspect.chart_adapter import ChartAdapter, EditableChartAdapter
 from statetree.inspect.chart_file import ChartFile
@@ -60,6 +60,7 @@ __all__ = [
     "DEFAULT_PORT",
     "BitmaskAdapter",
     "ChartAdapter",
+    "ChartAgentAdapter",
     "ChartBatchAdapter",
     "ChartFile",
     "Command",

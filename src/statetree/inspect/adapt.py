@@ -16,7 +16,7 @@ from statetree.inspect.adapters import (
     ReceivesEvents,
     WatchedMachine,
 )
-from statetree.inspect.batch_adapter import ChartBatchAdapter
+from statetree.inspect.batch_adapter import ChartAgentAdapter, ChartBatchAdapter
 from statetree.inspect.bitmask_adapter import BitmaskAdapter
 from statetree.inspect.class_adapter import StateMachineAdapter
 from statetree.inspect.net_adapter import NetMachineAdapter
@@ -36,11 +36,16 @@ def _chart_adapter(machine: object) -> WatchedMachine | None:
 
 
 def _batch_adapter(machine: object) -> WatchedMachine | None:
-    """The population adapter of a chart batch (its module is loaded if one exists)."""
+    """The population adapter of a chart batch, or the adapter of one of its agents (their
+    module is loaded if one exists)."""
     batches = sys.modules.get("statetree.chart.batch")
-    if batches is None or not isinstance(machine, batches.ChartBatch):
+    if batches is None:
         return None
-    return ChartBatchAdapter(machine)
+    if isinstance(machine, batches.ChartBatch):
+        return ChartBatchAdapter(machine)
+    if isinstance(machine, batches.AgentView):
+        return ChartAgentAdapter(machine)
+    return None
 
 
 def adapt(machine: object, *, codec: Codec | None = None) -> WatchedMachine:
@@ -49,8 +54,9 @@ def adapt(machine: object, *, codec: Codec | None = None) -> WatchedMachine:
     Args:
         machine: a :class:`~statetree.StateMachine`, a
             :class:`~statetree.bitmask.BitmaskMachine`, a chart machine, a chart batch
-            (shown as a population), or an object that already is a
-            :class:`WatchedMachine` (returned as it is, unless a codec is given).
+            (shown as a population), one agent of a batch (``batch.agent(i)``), or an
+            object that already is a :class:`WatchedMachine` (returned as it is, unless a
+            codec is given).
         codec: the ``statetree.net`` codec the program replicates a state machine or a
             chart with: its packets are then decoded field by field
             (:class:`NetMachineAdapter`).
@@ -71,7 +77,7 @@ def adapt(machine: object, *, codec: Codec | None = None) -> WatchedMachine:
         return found
     raise InspectError(
         f"cannot inspect {machine!r}: give a StateMachine, a BitmaskMachine, a chart machine, "
-        "a ChartBatch or an object implementing statetree.inspect.WatchedMachine"
+        "a ChartBatch, a batch's agent or an object implementing statetree.inspect.WatchedMachine"
     )
 
 

@@ -1,10 +1,14 @@
-"""The adapter of chart batches (:class:`~statetree.chart.ChartBatch`): a population view.
+"""The adapters of chart batches (:class:`~statetree.chart.ChartBatch`): a population
+view of the batch, and a view of one of its agents.
 
 A batch runs one chart for thousands of agents as arrays; it has no per-agent steps to put
 on a timeline. The page shows its chart with the number of agents in each state, and those
 numbers over time: the adapter counts the agents at each frame (every few frames for a
 very large batch, since counting a batch costs a few array passes) while a page watches.
-NumPy is needed only by the batch itself: this module imports nothing of it.
+One agent (``batch.agent(i)``) is shown like a chart machine: its states, the states it
+entered and left (found by comparing its active states after each frame) and its clock,
+levels and timers. NumPy is needed only by the batch itself: this module imports nothing
+of it.
 """
 
 from __future__ import annotations
@@ -12,12 +16,13 @@ from __future__ import annotations
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
-from statetree.inspect.adapters import Event, Note, PopulationView, Sample
+from statetree.inspect.adapters import DiagramView, Event, Note, PopulationView, Sample, Value
 
 if TYPE_CHECKING:
-    from statetree.chart.batch import ChartBatch
+    from statetree.chart.batch import AgentView, ChartBatch
+    from statetree.structure import Structure
 
-__all__ = ["ChartBatchAdapter"]
+__all__ = ["ChartAgentAdapter", "ChartBatchAdapter"]
 
 AGENTS_PER_FRAME_COUNTED = 10_000
 """By default a batch is counted every ``size // 10,000`` frames (every frame up to that)."""
@@ -97,3 +102,70 @@ class ChartBatchAdapter:
     def describe(self, raw: Any) -> Event:
         """A batch reports no steps; a record is shown as it is."""
         return Event("event", "Batch", "", -1, repr(raw))
+
+
+class ChartAgentAdapter:
+    """Watch one agent of a :class:`~statetree.chart.ChartBatch` as a chart machine.
+
+    A batch calls no listeners, so the agent's steps are found by comparing its active
+    states each time the inspector polls it (after each frame of a program that calls
+    ``Inspector.frame()``): states left are listed deepest first, then states entered.
+
+    Args:
+        agent: the agent's view, ``batch.agent(index)``.
+        name: the label on the page (default: ``Chart[index]``).
+    """
+
+    kind = "chart-agent"
+
+    def __init__(self, agent: AgentView, *, name: str | None = None) -> None:
+        self.agent = agent
+        self.name = name if name is not None else agent.name
+        self._note: Note | None = None
+        self._seen: tuple[str, ...] = ()
+        self._shown: tuple[object, Structure] | None = None
+
+    def view(self) -> DiagramView:
+        """The chart's diagram (a new one after the batch reloads)."""
+        chart = self.agent.chart
+        if self._shown is None or self._shown[0] is not chart:
+            self._shown = (chart, self.agent.structure)
+        return DiagramView(self._shown[1])
+
+    def active(self) -> tuple[str, ...]:
+        """The agent's active states' paths, regions after their host."""
+        return self.agent.active
+
+    def attach(self, note: Note) -> None:
+        """Start reporting the agent's steps (from its states now)."""
+        self._note, self._seen = note, self.agent.active
+
+    def detach(self) -> None:
+        """Stop reporting."""
+        self._note = None
+
+    def poll(self) -> None:
+        """Report the states the agent left and entered since the last poll."""
+        note, now = self._note, self.agent.active
+        if note is None or now == self._seen:
+            return
+        for path in reversed(self._seen):
+            if path not in now:
+                note(("exit", path))
+        for path in now:
+            if path not in self._seen:
+                note(("enter", path))
+        self._seen = now
+
+    def describe(self, raw: Any) -> Event:
+        """The timeline line of a state left or entered."""
+        category, path = raw
+        label = "Entered" if category == "enter" else "Exited"
+        return Event(category, label, path, path.count("."))
+
+    def values(self) -> tuple[Value, ...]:
+        """The agent's clock (seconds), the levels held for it and its running timers."""
+        agent = self.agent
+        held = sorted(str(event) for event in agent.held)
+        timers = [("timers", f"{t.name} ({t.state})", t.due) for t in agent.timers]
+        return (("chart", "clock", agent.clock), *(("held", h, True) for h in held), *timers)
