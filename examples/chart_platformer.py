@@ -29,9 +29,14 @@ CHARTS = Path(__file__).resolve().parent / "charts"
 
 REGISTRY = DEFAULT_REGISTRY.with_triggers(TriggerType("landed")).with_actions(
     ActionType(
-        "play_animation", (Param("name"), Param("layer", str, "full"), Param("loop", bool, False))
+        "play_animation",
+        (
+            Param("name"),
+            Param("layer", str, "full", choices=("full", "legs", "arms")),
+            Param("loop", bool, False),
+        ),
     ),
-    ActionType("set_speed", (Param("value", float),)),
+    ActionType("set_speed", (Param("value", float, minimum=0.0),)),
     ActionType("spawn", (Param("what"),)),
 )
 """The built-ins plus what this game adds: a ``landed`` trigger and three actions."""

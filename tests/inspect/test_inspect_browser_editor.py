@@ -173,10 +173,19 @@ def test_actions_are_edited_with_typed_controls(page: Any, chart: Chart) -> None
     expect(loop).to_be_checked()
     value = enter.locator('input[data-param="value"]')
     expect(value).to_have_attribute("type", "number")
+    expect(value).to_have_attribute("min", "0")
     expect(value).to_have_value("1")
+    layer = enter.locator('select[data-param="layer"]')  # a parameter with choices
+    expect(layer.locator("option")).to_have_text(["(default: full)", "full", "legs", "arms"])
+    expect(layer).to_have_value('"legs"')
     expect(enter.locator("select.kind").first).to_have_value("play_animation")
 
     loop.uncheck()
+    layer.select_option(label="arms")
+    value.fill("-1")
+    expect(enter.locator(".field-message .problem")).to_have_text(
+        "line 22: set_speed: 'value' must be at least 0, got -1"
+    )
     value.fill("2.5")
     expect(enter.locator(".field-message")).to_have_text("\u2713 the chart loads")
     enter.locator("button.apply").click()
@@ -184,13 +193,13 @@ def test_actions_are_edited_with_typed_controls(page: Any, chart: Chart) -> None
     expect(card(page, MACHINE).locator(".edit-result p.ok")).to_contain_text("Saved")
     assert (
         "          enter:\n"
-        "            - play_animation: {name: Run, layer: legs, loop: false}\n"
+        "            - play_animation: {name: Run, layer: arms, loop: false}\n"
         "            - set_speed: {value: 2.5}\n"
     ) in chart.text
     running = chart.adapter.chart_machine.chart.find("Hero.Legs.Running")
     assert running is not None
     assert [str(action) for action in running.enter] == [
-        "play_animation(name='Run', layer='legs', loop=False)",
+        "play_animation(name='Run', layer='arms', loop=False)",
         "set_speed(value=2.5)",
     ]
 

@@ -172,7 +172,13 @@ def registry_data(registry: Registry, checked: bool) -> dict[str, Any]:
                 "name": action.name,
                 "builtin": action.builtin,
                 "params": [
-                    {"name": param.name, "type": param.type_name, "default": param.default}
+                    {
+                        "name": param.name,
+                        "type": param.type_name,
+                        "default": param.default,
+                        "minimum": param.minimum,
+                        "choices": None if param.choices is None else list(param.choices),
+                    }
                     for param in action.params
                 ],
             }

@@ -154,17 +154,21 @@ function writeAction({ type, params }) {
   return Object.keys(kept).length ? { [type]: kept } : type;
 }
 
-// A parameter's control, typed by its declared type (or by its value's, undeclared).
+// A parameter's control, typed by its declared type (or by its value's, undeclared): a
+// dropdown of its choices, a checkbox, a number field (with its minimum) or a text field.
 function paramControl(param, value, onChange) {
   const type = param.type;
   let control;
-  if (type === "boolean") {
+  if (param.choices?.length) {
+    control = choiceControl(param, value, onChange);
+  } else if (type === "boolean") {
     control = input("checkbox", undefined, param.name);
     control.checked = value ?? param.default ?? false;
     control.addEventListener("change", () => onChange(control.checked));
   } else if (type === "integer" || type === "number") {
     control = input("number", value ?? "", param.name);
     control.step = type === "integer" ? "1" : "any";
+    if (param.minimum !== null && param.minimum !== undefined) control.min = String(param.minimum);
     if (param.default !== null && param.default !== undefined) control.placeholder = String(param.default);
     control.addEventListener("input", () => {
       const text = control.value.trim();
@@ -179,6 +183,23 @@ function paramControl(param, value, onChange) {
   const label = element("label", `param ${param.default === null ? "required" : ""}`);
   label.append(element("span", "param-name", param.name), control);
   return label;
+}
+
+// A dropdown of a parameter's choices; its first entry leaves the parameter out (its
+// default, or "choose" for a required one). A value the choices lack is listed too, so
+// the loader's message about it shows instead of the value silently changing.
+function choiceControl(param, value, onChange) {
+  const choices = param.choices.map((choice) => [JSON.stringify(choice), String(choice)]);
+  const unset = param.default === null ? "(choose)" : `(default: ${param.default})`;
+  const current = value === undefined ? "" : JSON.stringify(value);
+  if (value !== undefined && !choices.some(([key]) => key === current)) {
+    choices.push([current, String(value)]);
+  }
+  const control = select([["", unset], ...choices], current, param.name);
+  control.addEventListener("change", () => {
+    onChange(control.value === "" ? undefined : JSON.parse(control.value));
+  });
+  return control;
 }
 
 function paramsOf(type, params, registry) {
