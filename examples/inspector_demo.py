@@ -20,7 +20,7 @@ Run ``python examples/inspector_demo.py`` and open the printed address. The worl
   page watches only the machines you tick;
 - with NumPy (the ``batch`` extra), a crowd of 2,000 characters running one chart as arrays
   (``examples/crowd.py``'s ``ChartBatch``): the page shows how many are in each state, and
-  those numbers over time.
+  those numbers over time, and follows three of its agents one by one.
 
 With ``--headless`` (or when the ``CI`` environment variable is set) it runs a fixed number
 of frames as fast as it can and exits. ``statetree inspect examples/inspector_demo.py:demo_world``
@@ -216,6 +216,10 @@ def platformer(path: Path = WORKING_CHART) -> EditableChartAdapter:
     return EditableChartAdapter(machine, ChartFile(path, REGISTRY))
 
 
+BATCH_AGENTS = 3
+"""Agents of the batch crowd offered to the page one by one."""
+
+
 def _batch_crowd() -> Any:
     """2,000 characters of ``examples/crowd.py`` as one ``ChartBatch``, if NumPy is here."""
     try:
@@ -258,6 +262,8 @@ class DemoWorld:
         yield from (torch.machine for torch in self.torches)
         yield from (player.machine for player in self.players)
         yield from (character.machine for character in self.characters[1:])
+        if self.batch is not None:  # a few of the batch's agents, each on its own
+            yield from (self.batch.batch.agent(index) for index in range(BATCH_AGENTS))
         yield from (npc.machine for npc in self.crowd)
 
     def attach(self, inspector: Inspector) -> None:

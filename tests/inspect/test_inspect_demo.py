@@ -28,7 +28,7 @@ def test_run_headless_serves_then_exits(
 
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("statetree inspector: http://127.0.0.1:")
-    assert lines[1] == "ran 30 frames of 14 machines; Hero: Alive > Jump > Jump_Rise"
+    assert lines[1] == "ran 30 frames of 17 machines; Hero: Alive > Jump > Jump_Rise"
     assert (tmp_path / "build" / "inspector_demo" / "platformer.yaml").is_file()
 
 
@@ -101,3 +101,22 @@ def test_importing_statetree_loads_no_web_server() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout == "[]\n"
     assert statetree.inspect.serve.__module__ == "statetree.inspect.serve"
+
+
+def test_agents_of_the_batch_crowd_are_followed_one_by_one(tmp_path: Path) -> None:
+    pytest.importorskip("numpy", reason="the batch crowd needs NumPy (the batch extra)")
+    world = inspector_demo.DemoWorld(npcs=0, chart=tmp_path / "platformer.yaml")
+    hub = Hub(world.machines())
+    agents = [entry for entry in hub.catalog() if entry["kind"] == "chart-agent"]
+    assert [entry["name"] for entry in agents] == ["Crowd[0]", "Crowd[1]", "Crowd[2]"]
+    hub.watch(Watcher(), [agents[0]["id"]])
+
+    for _ in range(60):
+        hub.frame()
+        world.tick(1 / 30)
+    hub.frame()
+
+    rows = [row for row in hub.flush() if row[2] == agents[0]["id"]]
+    assert rows and {row[3] for row in rows} <= {"enter", "exit"}
+    active = world.batch.batch.active(0)
+    assert hub.latest["active"][agents[0]["id"]] == active
