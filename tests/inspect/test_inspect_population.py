@@ -147,3 +147,20 @@ def test_an_agent_reports_nothing_once_unwatched() -> None:
     adapter.poll()
 
     assert notes == [("exit", "Top.Patrol"), ("enter", "Top.Chase")]
+
+
+def test_a_despawned_agent_has_left_its_states_and_breaks_nothing() -> None:
+    batch = guards(2)
+    hub = Hub([batch.agent(1)])
+    hub.frame()
+    hub.watch(Watcher(), ["Guard_1_"])
+    hub.frame()
+    batch.despawn([1])  # the game removes the enemy a page watches
+    hub.frame()
+
+    assert [row[3:6] for row in hub.flush()] == [
+        ("exit", "Exited", "Top.Patrol"),
+        ("exit", "Exited", "Top"),
+    ]
+    assert hub.latest["active"] == {"Guard_1_": ()}
+    assert hub.travel("Guard_1_", 2).values == ()

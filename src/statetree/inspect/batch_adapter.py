@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
+from statetree.errors import UsageError
 from statetree.inspect.adapters import DiagramView, Event, Note, PopulationView, Sample, Value
 
 if TYPE_CHECKING:
@@ -133,12 +134,16 @@ class ChartAgentAdapter:
         return DiagramView(self._shown[1])
 
     def active(self) -> tuple[str, ...]:
-        """The agent's active states' paths, regions after their host."""
-        return self.agent.active
+        """The agent's active states' paths, regions after their host (none once the
+        agent is despawned: the game may do that while a page watches)."""
+        try:
+            return self.agent.active
+        except UsageError:  # the agent's slot is free
+            return ()
 
     def attach(self, note: Note) -> None:
         """Start reporting the agent's steps (from its states now)."""
-        self._note, self._seen = note, self.agent.active
+        self._note, self._seen = note, self.active()
 
     def detach(self) -> None:
         """Stop reporting."""
@@ -146,8 +151,11 @@ class ChartAgentAdapter:
 
     def poll(self) -> None:
         """Report the states the agent left and entered since the last poll."""
-        note, now = self._note, self.agent.active
-        if note is None or now == self._seen:
+        note = self._note
+        if note is None:
+            return
+        now = self.active()
+        if now == self._seen:
             return
         for path in reversed(self._seen):
             if path not in now:
@@ -164,8 +172,16 @@ class ChartAgentAdapter:
         return Event(category, label, path, path.count("."))
 
     def values(self) -> tuple[Value, ...]:
-        """The agent's clock (seconds), the levels held for it and its running timers."""
+        """The agent's clock (seconds), the levels held for it and its running timers
+        (none once it is despawned)."""
         agent = self.agent
-        held = sorted(str(event) for event in agent.held)
-        timers = [("timers", f"{t.name} ({t.state})", t.due) for t in agent.timers]
-        return (("chart", "clock", agent.clock), *(("held", h, True) for h in held), *timers)
+        try:
+            clock, held, timers = agent.clock, agent.held, agent.timers
+        except UsageError:  # the agent's slot is free
+            return ()
+        names = sorted(str(event) for event in held)
+        return (
+            ("chart", "clock", clock),
+            *(("held", name, True) for name in names),
+            *(("timers", f"{t.name} ({t.state})", t.due) for t in timers),
+        )
