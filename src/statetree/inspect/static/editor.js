@@ -34,6 +34,8 @@ function stateAt(chart, path) {
 
 const parentPath = (path) => path.split(".").slice(0, -1).join(".");
 
+const sameHistory = (a, b) => (a?.undo ?? 0) === (b?.undo ?? 0) && (a?.redo ?? 0) === (b?.redo ?? 0);
+
 export class ChartEditor {
   constructor(card, app) {
     this.card = card;
@@ -41,6 +43,7 @@ export class ChartEditor {
     this.machine = card.machine.id;
     this.source = null;
     this.last = null; // the last save: {summary, diff}
+    this.lists = null; // the trigger names offered while typing (a <datalist> per type)
     this.checks = new WeakMap(); // message slot -> number of its latest check
     this.box = card.part("editor");
     this.card.root.addEventListener("keydown", (event) => this.shortcut(event));
@@ -56,10 +59,20 @@ export class ChartEditor {
   }
 
   // Draw the editor for a new source; the selected state's form is drawn again only when
-  // the file changed, so a form being filled in is left alone.
+  // the file changed, so a form being filled in is left alone. A source like the one shown
+  // (the same text and undo history: the reply to the new view a reload brings) renews the
+  // trigger names only: a button redrawn under the pointer would lose a click, and a text
+  // being typed would be lost.
   show(source) {
     const changed = !this.source || this.source.text !== source.text;
+    const same = !changed && sameHistory(this.source.history, source.history);
     this.source = source;
+    if (same && this.lists) {
+      const lists = this.datalists();
+      this.lists.replaceWith(lists);
+      this.lists = lists;
+      return;
+    }
     this.render();
     if (changed && this.card.selected) this.card.select(this.card.selected);
   }
@@ -96,7 +109,8 @@ export class ChartEditor {
       ? "Click a state to edit it; drag from a state to a sibling to draw a transition."
       : "TOML charts are edited as text (no TOML writer keeps the file).";
     box.replaceChildren(head, element("p", "muted hint", hint), this.textEditor(), this.result());
-    box.append(this.datalists());
+    this.lists = this.datalists();
+    box.append(this.lists);
   }
 
   result() {
