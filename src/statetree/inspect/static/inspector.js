@@ -29,6 +29,7 @@ const page = {
   driven: false,
   hit: 0, // serial of the last breakpoint hit seen
   hitMachine: null, // the machine shown at its step that hit, until the program resumes
+  pendingHit: null, // the last hit, until its row arrives and the page travels to it
   retry: 500,
   nextRef: 1,
   replies: new Map(), // ref -> {resolve, reject} of requests waiting for their reply
@@ -146,6 +147,7 @@ function onBatch(message) {
     page.cards.get(id)?.addSamples(samples);
   }
   setProgram(message);
+  travelToHit();
 }
 
 // -- the program: frame, pause, step, breakpoints -------------------------------------------
@@ -176,11 +178,19 @@ function showHit([serial, machine, on, target, frame]) {
   const what = { enter: "entered", exit: "exited", event: "got the event" }[on];
   $("hit").textContent = `Breakpoint: ${machineName(machine)} ${what} ${target} (frame ${frame})`;
   $("hit").hidden = false;
-  const seq = timeline.hitRow(machine, on, target, frame);
-  if (seq !== null) {
-    page.hitMachine = machine;
-    travel(machine, seq);
-  }
+  page.pendingHit = { machine, on, target, frame };
+}
+
+// Show the machine that hit a breakpoint at the step that hit it, once the page has that
+// step's row (it may come in a later batch than the hit).
+function travelToHit() {
+  const hit = page.pendingHit;
+  if (!hit) return;
+  const seq = timeline.hitRow(hit.machine, hit.on, hit.target, hit.frame);
+  if (seq === null) return;
+  page.pendingHit = null;
+  page.hitMachine = hit.machine;
+  travel(hit.machine, seq);
 }
 
 function togglePause() {
@@ -192,6 +202,7 @@ function togglePause() {
       $("hit").textContent = "";
       if (page.hitMachine) live(page.hitMachine);
       page.hitMachine = null;
+      page.pendingHit = null;
     }
   } else {
     // The program does not ask whether to run its frames: only the view can stop.
