@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
@@ -75,13 +76,24 @@ class Connection:
     async def send(self, message: dict[str, Any]) -> None:
         """Send one JSON message (sends never interleave); a page that left ends the
         connection instead."""
+        await self._send_made(lambda: message)
+
+    async def _send_made(self, make: Callable[[], dict[str, Any] | None]) -> bool:
+        """Send what ``make`` returns (nothing if ``None``); whether it was sent.
+
+        ``make`` runs once the messages before it are sent, and its message goes out
+        before any other: what it reads of the subscriptions is what they are when the
+        page gets it (an ``unsubscribe`` handled meanwhile has its reply sent after).
+        """
         async with self._send_lock:
-            if self.closed:
-                return
+            message = None if self.closed else make()
+            if message is None:
+                return False
             try:
                 await self.websocket.send_json(message)
             except GONE:
                 self.closed = True
+            return True
 
     async def _read(self) -> None:
         while not self.closed:
@@ -128,25 +140,35 @@ class Connection:
         while not self.closed:
             await self.wake.wait()
             self.wake.clear()
-            batch = self.watcher.batch(self.hub.latest, self.hub.status(), self.views.describe)
-            if batch is None:
-                continue
             # A view may have changed (a chart reloaded with new states): resend it first.
-            for machine_id in [m for m in self.hub.ids if m in self.watcher.machines]:
+            for machine_id in [m for m in self.hub.ids if self._watches(m)]:
                 await self.refresh_view(machine_id)
-            await self.send(batch)
+            # Made only now: a batch made before an unsubscribe and sent after its reply
+            # would bring back the card the page had just removed.
+            await self._send_made(self._batch)
+
+    def _batch(self) -> dict[str, Any] | None:
+        return self.watcher.batch(self.hub.latest, self.hub.status(), self.views.describe)
 
     async def refresh_view(self, machine_id: str) -> None:
-        """Send the machine's view if the page does not have this one yet."""
+        """Send the machine's view if the page watches it and does not have this one yet."""
         # One refresh at a time: the subscribe reply and a batch may both find the view
         # missing, and a page sent it twice would draw its card (and editor) twice.
         async with self._view_lock:
-            adapter = self.hub.adapter(machine_id)
-            token = view_token(adapter)
-            if self._tokens.get(machine_id) != token:
-                # The token is set once the view is sent, so no batch can overtake it.
-                await self.send(await asyncio.to_thread(self.views.view_message, machine_id))
+            if not self._watches(machine_id):
+                return
+            token = view_token(self.hub.adapter(machine_id))
+            if self._tokens.get(machine_id) == token:
+                return
+            view = await asyncio.to_thread(self.views.view_message, machine_id)
+            # The page may have unsubscribed while the view was drawn: then it never gets
+            # it (it would draw a card for a machine it no longer watches).
+            if await self._send_made(lambda: view if self._watches(machine_id) else None):
+                # Set once the view is sent, so no batch can overtake it.
                 self._tokens[machine_id] = token
+
+    def _watches(self, machine_id: str) -> bool:
+        return machine_id in self.watcher.machines
 
     def forget_view(self, machine_id: str) -> None:
         """The page no longer has the machine's view (it unsubscribed)."""
