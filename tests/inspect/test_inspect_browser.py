@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from browser_support import BROWSER, flick, lit, wait_until
+from browser_support import BROWSER, card, flick, lit, wait_until
 from inspect_samples import Lamp, soldier
 from inspector_demo import Replicated, Torch, platformer
 from net_character import CODEC, Character, Inputs
@@ -267,9 +267,15 @@ def test_unwatching_a_machine_removes_its_card_and_listener(
     from playwright.sync_api import expect
 
     hub, torch = program[1].hub, program[0].torch.machine
-    assert len(torch._listeners()) == 1
+    box = page.locator('#machine-list input[data-machine="Torch"]')
+    # Ticked as soon as the page asked to watch it, not at the server's reply: unticked
+    # until then, the box took a quick uncheck for nothing, and the card stayed.
+    expect(box).to_be_checked()
+    expect(card(page, "Torch")).to_have_count(1)
+    wait_until(lambda: len(torch._listeners()) == 1, "the program attached the listener")
     page.uncheck('#machine-list input[data-machine="Torch"]')
-    expect(page.locator('article[data-machine="Torch"]')).to_have_count(0)
-    assert not hub.watched("Torch")
+    wait_until(lambda: not hub.watched("Torch"), "the server unwatched the Torch")
+    expect(card(page, "Torch")).to_have_count(0)
+    expect(box).not_to_be_checked()
     # The program removes the listener itself, at its next frame.
     wait_until(lambda: torch._listeners() == (), "the program removed the listener")

@@ -76,9 +76,7 @@ export class Card {
     for (const [index, name] of ["zoom-out", "zoom-in", "fit", "expand"].entries()) {
       tools.children[index].classList.add(name);
     }
-    this.part("close").addEventListener("click", () => {
-      this.app.send({ type: "unsubscribe", machines: [this.machine.id] });
-    });
+    this.part("close").addEventListener("click", () => this.app.unwatch([this.machine.id]));
   }
 
   toggleExpanded(force) {

@@ -121,14 +121,14 @@ function onError(message) {
 function onHello(message) {
   page.machines = new Map(message.machines.map((machine) => [machine.id, machine]));
   setProgram(message);
-  renderMachineList();
   // A reconnect keeps what was watched; a first visit watches the first few machines.
   const wanted = page.helloSeen
     ? [...page.watched]
     : message.machines.slice(0, DEFAULT_WATCHED).map((machine) => machine.id);
   page.helloSeen = true;
   page.watched = new Set();
-  if (wanted.length) send({ type: "subscribe", machines: wanted });
+  renderMachineList();
+  watch(wanted);
 }
 
 function onBatch(message) {
@@ -269,9 +269,7 @@ function renderMachineList() {
     box.type = "checkbox";
     box.checked = page.watched.has(machine.id);
     box.dataset.machine = machine.id;
-    box.addEventListener("change", () => {
-      send({ type: box.checked ? "subscribe" : "unsubscribe", machines: [machine.id] });
-    });
+    box.addEventListener("change", () => (box.checked ? watch : unwatch)([machine.id]));
     label.title = `${machine.name} (${machine.kind})`;
     label.append(box, element("span", "machine-name", machine.name));
     item.append(label, element("span", "kind badge", machine.kind));
@@ -291,8 +289,30 @@ function watchShown() {
       "info",
     );
   }
-  const chosen = ids.slice(0, MAX_WATCH_SHOWN);
-  if (chosen.length) send({ type: "subscribe", machines: chosen });
+  watch(ids.slice(0, MAX_WATCH_SHOWN));
+}
+
+// The boxes show what the page asked for at once, not when the reply comes: a box that
+// stayed unticked under a machine's card until then would take a click meant to unwatch
+// it as one to watch it. The reply (setWatched) then says what is watched.
+function watch(ids) {
+  if (!ids.length) return;
+  for (const id of ids) page.watched.add(id);
+  showWatched();
+  send({ type: "subscribe", machines: ids });
+}
+
+function unwatch(ids) {
+  if (!ids.length) return;
+  for (const id of ids) page.watched.delete(id);
+  showWatched();
+  send({ type: "unsubscribe", machines: ids });
+}
+
+function showWatched() {
+  for (const box of $("machine-list").querySelectorAll("input[data-machine]")) {
+    box.checked = page.watched.has(box.dataset.machine);
+  }
 }
 
 function setWatched(ids) {
@@ -310,14 +330,13 @@ function setWatched(ids) {
     if (page.cards.has(id)) $("cards").append(page.cards.get(id).root);
   }
   $("no-cards").hidden = page.cards.size > 0;
-  for (const box of $("machine-list").querySelectorAll("input[data-machine]")) {
-    box.checked = page.watched.has(box.dataset.machine);
-  }
+  showWatched();
   timeline.machineOptions(page.watched);
 }
 
 const app = {
   send,
+  unwatch,
   request,
   program: () => ({ driven: page.driven, paused: page.paused }),
   rowsOf: (id) => timeline.seqsOf(id),
@@ -343,9 +362,7 @@ function start() {
   $("step").addEventListener("click", () => send({ type: "step", frames: 1 }));
   $("machine-filter").addEventListener("input", renderMachineList);
   $("watch-shown").addEventListener("click", watchShown);
-  $("unwatch-all").addEventListener("click", () => {
-    if (page.watched.size) send({ type: "unsubscribe", machines: [...page.watched] });
-  });
+  $("unwatch-all").addEventListener("click", () => unwatch([...page.watched]));
   document.addEventListener("keydown", (event) => {
     if (event.key !== "Escape") return;
     for (const card of page.cards.values()) {
