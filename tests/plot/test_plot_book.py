@@ -64,8 +64,9 @@ def test_book_example_plots_to_an_svg_showing_every_state(path: Path, load: Load
     module = load(path)
     initial_states = find_initial_states(module)
     if not defines_states(module):
+        # An example that only runs another one: nothing to plot, and nothing found.
         assert initial_states == ()
-        pytest.skip(f"{path.name} defines no states (it runs another example)")
+        return
     assert initial_states, f"{path.name}: no machine found"
 
     for initial in initial_states:
