@@ -23,7 +23,7 @@ $(VENV)/.base: $(BIN)/python pyproject.toml setup.py
 # the environment skips it). Editing a compiled module rebuilds it, since Python would load
 # the older compiled module first.
 CHART_RUNTIME := $(addprefix src/statetree/chart/,actions.py conditions.py machine.py runtime.py states.py)
-CORE_SOURCES := $(wildcard src/statetree/core/*.py) src/statetree/_native_repair.c $(CHART_RUNTIME)
+CORE_SOURCES := $(wildcard src/statetree/core/*.py) $(wildcard src/statetree/_native_*.c) $(CHART_RUNTIME)
 $(VENV)/.core: $(VENV)/.base $(CORE_SOURCES) setup.py
 	$(BIN)/python setup.py --quiet build_ext --inplace
 	touch $@

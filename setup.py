@@ -26,6 +26,7 @@ PACKAGE = Path("src/statetree")
 CORE = PACKAGE / "core"
 CHART = PACKAGE / "chart"
 REPAIR = PACKAGE / "_native_repair.c"
+HELPERS = PACKAGE / "_native_transitions.c"
 NOT_COMPILED = {"__init__.py"}  # it chooses between the compiled and the source modules
 # The chart runtime a chart machine runs per event (the rest of the chart package, its
 # loaders and its compiler, runs once per chart and stays Python).
@@ -63,8 +64,8 @@ def _in_place() -> list[Path]:
     loaders = [
         path for folder in (CORE, CHART) for path in (*folder.glob("*.so"), *folder.glob("*.pyd"))
     ]
-    repair = [*PACKAGE.glob("_native_repair.*.so"), *PACKAGE.glob("_native_repair.*.pyd")]
-    return [*loaders, *repair, *Path("src").glob("*__mypyc.*")]
+    native = [*PACKAGE.glob("_native_*.so"), *PACKAGE.glob("_native_*.pyd")]
+    return [*loaders, *native, *Path("src").glob("*__mypyc.*")]
 
 
 def _remove_in_place() -> None:
@@ -88,8 +89,13 @@ def core_extensions() -> list[object]:
     except BaseException as error:  # mypy reports type errors by exiting
         print(f"statetree: not compiling the core ({error!r})", file=sys.stderr)
         return []
-    # Fixes how instances of the compiled classes are freed (see the C file).
-    return [*compiled, Extension("statetree._native_repair", [str(REPAIR)])]
+    # Fixes how instances of the compiled classes are freed, and the transition helpers
+    # without the cost of a compiled function's call (see the C files).
+    return [
+        *compiled,
+        Extension("statetree._native_repair", [str(REPAIR)]),
+        Extension("statetree._native_transitions", [str(HELPERS)]),
+    ]
 
 
 setup(ext_modules=core_extensions(), cmdclass={"build_ext": OptionalBuildExt})

@@ -30,7 +30,14 @@ from importlib.machinery import (
 from importlib.util import find_spec
 from typing import TYPE_CHECKING, TypeVar
 
-__all__ = ["COMPILED", "PURE_VARIABLE", "build_name", "mypyc_attr", "repair_native"]
+__all__ = [
+    "COMPILED",
+    "PURE_VARIABLE",
+    "build_name",
+    "fast_helpers",
+    "mypyc_attr",
+    "repair_native",
+]
 
 T = TypeVar("T")
 
@@ -72,6 +79,7 @@ def _compiled_loads() -> bool:
     try:
         __import__(spec.name)
         __import__("statetree._native_repair")
+        __import__("statetree._native_transitions")
     except ImportError as error:
         # A half-built install (say, a compiler that failed on one module) must still run.
         for name in [name for name in sys.modules if name.startswith(f"{__name__}.")]:
@@ -111,6 +119,24 @@ else:
 if COMPILED:
     for _module, _name in _SUBCLASSED:
         repair_native(getattr(import_module(f"{__name__}.{_module}"), _name))
+
+
+def fast_helpers() -> dict[str, Callable[..., object]]:
+    """The C versions of ``sibling``, ``inner`` and ``inner_entry`` by name, for the
+    ``statetree`` namespace (none when pure).
+
+    They return the same shared transitions and hand any other call to the Python
+    functions, without the cost of a compiled function's call, which builds a tuple and a
+    dict for ``*args, **kwargs`` (see ``statetree/_native_transitions.c``).
+    """
+    if not COMPILED:
+        return {}
+    transition = import_module(f"{__name__}.transition")
+    names = ("sibling", "inner", "inner_entry")
+    made = import_module("statetree._native_transitions").install(
+        *(getattr(transition, name) for name in names), "statetree"
+    )
+    return dict(zip(names, made, strict=True))
 
 
 def build_name() -> str:

@@ -59,7 +59,7 @@ class StateMachine(Options, Generic[OwnerT]):
         TransitionTargetError: ``initial`` is not a ``State`` subclass.
     """
 
-    __slots__ = ("__weakref__", "_busy", "_initial", "_stack", "owner")
+    __slots__ = ("__weakref__", "_busy", "_stack", "owner")
 
     def __init__(
         self,
@@ -72,9 +72,9 @@ class StateMachine(Options, Generic[OwnerT]):
         max_transitions: SupportsIndex = DEFAULT_MAX_TRANSITIONS,
         time_in_state: bool = False,
     ) -> None:
-        self._initial = _initial_transition(initial)
+        start = _initial_transition(initial)
+        self._start = (start, name) if name else start
         self.owner = owner
-        self.name = name
         self._stack: Stack = []
         self._busy = 0  # the id of the thread running a call, 0 when idle
         self._extras: Extras | None = None
@@ -100,7 +100,7 @@ class StateMachine(Options, Generic[OwnerT]):
 
     @initial.setter
     def initial(self, initial: type[State[Any]] | Transition) -> None:
-        self._initial = _initial_transition(initial)
+        self._restart_with(_initial_transition(initial))
 
     @property
     def stack(self) -> tuple[State[Any], ...]:
@@ -155,17 +155,17 @@ class StateMachine(Options, Generic[OwnerT]):
 
     def _outer_of(self, state: State[Any]) -> list[State[Any]]:
         stack = self._stack
-        depth = state.depth
-        if depth < len(stack) and stack[depth] is state:
-            return stack[:depth]
+        index = _index_in(stack, state)
+        if index >= 0:
+            return stack[:index]
         self._locate(state, "get_outer_state")
         return ancestors(state, stack, self._regions())
 
     def _inner_of(self, state: State[Any]) -> list[State[Any]]:
         stack = self._stack
-        depth = state.depth
-        if not self._regions() and depth < len(stack) and stack[depth] is state:
-            return stack[depth + 1 :]
+        index = _index_in(stack, state)
+        if index >= 0 and not self._regions():
+            return stack[index + 1 :]
         self._locate(state, "get_inner_state")
         return list(descendants(state, stack, self._regions()))
 
@@ -174,11 +174,19 @@ class StateMachine(Options, Generic[OwnerT]):
         return immediate_inners(state, self._stack, self._regions())
 
     def _holds(self, state: State[Any]) -> bool:
-        depth = state.depth
         stack = self._stack
-        if depth < len(stack) and stack[depth] is state:
+        if _index_in(stack, state) >= 0:
             return True
         return any(s is state for s in walk(stack, self._regions()))
+
+    def _depth_of(self, state: State[Any]) -> int:
+        """``state.depth``: how many states are outside ``state``.
+
+        Raises:
+            UsageError: ``state`` is not active in this machine.
+        """
+        index = _index_in(self._stack, state)
+        return index if index >= 0 else self._locate(state, "depth")[2]
 
     # -- running ---------------------------------------------------------------------------
 
@@ -213,24 +221,25 @@ class StateMachine(Options, Generic[OwnerT]):
             # pass's decision is next_change's, with no regions to consider; in the main
             # stack a state's index is its depth.
             while stack and changes < PLAIN_CHANGES and self._extras is None:
-                last = stack[-1]
+                last = len(stack) - 1
+                index = 0
                 for state in stack:
                     result = state.transition()
-                    if result is None:
-                        continue
-                    if type(result) is not Transition:
-                        raise not_a_transition(state, result)
-                    kind = result.kind
-                    if (
-                        state is last
-                        or kind is SIBLING
-                        or (kind is INNER and type(stack[state.depth + 1]) is not result.target)
-                    ):
-                        break
+                    if result is not None:
+                        if type(result) is not Transition:
+                            raise not_a_transition(state, result)
+                        kind = result.kind
+                        if (
+                            index == last
+                            or kind is SIBLING
+                            or (kind is INNER and type(stack[index + 1]) is not result.target)
+                        ):
+                            break
+                    index += 1
                 else:
                     return
                 changes += 1
-                apply(self, stack, state.depth, result)
+                apply(self, stack, index, index, result)
             settle(self, changes)
         finally:
             self._busy = 0
@@ -260,8 +269,10 @@ class StateMachine(Options, Generic[OwnerT]):
                 dt = frame_time(args, kwargs, self._label())
                 for key in extras.timers:
                     extras.timers[key] += dt
-            for state in self.walk() if self._regions() else self._stack:
-                if state._st_hooks & HAS_UPDATE:
+            # Untyped, so that update is called the Python way (see settle.pop_to).
+            states: list[Any] = self.walk() if self._regions() else self._stack
+            for state in states:
+                if type(state)._st_hooks & HAS_UPDATE:
                     state.update(*args, **kwargs)
         finally:
             self._busy = 0
@@ -287,7 +298,7 @@ class StateMachine(Options, Generic[OwnerT]):
             UsageError: ``state`` is not active in this machine, or a hook is running.
         """
         with self._tool_call("exit"):
-            home, index = self._locate(state, "exit")
+            home, index, _ = self._locate(state, "exit")
             pop_to(self, home, index)
 
     def apply_transition(self, state: State[Any], transition: Transition | object) -> None:
@@ -309,8 +320,8 @@ class StateMachine(Options, Generic[OwnerT]):
                 f"{type(transition).__name__}"
             )
         with self._tool_call("apply_transition"):
-            home, index = self._locate(state, "apply_transition")
-            apply(self, home, index, transition)
+            home, index, depth = self._locate(state, "apply_transition")
+            apply(self, home, index, depth, transition)
 
     def start(self) -> None:
         """Enter the initial state if the machine has none, without processing further.
@@ -332,11 +343,17 @@ class StateMachine(Options, Generic[OwnerT]):
         finally:
             self._busy = 0
 
-    def _locate(self, state: State[Any], call: str) -> tuple[Stack, int]:
+    def _locate(self, state: State[Any], call: str) -> tuple[Stack, int, int]:
+        """The stack holding the active ``state``, its index there and its depth.
+
+        Raises:
+            UsageError: ``state`` is not active in this machine (``call`` names the call).
+        """
         chain = home_of(state, self._stack, self._regions())
         if chain is not None:
             home = chain[-1]
-            return home, home.index(state)
+            index = _index_in(home, state)
+            return home, index, sum(len(outer) for outer in chain[:-1]) + index
         other = getattr(state, "machine", None)
         if isinstance(other, StateMachine) and other is not self:
             raise UsageError(
@@ -365,6 +382,14 @@ class StateMachine(Options, Generic[OwnerT]):
     def __repr__(self) -> str:
         names = ", ".join(type(state).__qualname__ for state in self.walk())
         return f"<StateMachine {self.name!r} [{names}]>"
+
+
+def _index_in(stack: Stack, state: State[Any]) -> int:
+    """The index of ``state`` itself (not of an equal state) in ``stack``, else -1."""
+    for index, held in enumerate(stack):
+        if held is state:
+            return index
+    return -1
 
 
 def _initial_transition(initial: object) -> Transition:

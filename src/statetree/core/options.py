@@ -18,6 +18,7 @@ from statetree.core.events import find_event
 from statetree.core.state import State
 from statetree.core.state_value import StateValue
 from statetree.core.trace import StepListener, TraceLevel, Tracer
+from statetree.core.transition import Transition
 from statetree.core.tree import Regions
 from statetree.errors import TransitionTargetError, UsageError
 
@@ -72,10 +73,33 @@ class Extras:
 class Options:
     """Mixin of :class:`StateMachine`: configuration kept in its optional ``Extras``."""
 
-    __slots__ = ("_extras", "name")
+    __slots__ = ("_extras", "_start")
 
     _extras: Extras | None
-    name: str
+    # The initial transition, or (initial transition, name) for a named machine: one slot
+    # for both, so that the thousands of unnamed machines of a crowd pay for no name.
+    _start: Transition | tuple[Transition, str]
+
+    @property
+    def name(self) -> str:
+        """The machine's name in trace lines and error messages (``""``: none)."""
+        start = self._start
+        return start[1] if isinstance(start, tuple) else ""
+
+    @name.setter
+    def name(self, name: str) -> None:
+        initial = self._initial
+        self._start = (initial, name) if name else initial
+
+    @property
+    def _initial(self) -> Transition:
+        start = self._start
+        return start[0] if isinstance(start, tuple) else start
+
+    def _restart_with(self, initial: Transition) -> None:
+        """Make ``initial`` what the next start enters, keeping the name."""
+        name = self.name
+        self._start = (initial, name) if name else initial
 
     def _extra(self) -> Extras:
         if self._extras is None:

@@ -43,8 +43,9 @@ __all__ = [
     "settle",
 ]
 
-Found = tuple[Transition | None, Stack, int]
-"""A pass's result: the transition, the stack of the state that chose it, its index."""
+Found = tuple[Transition | None, Stack, int, int]
+"""A pass's result: the transition, the stack of the state that chose it, its index there
+and its depth."""
 
 # Enum member lookups cost about 100 ns each in CPython: the loop uses these names.
 INIT_STEP, _ENTRY, _INNER, _SIBLING, _REGION, _POP = (
@@ -79,24 +80,27 @@ def settle(machine: StateMachine[Any], changes: int) -> None:
         enter(machine, stack, machine._initial, 0, INIT_STEP)
     while True:
         extras = machine._extras  # a hook may create it (entering regions does)
-        chosen, home, index = next_change(stack, None if extras is None else extras.regions)
+        chosen, home, index, depth = next_change(
+            stack, None if extras is None else extras.regions, 0
+        )
         if chosen is None:
             return
         changes += 1
         if changes > quiet:
             watch = LoopWatch.note(watch, machine, chosen, changes)
-        apply(machine, home, index, chosen)
+        apply(machine, home, index, depth, chosen)
 
 
-def apply(machine: StateMachine[Any], home: Stack, index: int, chosen: Transition) -> None:
-    """Make the change ``chosen``, chosen by ``home[index]``: a sibling replaces the state,
-    the other kinds replace its inners.
+def apply(
+    machine: StateMachine[Any], home: Stack, index: int, depth: int, chosen: Transition
+) -> None:
+    """Make the change ``chosen``, chosen by ``home[index]`` (at ``depth``): a sibling
+    replaces the state, the other kinds replace its inners.
 
     Raises:
         StateArgumentError: ``chosen``'s arguments do not fit the target's ``on_enter``.
         Exception: whatever a hook raised (the stack then holds only entered states).
     """
-    depth = home[index].depth
     kind = chosen.kind
     if kind is SIBLING:
         step = _SIBLING
@@ -116,17 +120,20 @@ def pop_to(machine: StateMachine[Any], home: Stack, size: int) -> None:
         Exception: whatever an ``on_exit`` raised (its state is exited all the same).
     """
     extras = machine._extras
-    while len(home) > size:
-        state = home[-1]
+    # Untyped: a hook called the Python way is one vectorcall, where the compiled State's
+    # typed method would go through a bound method (and, for on_enter, two dicts).
+    states: list[Any] = home
+    while len(states) > size:
+        state = states[-1]
         if extras is not None:
             _leaving(machine, extras, state)
         try:
-            if state._st_hooks & HAS_EXIT:
+            if type(state)._st_hooks & HAS_EXIT:
                 state.on_exit()
         finally:
             # Even when on_exit raises, the state counts as exited: it leaves the stack
             # and gives back its state values, so the stack only holds entered states.
-            home.pop()
+            states.pop()
             changed = machine._extras  # on_exit may have created it
             if changed is not None:
                 _forget(changed, state)
@@ -143,7 +150,7 @@ def enter(
         Exception: whatever ``on_enter`` raised (the state is then not on the stack).
     """
     if chosen.kind is CONCURRENT:
-        _enter_regions(machine, home[-1], chosen)
+        _enter_regions(machine, home[-1], chosen, depth)
         return
     extras = machine._extras
     if extras is not None and extras.regions and home:
@@ -152,7 +159,6 @@ def enter(
     state = cls()
     state.owner = machine.owner
     state.machine = machine
-    state.depth = depth
     home.append(state)
     hooks = cls._st_hooks
     if hooks & NEEDS_DICT:
@@ -164,11 +170,12 @@ def enter(
         if tracer is not None:
             tracer.record(Step(machine.name, step, cls, depth))
     if hooks & HAS_ENTER:
+        hooked: Any = state  # called the Python way, as in pop_to
         try:
             if chosen.has_arguments:
-                state.on_enter(*chosen.args, **chosen.kwargs)
+                hooked.on_enter(*chosen.args, **chosen.kwargs)
             else:
-                state.on_enter()
+                hooked.on_enter()
         except BaseException as error:
             _not_entered(machine, home, state, chosen, error)
             raise
@@ -199,13 +206,14 @@ def _forget(extras: Extras, state: State[Any]) -> None:
         extras.timers.pop(id(state), None)
 
 
-def next_change(main: Stack, regions: Regions | None) -> Found:
+def next_change(main: Stack, regions: Regions | None, base: int) -> Found:
     """One pass of the book's algorithm: the first change, outermost state first.
 
-    ``main`` is the main stack (or a region's), ``regions`` the machine's region stacks
-    (``None`` without extras). Returns the transition, the stack of the state that chose
-    it and its index there; the transition is ``None`` when nothing would change (the
-    machine settled). A tuple that is never ``None`` costs the compiled core nothing.
+    ``main`` is the main stack (or a region's, whose first state is at depth ``base``),
+    ``regions`` the machine's region stacks (``None`` without extras). Returns the
+    transition, the stack of the state that chose it, its index there and its depth; the
+    transition is ``None`` when nothing would change (the machine settled). A tuple that is
+    never ``None`` costs the compiled core nothing.
     """
     # Untyped: the states' hooks are called the Python way anyway, and a wrong return
     # value must reach the check below rather than a type check with a message of its own.
@@ -222,12 +230,13 @@ def next_change(main: Stack, regions: Regions | None) -> Found:
         if kind is SIBLING or (
             kind is INNER and (index == last or type(states[index + 1]) is not result.target)
         ):
-            return result, main, index
+            return result, main, index, base + index
         if index == last and (not regions or not _hosts(regions, state, kind)):
-            return result, main, index  # an inner entry (or regions) for the innermost state
+            # an inner entry (or regions) for the innermost state
+            return result, main, index, base + index
     if not regions or not main:
-        return None, main, -1
-    return _first_change_in_regions(main[-1], regions)
+        return None, main, -1, -1
+    return _first_change_in_regions(main[-1], regions, base + len(main))
 
 
 def not_a_transition(state: object, returned: object) -> TransitionTargetError:
@@ -249,13 +258,14 @@ def _hosts(regions: Regions, state: State[Any], kind: TransitionKind) -> bool:
     return kind is not CONCURRENT or all(stacks)
 
 
-def _first_change_in_regions(host: State[Any], regions: Regions) -> Found:
-    """The first change, region by region, of ``host``'s regions (and theirs, in turn)."""
+def _first_change_in_regions(host: State[Any], regions: Regions, base: int) -> Found:
+    """The first change, region by region, of ``host``'s regions (and theirs, in turn),
+    whose roots are at depth ``base``."""
     for region in regions.get(host, ()):
-        found = next_change(region, regions)
+        found = next_change(region, regions, base)
         if found[0] is not None:
             return found
-    return None, [], -1
+    return None, [], -1, -1
 
 
 def _leaving(machine: StateMachine[Any], extras: Extras, state: State[Any]) -> None:
@@ -264,7 +274,7 @@ def _leaving(machine: StateMachine[Any], extras: Extras, state: State[Any]) -> N
         exit_regions(machine, state)
     tracer = extras.tracer  # read once: another thread may replace it
     if tracer is not None:
-        tracer.record(Step(machine.name, _POP, type(state), state.depth))
+        tracer.record(Step(machine.name, _POP, type(state), machine._depth_of(state)))
 
 
 def exit_regions(machine: StateMachine[Any], host: State[Any]) -> None:
@@ -280,12 +290,14 @@ def exit_regions(machine: StateMachine[Any], host: State[Any]) -> None:
     del extras.regions[host]
 
 
-def _enter_regions(machine: StateMachine[Any], host: State[Any], chosen: Transition) -> None:
-    """Enter the root of each region of ``host`` that is not active."""
+def _enter_regions(
+    machine: StateMachine[Any], host: State[Any], chosen: Transition, depth: int
+) -> None:
+    """Enter the root of each region of ``host`` that is not active, at ``depth``."""
     stacks = machine._extra().regions.setdefault(host, [])
     for position, root in enumerate(chosen.regions):
         if position == len(stacks):
             stacks.append([])
         if not stacks[position]:
             entry = sibling(root)
-            enter(machine, stacks[position], entry, host.depth + 1, _REGION)
+            enter(machine, stacks[position], entry, depth, _REGION)

@@ -45,14 +45,13 @@ class State(Generic[OwnerT]):
         ``on_exit()``, ``update(*args, **kwargs)`` (receives ``update_states`` arguments).
     """
 
-    # Thousands of entities each hold a stack of states: a state keeps only these three
-    # (the values it saved are kept by the machine), and takes weak references as the
-    # compiled State does.
-    __slots__ = ("__weakref__", "depth", "machine", "owner")
+    # Thousands of entities each hold a stack of states: a state keeps only these two (its
+    # depth is its place on the stack, the values it saved are kept by the machine), and
+    # takes weak references as the compiled State does.
+    __slots__ = ("__weakref__", "machine", "owner")
 
     owner: OwnerT
     machine: StateMachine[Any]
-    depth: int
 
     # What the machine must do for a class's states (HAS_ENTER, HAS_EXIT, HAS_UPDATE,
     # NEEDS_DICT), computed once per class so that it skips the calls that would do nothing.
@@ -120,6 +119,16 @@ class State(Generic[OwnerT]):
         return self.machine.cause
 
     # -- stack queries ---------------------------------------------------------------------
+
+    @property
+    def depth(self) -> int:
+        """How many states are outside this one: 0 for the outermost (a region's root is
+        one deeper than its host).
+
+        Raises:
+            UsageError: this state is not active (it exited).
+        """
+        return self.machine._depth_of(self)
 
     def get_state(self, cls: type[S]) -> S | None:
         """The instance of ``cls`` anywhere on the stack, or ``None``."""
@@ -210,8 +219,7 @@ class State(Generic[OwnerT]):
         return machine is not None and machine._holds(self)
 
     def __repr__(self) -> str:
-        depth = getattr(self, "depth", None)
-        where = "" if depth is None else f" depth={depth}"
+        where = f" depth={self.depth}" if self._is_on_stack() else ""
         return f"<{type(self).__qualname__}{where}>"
 
 
