@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import gc
+import inspect
+import pickle
 import weakref
 from collections.abc import Callable
 
 import pytest
 
 import statetree as st
+from statetree.core import transition as transition_module
 
 Maker = Callable[[type[st.State[None]]], st.Transition]
 MAKERS: tuple[Maker, ...] = (st.sibling, st.inner, st.inner_entry, st.concurrent)
@@ -99,3 +102,37 @@ def test_a_class_made_at_run_time_is_freed_with_its_shared_transitions() -> None
 def test_a_target_that_is_not_a_state_class_still_raises(make: Maker) -> None:
     with pytest.raises(st.TransitionTargetError, match="needs a State subclass"):
         make("Stand")  # type: ignore[arg-type]
+
+
+HELPERS = ("sibling", "inner", "inner_entry")
+
+
+@pytest.mark.parametrize("name", HELPERS)
+def test_the_exported_helpers_agree_with_the_python_functions(name: str) -> None:
+    """Compiled, ``statetree`` exports C versions of the helpers (pure, the functions
+    themselves): the same shared values, the same new transitions, the same errors."""
+    exported, source = getattr(st, name), getattr(transition_module, name)
+    assert (exported is source) is not st.__compiled__
+    assert exported.__name__ == name and exported.__module__ in ("statetree", source.__module__)
+    parameters = inspect.signature(exported).parameters.values()
+    assert [(p.name, p.kind) for p in parameters] == [
+        ("target", inspect.Parameter.POSITIONAL_ONLY),
+        ("args", inspect.Parameter.VAR_POSITIONAL),
+        ("kwargs", inspect.Parameter.VAR_KEYWORD),
+    ]
+    assert exported(Derived) is source(Derived)
+    assert exported(Armed, 2, power=3) == source(Armed, 2, power=3) != exported(Armed)
+    for bad in ("Stand", int, None):
+        with pytest.raises(st.TransitionTargetError) as from_exported:
+            exported(bad)
+        with pytest.raises(st.TransitionTargetError) as from_source:
+            source(bad)
+        assert str(from_exported.value) == str(from_source.value)
+    with pytest.raises(st.StateArgumentError, match="Derived takes no state arguments"):
+        exported(Derived, 1)
+    assert pickle.loads(pickle.dumps(exported)) is exported
+
+
+class Armed(st.State[None]):
+    def on_enter(self, level: int = 0, power: int = 0) -> None:
+        self.level = level + power

@@ -80,7 +80,9 @@ def test_the_sdist_holds_what_builds_tests_and_documents_it(dist: Path) -> None:
         "examples/demo.py",
         "tests/conftest.py",
         "src/statetree/__init__.py",
-        "src/statetree/_native_repair.c",  # compiled with the core where a compiler works
+        # compiled with the core where a compiler works
+        "src/statetree/_native_repair.c",
+        "src/statetree/_native_transitions.c",
     } <= names
     assert not any("__pycache__" in name for name in names)
 

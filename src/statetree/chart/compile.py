@@ -8,7 +8,7 @@ chart does. A compiled chart is immutable and can be shared by any number of mac
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, cast
 
@@ -24,7 +24,7 @@ from statetree.chart.conditions import (
 from statetree.chart.events import Event
 from statetree.chart.model import Chart, Condition, Policy, StateDef, triggers_of
 from statetree.chart.policies import transition_of
-from statetree.chart.states import ChartState
+from statetree.chart.states import ChartState, Hooks
 from statetree.chart.validate import validate
 from statetree.core.transition import CONCURRENT, INNER, INNER_ENTRY, SIBLING, Transition
 
@@ -45,6 +45,8 @@ class CompiledChart:
         host_actions: the host action types the chart uses, in handler slot order.
         action_users: for each host action type, the states using it (``path (enter)``).
         calls: the record of every action of every state, each performer's at its index.
+        edge_table: ``edges`` itself (not a copy), as the dict a runtime looks events up
+            in when they are latched: a read-only view costs a method call more per event.
     """
 
     chart: Chart
@@ -56,6 +58,7 @@ class CompiledChart:
     host_actions: tuple[str, ...]
     action_users: Mapping[str, tuple[str, ...]]
     calls: tuple[ActionCall, ...] = ()
+    edge_table: dict[Event, int] = field(default_factory=dict, repr=False)
 
     @property
     def root(self) -> type[ChartState]:
@@ -105,6 +108,8 @@ class _Compiler:
             self.classes[path] = self.generate(path, state, ids[path], ids.get(parent, -1))
         for path, state, _ in walked:
             self.link(path, state)
+        for cls in self.classes.values():
+            cls._hooks = Hooks(cls)
         return CompiledChart(
             self.chart,
             tuple(self.classes.values()),
@@ -115,6 +120,7 @@ class _Compiler:
             tuple(self.users),
             MappingProxyType({name: tuple(users) for name, users in self.users.items()}),
             tuple(self.calls),
+            self.edges,
         )
 
     def performers(self, state: StateDef, path: str, phase: Phase) -> tuple[Performer, ...]:

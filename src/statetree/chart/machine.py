@@ -131,7 +131,8 @@ class ChartMachine:
         if self._runtime.processing:
             self._latch(event)
             return
-        self.start()
+        if self._deferred or not self.machine.started:  # the common case needs no start()
+            self.start()
         self._process(event)
 
     def hold(self, event: Event) -> None:

@@ -112,6 +112,7 @@ def _switch(
     runtime: ChartRuntime, new: CompiledChart, handlers: list[Handler], history: list[int]
 ) -> None:
     runtime.compiled = new
+    runtime.edges = new.edge_table
     runtime.handlers = handlers
     runtime.calls = new.calls
     runtime.history = history

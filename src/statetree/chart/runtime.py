@@ -71,6 +71,7 @@ class ChartRuntime:
         serial: the serial number of the last latched event (0: none yet).
         base: ``serial`` when the current processing started; only events latched after it
             count in this processing.
+        edges: the index of each edge trigger's event (the compiled chart's ``edge_table``).
         latched: for each edge trigger, the serial of the last event that latched it.
         levels: for each level trigger, whether the host holds it on.
         live: the active instance of each state, by state index (``None``: inactive).
@@ -89,6 +90,7 @@ class ChartRuntime:
         "clock",
         "compiled",
         "dead",
+        "edges",
         "handlers",
         "held",
         "history",
@@ -120,6 +122,7 @@ class ChartRuntime:
         self.compiled = compiled
         self.handlers = handlers
         self.calls = compiled.calls
+        self.edges = compiled.edge_table
         self.latched = [0] * len(compiled.edges)
         self.levels = [False] * len(compiled.levels)
         self.live: list[ChartState | None] = [None] * len(compiled.classes)
@@ -128,7 +131,7 @@ class ChartRuntime:
     def latch(self, event: Event) -> None:
         """Latch ``event``: give it the next serial number, and its trigger that number."""
         self.serial += 1
-        index = self.compiled.edges.get(event)
+        index = self.edges.get(event)
         if index is not None:
             self.latched[index] = self.serial
 

@@ -27,10 +27,24 @@ if TYPE_CHECKING:
     from statetree.chart.conditions import Compiled
     from statetree.chart.model import StateDef
 
-__all__ = ["ChartState"]
+__all__ = ["ChartState", "Hooks"]
 
 Out = tuple[tuple[int, "Compiled", Transition], ...]
 """Explicit transitions: latch index of a lone edge trigger (else -1), condition, transition."""
+
+
+class Hooks:
+    """What a generated class's ``on_enter`` and ``on_exit`` read, in one object: read
+    through it, each hook looks up one class attribute instead of five."""
+
+    __slots__ = ("enter", "exit", "id", "index", "parent_id")
+
+    def __init__(self, cls: type[ChartState]) -> None:
+        self.id = cls._id
+        self.parent_id = cls._parent_id
+        self.index = cls._index
+        self.enter = cls._enter
+        self.exit = cls._exit
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -67,33 +81,36 @@ class ChartState(State[ChartRuntime]):
     _inners: ClassVar[tuple[Transition, ...]] = ()
     _pres: ClassVar[tuple[Compiled | None, ...]] = ()
     _regions: ClassVar[Transition | None] = None
+    _hooks: ClassVar[Hooks]  # made from the above once the class is complete
 
     def on_enter(self) -> None:
         runtime = self.owner
+        hooks = self._hooks
         self.entry = runtime.serial
         self.child = None
         self.timers = None
-        runtime.live[self._id] = self
-        parent_id = self._parent_id
+        runtime.live[hooks.id] = self
+        parent_id = hooks.parent_id
         if parent_id >= 0:
             parent = runtime.live[parent_id]
             self.parent = parent
             if parent is not None:
                 parent.child = self
-            runtime.history[parent_id] = self._index
+            runtime.history[parent_id] = hooks.index
         else:
             self.parent = None
-        if self._enter:
-            perform_all(self._enter, self, runtime)
+        if hooks.enter:
+            perform_all(hooks.enter, self, runtime)
 
     def on_exit(self) -> None:
         runtime = self.owner
-        if self._exit:
-            perform_all(self._exit, self, runtime)
+        hooks = self._hooks
+        if hooks.exit:
+            perform_all(hooks.exit, self, runtime)
         if self.timers:
             for timer in self.timers:
                 runtime.cancel(timer)
-        runtime.live[self._id] = None
+        runtime.live[hooks.id] = None
         parent = self.parent
         if parent is not None and parent.child is self:
             parent.child = None
