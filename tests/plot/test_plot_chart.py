@@ -100,3 +100,36 @@ def test_two_transitions_to_one_state_make_one_arrow_with_both_labels() -> None:
 
     (edge,) = structure.edges_from("R.A")
     assert edge.label == "input: Dash or event: Pushed"
+
+
+def row(links: list[tuple[str, str]]) -> Structure:
+    """A root whose children A, B, C, D (in that order) have the sibling ``links``."""
+    states = [
+        {
+            "name": name,
+            "transitions": [
+                {"on": {"input": f"{source}{target}"}, "to": target}
+                for source, target in links
+                if source == name
+            ],
+        }
+        for name in "ABCD"
+    ]
+    root = {"name": "R", "policy": "explicit", "states": states}
+    return chart_structure(from_data({"version": 1, "name": "T", "root": root}))
+
+
+def test_labels_of_links_both_ways_across_other_states_go_at_their_heads() -> None:
+    """Graphviz draws A -> C and C -> A along one path over B, their labels on one spot:
+    such pairs take head labels; a pair between neighbours, or a link alone, keeps its label."""
+    structure = row([("A", "C"), ("C", "A"), ("A", "B"), ("B", "A"), ("B", "D")])
+    apart = {
+        (link.source[2:], link.target[2:]): link.apart for link in build_diagram(structure).links
+    }
+    dot = to_dot(structure)
+
+    assert {pair for pair, far in apart.items() if far} == {("A", "C"), ("C", "A")}
+    assert '"R.A" -> "R.C" [style=dotted, constraint=false, headlabel="input: AC"];' in dot
+    assert '"R.C" -> "R.A" [style=dotted, constraint=false, headlabel="input: CA"];' in dot
+    assert '"R.A" -> "R.B" [style=dotted, constraint=false, label="input: AB"];' in dot
+    assert '"R.B" -> "R.D" [style=dotted, constraint=false, label="input: BD"];' in dot

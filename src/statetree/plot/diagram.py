@@ -65,6 +65,9 @@ class Link:
     overridable: bool
     active: bool
     label: str = ""
+    apart: bool = False
+    """A sibling transition to a state that is not next to its source, with a transition
+    back: Graphviz draws both along one path, so DOT puts their labels at their heads."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +166,7 @@ def _nodes(structure: Structure, active: tuple[str, ...], style: PlotStyle) -> l
 
 
 def _links(structure: Structure, active: tuple[str, ...]) -> list[Link]:
+    apart = _apart(structure)
     return [
         Link(
             edge.source,
@@ -171,9 +175,29 @@ def _links(structure: Structure, active: tuple[str, ...]) -> list[Link]:
             edge.overridable,
             _lit(edge, active),
             _link_label(edge),
+            (edge.source, edge.target) in apart,
         )
         for edge in structure.edges
     ]
+
+
+def _apart(structure: Structure) -> set[tuple[str, str]]:
+    """The sibling edges with an edge back whose states are not next to each other in their
+    row (the states with the same outer, in structure order)."""
+    outer = _outers(structure)
+    rows: dict[str | None, list[str]] = {}
+    for info in structure.states:
+        if info.name in outer:
+            rows.setdefault(outer[info.name], []).append(info.name)
+    place = {name: (row, index) for row, names in rows.items() for index, name in enumerate(names)}
+    siblings = {(e.source, e.target) for e in structure.edges if e.kind is TransitionKind.SIBLING}
+    apart = set()
+    for source, target in siblings:
+        if (target, source) in siblings and source in place and target in place:
+            (row, index), (other_row, other_index) = place[source], place[target]
+            if row != other_row or abs(index - other_index) > 1:
+                apart.add((source, target))
+    return apart
 
 
 def _link_label(edge: Edge) -> str:

@@ -47,7 +47,8 @@ def _link(link: Link, diagram: Diagram) -> str:
         # Siblings share a level: only inner transitions (and the layout) set the rows.
         pairs["constraint"] = "false"
     if link.label:
-        pairs["label"] = quote(link.label)
+        # Graphviz would put the labels of two such links on one spot.
+        pairs["headlabel" if link.apart else "label"] = quote(link.label)
     if link.active:
         pairs["color"] = quote(diagram.style.active_fill)
         pairs["penwidth"] = "2"
