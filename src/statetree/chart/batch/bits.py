@@ -7,6 +7,8 @@ of many agents moves a few bytes each instead of one byte per state.
 
 from __future__ import annotations
 
+from typing import Any
+
 from statetree.chart.batch.arrays import Bools, Indexes, NDArray, np
 
 __all__ = ["Bits", "Packed"]
@@ -24,6 +26,11 @@ class Bits:
     """
 
     __slots__ = ("count", "dtype", "masks", "rows", "shifts", "width", "words")
+
+    # Declared so that the build's type check (which compiles the core without NumPy's
+    # stubs at hand) still knows what they are.
+    width: int
+    dtype: type[np.unsignedinteger[Any]]
 
     def __init__(self, count: int) -> None:
         self.count = count
