@@ -18,6 +18,7 @@ import os
 import sys
 import warnings
 from collections.abc import Callable
+from contextlib import suppress
 from importlib import import_module
 from importlib.machinery import (
     BYTECODE_SUFFIXES,
@@ -28,12 +29,14 @@ from importlib.machinery import (
     SourcelessFileLoader,
 )
 from importlib.util import find_spec
+from types import FunctionType, ModuleType
 from typing import TYPE_CHECKING, TypeVar
 
 __all__ = [
     "COMPILED",
     "PURE_VARIABLE",
     "build_name",
+    "document_compiled",
     "fast_helpers",
     "mypyc_attr",
     "repair_native",
@@ -104,6 +107,57 @@ def repair_native(cls: type) -> None:
         import_module("statetree._native_repair").repair(cls)
 
 
+def document_compiled(package: str) -> None:
+    """Give the compiled modules of ``package`` (``statetree.core``, ``statetree.chart``)
+    the docstrings of their source, which mypyc leaves out; nothing when pure.
+
+    The compiled build writes them to ``statetree/_compiled_docs.py`` (a build without it
+    keeps the compiled objects as they are). Classes, modules and Python functions take
+    theirs as ``__doc__``; compiled methods, functions and properties, whose docs Python
+    cannot set, take theirs after their text signature (see ``statetree/_native_docs.c``).
+    """
+    if not COMPILED:
+        return
+    try:
+        table = import_module("statetree._compiled_docs").DOCSTRINGS
+        document = import_module("statetree._native_docs").document
+    except (ImportError, AttributeError):
+        return
+    for name, docstrings in table.items():
+        if name.rpartition(".")[0] == package:
+            _document_module(import_module(name), docstrings, document)
+
+
+# The docstring mypyc gives the classes it leaves to Python (enums).
+_MYPYC_FILLER = "mypyc filler docstring"
+
+
+def _document_module(
+    module: ModuleType, docstrings: dict[str, str], document: Callable[[object, str], bool]
+) -> None:
+    for qualified, docstring in docstrings.items():
+        owner: object = module
+        *outer, name = qualified.split(".")
+        for part in outer:
+            owner = vars(owner).get(part)
+            if not isinstance(owner, type):
+                break
+        else:
+            target = vars(owner).get(name) if name else module
+            if isinstance(target, (staticmethod, classmethod)):
+                target = target.__func__
+            if isinstance(target, (type, FunctionType, property, ModuleType)):
+                if target.__doc__ in (None, "", _MYPYC_FILLER):
+                    with suppress(AttributeError, TypeError):  # a class that forbids it
+                        target.__doc__ = docstring
+            elif getattr(target, "__objclass__", None) is owner or (
+                getattr(target, "__module__", None) == module.__name__
+            ):
+                # Only a compiled object of this module: another module's C function could
+                # keep its doc in read-only memory.
+                document(target, docstring)
+
+
 # The compiled core's classes that Python classes subclass (loaded with the compiled core).
 _SUBCLASSED = (("state", "State"), ("machine", "StateMachine"), ("state_value", "StateValue"))
 
@@ -119,6 +173,8 @@ else:
 if COMPILED:
     for _module, _name in _SUBCLASSED:
         repair_native(getattr(import_module(f"{__name__}.{_module}"), _name))
+    # Before fast_helpers(), whose C helpers take the Python functions' docstrings.
+    document_compiled(__name__)
 
 
 def fast_helpers() -> dict[str, Callable[..., object]]:

@@ -1,0 +1,222 @@
+"""help() shows the same docstrings and signatures on the compiled core as on its source.
+
+mypyc leaves docstrings out of what it compiles; the compiled build gives them back. Every
+class, function, method and property of the compiled modules with a docstring in its source
+must show that docstring (``inspect.getdoc``, which ``help()`` prints). The suite runs on the
+compiled core and on the source, so the two agree.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import os
+import pydoc
+import subprocess
+import sys
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import statetree as st
+import statetree.chart
+from statetree import core
+
+PACKAGE = Path(statetree.__file__).parent
+# The modules mypyc compiles (setup.py): the core's and the chart runtime's.
+CORE_MODULES = sorted(
+    f"statetree.core.{path.stem}"
+    for path in (PACKAGE / "core").glob("*.py")
+    if path.name != "__init__.py"
+)
+CHART_RUNTIME = [
+    f"statetree.chart.{name}" for name in ("actions", "conditions", "machine", "runtime", "states")
+]
+COMPILED_MODULES = CORE_MODULES + CHART_RUNTIME
+
+
+def _source(module: str) -> Path:
+    return PACKAGE.parent.joinpath(*module.split(".")).with_suffix(".py")
+
+
+def _definitions(
+    body: list[ast.stmt], prefix: str
+) -> dict[str, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef]:
+    """The documented classes and functions of body, and of its classes, by dotted name.
+
+    Special methods are left out: compiled, they are CPython's slot wrappers, with
+    CPython's docstrings. A name defined twice (a property and its setter) keeps the
+    definition with a docstring.
+    """
+    found: dict[str, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef] = {}
+    for node in body:
+        if not isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        if node.name.startswith("__") and node.name.endswith("__"):
+            continue
+        if ast.get_docstring(node):
+            found[prefix + node.name] = node
+        if isinstance(node, ast.ClassDef):
+            found.update(_definitions(node.body, f"{prefix}{node.name}."))
+    return found
+
+
+def _documented() -> list[tuple[str, str, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef]]:
+    return [
+        (module, name, node)
+        for module in COMPILED_MODULES
+        for name, node in _definitions(ast.parse(_source(module).read_text()).body, "").items()
+    ]
+
+
+DOCUMENTED = _documented()
+
+
+def _runtime(module: str, name: str) -> Any:
+    found: Any = import_module(module)
+    for part in name.split("."):
+        found = getattr(found, part)
+    return found
+
+
+def test_the_compiled_modules_are_the_ones_checked_here() -> None:
+    if not st.__compiled__:
+        pytest.skip("which modules are compiled is known from the compiled build only")
+    compiled = {
+        f"statetree.{folder}.{path.name.split('.')[0]}"
+        for folder in ("core", "chart")
+        for path in (PACKAGE / folder).glob("*.so")
+    }
+    assert compiled == set(COMPILED_MODULES)
+
+
+def test_the_check_covers_the_public_api() -> None:
+    names = {f"{module}.{name}" for module, name, _ in DOCUMENTED}
+    assert {
+        "statetree.core.machine.StateMachine",
+        "statetree.core.machine.StateMachine.process_state_transitions",
+        "statetree.core.options.Options.max_transitions",
+        "statetree.core.state.State.depth",
+        "statetree.core.options.Options.name",
+        "statetree.core.transition.sibling",
+        "statetree.core.trace.TraceLevel",
+        "statetree.chart.machine.ChartMachine.send",
+    } <= names
+    assert len(names) > 150
+
+
+@pytest.mark.parametrize(
+    ("module", "name", "node"), DOCUMENTED, ids=[f"{m}.{n}" for m, n, _ in DOCUMENTED]
+)
+def test_the_docstring_is_the_sources(
+    module: str, name: str, node: ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef
+) -> None:
+    assert inspect.getdoc(_runtime(module, name)) == ast.get_docstring(node)
+
+
+@pytest.mark.parametrize("module", COMPILED_MODULES)
+def test_the_module_docstring_is_the_sources(module: str) -> None:
+    source = ast.get_docstring(ast.parse(_source(module).read_text()))
+    assert source
+    assert inspect.getdoc(import_module(module)) == source
+
+
+@pytest.mark.parametrize("name", ["sibling", "inner", "inner_entry"])
+def test_the_transition_helpers_show_their_docstrings(name: str) -> None:
+    # In the compiled core they are C functions (statetree/_native_transitions.c).
+    source = _definitions(ast.parse(_source("statetree.core.transition").read_text()).body, "")
+    assert inspect.getdoc(getattr(st, name)) == ast.get_docstring(source[name])
+    signature = inspect.signature(getattr(st, name))
+    assert [(p.name, p.kind) for p in signature.parameters.values()] == [
+        ("target", inspect.Parameter.POSITIONAL_ONLY),
+        ("args", inspect.Parameter.VAR_POSITIONAL),
+        ("kwargs", inspect.Parameter.VAR_KEYWORD),
+    ]
+
+
+def _parameter_names(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
+    arguments = node.args
+    names = [argument.arg for argument in (*arguments.posonlyargs, *arguments.args)]
+    if arguments.vararg:
+        names.append(arguments.vararg.arg)
+    names += [argument.arg for argument in arguments.kwonlyargs]
+    if arguments.kwarg:
+        names.append(arguments.kwarg.arg)
+    decorators = {ast.unparse(decorator) for decorator in node.decorator_list}
+    return names[1:] if "classmethod" in decorators else names
+
+
+CALLABLES = [
+    (module, name, node)
+    for module, name, node in DOCUMENTED
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+    and not any(
+        "property" in ast.unparse(d) or ".setter" in ast.unparse(d) for d in node.decorator_list
+    )
+]
+
+
+@pytest.mark.parametrize(
+    ("module", "name", "node"), CALLABLES, ids=[f"{m}.{n}" for m, n, _ in CALLABLES]
+)
+def test_the_signature_names_the_sources_parameters(
+    module: str, name: str, node: ast.FunctionDef | ast.AsyncFunctionDef
+) -> None:
+    signature = inspect.signature(_runtime(module, name))
+    assert list(signature.parameters) == _parameter_names(node)
+
+
+def test_help_on_the_machine_shows_its_methods_docstrings() -> None:
+    text = pydoc.render_doc(st.StateMachine, renderer=pydoc.plaintext)
+    assert "process_state_transitions(self" in text
+    assert "Apply transitions, outermost state first, until the stack settles." in text
+    assert "How many stack changes one processing call may make" in text  # a property
+
+
+def test_a_build_without_the_docstrings_table_keeps_its_signatures() -> None:
+    # Built without the table, the compiled core runs as before: signatures, no docstrings.
+    probe = (
+        "import sys, inspect; sys.modules['statetree._compiled_docs'] = None; "
+        "import statetree as st; m = st.StateMachine.process_state_transitions; "
+        "print(st.__compiled__, inspect.getdoc(m) is None, list(inspect.signature(m).parameters))"
+    )
+    output = (
+        subprocess.run(
+            [sys.executable, "-c", probe],
+            capture_output=True,
+            text=True,
+            check=True,
+            env=os.environ,
+        )
+        .stdout.strip()
+        .split(maxsplit=2)
+    )
+    assert output == [str(st.__compiled__), str(st.__compiled__), "['self']"]
+
+
+@pytest.fixture
+def document() -> Any:
+    if not core.COMPILED:
+        pytest.skip("the compiled core's docstrings are given back in C")
+    return import_module("statetree._native_docs").document
+
+
+def test_document_leaves_other_objects_alone(document: Any) -> None:
+    documented = st.StateMachine.process_state_transitions
+    before = documented.__doc__
+
+    assert document(documented, "Another docstring.") is False
+    assert documented.__doc__ == before
+    assert document(len, "Another docstring.") is False
+    assert len.__doc__ and "Another" not in len.__doc__
+    assert document(object(), "A docstring.") is False
+    assert document(lambda: None, "A docstring.") is False
+
+
+def test_document_needs_a_text_docstring(document: Any) -> None:
+    with pytest.raises(TypeError, match=r"document\(\) needs a str docstring, got 3"):
+        document(st.StateMachine.stop, 3)
+    with pytest.raises(TypeError, match=r"document\(\) takes 2 arguments \(1 given\)"):
+        document(st.StateMachine.stop)
