@@ -16,7 +16,10 @@ start, their host calls up to that one skipped and the event latched right there
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import repeat
+from typing import Protocol
 
 from statetree.chart.actions import ActionCall
 from statetree.chart.batch.actions import BatchCall
@@ -80,15 +83,27 @@ class Recall:
         engine = self.engine
         levels = engine.store.level_rows(engine.plan)
         keys = memo.keys.of_agents(engine.store, ids, levels, edge)
-        # Many agents whose cases are all known: looked up, with no sort of the agents.
-        of_agent = memo.lookup(keys) if keys.size > SMALL else None
-        if of_agent is None:
-            of_agent = self.entries(memo, keys, ids, edge)
+        if keys.size > SMALL:
+            # Many agents whose cases are all known: looked up, with no sort of the agents.
+            of_agent = memo.lookup(keys)
+            if of_agent is None:
+                of_agent = self.entries(memo, keys, ids, edge)
+            distinct: list[int] = np.bincount(of_agent).nonzero()[0].tolist()
+            entries: _Entries = _Groups(of_agent, distinct)
+        else:
+            # Few agents: each looked up by dict and grouped by a loop, cheaper than sorting.
+            found = list(map(memo.index.get, keys.tolist(), repeat(-1)))
+            if -1 in found:
+                of_agent = self.entries(memo, keys, ids, edge)
+                found = of_agent.tolist()
+            else:
+                of_agent = np.array(found, np.intp)
+            entries = _Agents(found)
+            distinct = entries.distinct
         table = memo.table
         assert table is not None
-        distinct: list[int] = np.bincount(of_agent).nonzero()[0].tolist()
         replay = _Replay(ids, of_agent, table.calls)
-        sent = self.replay(memo, replay, distinct)
+        sent = self.replay(memo, replay, entries)
         if sent:
             kept = np.ones(ids.size, np.bool_)
             kept[np.searchsorted(ids, np.fromiter(sent, np.intp))] = False
@@ -116,28 +131,19 @@ class Recall:
         of_agent: Indexes = np.asarray(entries, np.intp)[inverse]
         return of_agent
 
-    def replay(self, memo: Memo, replay: _Replay, entries: list[int]) -> dict[int, Skip]:
+    def replay(self, memo: Memo, replay: _Replay, entries: _Entries) -> dict[int, Skip]:
         """Make every agent's host calls, moment by moment; return the agents sent events."""
-        traces, ids = replay.traces, replay.ids
-        moments: dict[int, dict[int, list[int]]] = {}
-        for entry in entries:
-            for moment, number in traces[entry]:
-                moments.setdefault(moment, {}).setdefault(number, []).append(entry)
-        if not moments:
-            return {}
-        groups = _Groups(replay.of_agent, entries)
+        ids = replay.ids
         sent: dict[int, Skip] = {}
         self.replaying, outer = replay, self.replaying
         try:
-            for moment in sorted(moments):
-                for number, users in sorted(moments[moment].items()):
-                    positions = groups.of(users)
-                    if sent:  # agents sent events left the recall
-                        positions = positions[~np.isin(ids[positions], list(sent))]
-                    if positions.size:
-                        calling = _Calling(moment, read_only(ids[positions]))
-                        self.call(memo, number, calling)
-                        sent.update(calling.sent)
+            for moment, number, positions in entries.calls(replay.traces):
+                if sent:  # agents sent events left the recall
+                    positions = positions[~np.isin(ids[positions], list(sent))]
+                if positions.size:
+                    calling = _Calling(moment, read_only(ids[positions]))
+                    self.call(memo, number, calling)
+                    sent.update(calling.sent)
         finally:
             self.replaying = outer
         return sent
@@ -185,11 +191,21 @@ class Recall:
             engine.skips.clear()
 
 
+class _Entries(Protocol):
+    """The agents of a processing, grouped by memo entry."""
+
+    def calls(self, traces: list[Trace]) -> Iterator[tuple[int, int, Indexes]]:
+        """Each host call of the agents as (moment, call number, the positions of the
+        agents making it, ascending), by moment then number: the order of the passes."""
+        ...
+
+
 class _Groups:
-    """The positions of the agents of each entry, ascending."""
+    """The positions of the agents of each entry, ascending (found by sorting)."""
 
     def __init__(self, of_agent: Indexes, entries: list[int]) -> None:
         self.of_agent = of_agent
+        self.entries = entries
         self.size = entries[-1] + 1 if entries else 0
         if len(entries) == 1:
             self.order: Indexes = np.arange(of_agent.size)
@@ -200,6 +216,15 @@ class _Groups:
         cuts = np.searchsorted(of_agent[self.order], [*entries, entries[-1] + 1]).tolist()
         self.bounds = {e: (cuts[n], cuts[n + 1]) for n, e in enumerate(entries)}
 
+    def calls(self, traces: list[Trace]) -> Iterator[tuple[int, int, Indexes]]:
+        moments: dict[int, dict[int, list[int]]] = {}
+        for entry in self.entries:
+            for moment, number in traces[entry]:
+                moments.setdefault(moment, {}).setdefault(number, []).append(entry)
+        for moment in sorted(moments):
+            for number, users in sorted(moments[moment].items()):
+                yield moment, number, self.of(users)
+
     def of(self, entries: list[int]) -> Indexes:
         """The positions of the agents of ``entries``, ascending."""
         if len(entries) == 1:
@@ -208,6 +233,22 @@ class _Groups:
         chosen = np.zeros(self.size, np.bool_)  # a mask of entries: no sort of the parts
         chosen[entries] = True
         return chosen[self.of_agent].nonzero()[0]
+
+
+class _Agents:
+    """The entry of each of a few agents (a list), grouped by a loop over the agents."""
+
+    def __init__(self, of_agent: list[int]) -> None:
+        self.of_agent = of_agent
+        self.distinct = list(set(of_agent))
+
+    def calls(self, traces: list[Trace]) -> Iterator[tuple[int, int, Indexes]]:
+        making: dict[tuple[int, int], list[int]] = {}
+        for position, entry in enumerate(self.of_agent):
+            for call in traces[entry]:
+                making.setdefault(call, []).append(position)
+        for call in sorted(making):
+            yield call[0], call[1], np.array(making[call], np.intp)
 
 
 def _cases(keys: NDArray[np.int64]) -> tuple[list[int], Indexes, Indexes]:

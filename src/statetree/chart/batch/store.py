@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from statetree.chart.batch.arrays import Bools, Floats, Indexes, NDArray, np
+from statetree.chart.batch.arrays import Bools, Floats, Indexes, NDArray, np, read_only
 from statetree.chart.batch.bits import Bits, Packed
 from statetree.chart.batch.plan import Plan
 from statetree.chart.batch.work import Work
@@ -62,6 +62,7 @@ class Store:
         rows = plan.timers.rows
         self.due: Floats = np.full((rows, capacity), np.nan)
         self.sequence: NDArray[np.int64] = np.zeros((rows if rows > 1 else 0, capacity), np.int64)
+        self._levels: tuple[Plan, Indexes] | None = None
 
     @property
     def capacity(self) -> int:
@@ -116,7 +117,13 @@ class Store:
 
     def level_rows(self, plan: Plan) -> Indexes:
         """The rows of ``held`` holding ``plan``'s level triggers, in level order."""
-        return np.array([self.held_row(event) for event in plan.level_events], dtype=np.intp)
+        # Rows are only ever added, so the rows of a plan's levels, once there, stay put.
+        known = self._levels
+        if known is not None and known[0] is plan:
+            return known[1]
+        rows = read_only(np.array([self.held_row(e) for e in plan.level_events], np.intp))
+        self._levels = (plan, rows)
+        return rows
 
     # -- slots -----------------------------------------------------------------------------
 

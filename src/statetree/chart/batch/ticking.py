@@ -35,12 +35,21 @@ def tick(engine: Engine, dt: float, frozen: Indexes) -> None:
         clock[frozen] = kept
     if store.due.shape[0] == 0:
         return
-    near: Bools = np.any(store.due[:, :size] <= clock, axis=0)  # NaN (no timer) is never due
+    near = _due(store.due[:, :size], clock)
     if kept is not None:
         near[frozen] = False
-    if near.any():
-        ids = near.nonzero()[0]
+    ids = near.nonzero()[0]
+    if ids.size:
         _fire(engine, ids, clock[ids])
+
+
+def _due(due: Floats, clock: Floats) -> Bools:
+    """Whether each agent has a timer due by its ``clock`` (NaN, no timer, is never due)."""
+    if due.shape[0] == 1:  # one row: no reduction across rows
+        ready: Bools = due[0] <= clock
+        return ready
+    found: Bools = (due <= clock).any(axis=0)
+    return found
 
 
 def _fire(engine: Engine, ids: Indexes, end: Floats) -> None:
@@ -56,7 +65,9 @@ def _fire(engine: Engine, ids: Indexes, end: Floats) -> None:
         due = store.due.take(agents, axis=1)
         ready = due <= ends
         if fired:  # in the first round every agent has a timer due
-            found = ready.any(axis=0)
+            found = ready[0] if ready.shape[0] == 1 else ready.any(axis=0)
+            if not found.any():
+                break
             if not found.all():
                 agents, ends, due, ready = (
                     agents[found],
@@ -64,17 +75,20 @@ def _fire(engine: Engine, ids: Indexes, end: Floats) -> None:
                     due[:, found],
                     ready[:, found],
                 )
-            if agents.size == 0:
-                break
         if fired == engine.bound:
             _stop(engine, agents, owners)
             break
-        rows = _earliest(due, ready, store, agents)
-        keys = timers.owned(rows, store.bits.flags(store.active, timers.owners, agents))
+        if due.shape[0] == 1:  # one row: it is the one due, and rows are written as rows
+            keys = timers.owned(None, store.bits.flags(store.active, timers.owners, agents))
+            store.clock[agents] = due[0]
+            store.due[0][agents] = np.nan
+        else:
+            rows = _earliest(due, ready, store, agents)
+            keys = timers.owned(rows, store.bits.flags(store.active, timers.owners, agents))
+            store.clock[agents] = due[rows, np.arange(agents.size)]
+            store.due[rows, agents] = np.nan
         if fired >= engine.bound - KEPT_CHANGES:
             _remember(agents, timers.owner_paths, keys, owners)
-        store.clock[agents] = due[rows, np.arange(agents.size)]
-        store.due[rows, agents] = np.nan
         engine.process(agents, timers.edges[keys])
         if engine.failures:
             going = ~np.isin(agents, np.fromiter(engine.failures, np.intp))
@@ -102,8 +116,6 @@ def _stop(engine: Engine, agents: Indexes, owners: dict[int, list[str]]) -> None
 
 def _earliest(due: Floats, ready: Bools, store: Store, agents: Indexes) -> Indexes:
     """Each agent's earliest timer row among those ``ready`` (ties: first started)."""
-    if due.shape[0] == 1:
-        return np.zeros(agents.size, np.intp)
     deadline = np.where(ready, due, np.inf)
     first = ready & (deadline == deadline.min(axis=0))
     order = np.where(first, store.sequence[:, agents], np.iinfo(np.int64).max)

@@ -83,11 +83,11 @@ class TimerLayout:
             np.array([key.row for key in keys], np.intp),
         )
 
-    def owned(self, rows: Indexes, owning: Bools) -> Indexes:
+    def owned(self, rows: Indexes | None, owning: Bools) -> Indexes:
         """The key of the timer in row ``rows[i]`` of each agent: the one whose owner is
         active (``owning``: ``(keys, agents)``, whether each key's owner is active), or
-        ``len(keys)`` if none is."""
-        mine = (self.places[:, None] == rows) & owning
+        ``len(keys)`` if none is. ``rows`` is ``None`` when there is one row."""
+        mine = owning if rows is None else (self.places[:, None] == rows) & owning
         found: Indexes = np.where(mine.any(axis=0), mine.argmax(axis=0), len(self.keys))
         return found
 
