@@ -42,6 +42,7 @@ from statetree.errors import DecodeError, UsageError
 __all__ = ["ChartBatch"]
 
 _NO_HANDLERS: Mapping[str, BatchHandler] = MappingProxyType({})
+_NONE: Indexes = read_only(np.zeros(0, np.intp))
 
 
 def bind(compiled: CompiledChart, handlers: Mapping[str, BatchHandler]) -> list[BatchHandler]:
@@ -165,18 +166,23 @@ class ChartBatch(Readings):
         picks = np.asarray(choices).reshape(-1)
         if picks.size == 0:
             picks = picks.astype(np.intp)  # an empty list reads as floats
-        if picks.shape != ids.shape or not np.issubdtype(picks.dtype, np.integer):
+        if picks.shape != ids.shape or picks.dtype.kind not in "iu":  # signed or unsigned
             raise UsageError(
                 f"send_each() needs one integer choice per agent ({ids.size}), "
                 f"got {picks.size} of type {picks.dtype}"
             )
-        if picks.size and picks.max() >= len(events):
-            raise UsageError(f"choice {int(picks.max())} names no event: there are {len(events)}")
-        chosen = picks >= 0
-        ids, picks = (chosen.nonzero()[0] if entities is None else ids[chosen]), picks[chosen]
+        chosen = (picks >= 0).nonzero()[0]
+        picks = picks[chosen]
+        try:
+            edges = table[picks]  # a choice past the events is out of the table's bounds
+        except IndexError:
+            raise UsageError(
+                f"choice {int(picks.max())} names no event: there are {len(events)}"
+            ) from None
+        ids = chosen if entities is None else ids[chosen]
         if entities is None and not self._store.alive[ids].all():
             self._select(ids)  # names the first agent given an event that does not exist
-        self._send(table[picks], ids)
+        self._send(edges, ids)
 
     @property
     def _slots(self) -> Indexes:
@@ -294,7 +300,8 @@ class ChartBatch(Readings):
                 store = self._store
                 self._start(np.flatnonzero(store.alive[: self.size] & ~store.state(0)))
                 self._unstarted = False
-            tick(self._engine, dt, np.fromiter(sorted(self._engine.failures), np.intp))
+            failed = self._engine.failures  # agents that failed to start stay as they are
+            tick(self._engine, dt, np.fromiter(sorted(failed), np.intp) if failed else _NONE)
 
     def _level(self, event: Event, entities: Entities, on: bool) -> None:
         store = self._store

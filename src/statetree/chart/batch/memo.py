@@ -70,9 +70,9 @@ class Keys:
     ) -> NDArray[np.int64]:
         """The key of each agent ``ids`` about to process ``edge`` (``levels``: the rows of
         ``store.held`` holding the chart's levels)."""
-        keys: NDArray[np.int64] = store.active[0, ids].astype(np.int64)
+        keys: NDArray[np.int64] = store.active[0].take(ids).astype(np.int64)
         if self.history.size:
-            keys |= self.history @ store.history.take(ids, axis=1)
+            keys |= self.history.dot(store.history.take(ids, axis=1))
         if self.levels.size:
             keys |= self.levels @ store.held[levels[:, None], ids]
         if edge is not None:
@@ -123,6 +123,15 @@ class Memo:
     numbers: dict[int, int] = field(default_factory=dict)
     sorted: tuple[NDArray[np.int64], Indexes] | None = None
     """The known keys, sorted, and their entries (rebuilt after learning)."""
+    makes_calls: NDArray[np.bool_] | None = None
+    """Whether each entry makes host calls (rebuilt after learning)."""
+
+    def calling(self) -> NDArray[np.bool_]:
+        """Whether each entry makes host calls."""
+        if self.makes_calls is None:
+            calls = [] if self.table is None else self.table.calls
+            self.makes_calls = np.array([bool(trace) for trace in calls], np.bool_)
+        return self.makes_calls
 
     def call_number(self, slot: int, call: ActionCall) -> int:
         """The number of host call ``call`` (handler ``slot``), numbered when first seen."""
@@ -162,7 +171,7 @@ class Memo:
         self.table = ending if self.table is None else _joined(self.table, ending)
         entries = list(range(start, start + len(keys)))
         self.index.update(zip(keys, entries, strict=True))
-        self.sorted = None
+        self.sorted = self.makes_calls = None
         return entries
 
 

@@ -50,6 +50,7 @@ class TimerLayout:
         owner_paths: the path of each key's owner, then "".
         owners: the owner of each key.
         places: the row of each key.
+        numbers: each key's number plus one.
     """
 
     keys: tuple[TimerKey, ...]
@@ -60,6 +61,7 @@ class TimerLayout:
     owner_paths: tuple[str, ...]
     owners: Indexes
     places: Indexes
+    numbers: Indexes
 
     @classmethod
     def of(
@@ -81,14 +83,17 @@ class TimerLayout:
             (*(tree.paths[key.owner] for key in keys), ""),
             np.array([key.owner for key in keys], np.intp),
             np.array([key.row for key in keys], np.intp),
+            np.arange(1, len(keys) + 1, dtype=np.intp),
         )
 
     def owned(self, rows: Indexes | None, owning: Bools) -> Indexes:
         """The key of the timer in row ``rows[i]`` of each agent: the one whose owner is
-        active (``owning``: ``(keys, agents)``, whether each key's owner is active), or
-        ``len(keys)`` if none is. ``rows`` is ``None`` when there is one row."""
+        active (``owning``: ``(keys, agents)``, whether each key's owner is active), or -1
+        if none is (``edges`` and ``owner_paths`` end with the entry of "no key").
+        ``rows`` is ``None`` when there is one row."""
         mine = owning if rows is None else (self.places[:, None] == rows) & owning
-        found: Indexes = np.where(mine.any(axis=0), mine.argmax(axis=0), len(self.keys))
+        # The owners of a row's keys are never active together: one key at most is found.
+        found: Indexes = self.numbers.dot(mine) - 1
         return found
 
     def key(self, owner: int, name: str) -> TimerKey:
