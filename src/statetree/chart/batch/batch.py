@@ -180,7 +180,7 @@ class ChartBatch(Readings):
                 f"choice {int(picks.max())} names no event: there are {len(events)}"
             ) from None
         ids = chosen if entities is None else ids[chosen]
-        if entities is None and not self._store.alive[ids].all():
+        if entities is None and np.count_nonzero(self._store.alive[ids]) != ids.size:
             self._select(ids)  # names the first agent given an event that does not exist
         self._send(edges, ids)
 

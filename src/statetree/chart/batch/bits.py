@@ -69,7 +69,7 @@ class Bits:
     def flags(self, packed: Packed, numbers: Indexes, ids: Indexes) -> Bools:
         """``(len(numbers), len(ids))``: flags ``numbers`` of agents ``ids``."""
         if self.words == 1:
-            words = packed[0].take(ids)
+            words = packed[0][ids]
             return (words & self.masks[numbers, None]) != 0  # type: ignore[no-any-return]
         return self.take(packed, ids)[numbers]
 

@@ -133,15 +133,14 @@ class Recall:
 
     def replay(self, memo: Memo, replay: _Replay, entries: _Entries) -> dict[int, Skip]:
         """Make every agent's host calls, moment by moment; return the agents sent events."""
-        ids = replay.ids
         sent: dict[int, Skip] = {}
         self.replaying, outer = replay, self.replaying
         try:
-            for moment, number, positions in entries.calls(replay.traces):
+            for moment, number, agents in entries.calls(replay.traces, replay.ids):
                 if sent:  # agents sent events left the recall
-                    positions = positions[~np.isin(ids[positions], list(sent))]
-                if positions.size:
-                    calling = _Calling(moment, read_only(ids[positions]))
+                    agents = agents[~np.isin(agents, list(sent))]
+                if agents.size:
+                    calling = _Calling(moment, read_only(agents))
                     self.call(memo, number, calling)
                     sent.update(calling.sent)
         finally:
@@ -194,9 +193,9 @@ class Recall:
 class _Entries(Protocol):
     """The agents of a processing, grouped by memo entry."""
 
-    def calls(self, traces: list[Trace]) -> Iterator[tuple[int, int, Indexes]]:
-        """Each host call of the agents as (moment, call number, the positions of the
-        agents making it, ascending), by moment then number: the order of the passes."""
+    def calls(self, traces: list[Trace], ids: Indexes) -> Iterator[tuple[int, int, Indexes]]:
+        """Each host call of the agents ``ids`` as (moment, call number, the agents making
+        it, ascending), by moment then number: the order of the passes."""
         ...
 
 
@@ -216,14 +215,14 @@ class _Groups:
         cuts = np.searchsorted(of_agent[self.order], [*entries, entries[-1] + 1]).tolist()
         self.bounds = {e: (cuts[n], cuts[n + 1]) for n, e in enumerate(entries)}
 
-    def calls(self, traces: list[Trace]) -> Iterator[tuple[int, int, Indexes]]:
+    def calls(self, traces: list[Trace], ids: Indexes) -> Iterator[tuple[int, int, Indexes]]:
         moments: dict[int, dict[int, list[int]]] = {}
         for entry in self.entries:
             for moment, number in traces[entry]:
                 moments.setdefault(moment, {}).setdefault(number, []).append(entry)
         for moment in sorted(moments):
             for number, users in sorted(moments[moment].items()):
-                yield moment, number, self.of(users)
+                yield moment, number, ids[self.of(users)]
 
     def of(self, entries: list[int]) -> Indexes:
         """The positions of the agents of ``entries``, ascending."""
@@ -244,14 +243,14 @@ class _Agents:
         self.calling = calling
         self.distinct = list(set(of_agent))
 
-    def calls(self, traces: list[Trace]) -> Iterator[tuple[int, int, Indexes]]:
+    def calls(self, traces: list[Trace], ids: Indexes) -> Iterator[tuple[int, int, Indexes]]:
         making: dict[tuple[int, int], list[int]] = {}
         of_agent = self.of_agent
         for position in self.calling.tolist():
             for call in traces[of_agent[position]]:
                 making.setdefault(call, []).append(position)
         for call in sorted(making):
-            yield call[0], call[1], np.array(making[call], np.intp)
+            yield call[0], call[1], ids[making[call]]
 
 
 def _cases(keys: NDArray[np.int64]) -> tuple[list[int], Indexes, Indexes]:
@@ -336,18 +335,18 @@ def end(engine: Engine, table: Ending, ids: Indexes, of_agent: Indexes) -> None:
     """Give each agent ``ids`` the ending of its entry ``of_agent``: active states,
     histories and timers."""
     store = engine.store
-    _put(store.active, ids, table.active.take(of_agent, axis=1))
+    _put(store.active, ids, table.active, of_agent)
     if store.history.shape[0]:
-        _put(store.history, ids, table.history.take(of_agent, axis=1))
+        _put(store.history, ids, table.history, of_agent)
 
 
 def end_timers(engine: Engine, table: Ending, ids: Indexes, of_agent: Indexes) -> None:
     """Start and kill the timers of each agent ``ids`` as its entry ``of_agent`` did."""
     store = engine.store
-    clock = store.clock.take(ids)
+    clock = store.clock[ids]
     for row, due in enumerate(store.due):  # row by row: NumPy's fastest on few rows
-        started = clock + table.delays[row].take(of_agent)
-        np.copyto(started, due.take(ids), where=table.kept[row].take(of_agent))
+        started = clock + table.delays[row][of_agent]
+        np.copyto(started, due[ids], where=table.kept[row][of_agent])
         due[ids] = started
     if store.sequence.size:
         ranks = table.ranks.take(of_agent, axis=1)
@@ -356,12 +355,13 @@ def end_timers(engine: Engine, table: Ending, ids: Indexes, of_agent: Indexes) -
         engine.sequence += int(ranks.max(initial=0))
 
 
-def _put(target: NDArray[Any], ids: Indexes, values: NDArray[Any]) -> None:
-    """``target[:, ids] = values``; a single row written as a row, which NumPy does faster."""
+def _put(target: NDArray[Any], ids: Indexes, table: NDArray[Any], of_agent: Indexes) -> None:
+    """``target[:, ids] = table[:, of_agent]``; a single row as a row, which NumPy does
+    faster."""
     if target.shape[0] == 1:
-        target[0][ids] = values[0]
+        target[0][ids] = table[0][of_agent]
     else:
-        target[:, ids] = values
+        target[:, ids] = table.take(of_agent, axis=1)
 
 
 def _failures(engine: Engine, table: Ending, ids: Indexes, of_agent: Indexes) -> None:

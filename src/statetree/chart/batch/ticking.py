@@ -48,7 +48,7 @@ def _due(due: Floats, clock: Floats) -> Bools:
     if due.shape[0] == 1:  # one row: no reduction across rows
         ready: Bools = due[0] <= clock
         return ready
-    found: Bools = (due <= clock).any(axis=0)
+    found: Bools = np.any(due <= clock, axis=0)
     return found
 
 
@@ -62,33 +62,22 @@ def _fire(engine: Engine, ids: Indexes, end: Floats) -> None:
     owners: dict[int, list[str]] = {}  # the owners fired last, of agents near the bound
     agents, ends = ids, end
     for fired in itertools.count():
-        due = store.due.take(agents, axis=1)
-        ready = due <= ends
         if fired:  # in the first round every agent has a timer due
-            found = ready[0] if ready.shape[0] == 1 else ready.any(axis=0)
-            if not found.any():
+            agents, ends = _still_due(store, agents, ends)
+            if agents.size == 0:
                 break
-            if not found.all():
-                agents, ends, due, ready = (
-                    agents[found],
-                    ends[found],
-                    due[:, found],
-                    ready[:, found],
-                )
         if fired == engine.bound:
             _stop(engine, agents, owners)
             break
-        if due.shape[0] == 1:  # one row: it is the one due, and rows are written as rows
-            keys = timers.owned(None, store.bits.flags(store.active, timers.owners, agents))
-            store.clock[agents] = due[0]
-            store.due[0][agents] = np.nan
-        else:
-            rows = _earliest(due, ready, store, agents)
-            keys = timers.owned(rows, store.bits.flags(store.active, timers.owners, agents))
-            store.clock[agents] = due[rows, np.arange(agents.size)]
-            store.due[rows, agents] = np.nan
+        rows, deadlines = _earliest(store, agents, ends)
+        keys = timers.owned(rows, store.bits.flags(store.active, timers.owners, agents))
         if fired >= engine.bound - KEPT_CHANGES:
             _remember(agents, timers.owner_paths, keys, owners)
+        store.clock[agents] = deadlines
+        if rows is None:
+            store.due[0][agents] = np.nan
+        else:
+            store.due[rows, agents] = np.nan
         engine.process(agents, timers.edges[keys])
         if engine.failures:
             going = ~np.isin(agents, np.fromiter(engine.failures, np.intp))
@@ -97,6 +86,21 @@ def _fire(engine: Engine, ids: Indexes, end: Floats) -> None:
         done = ~np.isin(ids, np.fromiter(engine.failures, np.intp))
         ids, end = ids[done], end[done]
     store.clock[ids] = end
+
+
+def _still_due(store: Store, agents: Indexes, ends: Floats) -> tuple[Indexes, Floats]:
+    """The agents of ``agents`` (and their ``ends``) with a timer still due."""
+    if store.due.shape[0] == 1:  # one row: one comparison per agent, no reduction
+        found: Bools = store.due[0][agents] <= ends
+    else:
+        found = np.any(store.due.take(agents, axis=1) <= ends, axis=0)
+    # count_nonzero: a C function, where .any() and .all() go through Python wrappers
+    still = np.count_nonzero(found)
+    if still == 0:
+        return agents[:0], ends[:0]
+    if still == found.size:
+        return agents, ends
+    return agents[found], ends[found]
 
 
 def _remember(
@@ -114,10 +118,15 @@ def _stop(engine: Engine, agents: Indexes, owners: dict[int, list[str]]) -> None
         engine.failures.setdefault(agent, Failure(cycle, timers=True))
 
 
-def _earliest(due: Floats, ready: Bools, store: Store, agents: Indexes) -> Indexes:
-    """Each agent's earliest timer row among those ``ready`` (ties: first started)."""
+def _earliest(store: Store, agents: Indexes, ends: Floats) -> tuple[Indexes | None, Floats]:
+    """Each agent's earliest timer due by its end (ties: first started), as its row
+    (``None`` when there is one row: it is that row) and its deadline."""
+    if store.due.shape[0] == 1:
+        return None, store.due[0][agents]
+    due = store.due.take(agents, axis=1)
+    ready = due <= ends
     deadline = np.where(ready, due, np.inf)
     first = ready & (deadline == deadline.min(axis=0))
     order = np.where(first, store.sequence[:, agents], np.iinfo(np.int64).max)
     rows: Indexes = order.argmin(axis=0)
-    return rows
+    return rows, due[rows, np.arange(agents.size)]
