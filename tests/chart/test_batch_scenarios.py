@@ -239,6 +239,9 @@ def test_wrong_calls_are_refused_with_what_was_wrong() -> None:
             "has no state 'Character.Nope'; states: Character, ",
         ),
         (lambda: batch.send_each([ATTACK], [0, 1]), "one integer choice per agent (3)"),
+        (lambda: batch.send_each([ATTACK], [0.0, 0.0, 0.0]), "got 3 of type float64"),
+        (lambda: batch.send_each([ATTACK], [0, 2, -1]), "choice 2 names no event: there are 1"),
+        (lambda: batch.send_each([], [-1, 0, -1]), "choice 0 names no event: there are 0"),
         (lambda: batch.agent(7), "agent 7 does not exist"),
     ]
     for call, message in cases:

@@ -136,9 +136,9 @@ class Recall:
         sent: dict[int, Skip] = {}
         self.replaying, outer = replay, self.replaying
         try:
-            for moment, number, agents in entries.calls(replay.traces, replay.ids):
-                if sent:  # agents sent events left the recall
-                    agents = agents[~np.isin(agents, list(sent))]
+            for moment, number, making in entries.calls(replay.traces, replay.ids):
+                # Agents sent events left the recall.
+                agents = making[~np.isin(making, list(sent))] if sent else making
                 if agents.size:
                     calling = _Calling(moment, read_only(agents))
                     self.call(memo, number, calling)

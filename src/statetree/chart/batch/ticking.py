@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import itertools
 
-from statetree.chart.batch.arrays import Bools, Floats, Indexes, np
+from statetree.chart.batch.arrays import Bools, Floats, Indexes, NDArray, np
 from statetree.chart.batch.engine import Engine
 from statetree.chart.batch.errors import Failure
 from statetree.chart.batch.store import Store
+from statetree.chart.batch.timers import TimerLayout
 from statetree.core.loops import KEPT_CHANGES, find_cycle
 
 __all__ = ["tick"]
@@ -70,7 +71,7 @@ def _fire(engine: Engine, ids: Indexes, end: Floats) -> None:
             _stop(engine, agents, owners)
             break
         rows, deadlines = _earliest(store, agents, ends)
-        keys = timers.owned(rows, store.bits.flags(store.active, timers.owners, agents))
+        keys = _owned(store, timers, rows, agents)
         if fired >= engine.bound - KEPT_CHANGES:
             _remember(agents, timers.owner_paths, keys, owners)
         store.clock[agents] = deadlines
@@ -86,6 +87,18 @@ def _fire(engine: Engine, ids: Indexes, end: Floats) -> None:
         done = ~np.isin(ids, np.fromiter(engine.failures, np.intp))
         ids, end = ids[done], end[done]
     store.clock[ids] = end
+
+
+def _owned(
+    store: Store, timers: TimerLayout, rows: Indexes | None, agents: Indexes
+) -> NDArray[np.integer]:
+    """The key of the timer in row ``rows`` of each agent (see ``TimerLayout.owned``)."""
+    if timers.by_flags is not None:  # few states: looked up by the agent's active flags
+        keys: NDArray[np.int16] = timers.by_flags[
+            0 if rows is None else rows, store.active[0][agents]
+        ]
+        return keys
+    return timers.owned(rows, store.bits.flags(store.active, timers.owners, agents))
 
 
 def _still_due(store: Store, agents: Indexes, ends: Floats) -> tuple[Indexes, Floats]:
@@ -104,7 +117,10 @@ def _still_due(store: Store, agents: Indexes, ends: Floats) -> tuple[Indexes, Fl
 
 
 def _remember(
-    agents: Indexes, paths: tuple[str, ...], keys: Indexes, owners: dict[int, list[str]]
+    agents: Indexes,
+    paths: tuple[str, ...],
+    keys: NDArray[np.integer],
+    owners: dict[int, list[str]],
 ) -> None:
     """Note the owner of the timer each agent fires now (it is near the bound)."""
     for agent, key in zip(agents.tolist(), keys.tolist(), strict=True):

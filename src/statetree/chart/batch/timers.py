@@ -12,12 +12,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from statetree.chart.batch.arrays import Bools, Indexes, np
+from statetree.chart.batch.arrays import Bools, Indexes, NDArray, np
 from statetree.chart.batch.tree import Tree
 from statetree.chart.events import Event
 from statetree.chart.registry import TIMER
 
-__all__ = ["TimerKey", "TimerLayout"]
+__all__ = ["FLAGS_LOOKUP", "TimerKey", "TimerLayout"]
+
+FLAGS_LOOKUP = 16
+"""Up to this many states, the timer a row holds is looked up by the agent's active flags
+(a table of 2 bytes per row and set of flags: 128 KiB per row at 16 states)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +55,9 @@ class TimerLayout:
         owners: the owner of each key.
         places: the row of each key.
         numbers: each key's number plus one.
+        by_flags: for charts of up to ``FLAGS_LOOKUP`` states, ``(rows, 2 ** states)``: the
+            key of each row whose owner is active, for every set of active flags (bit ``n``:
+            state ``n``), or -1 (``None`` for larger charts).
     """
 
     keys: tuple[TimerKey, ...]
@@ -62,6 +69,7 @@ class TimerLayout:
     owners: Indexes
     places: Indexes
     numbers: Indexes
+    by_flags: NDArray[np.int16] | None
 
     @classmethod
     def of(
@@ -84,6 +92,7 @@ class TimerLayout:
             np.array([key.owner for key in keys], np.intp),
             np.array([key.row for key in keys], np.intp),
             np.arange(1, len(keys) + 1, dtype=np.intp),
+            _by_flags(keys, rows, len(tree)),
         )
 
     def owned(self, rows: Indexes | None, owning: Bools) -> Indexes:
@@ -103,6 +112,17 @@ class TimerLayout:
     def kill_rows(self, owner: int) -> tuple[int, ...]:
         """The rows holding timers of state ``owner`` (cleared when it exits)."""
         return tuple(sorted({key.row for key in self.by_owner[owner]}))
+
+
+def _by_flags(keys: list[TimerKey], rows: int, states: int) -> NDArray[np.int16] | None:
+    """``TimerLayout.by_flags`` (``None`` past ``FLAGS_LOOKUP`` states)."""
+    if states > FLAGS_LOOKUP or len(keys) >= 1 << 15:
+        return None
+    flags = np.arange(1 << states)
+    table = np.full((rows, flags.size), -1, np.int16)
+    for number, key in enumerate(keys):
+        table[key.row, (flags >> key.owner) & 1 == 1] = number
+    return table
 
 
 def _coexist(tree: Tree, key: TimerKey, owner: int) -> bool:
