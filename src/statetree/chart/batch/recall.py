@@ -17,7 +17,7 @@ start, their host calls up to that one skipped and the event latched right there
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import repeat
 from typing import Any, Protocol
 
@@ -37,13 +37,16 @@ SMALL = 256
 """Up to this many agents, cases are told apart by a dict rather than by sorting."""
 
 
-@dataclass(eq=False)
 class _Calling:
-    """The host call being made: its moment, its agents, and the events they were sent."""
+    """The host call being made: its moment, its agents, and the events they were sent
+    (a plain class: made for every host call)."""
 
-    moment: int
-    entities: Indexes
-    sent: dict[int, Skip] = field(default_factory=dict)
+    __slots__ = ("entities", "moment", "sent")
+
+    def __init__(self, moment: int, entities: Indexes) -> None:
+        self.moment = moment
+        self.entities = entities
+        self.sent: dict[int, Skip] = {}
 
 
 @dataclass(eq=False)
@@ -142,7 +145,8 @@ class Recall:
                 if agents.size:
                     calling = _Calling(moment, read_only(agents))
                     self.call(memo, number, calling)
-                    sent.update(calling.sent)
+                    if calling.sent:
+                        sent.update(calling.sent)
         finally:
             self.replaying = outer
         return sent
