@@ -30,5 +30,5 @@ Serials: TypeAlias = NDArray[np.int32]
 
 def read_only(array: Indexes) -> Indexes:
     """``array`` marked read-only (handed to host code, which must not change it)."""
-    array.flags.writeable = False
+    array.setflags(write=False)  # cheaper than setting array.flags.writeable
     return array

@@ -70,9 +70,11 @@ class Keys:
     ) -> NDArray[np.int64]:
         """The key of each agent ``ids`` about to process ``edge`` (``levels``: the rows of
         ``store.held`` holding the chart's levels)."""
-        keys: NDArray[np.int64] = store.active[0][ids].astype(np.int64)
         if self.history.size:
-            keys |= self.history.dot(store.history.take(ids, axis=1))
+            keys: NDArray[np.int64] = self.history.dot(store.history.take(ids, axis=1))
+            keys |= store.active[0][ids]
+        else:
+            keys = store.active[0][ids].astype(np.int64)
         if self.levels.size:
             keys |= self.levels @ store.held[levels[:, None], ids]
         if edge is not None:

@@ -16,7 +16,7 @@ start, their host calls up to that one skipped and the event latched right there
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from itertools import repeat
 from typing import Any, Protocol
@@ -91,8 +91,9 @@ class Recall:
             of_agent = memo.lookup(keys)
             if of_agent is None:
                 of_agent = self.entries(memo, keys, ids, edge)
-            distinct: list[int] = np.bincount(of_agent).nonzero()[0].tolist()
-            entries: _Entries = _Groups(of_agent, distinct)
+            known: list[int] = np.bincount(of_agent).nonzero()[0].tolist()
+            entries: _Entries = _Groups(of_agent, known)
+            distinct: Collection[int] = known
         else:
             # Few agents: each looked up by dict and grouped by a loop, cheaper than sorting.
             found = list(map(memo.index.get, keys.tolist(), repeat(-1)))
@@ -245,7 +246,7 @@ class _Agents:
     def __init__(self, of_agent: list[int], calling: Indexes) -> None:
         self.of_agent = of_agent
         self.calling = calling
-        self.distinct = list(set(of_agent))
+        self.distinct = set(of_agent)
 
     def calls(self, traces: list[Trace], ids: Indexes) -> Iterator[tuple[int, int, Indexes]]:
         making: dict[tuple[int, int], list[int]] = {}
@@ -348,7 +349,8 @@ def end_timers(engine: Engine, table: Ending, ids: Indexes, of_agent: Indexes) -
     """Start and kill the timers of each agent ``ids`` as its entry ``of_agent`` did."""
     store = engine.store
     clock = store.clock[ids]
-    for row, due in enumerate(store.due):  # row by row: NumPy's fastest on few rows
+    for row in range(store.due.shape[0]):  # row by row: NumPy's fastest on few rows
+        due = store.due[row]
         started = clock + table.delays[row][of_agent]
         np.copyto(started, due[ids], where=table.kept[row][of_agent])
         due[ids] = started

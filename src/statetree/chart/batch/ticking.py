@@ -93,10 +93,10 @@ def _owned(
     store: Store, timers: TimerLayout, rows: Indexes | None, agents: Indexes
 ) -> NDArray[np.integer]:
     """The key of the timer in row ``rows`` of each agent (see ``TimerLayout.owned``)."""
-    if timers.by_flags is not None:  # few states: looked up by the agent's active flags
-        keys: NDArray[np.int16] = timers.by_flags[
-            0 if rows is None else rows, store.active[0][agents]
-        ]
+    table = timers.by_flags
+    if table is not None:  # few states: looked up by the agent's active flags
+        words = store.active[0][agents]
+        keys: NDArray[np.int16] = table[0][words] if rows is None else table[rows, words]
         return keys
     return timers.owned(rows, store.bits.flags(store.active, timers.owners, agents))
 
