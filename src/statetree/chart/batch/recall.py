@@ -16,7 +16,7 @@ start, their host calls up to that one skipped and the event latched right there
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
+from collections.abc import Collection
 from dataclasses import dataclass
 from itertools import repeat
 from typing import Any, Protocol
@@ -137,10 +137,13 @@ class Recall:
 
     def replay(self, memo: Memo, replay: _Replay, entries: _Entries) -> dict[int, Skip]:
         """Make every agent's host calls, moment by moment; return the agents sent events."""
+        calls = entries.calls(replay.traces, replay.ids)
         sent: dict[int, Skip] = {}
+        if not calls:
+            return sent
         self.replaying, outer = replay, self.replaying
         try:
-            for moment, number, making in entries.calls(replay.traces, replay.ids):
+            for moment, number, making in calls:
                 # Agents sent events left the recall.
                 agents = making[~np.isin(making, list(sent))] if sent else making
                 if agents.size:
@@ -198,7 +201,7 @@ class Recall:
 class _Entries(Protocol):
     """The agents of a processing, grouped by memo entry."""
 
-    def calls(self, traces: list[Trace], ids: Indexes) -> Iterator[tuple[int, int, Indexes]]:
+    def calls(self, traces: list[Trace], ids: Indexes) -> list[tuple[int, int, Indexes]]:
         """Each host call of the agents ``ids`` as (moment, call number, the agents making
         it, ascending), by moment then number: the order of the passes."""
         ...
@@ -220,14 +223,16 @@ class _Groups:
         cuts = np.searchsorted(of_agent[self.order], [*entries, entries[-1] + 1]).tolist()
         self.bounds = {e: (cuts[n], cuts[n + 1]) for n, e in enumerate(entries)}
 
-    def calls(self, traces: list[Trace], ids: Indexes) -> Iterator[tuple[int, int, Indexes]]:
+    def calls(self, traces: list[Trace], ids: Indexes) -> list[tuple[int, int, Indexes]]:
         moments: dict[int, dict[int, list[int]]] = {}
         for entry in self.entries:
             for moment, number in traces[entry]:
                 moments.setdefault(moment, {}).setdefault(number, []).append(entry)
-        for moment in sorted(moments):
-            for number, users in sorted(moments[moment].items()):
-                yield moment, number, ids[self.of(users)]
+        return [
+            (moment, number, ids[self.of(users)])
+            for moment in sorted(moments)
+            for number, users in sorted(moments[moment].items())
+        ]
 
     def of(self, entries: list[int]) -> Indexes:
         """The positions of the agents of ``entries``, ascending."""
@@ -248,14 +253,15 @@ class _Agents:
         self.calling = calling
         self.distinct = set(of_agent)
 
-    def calls(self, traces: list[Trace], ids: Indexes) -> Iterator[tuple[int, int, Indexes]]:
+    def calls(self, traces: list[Trace], ids: Indexes) -> list[tuple[int, int, Indexes]]:
+        if not self.calling.size:
+            return []
         making: dict[tuple[int, int], list[int]] = {}
         of_agent = self.of_agent
         for position in self.calling.tolist():
             for call in traces[of_agent[position]]:
                 making.setdefault(call, []).append(position)
-        for call in sorted(making):
-            yield call[0], call[1], ids[making[call]]
+        return [(moment, number, ids[making[moment, number]]) for moment, number in sorted(making)]
 
 
 def _cases(keys: NDArray[np.int64]) -> tuple[list[int], Indexes, Indexes]:
