@@ -242,6 +242,10 @@ def test_wrong_calls_are_refused_with_what_was_wrong() -> None:
         (lambda: batch.send_each([ATTACK], [0.0, 0.0, 0.0]), "got 3 of type float64"),
         (lambda: batch.send_each([ATTACK], [0, 2, -1]), "choice 2 names no event: there are 1"),
         (lambda: batch.send_each([], [-1, 0, -1]), "choice 0 names no event: there are 0"),
+        (
+            lambda: batch.send_each([ATTACK], np.array([0, 2**64 - 1, 0], np.uint64)),
+            f"choice {2**64 - 1} names no event: there are 1",
+        ),
         (lambda: batch.agent(7), "agent 7 does not exist"),
     ]
     for call, message in cases:

@@ -18,7 +18,7 @@ from numpy.typing import ArrayLike
 
 from statetree.chart.actions import Handler
 from statetree.chart.batch.actions import BatchHandler
-from statetree.chart.batch.arrays import Bools, Indexes, np, read_only
+from statetree.chart.batch.arrays import Bools, Indexes, NDArray, np, read_only
 from statetree.chart.batch.engine import Engine
 from statetree.chart.batch.entities import Entities, select
 from statetree.chart.batch.errors import BatchLoopError
@@ -172,13 +172,7 @@ class ChartBatch(Readings):
                 f"got {picks.size} of type {picks.dtype}"
             )
         chosen = (picks >= 0).nonzero()[0]
-        picks = picks[chosen]
-        try:
-            edges = table[picks]  # a choice past the events is out of the table's bounds
-        except IndexError:
-            raise UsageError(
-                f"choice {int(picks.max())} names no event: there are {len(events)}"
-            ) from None
+        edges = _chosen_edges(table, picks[chosen])
         ids = chosen if entities is None else ids[chosen]
         if entities is None and np.count_nonzero(self._store.alive[ids]) != ids.size:
             self._select(ids)  # names the first agent given an event that does not exist
@@ -518,6 +512,22 @@ class ChartBatch(Readings):
         failure = failures[first]
         bound = self._engine.bound
         raise BatchLoopError(name, failure.cycle, bound, agents, timers=failure.timers)
+
+
+def _chosen_edges(table: Indexes, picks: NDArray[np.integer]) -> Indexes:
+    """The latch row of each event chosen (``picks``: indexes of ``table``, none negative).
+
+    Raises:
+        UsageError: a choice names no event.
+    """
+    # Indexing refuses a choice past the table, but a uint64 past the largest intp wraps.
+    if picks.dtype != np.uint64 or not picks.size or picks.max() < table.size:
+        try:
+            edges: Indexes = table[picks]
+            return edges
+        except IndexError:
+            pass
+    raise UsageError(f"choice {int(picks.max())} names no event: there are {table.size}")
 
 
 class _Call:
