@@ -6,8 +6,10 @@ restart each other with a zero or tiny delay) and random streams of per-agent ca
 hold, release, start, spawn, despawn) and ticks. After every step each agent's active states,
 clock, running timers and ordered host calls must equal those of a ChartMachine fed the same
 calls, and both engines must report the same transition loops. The batch processes by recall
-(remembered endings, its cases told apart by a dict or, as for large calls, by sorting) or,
-drawn, always in passes.
+(remembered endings; its cases told apart and its host calls grouped by dicts and loops, as
+for few agents, or by sorting, as for many) or, drawn, always in passes. The timers a tick
+fires are found by a table of active flags (charts of up to 16 states) or, drawn with
+sorting, always from their owners' flags, as for larger charts.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from statetree.chart import Chart
-from statetree.chart.batch import recall
+from statetree.chart.batch import recall, timers
 
 
 @settings(max_examples=250)
@@ -33,8 +35,11 @@ from statetree.chart.batch import recall
 def test_every_agent_runs_as_its_own_chart_machine(
     chart: Chart, count: int, script: list[Step], engine: str
 ) -> None:
-    small = 0 if engine == "recall sorting" else recall.SMALL
-    with mock.patch.object(recall, "SMALL", small):
+    large = engine == "recall sorting"
+    with (
+        mock.patch.object(recall, "SMALL", 0 if large else recall.SMALL),
+        mock.patch.object(timers, "FLAGS_LOOKUP", 0 if large else timers.FLAGS_LOOKUP),
+    ):
         twins = Twins(chart, count, recall=engine != "passes")
         twins.check("creation")
         for number, step in enumerate(script):
