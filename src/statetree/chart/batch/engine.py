@@ -125,8 +125,9 @@ class Engine:
         if recall is None or memo is None:
             self.passes(ids, edge)
             return
-        with self.processings():
-            recall.process(memo, ids, edge)
+        # No processing context: handlers called by recall latch through it, and the agents
+        # it hands back to the pass engine are processed in one.
+        recall.process(memo, ids, edge)
 
     def passes(self, ids: Indexes, edge: int | Indexes | None) -> None:
         """:meth:`process`, in passes: each agent applies one change per pass."""

@@ -106,8 +106,8 @@ class Recall:
             distinct = entries.distinct
         table = memo.table
         assert table is not None
-        replay = _Replay(ids, of_agent, table.calls)
-        sent = self.replay(memo, replay, entries)
+        every = ids
+        sent = self.replay(memo, _Replay(ids, of_agent, table.calls), entries)
         if sent:
             kept = np.ones(ids.size, np.bool_)
             kept[np.searchsorted(ids, np.fromiter(sent, np.intp))] = False
@@ -118,7 +118,7 @@ class Recall:
         if any(map(table.failures.__getitem__, distinct)):  # a Failure is never falsy
             _failures(engine, table, ids, of_agent)
         if sent:
-            self.again(replay.ids, edge, sent)
+            self.again(every, edge, sent)
 
     def entries(
         self, memo: Memo, keys: NDArray[np.int64], ids: Indexes, edge: int | Indexes | None
