@@ -8,8 +8,8 @@ clock, running timers and ordered host calls must equal those of a ChartMachine 
 calls, and both engines must report the same transition loops. The batch processes by recall
 (remembered endings; its cases told apart and its host calls grouped by dicts and loops, as
 for few agents, or by sorting, as for many) or, drawn, always in passes. The timers a tick
-fires are found by a table of active flags (charts of up to 16 states) or, drawn with
-sorting, always from their owners' flags, as for larger charts.
+fires are found by a table of active flags (charts with few states) or, drawn with sorting,
+always from their owners' flags, as for larger charts.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def test_every_agent_runs_as_its_own_chart_machine(
     large = engine == "recall sorting"
     with (
         mock.patch.object(recall, "SMALL", 0 if large else recall.SMALL),
-        mock.patch.object(timers, "FLAGS_LOOKUP", 0 if large else timers.FLAGS_LOOKUP),
+        mock.patch.object(timers, "LOOKUP_ENTRIES", 0 if large else timers.LOOKUP_ENTRIES),
     ):
         twins = Twins(chart, count, recall=engine != "passes")
         twins.check("creation")

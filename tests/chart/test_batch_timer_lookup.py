@@ -1,5 +1,5 @@
-"""A tick finds the timer a row holds by a table of active flags (charts of up to
-``FLAGS_LOOKUP`` states) or from the owners' flags: both must name the same timer.
+"""A tick finds the timer a row holds by a table of active flags (charts with few states
+and timer rows: ``LOOKUP_ENTRIES``) or from the owners' flags: both must name the same timer.
 
 Every set of active flags in which no two owners of one row's timers are active (the only
 sets a chart can reach: owners sharing a row never coexist) is checked, row by row.
@@ -44,7 +44,14 @@ def test_the_flags_table_names_the_timer_the_owners_name(chart: Chart) -> None:
 
 @given(batch_charts())
 @settings(max_examples=20, deadline=None)
-def test_charts_past_the_lookup_size_have_no_table(chart: Chart) -> None:
+def test_the_table_is_built_up_to_its_size_limit(chart: Chart) -> None:
     compiled = compile_chart(chart)
-    with mock.patch.object(timer_module, "FLAGS_LOOKUP", len(compiled.classes) - 1):
+    timers = Plan(compiled).timers
+    entries = timers.rows << len(compiled.classes)
+    if not timers.rows or entries > timer_module.LOOKUP_ENTRIES:
+        assert timers.by_flags is None
+        return
+    assert timers.by_flags is not None
+    assert timers.by_flags.shape == (timers.rows, 1 << len(compiled.classes))
+    with mock.patch.object(timer_module, "LOOKUP_ENTRIES", entries - 1):
         assert Plan(compiled).timers.by_flags is None

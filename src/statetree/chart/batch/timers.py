@@ -17,11 +17,12 @@ from statetree.chart.batch.tree import Tree
 from statetree.chart.events import Event
 from statetree.chart.registry import TIMER
 
-__all__ = ["FLAGS_LOOKUP", "TimerKey", "TimerLayout"]
+__all__ = ["LOOKUP_ENTRIES", "TimerKey", "TimerLayout"]
 
-FLAGS_LOOKUP = 16
-"""Up to this many states, the timer a row holds is looked up by the agent's active flags
-(a table of 2 bytes per row and set of flags: 128 KiB per row at 16 states)."""
+LOOKUP_ENTRIES = 1 << 18
+"""The timer a row holds is looked up by the agent's active flags when the table, one entry
+of 2 bytes per row and set of flags, has at most this many entries (512 KiB): up to 18
+states with one timer row, 16 with four."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,9 +56,9 @@ class TimerLayout:
         owners: the owner of each key.
         places: the row of each key.
         numbers: each key's number plus one.
-        by_flags: for charts of up to ``FLAGS_LOOKUP`` states, ``(rows, 2 ** states)``: the
-            key of each row whose owner is active, for every set of active flags (bit ``n``:
-            state ``n``), or -1 (``None`` for larger charts).
+        by_flags: ``(rows, 2 ** states)``: the key of each row whose owner is active, for
+            every set of active flags (bit ``n``: state ``n``), or -1; ``None`` when that
+            table would have more than ``LOOKUP_ENTRIES`` entries, or there are no timers.
     """
 
     keys: tuple[TimerKey, ...]
@@ -115,8 +116,8 @@ class TimerLayout:
 
 
 def _by_flags(keys: list[TimerKey], rows: int, states: int) -> NDArray[np.int16] | None:
-    """``TimerLayout.by_flags`` (``None`` past ``FLAGS_LOOKUP`` states)."""
-    if states > FLAGS_LOOKUP or len(keys) >= 1 << 15:
+    """``TimerLayout.by_flags`` (``None`` past ``LOOKUP_ENTRIES`` entries)."""
+    if not rows or rows << states > LOOKUP_ENTRIES or len(keys) >= 1 << 15:
         return None
     flags = np.arange(1 << states)
     table = np.full((rows, flags.size), -1, np.int16)
