@@ -34,7 +34,8 @@ from statetree.errors import UsageError
 __all__ = ["Recall"]
 
 SMALL = 256
-"""Up to this many agents, cases are told apart by a dict rather than by sorting."""
+"""Up to this many agents, cases are told apart by a dict and host calls grouped by a loop
+over the agents, rather than by sorting."""
 
 
 class _Calling:
@@ -208,14 +209,21 @@ class _Entries(Protocol):
 
 
 class _Groups:
-    """The positions of the agents of each entry, ascending (found by sorting)."""
+    """The positions of the agents of each entry, ascending (found by sorting, when some
+    agent makes a host call)."""
 
     def __init__(self, of_agent: Indexes, entries: list[int]) -> None:
         self.of_agent = of_agent
         self.entries = entries
         self.size = entries[-1] + 1 if entries else 0
+        self.order: Indexes = of_agent
+        self.bounds: dict[int, tuple[int, int]] = {}
+
+    def sort(self) -> None:
+        """Find the positions of each entry's agents."""
+        of_agent, entries = self.of_agent, self.entries
         if len(entries) == 1:
-            self.order: Indexes = np.arange(of_agent.size)
+            self.order = np.arange(of_agent.size)
             self.bounds = {entries[0]: (0, of_agent.size)}
             return
         # Entries fit 16 bits (see memo.LIMIT), which NumPy sorts stably by radix.
@@ -228,6 +236,9 @@ class _Groups:
         for entry in self.entries:
             for moment, number in traces[entry]:
                 moments.setdefault(moment, {}).setdefault(number, []).append(entry)
+        if not moments:
+            return []
+        self.sort()
         return [
             (moment, number, ids[self.of(users)])
             for moment in sorted(moments)
