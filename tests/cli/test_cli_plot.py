@@ -48,7 +48,7 @@ def test_plot_format_option_wins(capsysbinary: pytest.CaptureFixture[bytes]) -> 
 
 @needs_dot
 def test_plot_svg_and_png(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    pytest.importorskip("graphviz")
+    pytest.importorskip("graphviz", reason="SVG and PNG need the graphviz package (extra 'plot')")
     svg, png = tmp_path / "m.svg", tmp_path / "m.png"
 
     assert run(capsys, "plot", f"{SAMPLES}:Good.Alive", "-o", str(svg))[0] == EXIT_OK

@@ -83,7 +83,7 @@ def _runtime(module: str, name: str) -> Any:
 
 def test_the_compiled_modules_are_the_ones_checked_here() -> None:
     if not st.__compiled__:
-        pytest.skip("which modules are compiled is known from the compiled build only")
+        pytest.skip("pure Python build: no module is compiled, so there is no list to check")
     compiled = {
         f"statetree.{folder}.{path.name.split('.')[0]}"
         for folder in ("core", "chart")
@@ -199,7 +199,7 @@ def test_a_build_without_the_docstrings_table_keeps_its_signatures() -> None:
 @pytest.fixture
 def document() -> Any:
     if not core.COMPILED:
-        pytest.skip("the compiled core's docstrings are given back in C")
+        pytest.skip("pure Python build: the docstrings are the source's, none is given in C")
     return import_module("statetree._native_docs").document
 
 

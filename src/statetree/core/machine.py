@@ -72,8 +72,7 @@ class StateMachine(Options, Generic[OwnerT]):
         max_transitions: SupportsIndex = DEFAULT_MAX_TRANSITIONS,
         time_in_state: bool = False,
     ) -> None:
-        start = _initial_transition(initial)
-        self._start = (start, name) if name else start
+        self._begin(_initial_transition(initial), name)
         self.owner = owner
         self._stack: Stack = []
         self._busy = 0  # the id of the thread running a call, 0 when idle
@@ -100,7 +99,7 @@ class StateMachine(Options, Generic[OwnerT]):
 
     @initial.setter
     def initial(self, initial: type[State[Any]] | Transition) -> None:
-        self._restart_with(_initial_transition(initial))
+        self._begin(_initial_transition(initial), self.name)
 
     @property
     def stack(self) -> tuple[State[Any], ...]:

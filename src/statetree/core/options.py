@@ -88,17 +88,15 @@ class Options:
 
     @name.setter
     def name(self, name: str) -> None:
-        initial = self._initial
-        self._start = (initial, name) if name else initial
+        self._begin(self._initial, name)
 
     @property
     def _initial(self) -> Transition:
         start = self._start
         return start[0] if isinstance(start, tuple) else start
 
-    def _restart_with(self, initial: Transition) -> None:
-        """Make ``initial`` what the next start enters, keeping the name."""
-        name = self.name
+    def _begin(self, initial: Transition, name: str) -> None:
+        """Keep ``initial`` (what the next start enters) and ``name``."""
         self._start = (initial, name) if name else initial
 
     def _extra(self) -> Extras:
