@@ -8,7 +8,6 @@ import pytest
 from hypothesis import settings
 
 import statetree
-import statetree.core
 
 # Property tests judge behaviour, never speed: a loaded CI machine must not turn a slow
 # example into a failure.
@@ -16,24 +15,30 @@ settings.register_profile("statetree", deadline=None, print_blob=True)
 settings.load_profile("statetree")
 
 
-def _stale_compiled_core() -> list[str]:
-    """Compiled modules edited after they were compiled (Python would run the old build).
+SOURCE = Path(__file__).resolve().parents[1] / "src" / "statetree"
 
-    The compiled code of every compiled module is in one library beside the package; each
-    compiled module also has a small loader beside its source.
+
+def _stale_build() -> list[str]:
+    """Modules whose source changed since the build that runs was made from it.
+
+    ``make test`` runs the suite on a compiled build of the package (``build/compiled``,
+    the sources copied beside the compiled modules), rebuilt when a source changes; run
+    directly, an older build would test older code.
     """
-    package = Path(statetree.core.__file__).parent.parent
-    built = min(path.stat().st_mtime for path in package.parent.glob("*__mypyc.*"))
-    folders = (package / "core", package / "chart", package)
-    loaders = [path for folder in folders for path in folder.glob("*.so")]
-    stems = [loader.with_name(loader.name.split(".")[0]) for loader in loaders]
-    sources = [stem.with_suffix(suffix) for stem in stems for suffix in (".py", ".c")]
-    return sorted(path.name for path in sources if path.exists() and path.stat().st_mtime > built)
+    package = Path(statetree.__file__).resolve().parent
+    if package == SOURCE:
+        return []
+    return sorted(
+        str(source.relative_to(SOURCE))
+        for source in SOURCE.rglob("*.py")
+        if not (package / source.relative_to(SOURCE)).is_file()
+        or (package / source.relative_to(SOURCE)).read_bytes() != source.read_bytes()
+    )
 
 
-if statetree.__compiled__ and _stale_compiled_core():
+if _stale_build():
     pytest.exit(
-        f"the compiled core is older than {', '.join(_stale_compiled_core())}: run `make test` "
-        "(it recompiles), or set STATETREE_PURE=1 to test the Python source",
+        f"the build under test is older than {', '.join(_stale_build()[:5])}: run `make test` "
+        "(it rebuilds), or run pytest without PYTHONPATH to test the source",
         returncode=2,
     )

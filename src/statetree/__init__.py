@@ -1,31 +1,34 @@
 """statetree: hierarchical state machines for games and real-time simulations.
 
 The core (states, transitions, the machine, state values and tracing) needs only the
-standard library; it runs compiled with mypyc where it was built with a C compiler, and as
-Python source otherwise (``__compiled__`` says which). The other areas are subpackages,
-imported on first use: ``st.structure``, ``st.plot``, ``st.bitmask``, ``st.chart``, ``st.net``,
-``st.inspect``.
+standard library; it runs compiled with Cython where it was installed with a C compiler, and
+as Python source otherwise (``__compiled__`` says which). The other areas are subpackages:
+``st.structure``, ``st.plot``, ``st.bitmask``, ``st.chart``, ``st.net``, ``st.inspect``,
+``st.cli``; what they need from optional extras is imported only when used.
 """
 
-import importlib
+import importlib.util
 import sys
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from statetree.core import COMPILED, fast_helpers
-from statetree.core.cause import Cause
-from statetree.core.machine import StateMachine
-from statetree.core.state import State
-from statetree.core.state_value import StateValue
-from statetree.core.trace import Step, StepKind, TraceLevel, format_step
-from statetree.core.transition import (
+from statetree.core import (
+    Cause,
+    State,
+    StateMachine,
+    StateValue,
+    Step,
+    StepKind,
+    TraceLevel,
     Transition,
     TransitionKind,
     concurrent,
+    format_step,
     inner,
     inner_entry,
     sibling,
 )
+from statetree.core.build import COMPILED
 from statetree.errors import (
     DecodeError,
     DefinitionError,
@@ -38,15 +41,11 @@ from statetree.errors import (
     UsageError,
 )
 
-# The compiled core's helpers in C where it runs (the same results and errors, a cheaper
-# call); type checkers and readers see the Python functions imported above.
-globals().update(fast_helpers())
-
 __version__ = "0.1.0"
 """This release's version (the package metadata reads it from here)."""
 
 __compiled__ = COMPILED
-"""Whether the core runs compiled with mypyc (``False``: the Python source runs)."""
+"""Whether the core runs compiled with Cython (``False``: the Python source runs)."""
 
 __all__ = [
     "Cause",
@@ -77,41 +76,38 @@ __all__ = [
 _SUBPACKAGES = ("structure", "plot", "bitmask", "chart", "net", "inspect", "cli")
 
 
-class _Subpackage(ModuleType):
-    """Stands for ``statetree.<name>`` until first used, then imports it and steps aside.
+def _on_first_use(name: str) -> ModuleType:
+    """The subpackage ``statetree.<name>``, whose code runs when it is first used.
 
-    A module ``__getattr__`` would do the same, but CPython (3.11, 3.12) then stops
-    specialising every ``st.<name>`` lookup, and games make one per ``st.sibling(...)``.
-    Importing the subpackage (``import statetree.chart``) replaces this placeholder.
+    The standard library's lazy loader: ``import statetree`` stays quick, and the module is
+    the real one, in ``sys.modules`` and here, from the start. (A module ``__getattr__``
+    would do the same, but CPython 3.11 and 3.12 then stop specialising every ``st.<name>``
+    lookup, and games make one per ``st.sibling(...)``.)
     """
+    qualified = f"{__name__}.{name}"
+    loaded = sys.modules.get(qualified)
+    if loaded is not None:
+        return loaded
+    spec = importlib.util.find_spec(qualified)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"statetree is missing its subpackage {name!r}; reinstall it")
+    spec.loader = importlib.util.LazyLoader(spec.loader)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[qualified] = module
+    spec.loader.exec_module(module)
+    return module
 
-    def _load(self) -> ModuleType:
-        module = importlib.import_module(self.__name__)
-        setattr(sys.modules[__name__], self.__name__.rpartition(".")[2], module)
-        return module
-
-    def __getattr__(self, name: str) -> object:
-        return getattr(self._load(), name)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        setattr(self._load(), name, value)
-
-    def __dir__(self) -> list[str]:
-        return dir(self._load())
-
-
-globals().update({name: _Subpackage(f"{__name__}.{name}") for name in _SUBPACKAGES})
 
 if TYPE_CHECKING:
-    # Declared, not imported: type checkers see modules, and compiling the core with mypyc
-    # (which type-checks what the package imports) stays limited to the core.
-    bitmask: ModuleType
-    chart: ModuleType
-    cli: ModuleType
-    inspect: ModuleType
-    net: ModuleType
-    plot: ModuleType
-    structure: ModuleType
+    from statetree import bitmask, chart, cli, inspect, net, plot, structure
+else:
+    structure = _on_first_use("structure")
+    plot = _on_first_use("plot")
+    bitmask = _on_first_use("bitmask")
+    chart = _on_first_use("chart")
+    net = _on_first_use("net")
+    inspect = _on_first_use("inspect")
+    cli = _on_first_use("cli")
 
 
 def __dir__() -> list[str]:

@@ -91,7 +91,8 @@ def test_settings_are_validated() -> None:
         machine.add_state_override("Root", Walk)  # type: ignore[arg-type]
 
 
-def test_a_later_outer_setter_keeps_its_value_when_an_inner_exits() -> None:
+def test_an_exiting_inner_restores_what_it_found_though_an_outer_set_it_later() -> None:
+    # The book's rule, as its C++ library: each state restores the value it saved.
     value = st.StateValue(0)
 
     class Outer(st.State[None]):
@@ -110,9 +111,9 @@ def test_a_later_outer_setter_keeps_its_value_when_an_inner_exits() -> None:
     machine.update_states()
     assert value.value == 1
     machine.exit(machine.stack[1])
-    assert value.value == 1, "Outer set the value last and is still active"
+    assert value.value == 0, "Inner found 0 when it first set the value"
     machine.stop()
-    assert value.value == 0
+    assert value.value == 2, "Outer found Inner's 2 when it first set the value"
 
 
 def test_object_with_a_kind_attribute_is_not_a_transition() -> None:

@@ -51,7 +51,6 @@ from statetree.chart.states import ChartState
 from statetree.chart.structure import chart_structure
 from statetree.chart.validate import validate
 from statetree.chart.watch import ChartWatcher
-from statetree.core import document_compiled
 
 if TYPE_CHECKING:
     from statetree.chart.batch import AgentView as AgentView
@@ -118,8 +117,6 @@ __all__ = [
     "to_data",
     "validate",
 ]
-
-document_compiled(__name__)
 
 
 def __getattr__(name: str) -> Any:

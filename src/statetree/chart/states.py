@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, ClassVar
 
 from statetree.chart.actions import perform_all
 from statetree.chart.runtime import ChartRuntime, Timer
-from statetree.core import mypyc_attr, repair_native
 from statetree.core.state import State
 from statetree.core.transition import Transition
 
@@ -47,7 +46,6 @@ class Hooks:
         self.exit = cls._exit
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
 class ChartState(State[ChartRuntime]):
     """A state of a compiled chart (see :func:`statetree.chart.compile_chart`).
 
@@ -220,5 +218,3 @@ def _first_holding(
             return index
     return len(pres) - 1
 
-
-repair_native(ChartState)

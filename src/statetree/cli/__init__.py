@@ -17,7 +17,7 @@ from importlib import metadata
 from statetree.cli import check_command, inspect_command, net_command, plot_command, run_command
 from statetree.cli.command import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Command
 from statetree.cli.report import HelpFormatter, report_error
-from statetree.core import build_name
+from statetree.core.build import build_name
 from statetree.errors import StateTreeError, UsageError
 
 __all__ = [

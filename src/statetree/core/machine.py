@@ -7,9 +7,8 @@ from collections.abc import Callable, Iterator
 from threading import get_ident
 from typing import Any, Generic, SupportsIndex, TypeVar
 
-from statetree.core import mypyc_attr
 from statetree.core.events import frame_time
-from statetree.core.options import DEFAULT_MAX_TRANSITIONS, Extras, Options
+from statetree.core.options import DEFAULT_MAX_TRANSITIONS, Options
 from statetree.core.settle import (
     INIT_STEP,
     PLAIN_CHANGES,
@@ -33,58 +32,25 @@ from statetree.core.tree import (
 )
 from statetree.errors import NotStartedError, TransitionTargetError, UsageError
 
-__all__ = ["StateMachine"]
+__all__ = ["MachineCore", "StateMachine"]
 
 OwnerT = TypeVar("OwnerT")
 S = TypeVar("S", bound=State[Any])
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
-class StateMachine(Options, Generic[OwnerT]):
-    """A hierarchical state machine: a stack of active states, outermost first.
+class MachineCore(Options):
+    """What every machine keeps and does: the stack, the processing and the queries.
 
-    Args:
-        initial: the state class pushed by the first ``process_state_transitions`` (or a
-            transition such as ``st.sibling(First, arg)`` to give it arguments).
-        owner: the object every state reaches as ``self.owner``.
-        name: used in trace lines and error messages.
-        trace: the trace level; lines go to ``trace_sink`` or the ``"statetree"`` logger.
-        trace_sink: a callable receiving each trace line.
-        max_transitions: how many stack changes one ``process_state_transitions`` call may
-            make before it raises :class:`TransitionLoopError`.
-        time_in_state: keep each active state's time, the sum of the ``dt`` given to
-            ``update_states`` while it is active (``state.time_in_state``).
-
-    Raises:
-        TransitionTargetError: ``initial`` is not a ``State`` subclass.
+    :class:`StateMachine` is the class to use; this one holds its work, compiled as an
+    extension type (declared in ``machine.pxd``), which can be neither generic nor given
+    the owner's type.
     """
 
     __slots__ = ("__weakref__", "_busy", "_stack", "owner")
 
-    def __init__(
-        self,
-        initial: type[State[OwnerT]] | Transition,
-        owner: OwnerT = None,  # type: ignore[assignment]
-        *,
-        name: str = "",
-        trace: TraceLevel = TraceLevel.NONE,
-        trace_sink: Callable[[str], None] | None = None,
-        max_transitions: SupportsIndex = DEFAULT_MAX_TRANSITIONS,
-        time_in_state: bool = False,
-    ) -> None:
-        self._begin(_initial_transition(initial), name)
-        self.owner = owner
-        self._stack: Stack = []
-        self._busy = 0  # the id of the thread running a call, 0 when idle
-        self._extras: Extras | None = None
-        if max_transitions != DEFAULT_MAX_TRANSITIONS:
-            self._bound_changes(max_transitions)
-        if trace_sink is not None:
-            self._extra().sink = trace_sink
-        if trace is not TraceLevel.NONE:
-            self._retrace(level=TraceLevel(trace))
-        if time_in_state:
-            self._track_time()
+    owner: Any
+    _stack: Stack
+    _busy: int
 
     # -- queries ---------------------------------------------------------------------------
 
@@ -354,7 +320,7 @@ class StateMachine(Options, Generic[OwnerT]):
             index = _index_in(home, state)
             return home, index, sum(len(outer) for outer in chain[:-1]) + index
         other = getattr(state, "machine", None)
-        if isinstance(other, StateMachine) and other is not self:
+        if isinstance(other, MachineCore) and other is not self:
             raise UsageError(
                 f"{call}({state!r}) on {self._label()}: that state belongs to "
                 f"{other._label()}; call {call}() on the machine whose stack holds it"
@@ -381,6 +347,55 @@ class StateMachine(Options, Generic[OwnerT]):
     def __repr__(self) -> str:
         names = ", ".join(type(state).__qualname__ for state in self.walk())
         return f"<StateMachine {self.name!r} [{names}]>"
+
+
+class StateMachine(MachineCore, Generic[OwnerT]):
+    """A hierarchical state machine: a stack of active states, outermost first.
+
+    Args:
+        initial: the state class pushed by the first ``process_state_transitions`` (or a
+            transition such as ``st.sibling(First, arg)`` to give it arguments).
+        owner: the object every state reaches as ``self.owner``.
+        name: used in trace lines and error messages.
+        trace: the trace level; lines go to ``trace_sink`` or the ``"statetree"`` logger.
+        trace_sink: a callable receiving each trace line.
+        max_transitions: how many stack changes one ``process_state_transitions`` call may
+            make before it raises :class:`TransitionLoopError`.
+        time_in_state: keep each active state's time, the sum of the ``dt`` given to
+            ``update_states`` while it is active (``state.time_in_state``).
+
+    Raises:
+        TransitionTargetError: ``initial`` is not a ``State`` subclass.
+    """
+
+    __slots__ = ()
+
+    owner: OwnerT
+
+    def __init__(
+        self,
+        initial: type[State[OwnerT]] | Transition,
+        owner: OwnerT = None,  # type: ignore[assignment]
+        *,
+        name: str = "",
+        trace: TraceLevel = TraceLevel.NONE,
+        trace_sink: Callable[[str], None] | None = None,
+        max_transitions: SupportsIndex = DEFAULT_MAX_TRANSITIONS,
+        time_in_state: bool = False,
+    ) -> None:
+        self._begin(_initial_transition(initial), name)
+        self.owner = owner
+        self._stack = []
+        self._busy = 0  # the id of the thread running a call, 0 when idle
+        self._extras = None
+        if max_transitions != DEFAULT_MAX_TRANSITIONS:
+            self._bound_changes(max_transitions)
+        if trace_sink is not None:
+            self._extra().sink = trace_sink
+        if trace is not TraceLevel.NONE:
+            self._retrace(level=TraceLevel(trace))
+        if time_in_state:
+            self._track_time()
 
 
 def _index_in(stack: Stack, state: State[Any]) -> int:

@@ -12,7 +12,6 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any, SupportsIndex
 
-from statetree.core import mypyc_attr
 from statetree.core.cause import Cause
 from statetree.core.events import find_event
 from statetree.core.state import State
@@ -69,7 +68,6 @@ class Extras:
                 state_value._release(state)
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
 class Options:
     """Mixin of :class:`StateMachine`: configuration kept in its optional ``Extras``."""
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Final
 from statetree.core.arguments import check_arguments
 from statetree.core.loops import KEPT_CHANGES, LoopWatch
 from statetree.core.options import DEFAULT_MAX_TRANSITIONS, Extras
-from statetree.core.state import HAS_ENTER, HAS_EXIT, NEEDS_DICT, State, give_dict
+from statetree.core.state import HAS_ENTER, HAS_EXIT, State
 from statetree.core.trace import Step, StepKind
 from statetree.core.transition import (
     CONCURRENT,
@@ -161,8 +161,6 @@ def enter(
     state.machine = machine
     home.append(state)
     hooks = cls._st_hooks
-    if hooks & NEEDS_DICT:
-        give_dict(state)
     if extras is not None:
         if extras.timers is not None:
             extras.timers[id(state)] = 0.0

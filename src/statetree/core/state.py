@@ -1,12 +1,16 @@
-"""State: the base class of every state, with its hooks and its view of the stack."""
+"""State: the base class of every state, with its hooks and its view of the stack.
+
+:class:`StateCore` holds what every state instance keeps and does; :class:`State` adds the
+owner's type parameter and the per-class bookkeeping. They are two classes because the
+compiled build makes ``StateCore`` an extension type (declared in ``state.pxd``), and an
+extension type can neither be generic nor define ``__init_subclass__``.
+"""
 
 from __future__ import annotations
 
 import copy
-from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, TypeVar
 
-from statetree.core import mypyc_attr
 from statetree.core.cause import Cause
 from statetree.errors import StateValueError
 
@@ -15,7 +19,7 @@ if TYPE_CHECKING:
     from statetree.core.state_value import StateValue
     from statetree.core.transition import Transition
 
-__all__ = ["HAS_ENTER", "HAS_EXIT", "HAS_UPDATE", "NEEDS_DICT", "State", "give_dict"]
+__all__ = ["HAS_ENTER", "HAS_EXIT", "HAS_UPDATE", "State", "StateCore"]
 
 OwnerT = TypeVar("OwnerT")
 S = TypeVar("S", bound="State[Any]")
@@ -25,55 +29,20 @@ T = TypeVar("T")
 HAS_ENTER: Final = 1
 HAS_EXIT: Final = 2
 HAS_UPDATE: Final = 4
-NEEDS_DICT: Final = 8
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
-class State(Generic[OwnerT]):
-    """Base class of states. Subclass it (``State[MyOwner]`` types ``self.owner``).
+class StateCore:
+    """What every state keeps and does: its owner, its machine, its hooks and queries.
 
-    An instance exists exactly while the state is on its machine's stack: it is created when
-    pushed, ``on_enter`` runs, ``on_exit`` runs when it is popped, and then it is dropped.
-    ``owner``, ``machine`` and ``depth`` are set before ``on_enter``; they are not available
-    in ``__init__``.
-
-    Override any of:
-        ``transition()``: return ``st.sibling(...)``, ``st.inner(...)``,
-        ``st.inner_entry(...)`` or ``None``. May be called many times per processing call,
-        so it should only read data.
-        ``on_enter(*args, **kwargs)``: receives the arguments given to the transition.
-        ``on_exit()``, ``update(*args, **kwargs)`` (receives ``update_states`` arguments).
+    Subclass :class:`State`, never this class directly.
     """
 
     # Thousands of entities each hold a stack of states: a state keeps only these two (its
-    # depth is its place on the stack, the values it saved are kept by the machine), and
-    # takes weak references as the compiled State does.
+    # depth is its place on the stack, the values it saved are kept by the machine).
     __slots__ = ("__weakref__", "machine", "owner")
 
-    owner: OwnerT
+    owner: Any
     machine: StateMachine[Any]
-
-    # What the machine must do for a class's states (HAS_ENTER, HAS_EXIT, HAS_UPDATE,
-    # NEEDS_DICT), computed once per class so that it skips the calls that would do nothing.
-    _st_hooks: ClassVar[int] = 0
-
-    # The shared argument-less transitions to this class (``st.sibling(cls)``...), made on
-    # first use. Kept on the class rather than in a module-level cache, so that a class made
-    # at run time (a reloaded chart's) is freed with its transitions when it is dropped.
-    _st_sibling: ClassVar[Transition | None] = None
-    _st_inner: ClassVar[Transition | None] = None
-    _st_inner_entry: ClassVar[Transition | None] = None
-    _st_concurrent: ClassVar[dict[tuple[type, ...], Transition] | None] = None
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        # Each class has its own (a subclass must not find its base's transitions).
-        cls._st_sibling = cls._st_inner = cls._st_inner_entry = None
-        cls._st_concurrent = None
-        hooks = HAS_ENTER if cls.on_enter is not State.on_enter else 0
-        hooks |= HAS_EXIT if cls.on_exit is not State.on_exit else 0
-        hooks |= HAS_UPDATE if cls.update is not State.update else 0
-        cls._st_hooks = hooks | (NEEDS_DICT if _caches_in_dict(cls) else 0)
 
     # -- hooks -----------------------------------------------------------------------------
 
@@ -223,24 +192,44 @@ class State(Generic[OwnerT]):
         return f"<{type(self).__qualname__}{where}>"
 
 
-def _caches_in_dict(cls: type) -> bool:
-    """Whether ``cls`` has a ``functools.cached_property``, which reads ``self.__dict__``."""
-    return any(
-        isinstance(value, cached_property)
-        for klass in cls.__mro__
-        for value in vars(klass).values()
-    )
 
+class State(StateCore, Generic[OwnerT]):
+    """Base class of states. Subclass it (``State[MyOwner]`` types ``self.owner``).
 
-def give_dict(state: State[Any]) -> None:
-    """Create ``state.__dict__`` now.
+    An instance exists exactly while the state is on its machine's stack: it is created when
+    pushed, ``on_enter`` runs, ``on_exit`` runs when it is popped, and then it is dropped.
+    ``owner``, ``machine`` and ``depth`` are set before ``on_enter``; they are not available
+    in ``__init__``.
 
-    The compiled ``State`` makes an instance's ``__dict__`` on its first attribute
-    assignment, where plain Python makes it with the instance; ``cached_property`` reads it
-    before any assignment. Assigning and deleting one attribute makes it.
+    Override any of:
+        ``transition()``: return ``st.sibling(...)``, ``st.inner(...)``,
+        ``st.inner_entry(...)`` or ``None``. May be called many times per processing call,
+        so it should only read data.
+        ``on_enter(*args, **kwargs)``: receives the arguments given to the transition.
+        ``on_exit()``, ``update(*args, **kwargs)`` (receives ``update_states`` arguments).
     """
-    setattr(state, _PLACEHOLDER, None)
-    delattr(state, _PLACEHOLDER)
 
+    __slots__ = ()
 
-_PLACEHOLDER: Final = "_st_placeholder"
+    owner: OwnerT
+
+    # What the machine must do for a class's states (HAS_ENTER, HAS_EXIT, HAS_UPDATE),
+    # computed once per class so that it skips the calls that would do nothing.
+    _st_hooks: ClassVar[int] = 0
+
+    # The shared argument-less transitions to this class (``st.sibling(cls)``...), made on
+    # first use. Kept on the class rather than in a module-level cache, so that a class made
+    # at run time (a reloaded chart's) is freed with its transitions when it is dropped.
+    _st_sibling: ClassVar[Transition | None] = None
+    _st_inner: ClassVar[Transition | None] = None
+    _st_inner_entry: ClassVar[Transition | None] = None
+    _st_concurrent: ClassVar[dict[tuple[type, ...], Transition] | None] = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # Each class has its own (a subclass must not find its base's transitions).
+        cls._st_sibling = cls._st_inner = cls._st_inner_entry = None
+        cls._st_concurrent = None
+        hooks = HAS_ENTER if cls.on_enter is not StateCore.on_enter else 0
+        hooks |= HAS_EXIT if cls.on_exit is not StateCore.on_exit else 0
+        cls._st_hooks = hooks | (HAS_UPDATE if cls.update is not StateCore.update else 0)

@@ -15,9 +15,9 @@ class StateValue(Generic[T]):
     """A read-only value (for code outside states) that states override while active.
 
     A state sets it with ``self.set_state_value(value_obj, new)`` (or edits an aggregate in
-    place through ``self.modify_state_value(value_obj)``); the value the state found is
-    restored right after that state's ``on_exit``. With several holders the value is always
-    the one set last by a state that is still active, and the initial value once none is.
+    place through ``self.modify_state_value(value_obj)``); the value the state found at its
+    first change is restored right after that state's ``on_exit``, as the book and its C++
+    library do: each state puts back what it saved, whatever other states did since.
     """
 
     __slots__ = ("__weakref__", "_holders", "_value")
@@ -62,18 +62,13 @@ class StateValue(Generic[T]):
         return True
 
     def _release(self, state: object) -> None:
-        """``state`` exited: give back the value it found, or pass it to the next holder."""
+        """``state`` exited: restore the value it found at its first change."""
         holders = self._holders
-        index = next(i for i, (holder, _) in enumerate(holders) if holder is state)
-        found = holders[index][1]
-        if index == len(holders) - 1:
-            self._value = found
-        else:
-            # A later holder is still active and set the current value: it will restore
-            # what this state found when it exits in turn.
-            later = holders[index + 1][0]
-            holders[index + 1] = (later, found)
-        del holders[index]
+        for index, (holder, found) in enumerate(holders):
+            if holder is state:
+                del holders[index]
+                self._value = found
+                return
 
     def __repr__(self) -> str:
         return f"StateValue({self._value!r})"

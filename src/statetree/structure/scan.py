@@ -14,7 +14,6 @@ import inspect
 from dataclasses import dataclass, replace
 from types import ModuleType
 
-from statetree.core import fast_helpers
 from statetree.core.state import State
 from statetree.core.transition import (
     Transition,
@@ -34,8 +33,6 @@ _FACTORIES = (
     (inner, TransitionKind.INNER),
     (inner_entry, TransitionKind.INNER_ENTRY),
     (concurrent, TransitionKind.CONCURRENT),
-    # The compiled core's C versions, which ``statetree`` exports in their place.
-    *((helper, TransitionKind[name.upper()]) for name, helper in fast_helpers().items()),
 )
 DECLARE_HINT = "declare the possible targets with @statetree.structure.targets(...)"
 
