@@ -94,7 +94,7 @@ def test_the_check_covers_the_public_api() -> None:
         "statetree.core.machine.StateMachine",
         "statetree.core.machine.MachineCore.process_state_transitions",
         "statetree.core.options.Options.max_transitions",
-        "statetree.core.state.StateCore.depth",
+        "statetree.core.state.State.depth",
         "statetree.core.options.Options.name",
         "statetree.core.transition.sibling",
         "statetree.core.trace.TraceLevel",

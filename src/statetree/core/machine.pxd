@@ -2,14 +2,13 @@
 
 cimport cython
 
-from statetree.core.options cimport Extras, Options
+from statetree.core.options cimport Options
+from statetree.core.settle cimport apply
+from statetree.core.transition cimport Transition
 
 
 cdef class MachineCore(Options):
-    cdef public list _stack
-    cdef public object owner
-    cdef public object _busy
-    cdef object __weakref__
-
-    @cython.locals(stack=list, changes=Py_ssize_t, last=Py_ssize_t, index=Py_ssize_t)
+    @cython.locals(stack=list, changes=Py_ssize_t, plain=Py_ssize_t, last=Py_ssize_t,
+                   index=Py_ssize_t,
+                   chosen=Transition)
     cpdef process_state_transitions(self)

@@ -46,11 +46,7 @@ class MachineCore(Options):
     the owner's type.
     """
 
-    __slots__ = ("__weakref__", "_busy", "_stack", "owner")
-
-    owner: Any
-    _stack: Stack
-    _busy: int
+    __slots__ = ()
 
     # -- queries ---------------------------------------------------------------------------
 
@@ -181,11 +177,12 @@ class MachineCore(Options):
             # value must reach the check below rather than a type check of its own.
             stack: list[Any] = self._stack
             changes = 0
+            plain = PLAIN_CHANGES  # a C integer when compiled
             # A machine without extras (no regions, tracing or options) makes its passes
             # here: a settled frame, the common case, costs one pass and no other call. A
             # pass's decision is next_change's, with no regions to consider; in the main
             # stack a state's index is its depth.
-            while stack and changes < PLAIN_CHANGES and self._extras is None:
+            while stack and changes < plain and self._extras is None:
                 last = len(stack) - 1
                 index = 0
                 for state in stack:
@@ -193,18 +190,19 @@ class MachineCore(Options):
                     if result is not None:
                         if type(result) is not Transition:
                             raise not_a_transition(state, result)
-                        kind = result.kind
+                        chosen = result  # a Transition from here on (typed when compiled)
+                        kind = chosen.kind
                         if (
                             index == last
                             or kind is SIBLING
-                            or (kind is INNER and type(stack[index + 1]) is not result.target)
+                            or (kind is INNER and type(stack[index + 1]) is not chosen.target)
                         ):
                             break
                     index += 1
                 else:
                     return
                 changes += 1
-                apply(self, stack, index, index, result)
+                apply(self, stack, index, index, chosen)
             settle(self, changes)
         finally:
             self._busy = 0

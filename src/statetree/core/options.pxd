@@ -1,4 +1,4 @@
-# For Cython only: the machine's optional part and its settings as extension types.
+# For Cython only: the machine's data and its optional part as extension types.
 
 cdef class Extras:
     cdef public object cause
@@ -13,5 +13,9 @@ cdef class Extras:
 
 
 cdef class Options:
+    cdef public list _stack
+    cdef public object owner
+    cdef public object _busy
     cdef public Extras _extras
     cdef public object _start
+    cdef object __weakref__

@@ -69,10 +69,16 @@ class Extras:
 
 
 class Options:
-    """Mixin of :class:`StateMachine`: configuration kept in its optional ``Extras``."""
+    """The base of :class:`StateMachine`: its data, and the configuration kept in its
+    optional ``Extras``."""
 
-    __slots__ = ("_extras", "_start")
+    # Thousands of entities each own a machine: it keeps its stack, its owner, the thread
+    # running one of its calls (0 when idle), its initial transition and its extras.
+    __slots__ = ("__weakref__", "_busy", "_extras", "_stack", "_start", "owner")
 
+    owner: Any
+    _stack: list[State[Any]]
+    _busy: int
     _extras: Extras | None
     # The initial transition, or (initial transition, name) for a named machine: one slot
     # for both, so that the thousands of unnamed machines of a crowd pay for no name.

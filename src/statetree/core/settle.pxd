@@ -2,21 +2,20 @@
 
 cimport cython
 
-from statetree.core.machine cimport MachineCore
-from statetree.core.options cimport Extras
-from statetree.core.state cimport StateCore
+from statetree.core.options cimport Extras, Options
+from statetree.core.transition cimport Transition
 
 
-@cython.locals(extras=Extras, quiet=Py_ssize_t, stack=list)
-cpdef settle(MachineCore machine, Py_ssize_t changes)
+@cython.locals(extras=Extras, quiet=Py_ssize_t, stack=list, chosen=Transition)
+cpdef settle(Options machine, Py_ssize_t changes)
 
-cpdef apply(MachineCore machine, list home, Py_ssize_t index, Py_ssize_t depth, chosen)
+cpdef apply(Options machine, list home, Py_ssize_t index, Py_ssize_t depth, Transition chosen)
 
 @cython.locals(extras=Extras, changed=Extras, states=list)
-cpdef pop_to(MachineCore machine, list home, Py_ssize_t size)
+cpdef pop_to(Options machine, list home, Py_ssize_t size)
 
-@cython.locals(extras=Extras, state=StateCore, hooks=long)
-cpdef enter(MachineCore machine, list home, chosen, Py_ssize_t depth, step)
+@cython.locals(extras=Extras, hooks=long)
+cpdef enter(Options machine, list home, Transition chosen, Py_ssize_t depth, step)
 
-@cython.locals(states=list, last=Py_ssize_t, index=Py_ssize_t)
+@cython.locals(states=list, last=Py_ssize_t, index=Py_ssize_t, chosen=Transition)
 cpdef next_change(list main, regions, Py_ssize_t base)

@@ -160,7 +160,7 @@ def enter(
     state.owner = machine.owner
     state.machine = machine
     home.append(state)
-    hooks = cls._st_hooks
+    hooks = chosen.hooks
     if extras is not None:
         if extras.timers is not None:
             extras.timers[id(state)] = 0.0
@@ -224,14 +224,15 @@ def next_change(main: Stack, regions: Regions | None, base: int) -> Found:
             continue
         if type(result) is not Transition:
             raise not_a_transition(state, result)
-        kind = result.kind
+        chosen = result  # a Transition from here on (typed when compiled)
+        kind = chosen.kind
         if kind is SIBLING or (
-            kind is INNER and (index == last or type(states[index + 1]) is not result.target)
+            kind is INNER and (index == last or type(states[index + 1]) is not chosen.target)
         ):
-            return result, main, index, base + index
+            return chosen, main, index, base + index
         if index == last and (not regions or not _hosts(regions, state, kind)):
             # an inner entry (or regions) for the innermost state
-            return result, main, index, base + index
+            return chosen, main, index, base + index
     if not regions or not main:
         return None, main, -1, -1
     return _first_change_in_regions(main[-1], regions, base + len(main))

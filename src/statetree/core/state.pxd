@@ -1,6 +1,4 @@
-# For Cython only: StateCore as an extension type that Python classes subclass.
+# For Cython only: the base of State as an extension type that Python classes subclass.
 
 cdef class StateCore:
-    cdef public object owner
-    cdef public object machine
     cdef object __weakref__

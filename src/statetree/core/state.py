@@ -1,10 +1,4 @@
-"""State: the base class of every state, with its hooks and its view of the stack.
-
-:class:`StateCore` holds what every state instance keeps and does; :class:`State` adds the
-owner's type parameter and the per-class bookkeeping. They are two classes because the
-compiled build makes ``StateCore`` an extension type (declared in ``state.pxd``), and an
-extension type can neither be generic nor define ``__init_subclass__``.
-"""
+"""State: the base class of every state, with its hooks and its view of the stack."""
 
 from __future__ import annotations
 
@@ -32,17 +26,60 @@ HAS_UPDATE: Final = 4
 
 
 class StateCore:
-    """What every state keeps and does: its owner, its machine, its hooks and queries.
+    """The base of :class:`State`, which every state subclasses instead.
 
-    Subclass :class:`State`, never this class directly.
+    Compiled, an extension type (``state.pxd``): a state's instance dictionary is then made
+    only if the state sets an attribute of its own, where a plain class makes one with every
+    instance. (An extension type cannot be generic, so :class:`State` is a class of its own.)
+    """
+
+    __slots__ = ("__weakref__",)
+
+
+class State(StateCore, Generic[OwnerT]):
+    """Base class of states. Subclass it (``State[MyOwner]`` types ``self.owner``).
+
+    An instance exists exactly while the state is on its machine's stack: it is created when
+    pushed, ``on_enter`` runs, ``on_exit`` runs when it is popped, and then it is dropped.
+    ``owner``, ``machine`` and ``depth`` are set before ``on_enter``; they are not available
+    in ``__init__``.
+
+    Override any of:
+        ``transition()``: return ``st.sibling(...)``, ``st.inner(...)``,
+        ``st.inner_entry(...)`` or ``None``. May be called many times per processing call,
+        so it should only read data.
+        ``on_enter(*args, **kwargs)``: receives the arguments given to the transition.
+        ``on_exit()``, ``update(*args, **kwargs)`` (receives ``update_states`` arguments).
     """
 
     # Thousands of entities each hold a stack of states: a state keeps only these two (its
-    # depth is its place on the stack, the values it saved are kept by the machine).
-    __slots__ = ("__weakref__", "machine", "owner")
+    # depth is its place on the stack, the values it saved are kept by the machine). Slots
+    # of a plain class in both builds: the states' own code reads them the fastest way.
+    __slots__ = ("machine", "owner")
 
-    owner: Any
+    owner: OwnerT
     machine: StateMachine[Any]
+
+    # What the machine must do for a class's states (HAS_ENTER, HAS_EXIT, HAS_UPDATE),
+    # computed once per class so that it skips the calls that would do nothing.
+    _st_hooks: ClassVar[int] = 0
+
+    # The shared argument-less transitions to this class (``st.sibling(cls)``...), made on
+    # first use. Kept on the class rather than in a module-level cache, so that a class made
+    # at run time (a reloaded chart's) is freed with its transitions when it is dropped.
+    _st_sibling: ClassVar[Transition | None] = None
+    _st_inner: ClassVar[Transition | None] = None
+    _st_inner_entry: ClassVar[Transition | None] = None
+    _st_concurrent: ClassVar[dict[tuple[type, ...], Transition] | None] = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # Each class has its own (a subclass must not find its base's transitions).
+        cls._st_sibling = cls._st_inner = cls._st_inner_entry = None
+        cls._st_concurrent = None
+        hooks = HAS_ENTER if cls.on_enter is not State.on_enter else 0
+        hooks |= HAS_EXIT if cls.on_exit is not State.on_exit else 0
+        cls._st_hooks = hooks | (HAS_UPDATE if cls.update is not State.update else 0)
 
     # -- hooks -----------------------------------------------------------------------------
 
@@ -191,45 +228,3 @@ class StateCore:
         where = f" depth={self.depth}" if self._is_on_stack() else ""
         return f"<{type(self).__qualname__}{where}>"
 
-
-
-class State(StateCore, Generic[OwnerT]):
-    """Base class of states. Subclass it (``State[MyOwner]`` types ``self.owner``).
-
-    An instance exists exactly while the state is on its machine's stack: it is created when
-    pushed, ``on_enter`` runs, ``on_exit`` runs when it is popped, and then it is dropped.
-    ``owner``, ``machine`` and ``depth`` are set before ``on_enter``; they are not available
-    in ``__init__``.
-
-    Override any of:
-        ``transition()``: return ``st.sibling(...)``, ``st.inner(...)``,
-        ``st.inner_entry(...)`` or ``None``. May be called many times per processing call,
-        so it should only read data.
-        ``on_enter(*args, **kwargs)``: receives the arguments given to the transition.
-        ``on_exit()``, ``update(*args, **kwargs)`` (receives ``update_states`` arguments).
-    """
-
-    __slots__ = ()
-
-    owner: OwnerT
-
-    # What the machine must do for a class's states (HAS_ENTER, HAS_EXIT, HAS_UPDATE),
-    # computed once per class so that it skips the calls that would do nothing.
-    _st_hooks: ClassVar[int] = 0
-
-    # The shared argument-less transitions to this class (``st.sibling(cls)``...), made on
-    # first use. Kept on the class rather than in a module-level cache, so that a class made
-    # at run time (a reloaded chart's) is freed with its transitions when it is dropped.
-    _st_sibling: ClassVar[Transition | None] = None
-    _st_inner: ClassVar[Transition | None] = None
-    _st_inner_entry: ClassVar[Transition | None] = None
-    _st_concurrent: ClassVar[dict[tuple[type, ...], Transition] | None] = None
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        # Each class has its own (a subclass must not find its base's transitions).
-        cls._st_sibling = cls._st_inner = cls._st_inner_entry = None
-        cls._st_concurrent = None
-        hooks = HAS_ENTER if cls.on_enter is not StateCore.on_enter else 0
-        hooks |= HAS_EXIT if cls.on_exit is not StateCore.on_exit else 0
-        cls._st_hooks = hooks | (HAS_UPDATE if cls.update is not StateCore.update else 0)

@@ -40,7 +40,9 @@ CONCURRENT: Final = TransitionKind.CONCURRENT
 _NO_KWARGS: Final[Mapping[str, Any]] = MappingProxyType({})
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+# Compiled, an extension type (``transition.pxd``), which Cython makes a dataclass too: without
+# ``slots=True``, which it refuses, and which the fields of an extension type make needless.
+@dataclass(frozen=True, repr=False)
 class Transition:
     """An immutable request to change the state stack.
 
@@ -58,12 +60,15 @@ class Transition:
     regions: tuple[type[State[Any]], ...] = ()
     """For a concurrent transition, the root of each region (``target`` is the first)."""
     has_arguments: bool = field(init=False, compare=False, hash=False, repr=False)
+    hooks: int = field(init=False, compare=False, hash=False, repr=False)
+    """The target's hooks (``State._st_hooks``), read once here for every entry."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "has_arguments", bool(self.args or self.kwargs))
         for target in self.regions or (self.target,):
             self._check_target(target)
-        if (self.args or self.kwargs) and not self.target._st_hooks & HAS_ENTER:
+        object.__setattr__(self, "hooks", self.target._st_hooks)
+        if self.has_arguments and not self.hooks & HAS_ENTER:
             raise StateArgumentError(
                 f"{self!r}: {self.target.__qualname__} takes no state arguments because it "
                 "does not define on_enter; add on_enter(self, ...) with those parameters"

@@ -1,0 +1,11 @@
+# For Cython only: Transition as an extension type, read field by field in the settle loop.
+
+cdef class Transition:
+    cdef readonly object kind
+    cdef readonly object target
+    cdef readonly tuple args
+    cdef readonly object kwargs
+    cdef readonly tuple regions
+    # Set once by __post_init__, which writes them through object.__setattr__.
+    cdef public bint has_arguments
+    cdef public long hooks
