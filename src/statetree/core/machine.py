@@ -177,12 +177,11 @@ class MachineCore(Options):
             # value must reach the check below rather than a type check of its own.
             stack: list[Any] = self._stack
             changes = 0
-            plain = PLAIN_CHANGES  # a C integer when compiled
             # A machine without extras (no regions, tracing or options) makes its passes
             # here: a settled frame, the common case, costs one pass and no other call. A
             # pass's decision is next_change's, with no regions to consider; in the main
             # stack a state's index is its depth.
-            while stack and changes < plain and self._extras is None:
+            while stack and changes < PLAIN_CHANGES and self._extras is None:
                 last = len(stack) - 1
                 index = 0
                 for state in stack:

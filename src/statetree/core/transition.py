@@ -119,10 +119,7 @@ def sibling(target: type[State[Any]], /, *args: Any, **kwargs: Any) -> Transitio
     """
     if args or kwargs:
         return Transition(SIBLING, target, args, kwargs)
-    try:
-        shared = target._st_sibling
-    except AttributeError:  # not a State subclass: _first says so
-        shared = None
+    shared = getattr(target, "_st_sibling", None)  # none on a non-State: _first says so
     return _first(SIBLING, target) if shared is None else shared
 
 
@@ -137,10 +134,7 @@ def inner(target: type[State[Any]], /, *args: Any, **kwargs: Any) -> Transition:
     """
     if args or kwargs:
         return Transition(INNER, target, args, kwargs)
-    try:
-        shared = target._st_inner
-    except AttributeError:  # not a State subclass: _first says so
-        shared = None
+    shared = getattr(target, "_st_inner", None)  # none on a non-State: _first says so
     return _first(INNER, target) if shared is None else shared
 
 
@@ -153,10 +147,7 @@ def inner_entry(target: type[State[Any]], /, *args: Any, **kwargs: Any) -> Trans
     """
     if args or kwargs:
         return Transition(INNER_ENTRY, target, args, kwargs)
-    try:
-        shared = target._st_inner_entry
-    except AttributeError:  # not a State subclass: _first says so
-        shared = None
+    shared = getattr(target, "_st_inner_entry", None)  # none on a non-State: _first says so
     return _first(INNER_ENTRY, target) if shared is None else shared
 
 
