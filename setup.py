@@ -44,14 +44,17 @@ COMPILED = [
 DIRECTIVES = {"language_level": 3, "annotation_typing": False, "embedsignature": False}
 
 PURE_HINT = (
-    "statetree: installed the pure Python core (the same behaviour, 2-3 times slower) because "
-    "{reason}; for the compiled core, install a C compiler and the Python headers "
+    "statetree: installing the pure Python core (the same behaviour, 2-3 times slower) "
+    "because {reason}; {remedy}"
+)
+NEEDS_COMPILER = (
+    "for the compiled core, install a C compiler and the Python headers "
     "(Debian/Ubuntu: apt-get install gcc python3-dev) and reinstall statetree"
 )
 
 
-def _say_pure(reason: str) -> None:
-    print(PURE_HINT.format(reason=reason), file=sys.stderr)
+def _say_pure(reason: str, remedy: str = NEEDS_COMPILER) -> None:
+    print(PURE_HINT.format(reason=reason, remedy=remedy), file=sys.stderr)
 
 
 class OptionalBuildExt(build_ext):
@@ -81,12 +84,18 @@ def core_extensions() -> list[object]:
     if os.environ.get("STATETREE_PURE", "") not in ("", "0"):
         return []
     if sys.implementation.name != "cpython":
-        _say_pure(f"Cython's extensions are built for CPython, not {sys.implementation.name}")
+        _say_pure(
+            f"Cython's extensions are built for CPython, not {sys.implementation.name}",
+            "the compiled core needs CPython",
+        )
         return []
     try:
         from Cython.Build import cythonize
     except ImportError:
-        _say_pure("Cython is not installed in the build environment")
+        _say_pure(
+            "Cython is not installed in the build environment",
+            "for the compiled core, install Cython>=3.1 there (pip's isolated build does)",
+        )
         return []
     sources = [f"src/{name.replace('.', '/')}.py" for name in COMPILED]
     try:
@@ -94,7 +103,10 @@ def core_extensions() -> list[object]:
             cythonize(sources, compiler_directives=DIRECTIVES, build_dir="build/cython", quiet=True)
         )
     except Exception as error:  # Cython reports what it cannot translate by raising
-        _say_pure(f"Cython could not translate it ({error})")
+        _say_pure(
+            f"Cython could not translate it ({error})",
+            "please report this as a bug of statetree",
+        )
         return []
 
 

@@ -60,7 +60,10 @@ class All(Compiled):
         self.items = items
 
     def holds(self, runtime: ChartRuntime, threshold: int) -> bool:
-        return all(item.holds(runtime, threshold) for item in self.items)
+        for item in self.items:  # a loop, not all(): compiled, each call is a C call
+            if not item.holds(runtime, threshold):
+                return False
+        return True
 
 
 class Any_(Compiled):
@@ -70,7 +73,10 @@ class Any_(Compiled):
         self.items = items
 
     def holds(self, runtime: ChartRuntime, threshold: int) -> bool:
-        return any(item.holds(runtime, threshold) for item in self.items)
+        for item in self.items:  # a loop, not any(): compiled, each call is a C call
+            if item.holds(runtime, threshold):
+                return True
+        return False
 
 
 class Not(Compiled):

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from statetree.chart.model import Policy
+from statetree.chart import states
 from statetree.chart.states import ChartState
 from statetree.core.transition import Transition
 
@@ -17,17 +18,17 @@ __all__ = ["TransitionFunction", "transition_of"]
 TransitionFunction = Callable[[ChartState], "Transition | None"]
 
 _POLICIES: dict[Policy, TransitionFunction] = {
-    Policy.EXPLICIT: ChartState.resume,
-    Policy.SEQUENTIAL: ChartState.sequential,
-    Policy.PRIORITY: ChartState.priority,
-    Policy.CONCURRENT: ChartState.concurrent,
+    Policy.EXPLICIT: states.resume,
+    Policy.SEQUENTIAL: states.sequential,
+    Policy.PRIORITY: states.priority,
+    Policy.CONCURRENT: states.concurrent,
 }
 
 _WITH_TRANSITIONS: dict[Policy, TransitionFunction] = {
-    Policy.EXPLICIT: ChartState.fire_or_resume,
-    Policy.SEQUENTIAL: ChartState.fire_or_sequential,
-    Policy.PRIORITY: ChartState.fire_or_priority,
-    Policy.CONCURRENT: ChartState.fire_or_concurrent,
+    Policy.EXPLICIT: states.fire_or_resume,
+    Policy.SEQUENTIAL: states.fire_or_sequential,
+    Policy.PRIORITY: states.fire_or_priority,
+    Policy.CONCURRENT: states.fire_or_concurrent,
 }
 
 
@@ -41,5 +42,5 @@ def transition_of(policy: Policy | None, explicit: bool) -> TransitionFunction |
         ``None`` for a leaf without transitions: it keeps ``State.transition``.
     """
     if policy is None:
-        return ChartState.fire if explicit else None
+        return states.fire if explicit else None
     return (_WITH_TRANSITIONS if explicit else _POLICIES)[policy]

@@ -11,7 +11,7 @@ import heapq
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
-from statetree.chart.actions import ActionCall, Handler
+from statetree.chart.action_calls import ActionCall, Handler
 from statetree.chart.errors import HandlerError
 from statetree.chart.events import Event
 

@@ -6,10 +6,11 @@ transitions it can return. Instances only carry what changes at run time: when t
 entered, their active child, their parent and their timers. Generated classes add no
 slots, so an active state's class can be swapped for its newly compiled twin on reload.
 
-A generated class's ``transition`` is one of the ``ChartState`` methods below, picked by
-the compiler for what its definition uses (:func:`statetree.chart.policies.transition_of`):
-explicit transitions first, then its children's policy. Each only reads data, as
-``transition()`` must.
+A generated class's ``transition`` is one of the functions below, picked by the compiler
+for what its definition uses (:func:`statetree.chart.policies.transition_of`): explicit
+transitions first, then its children's policy. Each only reads data, as ``transition()``
+must. They are functions rather than methods so that the compiled build gives their
+variables C types (``states.pxd``), which it cannot do in a method of a Python class.
 """
 
 from __future__ import annotations
@@ -26,7 +27,22 @@ if TYPE_CHECKING:
     from statetree.chart.conditions import Compiled
     from statetree.chart.model import StateDef
 
-__all__ = ["ChartState", "Hooks"]
+__all__ = [
+    "ChartState",
+    "Hooks",
+    "concurrent",
+    "done",
+    "enter_state",
+    "exit_state",
+    "fire",
+    "fire_or_concurrent",
+    "fire_or_priority",
+    "fire_or_resume",
+    "fire_or_sequential",
+    "priority",
+    "resume",
+    "sequential",
+]
 
 Out = tuple[tuple[int, "Compiled", Transition], ...]
 """Explicit transitions: latch index of a lone edge trigger (else -1), condition, transition."""
@@ -44,6 +60,152 @@ class Hooks:
         self.index = cls._index
         self.enter = cls._enter
         self.exit = cls._exit
+
+
+def enter_state(state: ChartState) -> None:
+    """``ChartState.on_enter``: note the entry, link to the parent, perform enter actions."""
+    runtime = state.owner
+    hooks = state._hooks
+    state.entry = runtime.serial
+    state.child = None
+    state.timers = None
+    runtime.live[hooks.id] = state
+    parent_id = hooks.parent_id
+    if parent_id >= 0:
+        parent = runtime.live[parent_id]
+        state.parent = parent
+        if parent is not None:
+            parent.child = state
+        runtime.history[parent_id] = hooks.index
+    else:
+        state.parent = None
+    if hooks.enter:
+        perform_all(hooks.enter, state, runtime)
+
+
+def exit_state(state: ChartState) -> None:
+    """``ChartState.on_exit``: perform exit actions, cancel timers, unlink from the parent."""
+    runtime = state.owner
+    hooks = state._hooks
+    if hooks.exit:
+        perform_all(hooks.exit, state, runtime)
+    timers = state.timers
+    if timers:
+        for timer in timers:
+            runtime.cancel(timer)
+    runtime.live[hooks.id] = None
+    parent = state.parent
+    if parent is not None and parent.child is state:
+        parent.child = None
+
+
+def done(state: ChartState) -> bool:
+    """Whether a post-condition of ``state`` holds, counting events latched since its entry."""
+    post = state._post
+    if post is None:
+        return False
+    runtime = state.owner
+    base = runtime.base
+    entry = state.entry
+    return post.holds(runtime, entry if entry > base else base)
+
+
+# -- transition(), one function per kind of definition (see policies.transition_of) -------
+
+
+def fire(state: ChartState) -> Transition | None:
+    """The first explicit transition whose condition holds since the state's entry.
+
+    A condition that is a single edge trigger comes with its latch index (else -1), and
+    is tested here without a call: most transitions fire on one event.
+    """
+    runtime = state.owner
+    base = runtime.base
+    entry = state.entry
+    threshold = entry if entry > base else base
+    latched = runtime.latched
+    for index, condition, chosen in state._out:
+        if index >= 0:
+            if latched[index] > threshold:
+                return chosen
+        elif condition.holds(runtime, threshold):
+            return chosen
+    return None
+
+
+def resume(state: ChartState) -> Transition | None:
+    """Enter the child recorded in the history (the first one unless cleared otherwise)."""
+    if state.child is None:
+        runtime = state.owner
+        return state._entries[runtime.history[state._id]]
+    return None
+
+
+def fire_or_resume(state: ChartState) -> Transition | None:
+    """``fire`` then ``resume`` in one call: the most common composite state, per frame."""
+    chosen = fire(state)
+    if chosen is None and state.child is None:
+        runtime = state.owner
+        return state._entries[runtime.history[state._id]]
+    return chosen
+
+
+def sequential(state: ChartState) -> Transition | None:
+    """Resume a child, then advance to the next one once the active child is done."""
+    child = state.child
+    if child is None:
+        runtime = state.owner
+        return state._entries[runtime.history[state._id]]
+    advance = child._advance
+    if advance is not None and done(child):
+        return advance
+    return None
+
+
+def fire_or_sequential(state: ChartState) -> Transition | None:
+    """``fire`` then ``sequential``."""
+    chosen = fire(state)
+    return sequential(state) if chosen is None else chosen
+
+
+def priority(state: ChartState) -> Transition | None:
+    """The child whose pre-condition holds, highest first; the active one until done."""
+    runtime = state.owner
+    base = runtime.base
+    pres = state._pres
+    child = state.child
+    if child is None:
+        return state._inners[_first_holding(pres, runtime, base, -1)]
+    index = child._index
+    for higher in range(index):
+        pre = pres[higher]
+        if pre is not None and pre.holds(runtime, base):
+            return state._inners[higher]
+    if child._post is not None:
+        if done(child):
+            return state._inners[_first_holding(pres, runtime, base, index)]
+        return None
+    pre = pres[index]
+    if pre is not None and not pre.holds(runtime, base):
+        return state._inners[_first_holding(pres, runtime, base, index)]
+    return None
+
+
+def fire_or_priority(state: ChartState) -> Transition | None:
+    """``fire`` then ``priority``."""
+    chosen = fire(state)
+    return priority(state) if chosen is None else chosen
+
+
+def concurrent(state: ChartState) -> Transition | None:
+    """Enter every child as a region (once: the core ignores it while they are active)."""
+    return state._regions
+
+
+def fire_or_concurrent(state: ChartState) -> Transition | None:
+    """``fire`` then ``concurrent``."""
+    chosen = fire(state)
+    return state._regions if chosen is None else chosen
 
 
 class ChartState(State[ChartRuntime]):
@@ -81,132 +243,9 @@ class ChartState(State[ChartRuntime]):
     _regions: ClassVar[Transition | None] = None
     _hooks: ClassVar[Hooks]  # made from the above once the class is complete
 
-    def on_enter(self) -> None:
-        runtime = self.owner
-        hooks = self._hooks
-        self.entry = runtime.serial
-        self.child = None
-        self.timers = None
-        runtime.live[hooks.id] = self
-        parent_id = hooks.parent_id
-        if parent_id >= 0:
-            parent = runtime.live[parent_id]
-            self.parent = parent
-            if parent is not None:
-                parent.child = self
-            runtime.history[parent_id] = hooks.index
-        else:
-            self.parent = None
-        if hooks.enter:
-            perform_all(hooks.enter, self, runtime)
-
-    def on_exit(self) -> None:
-        runtime = self.owner
-        hooks = self._hooks
-        if hooks.exit:
-            perform_all(hooks.exit, self, runtime)
-        if self.timers:
-            for timer in self.timers:
-                runtime.cancel(timer)
-        runtime.live[hooks.id] = None
-        parent = self.parent
-        if parent is not None and parent.child is self:
-            parent.child = None
-
-    def done(self) -> bool:
-        """Whether a post-condition holds, counting events latched since this state's entry."""
-        post = self._post
-        if post is None:
-            return False
-        runtime = self.owner
-        base = runtime.base
-        entry = self.entry
-        return post.holds(runtime, entry if entry > base else base)
-
-    # -- transition(), one method per kind of definition -----------------------------------
-
-    def fire(self) -> Transition | None:
-        """The first explicit transition whose condition holds since the state's entry.
-
-        A condition that is a single edge trigger comes with its latch index (else -1), and
-        is tested here without a call: most transitions fire on one event.
-        """
-        runtime = self.owner
-        base = runtime.base
-        entry = self.entry
-        threshold = entry if entry > base else base
-        latched = runtime.latched
-        for index, condition, chosen in self._out:
-            if index >= 0:
-                if latched[index] > threshold:
-                    return chosen
-            elif condition.holds(runtime, threshold):
-                return chosen
-        return None
-
-    def resume(self) -> Transition | None:
-        """Enter the child recorded in the history (the first one unless cleared otherwise)."""
-        if self.child is None:
-            return self._entries[self.owner.history[self._id]]
-        return None
-
-    def fire_or_resume(self) -> Transition | None:
-        """``fire`` then ``resume`` in one call: the most common composite state, per frame."""
-        chosen = ChartState.fire(self)
-        if chosen is None and self.child is None:
-            return self._entries[self.owner.history[self._id]]
-        return chosen
-
-    def sequential(self) -> Transition | None:
-        """Resume a child, then advance to the next one once the active child is done."""
-        child = self.child
-        if child is None:
-            return self._entries[self.owner.history[self._id]]
-        advance = child._advance
-        if advance is not None and ChartState.done(child):
-            return advance
-        return None
-
-    def fire_or_sequential(self) -> Transition | None:
-        """``fire`` then ``sequential``."""
-        chosen = ChartState.fire(self)
-        return ChartState.sequential(self) if chosen is None else chosen
-
-    def priority(self) -> Transition | None:
-        """The child whose pre-condition holds, highest first; the active one until done."""
-        runtime = self.owner
-        base = runtime.base
-        pres = self._pres
-        child = self.child
-        if child is None:
-            return self._inners[_first_holding(pres, runtime, base, -1)]
-        index = child._index
-        for higher in range(index):
-            pre = pres[higher]
-            if pre is not None and pre.holds(runtime, base):
-                return self._inners[higher]
-        if child._post is not None:
-            if ChartState.done(child):
-                return self._inners[_first_holding(pres, runtime, base, index)]
-            return None
-        pre = pres[index]
-        if pre is not None and not pre.holds(runtime, base):
-            return self._inners[_first_holding(pres, runtime, base, index)]
-        return None
-
-    def fire_or_priority(self) -> Transition | None:
-        """``fire`` then ``priority``."""
-        chosen = ChartState.fire(self)
-        return ChartState.priority(self) if chosen is None else chosen
-
-    def concurrent(self) -> Transition | None:
-        """Enter every child as a region (once: the core ignores it while they are active)."""
-        return self._regions
-
-    def fire_or_concurrent(self) -> Transition | None:
-        """``fire`` then ``concurrent``."""
-        chosen = ChartState.fire(self)
-        return self._regions if chosen is None else chosen
+    # Its hooks are the functions below (compiled, they read the runtime's fields as C).
+    on_enter = enter_state
+    on_exit = exit_state
 
 
 def _first_holding(
