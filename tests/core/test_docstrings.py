@@ -82,7 +82,7 @@ def test_the_compiled_modules_are_the_ones_checked_here() -> None:
     if not st.__compiled__:
         pytest.skip("pure Python build: no module is compiled, so there is no list to check")
     compiled = {
-        ".".join(path.relative_to(PACKAGE.parent).parent.parts + (path.name.split(".")[0],))
+        ".".join((*path.relative_to(PACKAGE.parent).parent.parts, path.name.split(".")[0]))
         for path in PACKAGE.rglob("*.so")
     }
     assert compiled == set(COMPILED_MODULES)

@@ -60,10 +60,13 @@ class All(Compiled):
         self.items = items
 
     def holds(self, runtime: ChartRuntime, threshold: int) -> bool:
-        for item in self.items:  # a loop, not all(): compiled, each call is a C call
+        # A loop: compiled, a C method cannot hold the generator that all() would take.
+        for item in self.items:
             if not item.holds(runtime, threshold):
-                return False
-        return True
+                break
+        else:
+            return True
+        return False
 
 
 class Any_(Compiled):
@@ -73,10 +76,13 @@ class Any_(Compiled):
         self.items = items
 
     def holds(self, runtime: ChartRuntime, threshold: int) -> bool:
-        for item in self.items:  # a loop, not any(): compiled, each call is a C call
+        # A loop: compiled, a C method cannot hold the generator that any() would take.
+        for item in self.items:
             if item.holds(runtime, threshold):
-                return True
-        return False
+                break
+        else:
+            return False
+        return True
 
 
 class Not(Compiled):

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from statetree.chart.model import Policy
 from statetree.chart import states
+from statetree.chart.model import Policy
 from statetree.chart.states import ChartState
 from statetree.core.transition import Transition
 

@@ -256,4 +256,3 @@ def _first_holding(
         if index != skip and (pre is None or pre.holds(runtime, base)):
             return index
     return len(pres) - 1
-

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from statetree.errors import TransitionLoopError
 
 if TYPE_CHECKING:
-    from statetree.core.machine import StateMachine
+    from statetree.core.machine import MachineCore
     from statetree.core.transition import Transition
 
 __all__ = ["KEPT_CHANGES", "LoopWatch", "find_cycle"]
@@ -31,7 +31,7 @@ class LoopWatch:
 
     @classmethod
     def note(
-        cls, watch: LoopWatch | None, machine: StateMachine[Any], chosen: Transition, changes: int
+        cls, watch: LoopWatch | None, machine: MachineCore, chosen: Transition, changes: int
     ) -> LoopWatch:
         """Note change number ``changes`` (starting a watch if needed) and return the watch.
 

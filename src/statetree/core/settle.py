@@ -29,7 +29,7 @@ from statetree.core.tree import Regions, Stack
 from statetree.errors import TransitionTargetError
 
 if TYPE_CHECKING:
-    from statetree.core.machine import StateMachine
+    from statetree.core.machine import MachineCore
 
 __all__ = [
     "INIT_STEP",
@@ -61,7 +61,7 @@ PLAIN_CHANGES: Final = DEFAULT_MAX_TRANSITIONS - KEPT_CHANGES
 """Changes a machine without extras makes before the loop watch starts noting them."""
 
 
-def settle(machine: StateMachine[Any], changes: int) -> None:
+def settle(machine: MachineCore, changes: int) -> None:
     """Apply the first change each pass finds, outermost state first, until none is found.
 
     Enters the initial state first if the machine has none. ``changes`` is how many changes
@@ -91,9 +91,7 @@ def settle(machine: StateMachine[Any], changes: int) -> None:
         apply(machine, home, index, depth, chosen)
 
 
-def apply(
-    machine: StateMachine[Any], home: Stack, index: int, depth: int, chosen: Transition
-) -> None:
+def apply(machine: MachineCore, home: Stack, index: int, depth: int, chosen: Transition) -> None:
     """Make the change ``chosen``, chosen by ``home[index]`` (at ``depth``): a sibling
     replaces the state, the other kinds replace its inners.
 
@@ -113,7 +111,7 @@ def apply(
     enter(machine, home, chosen, depth, step)
 
 
-def pop_to(machine: StateMachine[Any], home: Stack, size: int) -> None:
+def pop_to(machine: MachineCore, home: Stack, size: int) -> None:
     """Exit states from the end of ``home`` until it holds ``size``, innermost first.
 
     Raises:
@@ -143,7 +141,7 @@ def pop_to(machine: StateMachine[Any], home: Stack, size: int) -> None:
         raise
 
 
-def _popped(machine: StateMachine[Any], states: Stack, state: State[Any]) -> None:
+def _popped(machine: MachineCore, states: Stack, state: State[Any]) -> None:
     """``state``, the last of ``states``, exited: it leaves the stack and its extras."""
     states.pop()
     changed = machine._extras  # on_exit may have created it
@@ -152,7 +150,7 @@ def _popped(machine: StateMachine[Any], states: Stack, state: State[Any]) -> Non
 
 
 def enter(
-    machine: StateMachine[Any], home: Stack, chosen: Transition, depth: int, step: StepKind
+    machine: MachineCore, home: Stack, chosen: Transition, depth: int, step: StepKind
 ) -> None:
     """Push ``chosen``'s target on ``home`` at ``depth`` and enter it, traced as ``step``
     (a concurrent transition enters the regions of ``home``'s last state instead).
@@ -170,7 +168,7 @@ def enter(
     cls = chosen.target
     state = cls()
     state.owner = machine.owner
-    state.machine = machine
+    state.machine = machine  # type: ignore[assignment]  # a MachineCore is a StateMachine's
     home.append(state)
     hooks = chosen.hooks
     if extras is not None:
@@ -192,7 +190,7 @@ def enter(
 
 
 def _not_entered(
-    machine: StateMachine[Any],
+    machine: MachineCore,
     home: Stack,
     state: State[Any],
     chosen: Transition,
@@ -279,7 +277,7 @@ def _first_change_in_regions(host: State[Any], regions: Regions, base: int) -> F
     return None, [], -1, -1
 
 
-def _leaving(machine: StateMachine[Any], extras: Extras, state: State[Any]) -> None:
+def _leaving(machine: MachineCore, extras: Extras, state: State[Any]) -> None:
     """Before ``state`` pops: exit its regions, then trace the pop."""
     if extras.regions:
         exit_regions(machine, state)
@@ -288,7 +286,7 @@ def _leaving(machine: StateMachine[Any], extras: Extras, state: State[Any]) -> N
         tracer.record(Step(machine.name, _POP, type(state), machine._depth_of(state)))
 
 
-def exit_regions(machine: StateMachine[Any], host: State[Any]) -> None:
+def exit_regions(machine: MachineCore, host: State[Any]) -> None:
     """Exit ``host``'s regions, last region first, each innermost first."""
     extras = machine._extras
     if extras is None:
@@ -301,9 +299,7 @@ def exit_regions(machine: StateMachine[Any], host: State[Any]) -> None:
     del extras.regions[host]
 
 
-def _enter_regions(
-    machine: StateMachine[Any], host: State[Any], chosen: Transition, depth: int
-) -> None:
+def _enter_regions(machine: MachineCore, host: State[Any], chosen: Transition, depth: int) -> None:
     """Enter the root of each region of ``host`` that is not active, at ``depth``."""
     stacks = machine._extra().regions.setdefault(host, [])
     for position, root in enumerate(chosen.regions):

@@ -227,4 +227,3 @@ class State(StateCore, Generic[OwnerT]):
     def __repr__(self) -> str:
         where = f" depth={self.depth}" if self._is_on_stack() else ""
         return f"<{type(self).__qualname__}{where}>"
-
