@@ -49,6 +49,18 @@ def _load(name: str) -> str:
     return str(CORPUS / name)
 
 
+# After these, a message quotes the standard library's parser (json, tomllib or tomli), whose
+# wording changes between Python versions: the library's decision is the prefix and the line.
+PARSER_WORDS = ("not valid JSON: ", "not valid TOML: ")
+
+
+def _without_parser_words(message: str) -> str:
+    for prefix in PARSER_WORDS:
+        if message.startswith(prefix):
+            return f"{prefix}(the parser's words)"
+    return message
+
+
 def outcome(name: str) -> str:
     """``name | line | message`` for a corpus file refused with a ``ChartError``."""
     from statetree.chart import ChartError
@@ -59,7 +71,7 @@ def outcome(name: str) -> str:
     except ChartError as error:
         if error.file != path:
             return f"{name} | wrong file | {error.file}"
-        return f"{name} | {error.line} | {error.message}"
+        return f"{name} | {error.line} | {_without_parser_words(error.message)}"
     except Exception as error:  # the bug the corpus guards against: say what escaped
         return f"{name} | raw | {type(error).__name__}: {error}"
     return f"{name} | loaded | (a corpus chart must be refused)"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import shlex
 import subprocess
 import sys
@@ -22,11 +23,12 @@ def test_help_lists_the_commands_with_examples(capsys: pytest.CaptureFixture[str
     with pytest.raises(SystemExit) as exit_info:
         main(["--help"])
 
-    out = capsys.readouterr().out
+    # The words the program chose, not argparse's layout (which changes between versions).
+    out = " ".join(capsys.readouterr().out.split())
     assert exit_info.value.code == 0
     assert out.startswith("usage: statetree [-h] [--version] COMMAND ...")
-    assert "plot      draw a machine's states and transitions" in out
-    assert "check     validate a machine" in out
+    assert "plot draw a machine's states and transitions" in out
+    assert "check validate a machine" in out
     assert "statetree plot examples/plot_character.py -o character.svg" in out
     assert "Run 'statetree COMMAND --help'" in out
 
@@ -35,10 +37,11 @@ def test_command_help_explains_the_drawing(capsys: pytest.CaptureFixture[str]) -
     with pytest.raises(SystemExit):
         main(["plot", "--help"])
 
-    out = capsys.readouterr().out
+    out = " ".join(capsys.readouterr().out.split())
     assert "MODULE[:STATE]" in out
-    assert "bold arrows are inner-entry transitions" in " ".join(out.split())
-    assert "-o FILE, --output FILE" in out
+    assert "bold arrows are inner-entry transitions" in out
+    # "-o FILE, --output FILE" before Python 3.13, "-o, --output FILE" since: the words only.
+    assert re.search(r"-o( FILE)?, --output FILE", out)
 
 
 def test_no_command_prints_the_help_and_fails(capsys: pytest.CaptureFixture[str]) -> None:
@@ -50,7 +53,7 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["--version"])
 
-    build = "compiled with mypyc" if statetree.__compiled__ else "pure Python"
+    build = "compiled with Cython" if statetree.__compiled__ else "pure Python"
     assert capsys.readouterr().out == f"statetree {statetree.__version__} ({build})\n"
 
 
