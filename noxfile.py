@@ -3,8 +3,9 @@
 ``make test`` runs the whole suite on its own Python (compiled, then pure), then this file's
 ``versions`` session: for each other supported CPython on the machine (on the ``PATH``, or
 installed with pyenv), the compiled build is made with that Python and the core, book, chart
-and net tests run on it, compiled and then as Python source. A version that is not installed
-is skipped. Run one alone with ``.venv/bin/nox -s versions -p 3.13``.
+and net tests run on it (their property tests on fewer examples). A version that is not
+installed is skipped; ``nox -s versions-pure`` runs the same tests on the Python source.
+Run one alone with ``.venv/bin/nox -s versions -p 3.13``.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ _with_pyenv_versions()
 
 @nox.session(python=OTHERS)
 def versions(session: nox.Session) -> None:
-    """The core, book, chart and net tests on one CPython, compiled and as source."""
+    """The core, book, chart and net tests on one CPython, compiled."""
     session.install(*BUILD_NEEDS, *TEST_NEEDS)
     # The package's metadata (the tests read its version), without compiling anything.
     session.install("--no-build-isolation", "--no-deps", "-e", ".", env={"STATETREE_PURE": "1"})
@@ -67,7 +68,7 @@ def versions(session: nox.Session) -> None:
         "--build-temp",
         f"build/temp-{session.python}",
     )
-    compiled = {"PYTHONPATH": built}
+    compiled = {"PYTHONPATH": built, "STATETREE_HYPOTHESIS": "versions"}
     session.run(
         "python",
         "-c",
@@ -75,4 +76,13 @@ def versions(session: nox.Session) -> None:
         env=compiled,
     )
     session.run("pytest", "-p", "no:cacheprovider", *AREAS, env=compiled)
-    session.run("pytest", "-p", "no:cacheprovider", *AREAS)
+
+
+@nox.session(name="versions-pure", python=OTHERS)
+def versions_pure(session: nox.Session) -> None:
+    """The core, book, chart and net tests on one CPython, on the Python source."""
+    session.install(*BUILD_NEEDS, *TEST_NEEDS)
+    session.install("--no-build-isolation", "--no-deps", "-e", ".", env={"STATETREE_PURE": "1"})
+    session.run(
+        "pytest", "-p", "no:cacheprovider", *AREAS, env={"STATETREE_HYPOTHESIS": "versions"}
+    )

@@ -40,8 +40,14 @@ COMPILED = [
 ]
 
 # Cython reads only the .pxd files' declarations: the annotations of the Python source are
-# for type checkers, and give the same behaviour in both builds.
-DIRECTIVES = {"language_level": 3, "annotation_typing": False, "embedsignature": False}
+# for type checkers, and give the same behaviour in both builds. Pickling too is the source's
+# (``__reduce__``, ``__getstate__``, or Python's default), not a reduction Cython would add.
+DIRECTIVES = {
+    "language_level": 3,
+    "annotation_typing": False,
+    "embedsignature": False,
+    "auto_pickle": False,
+}
 
 PURE_HINT = (
     "statetree: installing the pure Python core (the same behaviour, 2-3 times slower) "

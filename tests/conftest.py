@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,10 @@ import statetree
 # Property tests judge behaviour, never speed: a loaded CI machine must not turn a slow
 # example into a failure.
 settings.register_profile("statetree", deadline=None, print_blob=True)
-settings.load_profile("statetree")
+# The other CPythons' runs of ``make test`` (noxfile.py) check the same properties on fewer
+# examples each: the full number runs on the default Python.
+settings.register_profile("versions", parent=settings.get_profile("statetree"), max_examples=25)
+settings.load_profile(os.environ.get("STATETREE_HYPOTHESIS", "statetree"))
 
 
 SOURCE = Path(__file__).resolve().parents[1] / "src" / "statetree"

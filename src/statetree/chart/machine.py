@@ -131,7 +131,8 @@ class ChartMachine:
         if self._runtime.processing:
             self._latch(event)
             return
-        if self._deferred or not self.machine.started:  # the common case needs no start()
+        # The common case needs no start() (the stack itself: compiled, a C field).
+        if self._deferred or not self.machine._stack:
             self.start()
         self._process(event)
 

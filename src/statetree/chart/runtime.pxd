@@ -19,8 +19,8 @@ cdef class ChartRuntime:
     cdef public Py_ssize_t dead
     cdef public object compiled
     cdef public list handlers
-    cdef public object calls
-    cdef public object edges
+    cdef public tuple calls
+    cdef public dict edges
     cdef public list latched
     cdef public list levels
     cdef public list live

@@ -20,7 +20,7 @@ cpdef apply(Options machine, list home, Py_ssize_t index, Py_ssize_t depth, Tran
 cpdef pop_to(Options machine, list home, Py_ssize_t size)
 
 @cython.locals(changed=Extras)
-cdef _popped(Options machine, list states, state)
+cpdef _popped(Options machine, list states, state)
 
 @cython.locals(extras=Extras, hooks=long)
 cpdef enter(Options machine, list home, Transition chosen, Py_ssize_t depth, step)
