@@ -59,8 +59,15 @@ NEEDS_COMPILER = (
 )
 
 
-def _say_pure(reason: str, remedy: str = NEEDS_COMPILER) -> None:
-    print(PURE_HINT.format(reason=reason, remedy=remedy), file=sys.stderr)
+# Written into the installed package when compiling failed: pip shows a build's output only
+# with -v, so statetree says it again, once, when imported (see statetree/core/build.py).
+NOTE = "statetree/core/not-compiled.txt"
+
+
+def _say_pure(reason: str, remedy: str = NEEDS_COMPILER) -> str:
+    line = PURE_HINT.format(reason=reason, remedy=remedy)
+    print(line, file=sys.stderr)
+    return line
 
 
 class OptionalBuildExt(build_ext):
@@ -70,9 +77,14 @@ class OptionalBuildExt(build_ext):
         try:
             super().run()
         except Exception as error:  # a missing compiler or header fails in many ways
-            _say_pure(f"compiling it failed ({type(error).__name__}: {error})")
+            line = _say_pure(f"compiling it failed ({type(error).__name__}: {error})")
             self.extensions = []
             self.distribution.ext_modules = []
+            if not self.inplace:
+                note = os.path.join(self.build_lib, NOTE)
+                os.makedirs(os.path.dirname(note), exist_ok=True)
+                with open(note, "w", encoding="utf-8") as out:
+                    out.write(line.replace("installing", "running", 1) + "\n")
 
     def build_extension(self, ext: object) -> None:
         try:
