@@ -74,6 +74,9 @@ class OptionalBuildExt(build_ext):
     """Compile the core if possible; on any failure, say so in one line and keep the source."""
 
     def run(self) -> None:
+        note = os.path.join(self.build_lib, NOTE)
+        if os.path.exists(note):  # left in build/ by an earlier build that failed
+            os.remove(note)
         try:
             super().run()
         except Exception as error:  # a missing compiler or header fails in many ways
@@ -81,7 +84,6 @@ class OptionalBuildExt(build_ext):
             self.extensions = []
             self.distribution.ext_modules = []
             if not self.inplace:
-                note = os.path.join(self.build_lib, NOTE)
                 os.makedirs(os.path.dirname(note), exist_ok=True)
                 with open(note, "w", encoding="utf-8") as out:
                     out.write(line.replace("installing", "running", 1) + "\n")
