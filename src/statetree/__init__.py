@@ -4,13 +4,9 @@ The core (states, transitions, the machine, state values and tracing) needs only
 standard library; it runs compiled with Cython where it was installed with a C compiler, and
 as Python source otherwise (``__compiled__`` says which). The other areas are subpackages:
 ``st.structure``, ``st.plot``, ``st.bitmask``, ``st.chart``, ``st.net``, ``st.inspect``,
-``st.cli``; what they need from optional extras is imported only when used.
+``st.cli``, imported with it; what they need from optional extras is imported only when
+used.
 """
-
-import importlib.util
-import sys
-from types import ModuleType
-from typing import TYPE_CHECKING
 
 from statetree.core import (
     Cause,
@@ -76,38 +72,18 @@ __all__ = [
 _SUBPACKAGES = ("structure", "plot", "bitmask", "chart", "net", "inspect", "cli")
 
 
-def _on_first_use(name: str) -> ModuleType:
-    """The subpackage ``statetree.<name>``, whose code runs when it is first used.
-
-    The standard library's lazy loader: ``import statetree`` stays quick, and the module is
-    the real one, in ``sys.modules`` and here, from the start. (A module ``__getattr__``
-    would do the same, but CPython 3.11 and 3.12 then stop specialising every ``st.<name>``
-    lookup, and games make one per ``st.sibling(...)``.)
-    """
-    qualified = f"{__name__}.{name}"
-    loaded = sys.modules.get(qualified)
-    if loaded is not None:
-        return loaded
-    spec = importlib.util.find_spec(qualified)
-    if spec is None or spec.loader is None:
-        raise ImportError(f"statetree is missing its subpackage {name!r}; reinstall it")
-    spec.loader = importlib.util.LazyLoader(spec.loader)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[qualified] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-if TYPE_CHECKING:
-    from statetree import bitmask, chart, cli, inspect, net, plot, structure
-else:
-    structure = _on_first_use("structure")
-    plot = _on_first_use("plot")
-    bitmask = _on_first_use("bitmask")
-    chart = _on_first_use("chart")
-    net = _on_first_use("net")
-    inspect = _on_first_use("inspect")
-    cli = _on_first_use("cli")
+# Imported here, whole: the subpackages import only the standard library, and what needs an
+# extra (YAML, NumPy, the inspector's server, Graphviz) is imported when used. (A module
+# __getattr__ would defer them, but CPython 3.11 and 3.12 then stop specialising every
+# ``st.<name>`` lookup, and games make one per ``st.sibling(...)``; the standard library's
+# lazy loader runs a subpackage's module twice when its submodule is imported first.)
+from statetree import bitmask as bitmask  # noqa: E402
+from statetree import chart as chart  # noqa: E402
+from statetree import cli as cli  # noqa: E402
+from statetree import inspect as inspect  # noqa: E402
+from statetree import net as net  # noqa: E402
+from statetree import plot as plot  # noqa: E402
+from statetree import structure as structure  # noqa: E402
 
 
 def __dir__() -> list[str]:
