@@ -49,9 +49,10 @@ def _load(name: str) -> str:
     return str(CORPUS / name)
 
 
-# After these, a message quotes the standard library's parser (json, tomllib or tomli), whose
-# wording changes between Python versions: the library's decision is the prefix and the line.
-PARSER_WORDS = ("not valid JSON: ", "not valid TOML: ")
+# After these, a message quotes the parser (json, tomllib or tomli, ruamel.yaml), whose words
+# and even the line it blames change between Python and library versions: the library's
+# decision is the prefix (refused as that format, in that file, at a line).
+PARSER_WORDS = ("not valid JSON: ", "not valid TOML: ", "not valid YAML: ")
 
 
 def _without_parser_words(message: str) -> str:
@@ -59,6 +60,14 @@ def _without_parser_words(message: str) -> str:
         if message.startswith(prefix):
             return f"{prefix}(the parser's words)"
     return message
+
+
+def decided(outcome: str) -> str:
+    """``outcome`` without what the parser decides: its line, for a syntax error."""
+    name, line, message = outcome.split(" | ", 2)
+    if message.startswith(PARSER_WORDS):
+        line = "(the parser's line)"
+    return f"{name} | {line} | {message}"
 
 
 def outcome(name: str) -> str:

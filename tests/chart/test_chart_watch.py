@@ -14,7 +14,7 @@ TEXT = (CHARTS / "basic_attack.yaml").read_text()
 GOOD = TEXT.replace("damage: 1.0", "damage: 2.0")
 
 # Saves that must each be reported with their line, the running chart kept.
-BROKEN: dict[str, tuple[bytes, int]] = {
+BROKEN: dict[str, tuple[bytes, int | None]] = {
     "merge key": (TEXT.replace("  name: Character\n", "  <<: {name: A}\n").encode(), 6),
     "omap": (TEXT.replace("root:\n", "root: !!omap\n").encode(), 5),
     "python object": (TEXT.replace("root:\n", "root: !!python/object:os.system\n").encode(), 5),
@@ -25,7 +25,8 @@ BROKEN: dict[str, tuple[bytes, int]] = {
     "UTF-16": (TEXT.encode("utf-16"), 1),
     "NUL byte": (TEXT.replace("name: Idle", "name: Id\x00le").encode(), 18),
     "alias bomb": (b"a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a]\n", 2),
-    "half typed": (TEXT[: TEXT.index("enter:")].encode() + b"enter: [play_anim", 13),
+    # The line of an unclosed flow list is where ruamel.yaml gives up, which its versions differ on.
+    "half typed": (TEXT[: TEXT.index("enter:")].encode() + b"enter: [play_anim", None),
     "wrong type": (TEXT.replace("damage: 1.0", "damage: oops").encode(), 15),
     "empty": (b"", 1),
     "too large": (b"#" * (1 << 20), 0),
@@ -77,7 +78,11 @@ def test_a_broken_save_is_reported_with_its_line_and_the_next_good_save_loads(
     saves.save(data)
     with pytest.raises(ChartError) as failure:
         watcher.poll()
-    assert (failure.value.file, failure.value.line) == (str(saves.path), line)
+    assert failure.value.file == str(saves.path)
+    if line is None:
+        assert failure.value.line is not None and failure.value.line > 0
+    else:
+        assert failure.value.line == line
     assert watcher.poll() is None  # reported once, not on every poll
     saves.save(GOOD.encode())
     chart = watcher.poll()
