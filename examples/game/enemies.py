@@ -46,6 +46,8 @@ CHASE, FLEE, KNOCKBACK = (STYLES.index(name) for name in ("chase", "flee", "knoc
 DEAD, WAITING = ANIMATIONS.index("Dead"), ANIMATIONS.index("Waiting")
 HIT, DIED, SUMMON = 0, 1, 2
 EDGE_EVENTS = [Event("input", "Hit"), Event("event", "Died"), Event("input", "Summon")]
+WANDER_SPREAD = 0.4
+"""How far a wandering enemy's goal is from the hero it hunts, as a share of the arena."""
 SAFE_SPAWN = 200.0
 """An enemy comes in at least this far from every hero (the far side of the arena if not)."""
 
@@ -126,9 +128,21 @@ class Crowd:
         style = STYLES.index(str(params["style"]))
         self.style[entities] = style
         self.speed[entities] = float(params["speed"])
-        if STYLES[style] == "wander":  # toward a place of its own, the same in every run
-            x, y = _scattered(entities * 31 + self.frame)
-            self._head(entities, x - self.x[entities], y - self.y[entities])
+        if STYLES[style] == "wander":
+            self._wander(entities)
+
+    def _wander(self, entities: Entities) -> None:
+        """Head for a place of its own (the same in every run), drawn toward the hero it
+        hunts: a wave closes in, loosely."""
+        x, y = _scattered(entities * 31 + self.frame)
+        target = self.target[entities]
+        hunting = target >= 0
+        if hunting.any():
+            hx = np.array([hero.x for hero in self.heroes] + [0.0])[target]
+            hy = np.array([hero.y for hero in self.heroes] + [0.0])[target]
+            x = np.where(hunting, hx + (x - hx) * WANDER_SPREAD, x)
+            y = np.where(hunting, hy + (y - hy) * WANDER_SPREAD, y)
+        self._head(entities, x - self.x[entities], y - self.y[entities])
 
     def _strike(self, entities: Entities, params: Mapping[str, ParamValue]) -> None:
         effect = str(params["effect"]) or None
@@ -167,8 +181,9 @@ class Crowd:
         self.pending[entities] = SUMMON
 
     def damage(self, entities: Entities, amount: int) -> None:
-        """Hit enemies: each is stunned, or dies if its health runs out."""
-        alive = entities[self.in_play[entities]]
+        """Hit enemies: each is stunned, or dies if its health runs out (once: two heroes
+        striking it in one frame fell it once)."""
+        alive = entities[self.in_play[entities] & (self.health[entities] > 0)]
         self.health[alive] -= amount
         dead = alive[self.health[alive] <= 0]
         self.pending[alive] = HIT

@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from game import config
 from game.enemies import load_chart
-from game.netmatch import Report, bot_source, play_local, run_headless, settings_from
+from game.netmatch import Report, bot_source, headline, play_local, run_headless, settings_from
 from game.netplay import (
     PLAYERS,
     Host,
@@ -180,7 +180,7 @@ def client_lines(player: Player) -> list[str]:
         return ["the server sent nothing"]
     stats = rollback.stats
     return [
-        f"match: {match.view().headline()}, score {match.score}",
+        f"match: {headline(match.view())}",
         f"Hero{player.slot + 1}: confirmed {rollback.confirmed_frame} of {rollback.frame} "
         f"frames, {stats.mispredictions} mispredictions, {stats.resimulated} frames "
         "re-simulated",

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from game import bot
 from game.hero import HERO_CODEC
 from game.inputs import IDLE, Input, script
+from game.match import MatchView
 from game.netplay import (
     BAD_LINK,
     PLAYERS,
@@ -153,9 +154,14 @@ def _report(
         tuple(host.sizes),
         server.endpoint.address,
         server.endpoint.stats.malformed,
-        host.world.match.view().headline(),
+        headline(host.world.match.view()),
         finished,
     )
+
+
+def headline(match: MatchView) -> str:
+    """The match's headline and score, as the network's reports print it."""
+    return f"{match.headline()}, score {match.score}"
 
 
 def _same_hero(host: Host, player: Player) -> bool:

@@ -7,6 +7,7 @@ over it, and the result dims it.
 
 from __future__ import annotations
 
+import functools
 import math
 from pathlib import Path
 
@@ -64,6 +65,7 @@ class Renderer:
         self.font = pygame.font.Font(None, 22)
         self.small = pygame.font.Font(None, 18)
         self._palette = [ENEMY_COLOURS[name] for name in ANIMATIONS]
+        self._texts: dict[tuple[str, Colour, int], pygame.Surface] = {}
         self._background = pygame.Surface(SIZE)
         self._arena(self._background)
 
@@ -139,8 +141,7 @@ class Renderer:
             self._result(scene)
         elif match.phase == "Intro":
             left = math.ceil(match.seconds_left)
-            enemies = "enemies come" if match.wave > 1 else "enemies come from the edges"
-            lines = [f"{enemies} in {left}"]
+            lines = [f"the enemies come from the edges in {left} s"]
             if match.wave == 1:
                 lines.append(f"clear all {match.waves} waves to win")
             self._banner(f"Wave {match.wave} of {match.waves}", lines)
@@ -194,16 +195,26 @@ class Renderer:
 
     def centred(self, text: str, top: int, colour: Colour, font: pygame.font.Font) -> None:
         """``text`` centred over the arena."""
-        image = font.render(text, True, colour)
+        image = self.rendered(text, colour, font)
         self.surface.blit(image, ((config.WIDTH - image.get_width()) // 2, top))
 
     def text(
         self, text: str, at: tuple[int, int], colour: Colour, font: pygame.font.Font | None = None
     ) -> int:
         """Draw ``text`` at ``at``; returns its width."""
-        image = (font or self.font).render(text, True, colour)
+        image = self.rendered(text, colour, font or self.font)
         self.surface.blit(image, at)
         return image.get_width()
+
+    def rendered(self, text: str, colour: Colour, font: pygame.font.Font) -> pygame.Surface:
+        """``text`` as an image; the panel's lines change seldom, so they are kept."""
+        key = (text, colour, id(font))
+        image = self._texts.get(key)
+        if image is None:
+            if len(self._texts) > 1000:
+                self._texts.clear()
+            image = self._texts[key] = font.render(text, True, colour)
+        return image
 
 
 class _Panel:
@@ -226,6 +237,11 @@ class _Panel:
     def line(self, text: str, colour: Colour, font: pygame.font.Font, gap: int = 4) -> None:
         self.r.text(text, (self.LEFT, self.y), colour, font)
         self.y += font.get_linesize() + gap
+
+    def right(self, text: str, y: int, colour: Colour) -> None:
+        """Small text, flush with the panel's right edge."""
+        image = self.r.rendered(text, colour, self.r.small)
+        self.r.surface.blit(image, (self.LEFT + self.WIDTH - image.get_width(), y))
 
     def rule(self) -> None:
         self.y += 4
@@ -250,7 +266,7 @@ class _Panel:
             centre = (self.LEFT + width + 14 + 14 * k, self.y + 7)
             pygame.draw.circle(surface, (230, 80, 90), centre, 5)
         lives = "out" if hero.lives <= 0 else f"{hero.kills} kills"
-        r.text(lives, (self.LEFT + self.WIDTH - r.small.size(lives)[0], self.y + 2), DIM, r.small)
+        self.right(lives, self.y + 2, DIM)
         self.y += 20
         bar = pygame.Rect(self.LEFT, self.y, self.WIDTH, 7)
         pygame.draw.rect(surface, (70, 40, 40), bar)
@@ -272,8 +288,7 @@ class _Panel:
             pygame.draw.circle(surface, ENEMY_COLOURS[name], (self.LEFT + 5, self.y + 7), 5)
             label = "waiting for a wave" if name == "Waiting" else name
             r.text(label, (self.LEFT + 16, self.y), TEXT, r.small)
-            count = str(counts[name])
-            r.text(count, (self.LEFT + self.WIDTH - r.small.size(count)[0], self.y), TEXT, r.small)
+            self.right(str(counts[name]), self.y, TEXT)
             self.y += 16
 
     def keys(self) -> None:
@@ -288,14 +303,15 @@ class _Panel:
                 self.line(part, GOLD, r.small, 1)
 
 
-def _wrapped(text: str, font: pygame.font.Font, width: int) -> list[str]:
+@functools.lru_cache(maxsize=64)
+def _wrapped(text: str, font: pygame.font.Font, width: int) -> tuple[str, ...]:
     lines: list[str] = []
     for word in text.split(" "):
         if lines and font.size(f"{lines[-1]} {word}")[0] <= width:
             lines[-1] = f"{lines[-1]} {word}"
         else:
             lines.append(word)
-    return lines
+    return tuple(lines)
 
 
 def save_frame(scene: Scene, path: Path) -> Path:

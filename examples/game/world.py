@@ -115,7 +115,7 @@ class World:
             HeroSummary(
                 hero.name,
                 hero.lives,
-                hero.health,
+                max(hero.health, 0),
                 hero.kills,
                 tuple(name.rsplit(".", 1)[-1] for name in hero.machine.active_names),
                 hero.status.active_states,

@@ -74,6 +74,15 @@ def test_waves_come_one_after_another_and_each_kill_and_wave_scores() -> None:
     )
 
 
+def test_an_enemy_two_heroes_fell_in_one_frame_counts_once() -> None:
+    world = World(2, 3)
+    bring_in(world, 0, *config.SHRINE)
+    for hero in world.heroes:
+        world.strike(hero, EVERYWHERE)
+    assert world.crowd.kills == 1 and world.match.score == config.KILL_POINTS
+    assert [hero.kills for hero in world.heroes] == [1, 0]
+
+
 def test_a_match_is_lost_when_every_hero_is_out_of_lives_and_then_stands_still() -> None:
     world = World(2, 10, rules=Rules(lives=1))
     first, second = world.heroes

@@ -62,7 +62,7 @@ def test_a_match_that_ends_shows_its_result_on_both_screens(tmp_path: Path) -> N
     ((host, players),) = seen
     world = host.world
     assert world.over and report.frames == world.frame
-    assert report.lines()[1] == "match: defeated in wave 1 of 5"
+    assert report.lines()[1] == "match: defeated in wave 1 of 5, score 0"
     assert report.checked and report.converged, "\n".join(report.lines())
     for player in players:
         scene = scene_of_player(player)
@@ -256,6 +256,6 @@ def test_escape_in_a_local_network_match_quits_cleanly(
     args = parser().parse_args(["--net", "local", "--enemies", "20"])
     assert netcli.run(args, display=True) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[1] == "match: wave 1 of 5 coming (a player quit)"
+    assert lines[1] == "match: wave 1 of 5 coming, score 0 (a player quit)"
     assert [line.split(":")[0] for line in lines[2:]] == ["player1", "player2"]
     assert not any("DIVERGED" in line or "converged" in line for line in lines)
