@@ -34,7 +34,9 @@ def parser() -> argparse.ArgumentParser:
     options = argparse.ArgumentParser(
         prog="python examples/game", description="Shrine Arena, a statetree game."
     )
-    options.add_argument("--headless", action="store_true", help="the bot plays a match")
+    options.add_argument(
+        "--headless", action="store_true", help="no window: the bot plays, then a summary"
+    )
     options.add_argument(
         "--frames", type=_positive, help="stop after this many frames (default: the whole match)"
     )
@@ -56,7 +58,9 @@ def parser() -> argparse.ArgumentParser:
     options.add_argument(
         "--autoplay", action="store_true", help="the hero plays itself until a key is pressed"
     )
-    options.add_argument("--trace", action="store_true", help="print the hero's transitions")
+    options.add_argument(
+        "--trace", action="store_true", help="print the transitions of the heroes and the match"
+    )
     options.add_argument("--inspect", action="store_true", help="serve the live inspector")
     options.add_argument("--screenshot", type=Path, help="save the last frame as a PNG")
     add_options(options)

@@ -54,7 +54,7 @@ def run(args: argparse.Namespace, display: bool) -> int:
         else:
             report = asyncio.run(local_window(settings, args.autoplay))
     except net.HandshakeError as error:
-        print(f"could not join: {error.reason}", file=sys.stderr)
+        print(f"could not join {error.peer}: {error.reason}", file=sys.stderr)
         return 1
     except OSError as error:  # an address that cannot be bound or reached
         where = f"{settings.host}:{settings.port}" if args.net == "server" else args.connect[0]

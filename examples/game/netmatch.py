@@ -205,7 +205,7 @@ def add_options(options: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--port",
-        type=int,
+        type=_port,
         default=DEFAULT_PORT,
         help=f"a server's port ({DEFAULT_PORT})",
     )
@@ -243,9 +243,15 @@ def server_address(text: str) -> net.Address:
         port = rest.removeprefix(":") or port
     elif text.count(":") == 1:
         host, port = text.split(":")
-    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+    if not host or not port.isdigit() or not 0 < int(port) <= 65535:
         raise argparse.ArgumentTypeError(f"expected HOST or HOST:PORT, got {text!r}")
     return (host, int(port))
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"a port is a number from 0 to 65535, got {text!r}")
+    return int(text)
 
 
 def _chance(text: str) -> float:

@@ -87,8 +87,9 @@ class Host:
 
     @property
     def finished(self) -> bool:
-        """The match is over, or played to its last frame."""
-        return self.world.over or self.world.frame >= self.frames
+        """The match is over, played to its last frame, or every player left."""
+        world = self.world
+        return world.over or world.frame >= self.frames or len(self.left) == PLAYERS
 
     def on_inputs(self, client: net.Address, ready: list[tuple[int, Input]]) -> None:
         slot = self.slot_of(client)
@@ -117,13 +118,18 @@ class Host:
         self.announce(f"{who} joined from {show(client)}")
 
     def on_leave(self, client: net.Address) -> None:
-        """A player gone silent (or who quit): the bot plays for it to the end."""
+        """A player gone silent (or who quit): the bot plays for it to the end, unless no
+        player is left."""
         slot = self.slot_of(client)
-        if slot is not None and not self.finished:
-            self.announce(f"Hero{slot + 1} left: the bot plays on")
-            self.left.add(slot)
-            self.waiting[slot].clear()  # what it sent for frames ahead is dropped
-            self._step()
+        if slot is None or self.finished:
+            return
+        self.left.add(slot)
+        self.waiting[slot].clear()  # what it sent for frames ahead is dropped
+        alone = len(self.left) == PLAYERS
+        self.announce(
+            f"Hero{slot + 1} left: " + ("the match ends" if alone else "the bot plays on")
+        )
+        self._step()
 
     def slot_of(self, client: net.Address) -> int | None:
         slot = self.slots.get(client)

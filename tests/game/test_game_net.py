@@ -153,10 +153,14 @@ def test_a_player_who_leaves_is_played_by_the_bot() -> None:
     assert host.world.frame == 1
     host.on_leave(second)
     assert host.world.frame == 3  # the bot played frames 2 and 3 for it
+    assert not host.finished
+    host.on_leave(first)
+    assert host.finished and host.world.frame == 3  # no one is left to play for
     assert heard == [
         "Hero1 joined from 10.0.0.1:5000",
         "Hero2 joined from 10.0.0.2:5000",
         "Hero2 left: the bot plays on",
+        "Hero1 left: the match ends",
     ]
 
 
@@ -183,6 +187,7 @@ def test_the_simulated_bad_link_is_off_unless_asked_for() -> None:
         (["--connect", "host:port"], "argument --connect: expected HOST or HOST:PORT, got"),
         (["--connect", ":7777"], "argument --connect: expected HOST or HOST:PORT, got"),
         (["--frames", "0"], "argument --frames: needs a whole number of at least 1, got '0'"),
+        (["--port", "70000"], "argument --port: a port is a number from 0 to 65535, got '70000'"),
     ],
 )
 def test_a_bad_network_option_is_refused_in_one_line(
