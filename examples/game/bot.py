@@ -46,18 +46,30 @@ def _seek_blessing(hero: Hero) -> Input:
 
 
 def _fight(hero: Hero, crowd: Seen) -> Input:
-    """Go for the nearest enemy and strike it; roll away from a crowd."""
+    """Go for the nearest enemy on its side of the arena (two bots split the work) and
+    strike it; roll away from a crowd."""
     alive = in_play(crowd.anim)
-    off_x, off_y = crowd.x - hero.x, crowd.y - hero.y
-    distance = np.where(alive, np.sqrt(off_x * off_x + off_y * off_y), np.inf)
-    nearest = int(np.argmin(distance))
-    if not math.isfinite(distance[nearest]):
+    distance = np.where(alive, _distance(crowd, hero.x, hero.y), np.inf)
+    preference = distance + HOME_PULL * _distance(crowd, *hero.home)
+    chosen = int(np.argmin(preference))
+    if not math.isfinite(preference[chosen]):
         return _seek_blessing(hero)
-    dx, dy = _toward(hero, float(crowd.x[nearest]), float(crowd.y[nearest]))
+    dx, dy = _toward(hero, float(crowd.x[chosen]), float(crowd.y[chosen]))
+    nearest = int(np.argmin(distance))
     crowded = int(np.count_nonzero(distance < 45.0))
     if crowded >= 6 and hero.frame >= hero.dodge_ready_at:
         return Input(-dx or 1, -dy, dodge=True)
     return Input(dx, dy, attack=distance[nearest] < 38.0)
+
+
+HOME_PULL = 0.5
+"""How much an enemy far from the hero's start counts as farther away."""
+
+
+def _distance(crowd: Seen, x: float, y: float) -> NDArray[np.float64]:
+    off_x, off_y = crowd.x - x, crowd.y - y
+    found: NDArray[np.float64] = np.sqrt(off_x * off_x + off_y * off_y)
+    return found
 
 
 def _toward(hero: Hero, x: float, y: float) -> tuple[int, int]:

@@ -16,7 +16,15 @@ from dataclasses import replace
 
 from game import config
 from game.enemies import load_chart
-from game.netmatch import Report, bot_source, headline, play_local, run_headless, settings_from
+from game.netmatch import (
+    Report,
+    bot_source,
+    headline,
+    play_local,
+    predicted,
+    run_headless,
+    settings_from,
+)
 from game.netplay import (
     PLAYERS,
     Host,
@@ -179,9 +187,5 @@ def client_lines(player: Player) -> list[str]:
     if rollback is None or match is None:
         return ["the server sent nothing"]
     stats = rollback.stats
-    return [
-        f"match: {headline(match.view())}",
-        f"Hero{player.slot + 1}: confirmed {rollback.confirmed_frame} of {rollback.frame} "
-        f"frames, {stats.mispredictions} mispredictions, {stats.resimulated} frames "
-        "re-simulated",
-    ]
+    counts = (rollback.confirmed_frame, rollback.frame, stats.mispredictions, stats.resimulated)
+    return [f"match: {headline(match.view())}", f"Hero{player.slot + 1}: {predicted(*counts)}"]

@@ -24,6 +24,7 @@ from game.netplay import (
     scripted,
 )
 from game.snapshot import Body
+from game.world import plural
 from statetree import net
 
 FrameHook = Callable[[Host | None, Sequence[Player]], bool]
@@ -75,11 +76,8 @@ class Report:
             verdict = ""
             if self.checked:
                 verdict = ", converged" if player.converged else ", DIVERGED"
-            lines.append(
-                f"{player.name}: confirmed {player.confirmed} of {player.frames} frames, "
-                f"{player.mispredictions} mispredictions, {player.resimulated} frames "
-                f"re-simulated{verdict}"
-            )
+            counts = (player.confirmed, player.frames, player.mispredictions, player.resimulated)
+            lines.append(f"{player.name}: {predicted(*counts)}{verdict}")
         return lines
 
 
@@ -156,6 +154,14 @@ def _report(
         server.endpoint.stats.malformed,
         headline(host.world.match.view()),
         finished,
+    )
+
+
+def predicted(confirmed: int, frames: int, mispredictions: int, resimulated: int) -> str:
+    """How a client's prediction did, in words."""
+    return (
+        f"confirmed {confirmed} of {frames} frames, {plural(mispredictions, 'misprediction')}, "
+        f"{plural(resimulated, 'frame')} re-simulated"
     )
 
 

@@ -17,6 +17,7 @@ from game import config
 from game.enemies import ANIMATIONS, DEAD, WAITING
 from game.match import Result
 from game.scene import HeroView, Scene
+from game.world import plural
 
 PANEL_WIDTH = 260
 SIZE = (config.WIDTH + PANEL_WIDTH, config.HEIGHT)
@@ -165,12 +166,14 @@ class Renderer:
         self.centred(
             "VICTORY" if won else "DEFEATED", top, GOLD if won else (240, 90, 80), self.big
         )
-        new = match.score > 0 and match.score >= scene.best
-        best = "a new best" if new else f"best {scene.best}"
+        if match.score > 0 and match.score >= scene.best:
+            best = "  (a new best)"
+        else:
+            best = f"  (best {scene.best})" if scene.best else ""
         minutes, seconds = divmod(scene.frame // config.FPS, 60)
         waves = f"all {match.waves} waves cleared" if won else f"fell in wave {match.wave}"
         lines = [
-            (f"score {match.score}  ({best})", TEXT, self.large),
+            (f"score {match.score}{best}", TEXT, self.large),
             (
                 f"{waves}, {scene.kills} enemies defeated in {minutes}:{seconds:02d}",
                 TEXT,
@@ -265,7 +268,7 @@ class _Panel:
         for k in range(max(hero.lives, 0)):  # one pip per life left
             centre = (self.LEFT + width + 14 + 14 * k, self.y + 7)
             pygame.draw.circle(surface, (230, 80, 90), centre, 5)
-        lives = "out" if hero.lives <= 0 else f"{hero.kills} kills"
+        lives = "out" if hero.lives <= 0 else plural(hero.kills, "kill")
         self.right(lives, self.y + 2, DIM)
         self.y += 20
         bar = pygame.Rect(self.LEFT, self.y, self.WIDTH, 7)

@@ -181,7 +181,8 @@ class Summary:
         ]
         for hero in self.heroes:
             lines.append(
-                f"  {hero.name}: {_lives(hero.lives)}, health {hero.health}, {hero.kills} kills, "
+                f"  {hero.name}: {_lives(hero.lives)}, health {hero.health}, "
+                f"{plural(hero.kills, 'kill')}, "
                 f"in {' > '.join(hero.states)}, status {', '.join(hero.status) or '-'}"
             )
         doing = ", ".join(f"{count} {mode.lower()}" for mode, count in self.enemies.items())
@@ -191,4 +192,9 @@ class Summary:
 
 
 def _lives(count: int) -> str:
-    return "out" if count <= 0 else f"{count} {'life' if count == 1 else 'lives'}"
+    return "out" if count <= 0 else plural(count, "life", "lives")
+
+
+def plural(count: int, noun: str, nouns: str = "") -> str:
+    """``1 kill``, ``2 kills``."""
+    return f"{count} {noun if count == 1 else nouns or noun + 's'}"
