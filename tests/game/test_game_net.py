@@ -47,7 +47,7 @@ def test_a_match_that_ends_shows_its_result_on_both_screens(tmp_path: Path) -> N
     import pygame
     from game.render import BACKGROUND, save_frame
 
-    settings = Settings(frames=10**6, enemies=20, rules=Rules(lives=1), tick=0.002)
+    settings = Settings(frames=10**6, enemies=20, rules=Rules(lives=1), tick=0.002, timeout=120)
     seen: list[tuple[Host, Sequence[Player]]] = []
 
     def heroes_fall(host: Host | None, players: Sequence[Player]) -> bool:
@@ -61,7 +61,7 @@ def test_a_match_that_ends_shows_its_result_on_both_screens(tmp_path: Path) -> N
     report = asyncio.run(play_local(settings, [lambda player: IDLE] * 2, heroes_fall))
     ((host, players),) = seen
     world = host.world
-    assert world.over and report.frames == world.frame
+    assert world.over and report.frames == world.frame, "\n".join(report.lines())
     assert report.lines()[1] == "match: defeated in wave 1 of 5, score 0"
     assert report.checked and report.converged, "\n".join(report.lines())
     for player in players:
