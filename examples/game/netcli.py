@@ -17,6 +17,7 @@ from dataclasses import replace
 from game import config
 from game.enemies import load_chart
 from game.netmatch import (
+    Pacer,
     Report,
     bot_source,
     headline,
@@ -95,14 +96,15 @@ async def serve(settings: Settings) -> int:
     print(f"serving Shrine Arena on {show(address)} for {PLAYERS} players")
     print(join_hint(address))
     loop = asyncio.get_running_loop()
+    pacer = Pacer(settings.tick)
     try:
         while not host.finished:
             host.broadcast()
-            await asyncio.sleep(settings.tick)
+            await pacer.wait()
         end = loop.time() + LINGER
         while loop.time() < end and server.clients:
             host.broadcast()
-            await asyncio.sleep(settings.tick)
+            await pacer.wait()
     finally:
         server.close()
         print("\n".join(host.world.summary().lines()))
@@ -148,7 +150,7 @@ async def client(settings: Settings, server: net.Address, display: bool, autopla
         await join(settings, player, server, 1)
         if window is not None:
             await _play_in(window, player)
-        elif not await _play_headless(player, settings.tick):
+        elif not await _play_headless(player):
             print(f"the server at {show(server)} went silent", file=sys.stderr)
             return 1
     finally:
@@ -161,23 +163,25 @@ async def client(settings: Settings, server: net.Address, display: bool, autopla
 
 
 async def _play_in(window: Window, player: Player) -> None:
-    draw = window.drawer(0)
+    draw, pacer = window.drawer(0), Pacer(1 / config.FPS)
     while draw(None, [player]):
         player.tick()
-        await asyncio.sleep(1 / config.FPS)
+        await pacer.wait()
 
 
-async def _play_headless(player: Player, tick: float) -> bool:
-    """Play until done; False if the server went silent for ``SILENCE`` seconds."""
+async def _play_headless(player: Player) -> bool:
+    """Play until done, at a window's pace (a fair partner for a player at the keyboard);
+    False if the server went silent for ``SILENCE`` seconds."""
     loop = asyncio.get_running_loop()
     heard, frame = loop.time(), -1
+    pacer = Pacer(1 / config.FPS)
     while not player.done:
         player.tick()
         if player.view is not None and player.view.frame != frame:
             heard, frame = loop.time(), player.view.frame
         if loop.time() - heard > SILENCE:
             return False
-        await asyncio.sleep(tick)
+        await pacer.wait()
     return True
 
 

@@ -81,6 +81,20 @@ class Report:
         return lines
 
 
+class Pacer:
+    """Ticks every ``tick`` seconds, however long the work between them takes (a tick late
+    by more than a tick's length is not caught up: the next one is due a tick later)."""
+
+    def __init__(self, tick: float) -> None:
+        self.tick = tick
+        self.due = -float("inf")
+
+    async def wait(self) -> None:
+        now = asyncio.get_running_loop().time()
+        self.due = now + self.tick if self.due < now - self.tick else self.due + self.tick
+        await asyncio.sleep(max(0.0, self.due - now))
+
+
 async def play_local(
     settings: Settings, sources: Sequence[InputSource], on_tick: FrameHook | None = None
 ) -> Report:
@@ -114,6 +128,7 @@ async def _run(
     """Tick the server and the players; returns whether every player was done."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + settings.timeout
+    pacer = Pacer(settings.tick)
     while loop.time() < deadline:
         done = host.finished and all(player.done for player in players)
         if done and on_tick is None:
@@ -123,7 +138,7 @@ async def _run(
             player.tick()
         if on_tick is not None and not on_tick(host, players):
             return done
-        await asyncio.sleep(settings.tick)
+        await pacer.wait()
     return False
 
 

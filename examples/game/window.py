@@ -11,6 +11,7 @@ from game import bot
 from game.inputs import IDLE, Input
 from game.render import SIZE, Renderer
 from game.scene import Scene, scene_of_player
+from game.world import plural
 
 if TYPE_CHECKING:
     from game.netplay import Host, InputSource, Player
@@ -120,5 +121,6 @@ def _stats(player: Player) -> str:
     stats = rollback.stats
     return (
         f"frame {rollback.frame}, confirmed {rollback.confirmed_frame}, "
-        f"{stats.mispredictions} rollbacks, {stats.resimulated} frames re-simulated"
+        f"{plural(stats.mispredictions, 'rollback')}, "
+        f"{plural(stats.resimulated, 'frame')} re-simulated"
     )
