@@ -26,6 +26,8 @@ from statetree.structure import children, derive, outermost
 
 
 class Result(enum.Enum):
+    """How a match ended."""
+
     WON = 0
     LOST = 1
 
@@ -36,6 +38,11 @@ class Rules:
 
     waves: tuple[float, ...] = config.WAVES
     lives: int = config.LIVES
+
+    def __post_init__(self) -> None:
+        # A wave's number travels in 4 bits, lives in 4 bits (see the snapshot).
+        if not 1 <= len(self.waves) <= 15 or not 1 <= self.lives <= 15:
+            raise ValueError(f"a match has 1 to 15 waves and lives, not {self}")
 
 
 DEFAULT_RULES = Rules()
