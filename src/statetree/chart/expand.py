@@ -26,7 +26,6 @@ from statetree.chart.model import (
     PatternDef,
     UseDef,
     UseSite,
-    thaw,
 )
 from statetree.chart.parse import STATE_KEYS, USE_KEYS, kind_of
 from statetree.chart.registry import ParamValue, signature
@@ -35,10 +34,11 @@ from statetree.chart.text import MAX_DEPTH
 
 __all__ = ["MAX_EXPANDED_SIZE", "Expanded", "expand_document"]
 
-MAX_EXPANDED_SIZE = 1 << 18
+MAX_EXPANDED_SIZE = 1 << 16
 """The most values (mappings, lists and scalars) all the uses of a chart may expand into:
-about as many as the largest chart file holds. A pattern used twice inside another used
-twice, and so on, doubles the size at each level; this bounds it."""
+thousands of states, more than a large chart file holds. A pattern used twice inside
+another used twice, and so on, doubles the size at each level; this bounds it, and the
+time loading takes (about a second at the limit)."""
 
 _PLACEMENT = ("pre", "post", "transitions")
 """What a use may set itself: how its parent reads the state, which the pattern cannot know."""
@@ -81,6 +81,7 @@ class _Expander:
         self.sites: list[UseSite] = []
         self.problems = libraries.problems
         self.size = 0
+        self.sizes: dict[tuple[str, str], int] = {}
 
     def problem(
         self, source: Source, suffix: DataPath, message: str, chain: tuple[UseSite, ...]
@@ -151,7 +152,7 @@ class _Expander:
             return stand_in
         file, pattern = found
         arguments = self.arguments(value, pattern, source, chain, file)
-        if arguments is None or not self.within_limits(pattern, where, source, chain):
+        if arguments is None or not self.within_limits(file, pattern, where, source, chain):
             return stand_in
         given = tuple(key for key in value if key in _PLACEMENT)
         written = tuple((key, arguments[key]) for key in _given(value))
@@ -164,7 +165,7 @@ class _Expander:
             UseDef(pattern.name, written, given),
         )
         self.sites.append(site)
-        body = fill(thaw(pattern.body), arguments)
+        body = fill(pattern.body, arguments)
         assert isinstance(body, dict)  # a pattern's body is a mapping
         state: dict[str, object] = {"name": value.get("name", pattern.name), **body}
         state.update((key, value[key]) for key in given)
@@ -193,8 +194,8 @@ class _Expander:
             message = f"unknown pattern {name!r}; the patterns {library.file} can use: {known}"
             self.problem(source, ("use",), message, chain)
             return None
-        outer = [site.pattern for site in reversed(chain)]
-        if any((site.pattern_file, site.pattern) == (found[0], name) for site in chain):
+        if any(site.pattern == name and site.pattern_file == found[0] for site in chain):
+            outer = [site.pattern for site in reversed(chain)]
             cycle = " -> ".join([*outer[outer.index(name) :], name])
             self.problem(source, ("use",), f"the pattern {name} uses itself: {cycle}", chain)
             return None
@@ -243,10 +244,21 @@ class _Expander:
         return f"{pattern.name}: {key!r} {refusal} (declared at {file}:{line})"
 
     def within_limits(
-        self, pattern: PatternDef, where: DataPath, source: Source, chain: tuple[UseSite, ...]
+        self,
+        file: str,
+        pattern: PatternDef,
+        where: DataPath,
+        source: Source,
+        chain: tuple[UseSite, ...],
     ) -> bool:
         """Whether one more expansion of ``pattern`` at ``where`` stays within the limits."""
-        self.size += _size(pattern.body)
+        if self.size > MAX_EXPANDED_SIZE:
+            return False  # said once: the uses left are not expanded
+        key = (file, pattern.name)
+        size = self.sizes.get(key)
+        if size is None:
+            size = self.sizes[key] = _size(pattern.body)
+        self.size += size
         if self.size > MAX_EXPANDED_SIZE:
             message = (
                 f"the uses of patterns expand into more than {MAX_EXPANDED_SIZE:,} values (a "
