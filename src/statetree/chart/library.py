@@ -290,7 +290,7 @@ class Libraries:
         if len(self.by_file) >= MAX_IMPORTED_FILES:
             self.problems.append(problem(f"a chart reads at most {MAX_IMPORTED_FILES} files"))
             return None
-        document = self.document(os.path.normpath(path), problem)
+        document = self.document(os.path.normpath(path), entry, problem)
         if document is None:
             return None
         library = self.library(document)
@@ -316,7 +316,8 @@ class Libraries:
                 return f"import cycle: {' -> '.join([*names, names[0]])}"
         return None
 
-    def document(self, name: str, problem: Callable[[str], Problem]) -> Document | None:
+    def document(self, name: str, entry: str, problem: Callable[[str], Problem]) -> Document | None:
+        """The file ``name`` (imported as ``entry``) as read; ``None`` if it cannot be."""
         assert self.read is not None  # refusal() said so
         try:
             return self.read(name)
@@ -324,6 +325,6 @@ class Libraries:
             unread = [found for found in error.problems if not found.line]
             if unread:
                 reason = unread[0].message
-                self.problems.append(problem(f"cannot import {name!r}: {reason}"))
+                self.problems.append(problem(f"cannot import {entry!r}: {reason}"))
             self.problems += [found for found in error.problems if found.line]
             return None
