@@ -224,7 +224,7 @@ def test_a_broken_pattern_file_is_reported_once_and_the_chart_runs_on(tmp_path: 
     assert watcher.poll() is None  # reported once
     assert str(session.machine.chart.root.states[0].enter[0]) == "raise(name='Red')"
     library.unlink()  # a vanished pattern file: the chart no longer loads, said once
-    with pytest.raises(ChartError, match="cannot import 'lib/looks.yaml'") as failure:
+    with pytest.raises(ChartError, match=r"cannot import 'lib/looks\.yaml'") as failure:
         watcher.poll()
     assert (failure.value.file, failure.value.line) == (str(chart), 2)
     assert watcher.poll() is None
