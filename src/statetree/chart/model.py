@@ -424,6 +424,19 @@ class Chart:
         """Every state as ``(path, definition, data path)``, parents before children."""
         yield from _walk(self.root, self.root.name, ("root",))
 
+    def used_patterns(self) -> dict[str, tuple[str, str]]:
+        """For each state a use of a pattern wrote (the use's own state included), the
+        pattern and the path of the use, the innermost use for nested ones."""
+        found: dict[str, tuple[str, str]] = {}
+        for path, state, _ in self.walk():
+            if state.use is not None:
+                found[path] = (state.use.pattern, path)
+            else:
+                parent = found.get(path.rpartition(".")[0])
+                if parent is not None:
+                    found[path] = parent
+        return found
+
     def find(self, path: str) -> StateDef | None:
         """The state at ``path`` (names joined with dots, root first), or ``None``."""
         first, *rest = path.split(".")

@@ -125,7 +125,9 @@ def _shown(chart: Chart, collapse: bool) -> Iterator[tuple[str, StateDef, DataPa
         yield path, state, where, opened
 
 
-def chart_structure(chart: Chart, *, collapse: bool = False) -> Structure:
+def chart_structure(
+    chart: Chart, *, collapse: bool = False, mark_patterns: bool = False
+) -> Structure:
     """The :class:`~statetree.structure.Structure` of ``chart``; states named by path, each
     parent's children in the order the chart lists them (their declared order).
 
@@ -134,14 +136,18 @@ def chart_structure(chart: Chart, *, collapse: bool = False) -> Structure:
 
     Args:
         collapse: show each use of a pattern as one state, without the states inside it.
+        mark_patterns: note every state a pattern wrote (``in «ComboStep»``), besides
+            each use (``«ComboStep»``).
     """
+    inside = chart.used_patterns() if mark_patterns else {}
     states = []
     edges: list[Edge] = []
     children = {}
     for path, state, where, opened in _shown(chart, collapse):
         place = chart.origin.place(where)
         location = Location(place.file, place.line) if place.line else None
-        states.append(StateInfo(path, location=location, note=use_note(state)))
+        note = use_note(state) or (f"in «{inside[path][0]}»" if path in inside else "")
+        states.append(StateInfo(path, location=location, note=note))
         edges += _transition_edges(path, state)
         if opened and state.states:
             edges += _child_edges(path, state)
