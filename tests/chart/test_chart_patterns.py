@@ -16,6 +16,7 @@ from statetree.chart import (
     ActionDef,
     ActionType,
     Chart,
+    ChartError,
     Param,
     UseDef,
     chart_structure,
@@ -23,6 +24,7 @@ from statetree.chart import (
     from_data,
     load,
     loads,
+    schema,
     to_data,
 )
 from statetree.chart import builder as b
@@ -290,3 +292,63 @@ def test_charts_compare_by_the_machine_so_patterns_and_twins_are_equal() -> None
     )
     assert reused == b.chart(plain.name, plain.root)
     assert hash(reused) == hash(b.chart(plain.name, plain.root))
+
+
+def test_every_engine_runs_the_pattern_chart_as_the_written_out_one() -> None:
+    """The batch, the wire and the structure get ordinary states: no engine knows patterns."""
+    pytest.importorskip("numpy", reason="the chart batch needs NumPy (the batch extra)")
+    from statetree import net
+    from statetree.chart import BatchCodec, ChartBatch, Event, compile_chart
+    from statetree.chart.structure import compiled_structure
+
+    combo, written = example("combo_attack.yaml"), load(WRITTEN_OUT, GAME)
+    assert chart_structure(combo) == chart_structure(written)
+    handlers = {action.name: lambda calls: None for action in GAME.host_actions()}
+    batches = [ChartBatch(chart, 3, handlers) for chart in (combo, written)]
+    codecs = []
+    for batch in batches:
+        compiled = batch.agent(0).compiled
+        codec = net.Codec.auto(compiled_structure(compiled))
+        codecs.append(BatchCodec(codec, compiled))
+        batch.start()
+        batch.send(Event("input", "ComboAttackButton"), [0, 1])
+        batch.tick(0.8)
+        batch.send(Event("input", "ComboAttackButton"), [1])
+    # Agent 1 pressed in the window: on to the second step; agent 0 in its window; 2 idle.
+    assert [batch.agent(n).active[-1] for batch in batches for n in range(3)] == [
+        f"{STEP}1.Window",
+        f"{STEP}2.Pre",
+        "Character.Alive.Idle",
+    ] * 2
+    assert [[batches[0].agent(n).active for n in range(3)]] == [
+        [batches[1].agent(n).active for n in range(3)]
+    ]
+    assert codecs[0].encode(batches[0]) == codecs[1].encode(batches[1])
+    assert compile_chart(combo).by_path.keys() == compile_chart(written).by_path.keys()
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"name": "X", "root": {"name": "R", "with": {"a": 1}}},
+        {"name": "X", "root": {"use": "P", "enter": ["clear_history"]}},
+        {"name": "X", "root": {"use": "P", "with": {"a": [1]}}},
+        {"name": "X", "patterns": {"P": {"name": "Q"}}, "root": {"use": "P"}},
+        {"name": "X", "patterns": {"P": {"params": {"a": "text"}}}, "root": {"use": "P"}},
+        {"name": "X", "patterns": {"1P": {}}, "root": {"use": "1P"}},
+        {"name": "X", "imports": "lib.yaml", "root": {"name": "R"}},
+    ],
+)
+def test_what_the_schema_rejects_of_patterns_the_loader_rejects(data: dict[str, object]) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(data, schema())
+    with pytest.raises(ChartError):
+        from_data(data)
+
+
+def test_the_schema_accepts_patterns_uses_and_imports() -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    for chart in (example("combo_attack.yaml"), loads(GENERIC, "yaml", LAMP)):
+        jsonschema.validate(to_data(chart), schema())
+    jsonschema.validate({"imports": ["lib.yaml"], "name": "X", "root": {"use": "P"}}, schema())
