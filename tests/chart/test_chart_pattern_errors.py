@@ -467,16 +467,19 @@ def test_every_use_of_a_wrong_pattern_is_reported(tmp_path: Path) -> None:
     ]
 
 
+def chained(levels: int, uses: int) -> dict[str, str]:
+    """A chart whose pattern P{n} uses P{n-1} ``uses`` times, ``levels`` deep, used once."""
+
+    def states(below: int) -> str:
+        return ", ".join(f"{{name: S{i}, use: P{below}}}" for i in range(uses))
+
+    patterns = "".join(f"  P{n}:\n    states: [{states(n - 1)}]\n" for n in range(1, levels))
+    top = f"root: {{name: Top, states: [{{use: P{levels - 1}}}]}}\n"
+    return {"hero.yaml": f"name: H\npatterns:\n  P0: {{enter: [clear_history]}}\n{patterns}{top}"}
+
+
 def test_uses_that_multiply_past_the_limit_are_refused(tmp_path: Path) -> None:
-    levels = 20  # each level uses the one below twice: 2 ** 20 states
-    patterns = "".join(
-        f"  P{n}:\n    states: [{{name: A, use: P{n - 1}}}, {{name: B, use: P{n - 1}}}]\n"
-        for n in range(1, levels)
-    )
-    text = f"name: H\npatterns:\n  P0: {{enter: [clear_history]}}\n{patterns}"
-    error = refused(
-        tmp_path, {"hero.yaml": text + f"root: {{name: Top, states: [{{use: P{levels - 1}}}]}}\n"}
-    )
+    error = refused(tmp_path, chained(20, 2))  # each level doubles: 2 ** 20 states
     assert len(error.problems) == 1
     assert error.message == (
         f"the uses of patterns expand into more than {MAX_EXPANDED_SIZE:,} values (a pattern "
@@ -486,14 +489,7 @@ def test_uses_that_multiply_past_the_limit_are_refused(tmp_path: Path) -> None:
 
 
 def test_uses_nested_past_the_depth_limit_are_refused(tmp_path: Path) -> None:
-    levels = MAX_DEPTH
-    patterns = "".join(
-        f"  P{n}:\n    states: [{{name: A, use: P{n - 1}}}]\n" for n in range(1, levels)
-    )
-    text = f"name: H\npatterns:\n  P0: {{enter: [clear_history]}}\n{patterns}"
-    error = refused(
-        tmp_path, {"hero.yaml": text + f"root: {{name: Top, states: [{{use: P{levels - 1}}}]}}\n"}
-    )
+    error = refused(tmp_path, chained(MAX_DEPTH, 1))
     assert error.message == f"patterns used inside patterns nest more than {MAX_DEPTH} levels deep"
 
 

@@ -205,35 +205,39 @@ def test_uses_inside_patterns_and_imported_libraries_expand_in_their_own_files(
 
 def test_the_builder_writes_the_same_patterns_and_uses_as_a_file() -> None:
     step = b.pattern(
-        "ComboStep",
         b.state(
-            "Pre",
+            "ComboStep",
+            b.state(
+                "Pre",
+                enter=[
+                    b.action("play_animation", name=b.ref("attack")),
+                    b.action("play_sound", name=b.ref("attack")),
+                    b.start_timer("Pre", b.ref("pre")),
+                ],
+                transitions=[b.on(b.timer("Pre"), "Window")],
+            ),
+            b.state(
+                "Window",
+                enter=[b.start_timer("Window", b.ref("window"))],
+                transitions=[
+                    b.on(b.timer("Window"), "Post"),
+                    b.on(b.input("ComboAttackButton"), "Next"),
+                ],
+            ),
+            b.state("Post"),
+            b.state("Next", enter=[b.raise_event("Next")]),
+            post=b.event("Next"),
             enter=[
-                b.action("play_animation", name=b.ref("attack")),
-                b.action("play_sound", name=b.ref("attack")),
-                b.start_timer("Pre", b.ref("pre")),
+                b.action("enable_damage_collision", name=b.ref("attack"), damage=b.ref("damage"))
             ],
-            transitions=[b.on(b.timer("Pre"), "Window")],
+            exit=[b.action("disable_damage_collision", name=b.ref("attack")), b.clear_history()],
         ),
-        b.state(
-            "Window",
-            enter=[b.start_timer("Window", b.ref("window"))],
-            transitions=[
-                b.on(b.timer("Window"), "Post"),
-                b.on(b.input("ComboAttackButton"), "Next"),
-            ],
-        ),
-        b.state("Post"),
-        b.state("Next", enter=[b.raise_event("Next")]),
         params=[
             Param("attack"),
             Param("damage", float),
             Param("pre", float),
             Param("window", float),
         ],
-        post=b.event("Next"),
-        enter=[b.action("enable_damage_collision", name=b.ref("attack"), damage=b.ref("damage"))],
-        exit=[b.action("disable_damage_collision", name=b.ref("attack")), b.clear_history()],
     )
     file = example("combo_attack.yaml")
     sequence = file.find("Character.Alive.ComboAttack")

@@ -20,15 +20,14 @@
         registry=GAME,
     )
 
-Patterns are built the same way: :func:`pattern` takes a state's arguments plus its
-parameters, :func:`ref` stands for a parameter's value inside it, and :func:`use` is a
+Patterns are built the same way: :func:`pattern` takes a state (named as the pattern) and
+its parameters, :func:`ref` stands for a parameter's value inside it, and :func:`use` is a
 state that uses it:
 
 .. code-block:: python
 
     step = b.pattern(
-        "Step",
-        b.state("Pre", enter=[b.start_timer("Pre", b.ref("delay"))]),
+        b.state("Step", b.state("Pre", enter=[b.start_timer("Pre", b.ref("delay"))])),
         params=[Param("delay", float, 0.5)],
     )
     root = b.state("Root", b.use("Step", "Slow", {"delay": 2.0}))
@@ -149,35 +148,13 @@ def state(
     )
 
 
-def pattern(
-    name: str,
-    *states: StateDef,
-    params: Sequence[Param] = (),
-    policy: Policy | str | None = None,
-    pre: Conditions = (),
-    post: Conditions = (),
-    enter: Sequence[ActionDef] = (),
-    exit: Sequence[ActionDef] = (),
-    transitions: Sequence[TransitionDef] = (),
-) -> PatternDef:
-    """A pattern: a state (as :func:`state` takes it; each use names it) with ``params``.
-
-    Where a parameter's value goes, write :func:`ref` of it.
+def pattern(state: StateDef, params: Sequence[Param] = ()) -> PatternDef:
+    """A pattern: ``state`` (its name is the pattern's; each use names its own state) with
+    ``params``. Where a parameter's value goes in it, write :func:`ref` of the parameter.
     """
-    body = state_data(
-        state(
-            name,
-            *states,
-            policy=policy,
-            pre=pre,
-            post=post,
-            enter=enter,
-            exit=exit,
-            transitions=transitions,
-        )
-    )
+    body = state_data(state)
     del body["name"]
-    return PatternDef(name, tuple(params), body)
+    return PatternDef(state.name, tuple(params), body)
 
 
 def ref(param: str) -> Any:

@@ -69,8 +69,24 @@ class Expanded:
         return tuple(entry for entry, _ in self.library.imports)
 
 
-Source = tuple[str, DataPath]
-"""A place where something is written: a file, and a place in it."""
+@dataclass(frozen=True, slots=True)
+class _At:
+    """Where a state being expanded is: its place in the expanded chart, where it is
+    written (a file and a place in it), the uses it lies in (innermost first), and the
+    file whose patterns it can use."""
+
+    where: DataPath
+    file: str
+    written: DataPath
+    chain: tuple[UseSite, ...]
+    library: Library
+
+    def child(self, index: int) -> _At:
+        """The place of the child ``index`` of this state."""
+        inner = ("states", index)
+        return _At(
+            (*self.where, *inner), self.file, (*self.written, *inner), self.chain, self.library
+        )
 
 
 class _Expander:
@@ -83,131 +99,84 @@ class _Expander:
         self.size = 0
         self.sizes: dict[tuple[str, str], int] = {}
 
-    def problem(
-        self, source: Source, suffix: DataPath, message: str, chain: tuple[UseSite, ...]
-    ) -> None:
-        file, path = source
-        self.problems.append(self.origin.problem_at(file, (*path, *suffix), message, chain))
+    def problem(self, at: _At, suffix: DataPath, message: str) -> None:
+        place = (*at.written, *suffix)
+        self.problems.append(self.origin.problem_at(at.file, place, message, at.chain))
 
     def chart(self, data: object, top: Library) -> object:
         if not isinstance(data, dict) or "root" not in data:
             return data
-        root = self.state(data["root"], ("root",), (top.file, ("root",)), (), top)
-        return {**data, "root": root}
+        return {
+            **data,
+            "root": self.state(data["root"], _At(("root",), top.file, ("root",), (), top)),
+        }
 
-    def state(
-        self,
-        value: object,
-        where: DataPath,
-        source: Source,
-        chain: tuple[UseSite, ...],
-        library: Library,
-    ) -> object:
+    def state(self, value: object, at: _At) -> object:
         """``value`` with the uses in it expanded (anything not a state is left to the
         reader, which says what is wrong with it)."""
-        if not isinstance(value, dict) or len(where) >= MAX_DEPTH:
+        if not isinstance(value, dict) or len(at.where) >= MAX_DEPTH:
             return value
         if "use" in value:
-            return self.use(value, where, source, chain, library)
+            return self.use(value, at)
         if "with" in value:
-            self.problem(
-                source,
-                ("with",),
-                "'with' gives the arguments of a use: add 'use: PATTERN', or remove it",
-                chain,
-            )
-        return self.children(dict(value), where, source, chain, library)
+            message = "'with' gives the arguments of a use: add 'use: PATTERN', or remove it"
+            self.problem(at, ("with",), message)
+        return self.children(dict(value), at)
 
-    def children(
-        self,
-        state: dict[str, object],
-        where: DataPath,
-        source: Source,
-        chain: tuple[UseSite, ...],
-        library: Library,
-    ) -> dict[str, object]:
+    def children(self, state: dict[str, object], at: _At) -> dict[str, object]:
         children = state.get("states")
         if isinstance(children, list):
-            file, path = source
-            state["states"] = [
-                self.state(
-                    child, (*where, "states", i), (file, (*path, "states", i)), chain, library
-                )
-                for i, child in enumerate(children)
-            ]
+            state["states"] = [self.state(child, at.child(i)) for i, child in enumerate(children)]
         return state
 
-    def use(
-        self,
-        value: dict[str, object],
-        where: DataPath,
-        source: Source,
-        chain: tuple[UseSite, ...],
-        library: Library,
-    ) -> object:
+    def use(self, value: dict[str, object], at: _At) -> object:
         """The state a use becomes; a stand-in naming the use when it has a problem."""
-        found = self.pattern(value, source, chain, library)
+        found = self.pattern(value, at)
         stand_in = {"name": value.get("name", "_")}
         if found is None:
             return stand_in
         file, pattern = found
-        arguments = self.arguments(value, pattern, source, chain, file)
-        if arguments is None or not self.within_limits(file, pattern, where, source, chain):
+        arguments = self.arguments(value, pattern, at, file)
+        if arguments is None or not self.within_limits(file, pattern, at):
             return stand_in
         given = tuple(key for key in value if key in _PLACEMENT)
         written = tuple((key, arguments[key]) for key in _given(value))
-        site = UseSite(
-            pattern.name,
-            where,
-            *source,
-            file,
-            ("patterns", pattern.name),
-            UseDef(pattern.name, written, given),
-        )
+        used = UseDef(pattern.name, written, given)
+        path = ("patterns", pattern.name)
+        site = UseSite(pattern.name, at.where, at.file, at.written, file, path, used)
         self.sites.append(site)
         body = fill(pattern.body, arguments)
         assert isinstance(body, dict)  # a pattern's body is a mapping
         state: dict[str, object] = {"name": value.get("name", pattern.name), **body}
         state.update((key, value[key]) for key in given)
-        inside = (file, site.pattern_path)
-        return self.children(state, where, inside, (site, *chain), self.libraries[file])
+        inside = _At(at.where, file, path, (site, *at.chain), self.libraries[file])
+        return self.children(state, inside)
 
-    def pattern(
-        self,
-        value: dict[str, object],
-        source: Source,
-        chain: tuple[UseSite, ...],
-        library: Library,
-    ) -> tuple[str, PatternDef] | None:
+    def pattern(self, value: dict[str, object], at: _At) -> tuple[str, PatternDef] | None:
         """The pattern a use names, and the file defining it (problems noted)."""
         extra = [key for key in value if key not in USE_KEYS]
         for key in extra:
-            self.problem(source, (key,), _not_at_use(key), chain)
+            self.problem(at, (key,), _not_at_use(key))
         name = value["use"]
         if not isinstance(name, str) or not NAME_PATTERN.match(name):
             shown = repr(name) if isinstance(name, str) else kind_of(name)
-            self.problem(source, ("use",), f"'use' names a pattern, got {shown}", chain)
+            self.problem(at, ("use",), f"'use' names a pattern, got {shown}")
             return None
-        found = library.scope.get(name)
+        found = at.library.scope.get(name)
         if found is None:
-            known = ", ".join(library.scope) or "none"
-            message = f"unknown pattern {name!r}; the patterns {library.file} can use: {known}"
-            self.problem(source, ("use",), message, chain)
+            known = ", ".join(at.library.scope) or "none"
+            message = f"unknown pattern {name!r}; the patterns {at.library.file} can use: {known}"
+            self.problem(at, ("use",), message)
             return None
-        if any(site.pattern == name and site.pattern_file == found[0] for site in chain):
-            outer = [site.pattern for site in reversed(chain)]
+        if any(site.pattern == name and site.pattern_file == found[0] for site in at.chain):
+            outer = [site.pattern for site in reversed(at.chain)]
             cycle = " -> ".join([*outer[outer.index(name) :], name])
-            self.problem(source, ("use",), f"the pattern {name} uses itself: {cycle}", chain)
+            self.problem(at, ("use",), f"the pattern {name} uses itself: {cycle}")
             return None
         return None if extra else found
 
     def arguments(
-        self,
-        value: dict[str, object],
-        pattern: PatternDef,
-        source: Source,
-        chain: tuple[UseSite, ...],
-        file: str,
+        self, value: dict[str, object], pattern: PatternDef, at: _At, file: str
     ) -> dict[str, ParamValue] | None:
         """The value of each parameter: the use's argument or the default (``None``: a
         problem was noted)."""
@@ -215,16 +184,16 @@ class _Expander:
         named = signature(pattern.name, pattern.params)
         if not isinstance(given, dict):
             message = f"'with' maps the parameters of {named} to values; got {kind_of(given)}"
-            self.problem(source, ("with",), message, chain)
+            self.problem(at, ("with",), message)
             return None
         count = len(self.problems)
         for key, argument in given.items():
             refusal = self.refusal(pattern, key, argument, file)
             if refusal is not None:
-                self.problem(source, ("with", key), refusal, chain)
+                self.problem(at, ("with", key), refusal)
         for param in pattern.params:
             if param.name not in given and param.default is None:
-                self.problem(source, (), f"{named} needs {param.name!r} under 'with'", chain)
+                self.problem(at, (), f"{named} needs {param.name!r} under 'with'")
         if len(self.problems) > count:
             return None
         # Every parameter now has a value of its type: the argument, or else its default.
@@ -243,15 +212,8 @@ class _Expander:
         line = self.origin.line_in(file, ("patterns", pattern.name, "params", key))
         return f"{pattern.name}: {key!r} {refusal} (declared at {file}:{line})"
 
-    def within_limits(
-        self,
-        file: str,
-        pattern: PatternDef,
-        where: DataPath,
-        source: Source,
-        chain: tuple[UseSite, ...],
-    ) -> bool:
-        """Whether one more expansion of ``pattern`` at ``where`` stays within the limits."""
+    def within_limits(self, file: str, pattern: PatternDef, at: _At) -> bool:
+        """Whether one more expansion of ``pattern`` at ``at`` stays within the limits."""
         if self.size > MAX_EXPANDED_SIZE:
             return False  # said once: the uses left are not expanded
         key = (file, pattern.name)
@@ -264,11 +226,11 @@ class _Expander:
                 f"the uses of patterns expand into more than {MAX_EXPANDED_SIZE:,} values (a "
                 "pattern used several times inside another multiplies its size)"
             )
-        elif len(where) + 2 >= MAX_DEPTH:
+        elif len(at.where) + 2 >= MAX_DEPTH:
             message = f"patterns used inside patterns nest more than {MAX_DEPTH} levels deep"
         else:
             return True
-        self.problem(source, ("use",), message, chain)
+        self.problem(at, ("use",), message)
         return False
 
 
