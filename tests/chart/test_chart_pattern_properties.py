@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from chart_strategies import steps
-from hypothesis import given, settings
+from chart_strategies import mutated_data, steps, text_mutations
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pattern_strategies import patterned, written_out
 
@@ -14,6 +14,7 @@ from statetree import TraceLevel
 from statetree.chart import (
     ActionCall,
     Chart,
+    ChartError,
     ChartMachine,
     ScriptStep,
     dump_json,
@@ -67,3 +68,26 @@ def test_patterns_and_uses_round_trip_as_data_yaml_and_json(data: dict[str, Any]
     assert to_data(chart) == data
     assert to_data(loads(dump_yaml(chart), "yaml")) == data
     assert to_data(loads(dump_json(chart), "json")) == data
+
+
+@settings(max_examples=75, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated_data(patterned()))
+def test_mutated_pattern_data_loads_or_raises_a_chart_error(data: object) -> None:
+    try:
+        assert isinstance(from_data(data), Chart)
+    except ChartError as error:
+        assert error.problems and all(problem.line >= 0 for problem in error.problems)
+
+
+@st.composite
+def _mutated_yaml(draw: st.DrawFn) -> str:
+    return draw(text_mutations(dump_yaml(from_data(draw(patterned())))))
+
+
+@settings(max_examples=75, suppress_health_check=[HealthCheck.too_slow])
+@given(_mutated_yaml())
+def test_a_mutated_pattern_chart_text_loads_or_raises_a_chart_error(text: str) -> None:
+    try:
+        assert isinstance(loads(text, "yaml", file="mutated.yaml"), Chart)
+    except ChartError as error:
+        assert error.problems and {problem.file for problem in error.problems} == {"mutated.yaml"}
