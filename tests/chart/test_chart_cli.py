@@ -162,7 +162,7 @@ def test_chart_files_have_a_structure_for_plot_and_check() -> None:
     assert structure.validate().ok
     assert structure.depth(f"{combo}.ComboAttack1.Pre") == 4
     assert structure.state(combo).location is not None
-    assert structure.state(combo).location.line == 13  # type: ignore[union-attr]
+    assert structure.state(combo).location.line == 45  # type: ignore[union-attr]
 
 
 def test_concurrent_children_are_region_edges() -> None:

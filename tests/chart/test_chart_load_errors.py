@@ -112,7 +112,7 @@ def test_a_chart_error_is_a_definition_error_with_structured_fields() -> None:
             9,
             "root.states[1].colour",
             "unknown key 'colour'; expected name, policy, states, pre, post, enter, exit, "
-            "transitions",
+            "transitions, use, with",
         ),
         (
             "    - name: B\n",

@@ -101,6 +101,7 @@ def test_an_edit_is_checked_without_being_saved(socket: Any, world: World) -> No
                 "other is",
                 "path": "root.states[0].states[2].pre",
                 "line": 28,
+                "file": str(world.chart.file.path),
             }
         ],
     }

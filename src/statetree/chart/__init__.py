@@ -20,7 +20,7 @@ from statetree.chart.actions import ActionCall, Handler
 from statetree.chart.compile import CompiledChart, compile_chart
 from statetree.chart.document import Document
 from statetree.chart.dump import dump_json, dump_yaml, to_data
-from statetree.chart.errors import ChartError, HandlerError, Problem, ScriptError
+from statetree.chart.errors import ChartError, HandlerError, Problem, ScriptError, UsedAt
 from statetree.chart.events import Event, ScriptStep, read_script
 from statetree.chart.load import EXTENSIONS, format_of, from_data, load, loads, read_document
 from statetree.chart.machine import ChartMachine, EventListener
@@ -32,10 +32,14 @@ from statetree.chart.model import (
     Condition,
     NotOf,
     Origin,
+    PatternDef,
+    Place,
     Policy,
     StateDef,
     TransitionDef,
     TriggerDef,
+    UseDef,
+    UseSite,
 )
 from statetree.chart.registry import (
     DEFAULT_REGISTRY,
@@ -94,6 +98,8 @@ __all__ = [
     "Origin",
     "Param",
     "ParamValue",
+    "PatternDef",
+    "Place",
     "Policy",
     "Problem",
     "Registry",
@@ -104,6 +110,9 @@ __all__ = [
     "TransitionDef",
     "TriggerDef",
     "TriggerType",
+    "UseDef",
+    "UseSite",
+    "UsedAt",
     "chart_structure",
     "compile_chart",
     "dump_json",

@@ -21,7 +21,6 @@ from statetree.chart.model import (
     Policy,
     StateDef,
     TriggerDef,
-    format_path,
     triggers_of,
 )
 from statetree.chart.registry import DEFAULT_REGISTRY, START_TIMER, TIMER, ActionType, Registry
@@ -50,8 +49,7 @@ class _Validator:
         }
 
     def problem(self, path: DataPath, message: str) -> None:
-        origin = self.chart.origin
-        self.problems.append(Problem(message, format_path(path), origin.file, origin.line(path)))
+        self.problems.append(self.chart.origin.problem(path, message))
 
     # -- states ----------------------------------------------------------------------------
 
@@ -233,5 +231,11 @@ def validate(
     root = validator.state(chart.root, chart.root.name, ("root",), None)
     if validator.problems:
         # Lines put the problems in document order; those without one keep theirs.
-        raise ChartError(sorted(validator.problems, key=lambda problem: problem.line))
-    return Chart(chart.name, root, chart.origin, registry)
+        raise ChartError(sorted(validator.problems, key=_document_order))
+    return dataclasses.replace(chart, root=root, registry=registry)
+
+
+def _document_order(problem: Problem) -> tuple[int, int]:
+    """Problems in the chart's own file by line, then those inside patterns, by use."""
+    use = problem.uses[-1].line if problem.uses else problem.line
+    return use, problem.line

@@ -29,6 +29,7 @@ from statetree.inspect.adapters import (
     Value,
 )
 from statetree.inspect.chart_file import ChartFile
+from statetree.inspect.chart_patterns import pattern_source
 from statetree.inspect.edit_history import EditHistory
 from statetree.structure import Structure
 
@@ -87,7 +88,7 @@ class ChartAdapter:
         """The chart's diagram (a new one after each reload)."""
         chart = self.chart_machine.chart
         if self._shown is None or self._shown[0] is not chart:
-            self._shown = (chart, chart_structure(chart))
+            self._shown = (chart, chart_structure(chart, mark_patterns=True))
         return DiagramView(self._shown[1])
 
     def active(self) -> tuple[str, ...]:
@@ -197,9 +198,10 @@ class EditableChartAdapter(ChartAdapter):
         self.history = EditHistory()
 
     def source(self) -> dict[str, Any]:
-        """The file's text and chart, for the page's editor, and how many edits can be
-        undone and redone."""
-        return {**self.file.source(), "history": self.history.counts}
+        """The file's text and chart, for the page's editor, how many edits can be undone
+        and redone, and the running chart's patterns and their uses."""
+        patterns = pattern_source(self.chart_machine.chart)
+        return {**self.file.source(), "history": self.history.counts, **patterns}
 
     def prepare(self, edit: dict[str, Any]) -> PreparedEdit:
         """Check ``edit`` with the chart loader (see :meth:`ChartFile.prepare`); ``undo``

@@ -22,7 +22,8 @@ from statetree.chart import DEFAULT_REGISTRY, Registry, format_of, loads, read_d
 from statetree.chart.load import Format, read_chart_file
 from statetree.chart.model import Chart
 from statetree.inspect.adapters import InspectError, PreparedEdit
-from statetree.inspect.chart_ops import EDIT_OPERATIONS, apply_edit
+from statetree.inspect.chart_ops import OPERATIONS, apply_edit
+from statetree.inspect.chart_patterns import param_data
 
 __all__ = ["ChartFile", "Unchanged", "registry_data"]
 
@@ -89,7 +90,7 @@ class ChartFile:
             "text": text,
             "chart": to_data(chart),
             "states": [path for path, _, _ in chart.walk()],
-            "operations": ["replace-text", *EDIT_OPERATIONS] if self.format != "toml" else [],
+            "operations": [*OPERATIONS] if self.format != "toml" else [],
             "registry": registry_data(self.registry or chart.registry, self.registry is not None),
         }
 
@@ -139,7 +140,7 @@ class ChartFile:
             )
         document = read_document(old, self.format, str(self.path))
         tree = document.tree if document.tree is not None else document.data
-        apply_edit(tree, edit)
+        apply_edit(tree, edit, document)
         if self.format == "json":
             return json.dumps(tree, indent=2, ensure_ascii=False) + "\n"
         return _write_yaml(tree, old)
@@ -171,16 +172,7 @@ def registry_data(registry: Registry, checked: bool) -> dict[str, Any]:
             {
                 "name": action.name,
                 "builtin": action.builtin,
-                "params": [
-                    {
-                        "name": param.name,
-                        "type": param.type_name,
-                        "default": param.default,
-                        "minimum": param.minimum,
-                        "choices": None if param.choices is None else list(param.choices),
-                    }
-                    for param in action.params
-                ],
+                "params": [param_data(param) for param in action.params],
             }
             for action in registry.actions.values()
         ],

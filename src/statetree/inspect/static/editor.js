@@ -12,6 +12,7 @@
 import { actionList, asList, conditionEditor, conditionList, fromList, transitionList } from "./controls.js";
 import { button, debounce, element, input, labelled, select, shortName } from "./dom.js";
 import { notify } from "./notices.js";
+import { patternChart, patternList, usedStateForm } from "./patterns.js";
 
 const POLICIES = [["", "(none)"], "explicit", "sequential", "priority", "concurrent"];
 const CHECK_DELAY = 250; // ms of quiet typing before an edit is checked
@@ -108,7 +109,8 @@ export class ChartEditor {
     const hint = this.editable
       ? "Click a state to edit it; drag from a state to a sibling to draw a transition."
       : "TOML charts are edited as text (no TOML writer keeps the file).";
-    box.replaceChildren(head, element("p", "muted hint", hint), this.textEditor(), this.result());
+    const patterns = patternList(this);
+    box.replaceChildren(head, element("p", "muted hint", hint), patterns, this.textEditor(), this.result());
     this.lists = this.datalists();
     box.append(this.lists);
   }
@@ -223,11 +225,19 @@ export class ChartEditor {
     const form = element("div", "state-form");
     if (!this.source) return form;
     if (!this.editable) return form;
-    const { state, parent, where } = stateAt(this.source.chart, path);
+    const from = this.source.from_pattern?.[path];
+    if (from) return usedStateForm(this, path, from);
+    // "@Pattern.State" is a state of a pattern: every use of it follows its edits.
+    const chart = path.startsWith("@") ? patternChart(this.source.chart, path) : this.source.chart;
+    const { state, parent, where } = stateAt(chart, path);
     if (!state) return form;
     form.dataset.path = path;
     form.dataset.where = where;
-    form.append(this.nameRow(path), this.policyRow(path, state), this.childrenRow(path, state));
+    const pattern = path.startsWith("@") && !path.includes(".");
+    const title = pattern
+      ? element("p", "pattern-note", `The pattern ${path.slice(1)}: every use follows its edits.`)
+      : this.nameRow(path);
+    form.append(title, this.policyRow(path, state), this.childrenRow(path, state));
     const siblings = (parent?.states || []).map((child) => child.name).filter((n) => n !== state.name);
     const context = this.context();
     for (const kind of ["pre", "post"]) {
