@@ -199,7 +199,8 @@ class EditableChartAdapter(ChartAdapter):
     def source(self) -> dict[str, Any]:
         """The file's text and chart, for the page's editor, and how many edits can be
         undone and redone."""
-        return {**self.file.source(), "history": self.history.counts}
+        source = self.file.source()
+        return {**source, "history": self.history.counts(source["text"])}
 
     def prepare(self, edit: dict[str, Any]) -> PreparedEdit:
         """Check ``edit`` with the chart loader (see :meth:`ChartFile.prepare`); ``undo``
@@ -215,7 +216,8 @@ class EditableChartAdapter(ChartAdapter):
         """Hot-reload the machine with the edited chart, then save the file.
 
         Raises:
-            InspectError: the file changed since the edit was checked; nothing changed.
+            InspectError: the file, or the history of an undo or redo, changed since the
+                edit was checked; nothing changed.
             ChartError, HandlerError: the machine refused the chart; nothing was saved.
         """
         if self.file.read() != prepared.base:
@@ -223,6 +225,7 @@ class EditableChartAdapter(ChartAdapter):
                 "the chart file changed while this edit was checked: nothing was saved, "
                 "make the edit again"
             )
+        self.history.check(prepared)
         report = self.chart_machine.reload(prepared.definition)
         self.file.save(prepared.text)
         self.history.saved(prepared)
