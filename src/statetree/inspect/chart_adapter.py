@@ -218,6 +218,8 @@ class EditableChartAdapter(ChartAdapter):
         Raises:
             InspectError: the file, or the history of an undo or redo, changed since the
                 edit was checked; nothing changed.
+                Also when the file cannot be written (nothing changed then), or, rarely,
+                cannot be put in place once the machine was reloaded.
             ChartError, HandlerError: the machine refused the chart; nothing was saved.
         """
         if self.file.read() != prepared.base:
@@ -226,8 +228,21 @@ class EditableChartAdapter(ChartAdapter):
                 "make the edit again"
             )
         self.history.check(prepared)
-        report = self.chart_machine.reload(prepared.definition)
-        self.file.save(prepared.text)
+        # Written beside the file first: a folder that cannot be written changes nothing,
+        # and the machine refusing the chart leaves no file behind.
+        staged = self.file.stage(prepared.text)
+        try:
+            report = self.chart_machine.reload(prepared.definition)
+        except BaseException:
+            staged.discard()
+            raise
+        try:
+            staged.commit()
+        except OSError as error:  # rare: the file's folder was writable a moment ago
+            raise InspectError(
+                f"the machine runs the edit, but {self.file.path.name} could not be saved: "
+                f"{error.strerror or error}"
+            ) from None
         self.history.saved(prepared)
         self.reloaded(report)
         return {
