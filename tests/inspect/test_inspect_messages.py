@@ -273,3 +273,36 @@ def test_a_charts_view_has_its_palette_and_regions(world: World) -> None:
         ("Hero", "Hero.Legs", 4),
         ("Hero", "Hero.Arms", 5),
     ]
+
+
+@pytest.mark.parametrize(
+    ("message", "command", "reason"),
+    [
+        ({"type": "step", "frames": 0}, "step", "field 'frames' must be an integer from 1 to 1000"),
+        ({"type": "pause"}, "pause", "'pause' message lacks field(s): paused"),
+        ({"type": "travel", "machine": "Lamp", "seq": 1, "x": 1}, "travel", "unexpected field"),
+        ({"type": "eval"}, None, "unknown message type 'eval'"),
+    ],
+)
+def test_a_message_that_fails_validation_gets_its_ref_back(
+    socket: Any, message: dict[str, Any], command: str | None, reason: str
+) -> None:
+    socket.send_json({**message, "ref": 41})
+
+    error = receive(socket, "error")
+
+    assert error["ref"] == 41
+    assert error.get("request") == command
+    assert reason in error["message"]
+
+
+def test_a_message_with_a_bad_ref_gets_an_error_without_one(socket: Any) -> None:
+    socket.send_json({"type": "pause", "paused": True, "ref": -3})
+
+    error = receive(socket, "error")
+
+    assert error == {
+        "type": "error",
+        "message": "field 'ref' must be a non-negative integer",
+        "request": "pause",
+    }

@@ -171,3 +171,22 @@ def test_an_edit_may_not_nest_without_bound() -> None:
     message = json.dumps({"type": "edit-chart", "machine": "c", "edit": {"op": "x", "v": deep}})
 
     assert refused(message) == "field 'edit' nests deeper than 24 levels"
+
+
+def test_a_refusal_carries_the_command_and_ref_the_message_gave() -> None:
+    with pytest.raises(ProtocolError) as caught:
+        parse_message('{"type": "step", "frames": 0, "ref": 9}')
+    assert (caught.value.request, caught.value.ref) == ("step", 9)
+
+    with pytest.raises(ProtocolError) as caught:
+        parse_message('{"type": "eval", "ref": 3}')
+    assert (caught.value.request, caught.value.ref) == (None, 3)
+
+    with pytest.raises(ProtocolError) as caught:
+        parse_message('{"type": "pause", "paused": true, "ref": 1.5}')
+    assert str(caught.value) == "field 'ref' must be a non-negative integer"
+    assert (caught.value.request, caught.value.ref) == ("pause", None)
+
+    with pytest.raises(ProtocolError) as caught:
+        parse_message('[{"ref": 4}]')
+    assert (caught.value.request, caught.value.ref) == (None, None)
