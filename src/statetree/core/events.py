@@ -15,11 +15,11 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from operator import eq
-from typing import Any
+from typing import Any, SupportsFloat, cast
 
 from statetree.errors import UsageError
 
-__all__ = ["caused_by", "find_event", "frame_time", "matches"]
+__all__ = ["caused_by", "find_event", "frame_time", "matches", "seconds"]
 
 
 def matches(event: object, kind: object) -> bool:
@@ -63,21 +63,36 @@ def find_event(events: list[object], kind: object, take: bool) -> Any:
     return None
 
 
+def seconds(value: object) -> float:
+    """``value`` as a float number of seconds, whatever real number it is (an int, a float,
+    a NumPy scalar, a ``Fraction``, a ``Decimal``); NaN for anything else (a bool, a string,
+    ``None``, a list) and infinity for an int too large for a float, so that one range
+    check refuses them all.
+    """
+    if type(value) is float:
+        return value
+    if isinstance(value, (bool, str, bytes, bytearray)):  # float() reads text, not time
+        return math.nan
+    try:
+        return float(cast(SupportsFloat, value))
+    except OverflowError:
+        return math.inf
+    except (TypeError, ValueError, ArithmeticError):
+        return math.nan
+
+
 def frame_time(args: tuple[Any, ...], kwargs: Mapping[str, Any], machine: str) -> float:
     """The ``dt`` of an ``update_states`` call: its first argument, or ``dt=``.
 
     Raises:
-        UsageError: there is none, or it is not a number of seconds at least 0.
+        UsageError: there is none, or it is not a finite number of seconds at least 0.
     """
     dt = args[0] if args else kwargs.get("dt")
-    seconds = -1.0
-    if isinstance(dt, float) or (isinstance(dt, int) and not isinstance(dt, bool)):
-        # An int too large for a float is refused like an infinite float.
-        seconds = float(dt) if -1e308 < dt < 1e308 else math.inf
-    if not 0 <= seconds < math.inf:
+    found = seconds(dt)
+    if not 0 <= found < math.inf:  # NaN fails every comparison
         raise UsageError(
             f"update_states() on {machine} tracks time in state, so it needs the frame's "
             f"time as its first argument or dt= (a finite number of seconds, at least 0); "
             f"got {dt!r}"
         )
-    return seconds
+    return found
