@@ -3,6 +3,7 @@ a page's mistake gets the reason back and changes nothing."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Iterator
 from importlib.util import find_spec
@@ -130,16 +131,25 @@ def test_a_refused_edit_carries_the_loaders_problems(socket: Any, world: World) 
     [
         (b"# caf\xe9\n", ":1: not UTF-8 text: byte 0xe9 at column 6; save the chart as UTF-8"),
         (None, ": cannot read: No such file or directory"),
+        pytest.param(
+            "pipe",
+            ": cannot read: not a regular file",
+            marks=pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="pipes are POSIX"),
+        ),
     ],
 )
 def test_a_file_that_cannot_be_read_gets_the_loaders_error(
-    socket: Any, world: World, damage: bytes | None, problem: str
+    socket: Any, world: World, damage: bytes | str | None, problem: str
 ) -> None:
     path, machine = world.chart.file.path, world.chart.chart_machine
     chart, active = machine.chart, machine.active
     if damage is None:
         path.unlink()  # the file vanished (a save by renaming, half done)
+    elif damage == "pipe":  # reading it would wait for a writer forever
+        path.unlink()
+        os.mkfifo(path)
     else:
+        assert isinstance(damage, bytes)
         path.write_bytes(damage + path.read_bytes())
 
     source = {"type": "chart-source", "machine": "Platformer"}

@@ -11,10 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from difflib import get_close_matches
-from pathlib import Path
 
 from statetree.chart.errors import ChartError, Problem
-from statetree.chart.load import format_of, read_document
+from statetree.chart.load import format_of, read_chart_file, read_document
 from statetree.chart.model import Chart, DataPath, StateDef, format_path, triggers_of
 from statetree.chart.parse import parse_document
 from statetree.chart.registry import (
@@ -66,11 +65,7 @@ def _parse_file(path: str, registry: Registry) -> Chart:
         ChartError: the file cannot be read or does not have the shape of a chart.
     """
     format = format_of(path) or "yaml"
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        raise ChartError([Problem(f"cannot read: {error.strerror}", file=path)]) from error
-    return parse_document(read_document(text, format, path), registry)
+    return parse_document(read_document(read_chart_file(path), format, path), registry)
 
 
 def check_chart_file(path: str, registry: Registry | None) -> ChartCheck:
