@@ -10,8 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as hs
 
-from statetree.chart import ChartMachine, load
+from statetree.chart import ChartError, ChartMachine, load
 from statetree.inspect import ChartFile, EditableChartAdapter, InspectError
 from statetree.inspect.chart_file import Unchanged
 
@@ -314,3 +316,34 @@ def test_a_save_replaces_the_file_at_once(tmp_path: Path) -> None:
     reader.close()
     assert "Rest" in file.path.read_text()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["guard.yaml"]
+
+
+NAMES = hs.sampled_from(["Guard", "Guard.Idle", "Patrol", ""])
+KEYS = hs.sampled_from(["on", "to", "raise", "name", "x"])
+JSON = hs.recursive(
+    hs.none() | hs.booleans() | hs.integers() | hs.floats() | NAMES,
+    lambda inner: hs.lists(inner, max_size=3) | hs.dictionaries(KEYS, inner, max_size=3),
+    max_leaves=10,
+)
+OPS = ["replace-text", "rename-state", "add-state", "remove-state", "move-state", "set-policy"]
+OPS += ["add-transition", "set-conditions", "set-actions", "set-transitions", "undo", "bogus"]
+EDIT_FIELDS = ["path", "name", "index", "policy", "kind", "on", "to", "conditions", "actions"]
+EDIT_FIELDS += ["transitions", "text"]
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    hs.one_of(hs.sampled_from(OPS), JSON),
+    hs.dictionaries(hs.sampled_from(EDIT_FIELDS), JSON, max_size=5),
+)
+def test_a_hostile_edit_is_made_or_refused_with_the_librarys_error(
+    tmp_path: Path, op: object, fields: dict[str, object]
+) -> None:
+    file = chart_file(tmp_path, COMMENTED)
+    try:
+        prepared = file.prepare({"op": op, **fields})
+    except (InspectError, ChartError):
+        pass
+    else:
+        assert prepared.definition.name == "Guard"
+    assert file.path.read_text() == COMMENTED

@@ -18,7 +18,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from ruamel.yaml import YAML
 from ruamel.yaml.events import ScalarEvent
@@ -43,11 +43,12 @@ class _Place:
 
 @dataclass
 class _Run:
-    """Comment and blank lines, and the place written just below them (``None``: the end)."""
+    """Comment and blank lines, and the place written just below them: a key or an item, or
+    the start of the document (above its ``---``) or its end."""
 
     lines: list[str]
-    indent: int
-    place: _Place | None
+    indent: int  # of the line just below them
+    place: _Place | Literal["start", "end"]
 
 
 def edit_yaml(text: str, edit: Mapping[str, Any]) -> str:
@@ -63,11 +64,17 @@ def edit_yaml(text: str, edit: Mapping[str, Any]) -> str:
     tree = YAML(typ="rt").load(bare)
     places = _places(tree)
     runs = _runs(lines, comments, kept, places)
-    indents = _indents(tree, [lines[index] for index in kept])
+    bare_lines = [lines[index] for index in kept]
+    indents = _indents(tree, bare_lines)
+    marked = _marked(bare_lines)
     apply_edit(tree, edit)
     paths = _paths(tree)
-    moved = [(run, None if run.place is None else _resolve(run.place, tree, paths)) for run in runs]
-    return _put_back(_dump(tree, indents), moved)
+    moved = [(run, _resolve(run.place, tree, paths)) for run in runs]
+    # Runs that end up above the same line (items of a flow list written on one line) go in
+    # the order of their places in the edited document.
+    order = {place.steps: index for index, (place, _) in enumerate(_walk(tree))}
+    moved.sort(key=lambda pair: order.get(pair[1], -1) if isinstance(pair[1], tuple) else -1)
+    return _put_back(_dump(tree, indents, marked), moved)
 
 
 def _comment_lines(text: str, lines: list[str]) -> set[int]:
@@ -141,24 +148,25 @@ def _runs(
         if index in comments:
             run.append(line)
         elif run:
-            runs.append(_run(run, lines, kept, places, bare[index]))
+            runs.append(_Run(run, _indent(line), _below(bare[index], lines, kept, places)))
             run = []
     if run:
-        runs.append(_Run(run, 0, None))
+        runs.append(_Run(run, 0, "end"))
     return runs
 
 
-def _run(
-    run: list[str], lines: list[str], kept: list[int], places: dict[int, _Place], below: int
-) -> _Run:
-    # The first line at or after ``below`` (a line of the text without comments) that
-    # starts a node (a lone "-" or "---" starts none); ``kept`` maps those lines to the
-    # text's own.
-    for line in range(below, len(kept)):
-        if line in places:
-            original = lines[kept[line]]
-            return _Run(run, _indent(original), places[line])
-    return _Run(run, 0, None)
+def _below(
+    line: int, lines: list[str], kept: list[int], places: dict[int, _Place]
+) -> _Place | Literal["start", "end"]:
+    """The place that starts on the first line at or after ``line`` (of the text without
+    comments, which ``kept`` maps to the text's own) where a place starts: a lone "-"
+    starts none, nor does "---", which starts the document."""
+    if line == 0 and lines[kept[0]].startswith("---"):
+        return "start"
+    for below in range(line, len(kept)):
+        if below in places:
+            return places[below]
+    return "end"
 
 
 def _indent(line: str) -> int:
@@ -174,8 +182,12 @@ def _paths(tree: Any) -> dict[int, Path]:
     return paths
 
 
-def _resolve(place: _Place, tree: Any, paths: dict[int, Path]) -> Path | None:
+def _resolve(
+    place: _Place | Literal["start", "end"], tree: Any, paths: dict[int, Path]
+) -> Path | Literal["start", "end"] | None:
     """Where ``place`` is after the edit, or ``None`` if it went with what was removed."""
+    if isinstance(place, str):
+        return place
     step, target = place.steps[-1], place.value
     if isinstance(target, (dict, list)) and id(target) in paths:
         return paths[id(target)]
@@ -187,17 +199,16 @@ def _resolve(place: _Place, tree: Any, paths: dict[int, Path]) -> Path | None:
         if depth == len(place.nodes) - 1 and not isinstance(target, (dict, list)):
             return (*paths[id(node)], step) if step < len(node) else None  # type: ignore[operator]
         return None
-    # A mapping whose field was replaced: the same place in the new value, as far as it goes.
+    # A field of a mapping that is still there was replaced: the same place in its new
+    # value, if it has one (a list item past the new list's end went with it).
     path = paths[id(node)]
     current = _at(tree, path)
-    found: Path | None = None
     for step in place.steps[depth:]:
         if not _has(current, step):
-            break
+            return None
         path = (*path, step)
-        found = path
         current = current[step]
-    return found
+    return path
 
 
 def _has(node: Any, step: Step) -> bool:
@@ -212,17 +223,20 @@ def _at(tree: Any, path: Path) -> Any:
     return tree
 
 
-def _put_back(written: str, runs: list[tuple[_Run, Path | None]]) -> str:
-    """``written`` with each run of comment lines above the line of its place's new path
-    (a run without a place ends the text; one whose place was removed is dropped)."""
+def _put_back(written: str, runs: list[tuple[_Run, Path | Literal["start", "end"] | None]]) -> str:
+    """``written`` with each run of comment lines above the line of its place's new path,
+    or at the start or the end (a run whose place was removed is dropped)."""
     out = written.splitlines(keepends=True)
     # Only lines are needed now: the node graph of the (C, when installed) safe parser.
     document = YAML(typ="safe").compose(written)
     inside = _scalar_lines(written)
     above: dict[int, list[str]] = {}
+    head: list[str] = []
     tail: list[str] = []
     for run, path in runs:
-        if run.place is None:
+        if path == "start":
+            head.extend(run.lines)
+        elif path == "end":
             tail.extend(run.lines)
         elif path is not None:
             line = _line_of(document, path)
@@ -230,7 +244,7 @@ def _put_back(written: str, runs: list[tuple[_Run, Path | None]]) -> str:
             shift = _indent(out[line]) - run.indent
             above.setdefault(line, []).extend(_shifted(text, shift) for text in run.lines)
     result = [text for index, line in enumerate(out) for text in (*above.get(index, ()), line)]
-    return "".join(result + tail)
+    return "".join(head + result + tail)
 
 
 def _line_of(document: Node, path: Path) -> int:
@@ -253,10 +267,21 @@ def _shifted(line: str, shift: int) -> str:
     return " " * max(0, _indent(line) + shift) + line.lstrip(" ")
 
 
-def _dump(tree: Any, indents: tuple[int, int, int]) -> str:
-    """``tree`` as YAML, with the ``(mapping, sequence, offset)`` indents of ruamel.yaml."""
+def _marked(lines: list[str]) -> tuple[bool, bool]:
+    """Whether the document (its lines without comments) starts with ``---`` and ends with
+    ``...``."""
+    return (
+        bool(lines) and lines[0].startswith("---"),
+        bool(lines) and lines[-1].rstrip() == "...",
+    )
+
+
+def _dump(tree: Any, indents: tuple[int, int, int], marked: tuple[bool, bool]) -> str:
+    """``tree`` as YAML, with the ``(mapping, sequence, offset)`` indents of ruamel.yaml,
+    and the document's start and end markers if it had them."""
     mapping, sequence, offset = indents
     writer = YAML(typ="rt")
+    writer.explicit_start, writer.explicit_end = marked
     writer.default_flow_style = False
     writer.width = 4096  # lines are never folded: a long flow list stays on its line
     writer.brace_single_entry_mapping_in_flow_sequence = True  # [{name: A}] stays so
