@@ -347,3 +347,23 @@ def test_a_hostile_edit_is_made_or_refused_with_the_librarys_error(
     else:
         assert prepared.definition.name == "Guard"
     assert file.path.read_text() == COMMENTED
+
+
+@pytest.mark.parametrize("odd", ["\r", "\x85", "\u2028", "\u2029"], ids=repr)
+def test_a_yaml_chart_with_other_line_breaks_is_edited_as_text_only(
+    tmp_path: Path, odd: str
+) -> None:
+    text = COMMENTED.replace("name: Step", f'name: "St{odd}ep"')
+    file = chart_file(tmp_path, text)
+    load(file.path)  # the loader reads it
+
+    with pytest.raises(InspectError) as caught:
+        file.prepare({"op": "move-state", "path": "Guard.Alert", "index": 0})
+
+    assert str(caught.value) == (
+        f"line 13 holds the line break U+{ord(odd):04X}, which YAML readers count "
+        "differently: edit this chart as text"
+    )
+    assert file.path.read_bytes() == text.encode()
+    retyped = text.replace("# The end.", "# Fin.")
+    assert edited(file, {"op": "replace-text", "text": retyped}) == retyped

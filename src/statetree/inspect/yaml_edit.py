@@ -16,6 +16,7 @@ size, nesting and aliases), with ``\\n`` line ends and no byte order mark.
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -24,6 +25,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.events import ScalarEvent
 from ruamel.yaml.nodes import MappingNode, Node
 
+from statetree.inspect.adapters import InspectError
 from statetree.inspect.chart_ops import apply_edit
 
 __all__ = ["edit_yaml"]
@@ -55,8 +57,10 @@ def edit_yaml(text: str, edit: Mapping[str, Any]) -> str:
     """``text`` with the structured ``edit`` applied, indented as it was, comments kept.
 
     Raises:
-        InspectError: the edit is malformed or names no state (see ``apply_edit``).
+        InspectError: the edit is malformed or names no state (see ``apply_edit``), or the
+            text has line breaks other than ``\n`` (see ``_check_breaks``).
     """
+    _check_breaks(text)
     lines = text.splitlines(keepends=True)
     comments = _comment_lines(text, lines)
     kept = [index for index in range(len(lines)) if index not in comments]
@@ -75,6 +79,26 @@ def edit_yaml(text: str, edit: Mapping[str, Any]) -> str:
     order = {place.steps: index for index, (place, _) in enumerate(_walk(tree))}
     moved.sort(key=lambda pair: order.get(pair[1], -1) if isinstance(pair[1], tuple) else -1)
     return _put_back(_dump(tree, indents, marked), moved)
+
+
+_ODD_BREAKS = re.compile("[\r\x85\u2028\u2029]")
+
+
+def _check_breaks(text: str) -> None:
+    """Refuse a text with line breaks other than ``\n`` (a lone ``\r``, U+0085, U+2028,
+    U+2029): YAML parsers count its lines differently, so no comment could be put back
+    for sure.
+
+    Raises:
+        InspectError: there is one; its line is named.
+    """
+    found = _ODD_BREAKS.search(text)
+    if found is not None:
+        line = text.count("\n", 0, found.start()) + 1
+        raise InspectError(
+            f"line {line} holds the line break U+{ord(found.group()):04X}, which YAML readers "
+            "count differently: edit this chart as text"
+        )
 
 
 def _comment_lines(text: str, lines: list[str]) -> set[int]:
