@@ -361,9 +361,23 @@ def test_a_yaml_chart_with_other_line_breaks_is_edited_as_text_only(
         file.prepare({"op": "move-state", "path": "Guard.Alert", "index": 0})
 
     assert str(caught.value) == (
-        f"line 13 holds the line break U+{ord(odd):04X}, which YAML readers count "
-        "differently: edit this chart as text"
+        f"the chart holds the line break U+{ord(odd):04X} on line 13, which YAML readers "
+        "count differently: edit this chart as text"
     )
     assert file.path.read_bytes() == text.encode()
     retyped = text.replace("# The end.", "# Fin.")
     assert edited(file, {"op": "replace-text", "text": retyped}) == retyped
+
+
+@pytest.mark.parametrize("odd", ["\x85", "\u2028", "\u2029"], ids=repr)
+def test_an_edit_that_would_write_another_line_break_is_refused(tmp_path: Path, odd: str) -> None:
+    file = chart_file(tmp_path, COMMENTED)
+    actions = [{"raise": {"name": f"St{odd}ep"}}]
+
+    with pytest.raises(InspectError) as caught:
+        file.prepare(
+            {"op": "set-actions", "path": "Guard.Idle", "kind": "exit", "actions": actions}
+        )
+
+    assert str(caught.value).startswith(f"the edit writes the line break U+{ord(odd):04X} on line ")
+    assert file.path.read_text() == COMMENTED

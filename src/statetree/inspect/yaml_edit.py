@@ -58,7 +58,7 @@ def edit_yaml(text: str, edit: Mapping[str, Any]) -> str:
 
     Raises:
         InspectError: the edit is malformed or names no state (see ``apply_edit``), or the
-            text has line breaks other than ``\n`` (see ``_check_breaks``).
+            text has line breaks other than ``\\n`` (see ``_check_breaks``).
     """
     _check_breaks(text)
     lines = text.splitlines(keepends=True)
@@ -78,14 +78,16 @@ def edit_yaml(text: str, edit: Mapping[str, Any]) -> str:
     # the order of their places in the edited document.
     order = {place.steps: index for index, (place, _) in enumerate(_walk(tree))}
     moved.sort(key=lambda pair: order.get(pair[1], -1) if isinstance(pair[1], tuple) else -1)
-    return _put_back(_dump(tree, indents, marked), moved)
+    written = _dump(tree, indents, marked)
+    _check_breaks(written, "the edit writes")
+    return _put_back(written, moved)
 
 
 _ODD_BREAKS = re.compile("[\r\x85\u2028\u2029]")
 
 
-def _check_breaks(text: str) -> None:
-    """Refuse a text with line breaks other than ``\n`` (a lone ``\r``, U+0085, U+2028,
+def _check_breaks(text: str, holder: str = "the chart holds") -> None:
+    """Refuse a text with line breaks other than ``\\n`` (a lone ``\\r``, U+0085, U+2028,
     U+2029): YAML parsers count its lines differently, so no comment could be put back
     for sure.
 
@@ -96,8 +98,8 @@ def _check_breaks(text: str) -> None:
     if found is not None:
         line = text.count("\n", 0, found.start()) + 1
         raise InspectError(
-            f"line {line} holds the line break U+{ord(found.group()):04X}, which YAML readers "
-            "count differently: edit this chart as text"
+            f"{holder} the line break U+{ord(found.group()):04X} on line {line}, which YAML "
+            "readers count differently: edit this chart as text"
         )
 
 
