@@ -260,6 +260,18 @@ def test_saving_keeps_the_files_mode(tmp_path: Path, mode: int) -> None:
     assert stat.S_IMODE(file.path.stat().st_mode) == mode
 
 
+@pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() != 0, reason="only root may give a file away"
+)
+def test_saving_keeps_the_files_owner(tmp_path: Path) -> None:
+    file = chart_file(tmp_path, COMMENTED)
+    os.chown(file.path, 4321, 8765)
+
+    edited(file, {"op": "rename-state", "path": "Guard.Idle", "name": "Rest"})
+
+    assert (file.path.stat().st_uid, file.path.stat().st_gid) == (4321, 8765)
+
+
 def test_saving_through_a_link_writes_the_file_it_points_to(tmp_path: Path) -> None:
     shared = tmp_path / "shared"
     shared.mkdir()

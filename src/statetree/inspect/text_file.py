@@ -73,7 +73,8 @@ class Staged:
 
 def stage(path: Path, text: str) -> Staged:
     """Write ``text`` in UTF-8 to a new file beside the file at ``path`` (or beside the
-    file its link points to), with that file's mode, for :meth:`Staged.commit`.
+    file its link points to), with that file's mode (and owner, where this process may
+    give it), for :meth:`Staged.commit`.
 
     Raises:
         OSError: the folder cannot be written; nothing was left there.
@@ -86,9 +87,20 @@ def stage(path: Path, text: str) -> Staged:
             out.write(text.encode("utf-8"))
             out.flush()
             os.fsync(out.fileno())
-        with contextlib.suppress(FileNotFoundError):  # a new file keeps mkstemp's mode
-            os.chmod(staged.temporary, stat.S_IMODE(target.stat().st_mode))
+        _take_over(staged.temporary, target)
     except BaseException:
         staged.discard()
         raise
     return staged
+
+
+def _take_over(new: Path, old: Path) -> None:
+    """Give ``new`` the mode and, if allowed, the owner of ``old`` (if ``old`` exists)."""
+    try:
+        info = old.stat()
+    except FileNotFoundError:  # a new file keeps mkstemp's mode
+        return
+    os.chmod(new, stat.S_IMODE(info.st_mode))
+    if hasattr(os, "chown"):
+        with contextlib.suppress(OSError):  # only the owner's group, or root, may
+            os.chown(new, info.st_uid, info.st_gid)
