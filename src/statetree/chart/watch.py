@@ -19,6 +19,7 @@ from typing import TextIO
 from statetree.chart.load import cannot_read, chart_format, loads, read_head
 from statetree.chart.model import Chart
 from statetree.chart.registry import DEFAULT_REGISTRY, Registry
+from statetree.chart.stand_in import loads_stand_in
 from statetree.chart.text import decode
 
 __all__ = ["ChartWatcher", "input_lines"]
@@ -37,7 +38,8 @@ class ChartWatcher:
 
     Args:
         path: the chart file.
-        registry: the registry to load it with.
+        registry: the registry to load it with; ``None`` takes the types the chart uses
+            that are not built in as it uses them (see :mod:`statetree.chart.stand_in`).
         mtime: returns the file's modification time (``os.stat`` by default).
         read: returns the file's bytes (at most one more than the size limit of charts).
 
@@ -48,7 +50,7 @@ class ChartWatcher:
     def __init__(
         self,
         path: str | Path,
-        registry: Registry = DEFAULT_REGISTRY,
+        registry: Registry | None = DEFAULT_REGISTRY,
         *,
         mtime: Callable[[Path], int] = _mtime,
         read: Callable[[Path], bytes] = read_head,
@@ -89,7 +91,10 @@ class ChartWatcher:
             return None
         self._digest = digest
         name = str(self.path)
-        return loads(decode(data, name), self.format, self.registry, file=name)
+        text = decode(data, name)
+        if self.registry is None:
+            return loads_stand_in(text, self.format, file=name)
+        return loads(text, self.format, self.registry, file=name)
 
 
 def input_lines(interval: float, stream: TextIO = sys.stdin) -> Iterator[str | None]:
