@@ -71,6 +71,8 @@ $(VENV)/.demo: $(VENV)/.base | graphviz
 	$(INSTALL) '.[plot,chart,inspect,batch,game]'
 	touch $@
 
+# The showcase. It says first when it runs headless (DEMO_ARGS=--headless, CI, no terminal)
+# or has no display (the game then plays a scripted match instead of opening a window).
 demo: $(VENV)/.demo $(VENV)/.core
 	$(BIN)/python examples/demo.py $(DEMO_ARGS)
 
