@@ -21,6 +21,7 @@ from typing import Any, Literal
 from statetree.chart import DEFAULT_REGISTRY, Registry, format_of, loads, read_document, to_data
 from statetree.chart.load import Format, read_chart_file
 from statetree.chart.model import Chart
+from statetree.chart.placement import placements
 from statetree.inspect.adapters import InspectError, PreparedEdit
 from statetree.inspect.chart_ops import EDIT_OPERATIONS, apply_edit
 
@@ -89,6 +90,7 @@ class ChartFile:
             "text": text,
             "chart": to_data(chart),
             "states": [path for path, _, _ in chart.walk()],
+            "parts": {path: list(parts) for path, parts in placements(chart).items()},
             "operations": ["replace-text", *EDIT_OPERATIONS] if self.format != "toml" else [],
             "registry": registry_data(self.registry or chart.registry, self.registry is not None),
         }
