@@ -176,12 +176,12 @@ def _edit_chart(page: Any, path: Path) -> None:
     shows next to the field, nothing is saved."""
     from playwright.sync_api import expect
 
-    with _expanded(page, "Platformer", 1500) as card:
-        card.locator('svg g.node[data-state="Hero.Legs.Standing"]').click()
+    with _expanded(page, "Platformer", 1000) as card:
+        card.locator('svg g.node[data-state="Hero.Legs.Running"]').click()
         pre = card.locator('.selection fieldset[data-section="pre"]')
-        pre.locator("button.add").click()
-        pre.locator("input.trigger-name").fill("Sit")
-        expect(pre.locator(".field-message .problem")).to_contain_text("no ground state")
+        pre.locator("select.kind").select_option("timer")
+        pre.locator("input.trigger-name").fill("Nap")
+        expect(pre.locator(".field-message .problem")).to_contain_text("no start_timer action")
         _painted(page)
         page.screenshot(path=str(path))
 

@@ -70,8 +70,16 @@ def card(page: Any, machine: str) -> Any:
 
 
 def node(page: Any, machine: str, state: str) -> Any:
-    """A state's node in a machine's diagram."""
-    return card(page, machine).locator(f'svg g.node[data-state="{state}"]')
+    """A state in a machine's diagram: its node, or the box of a state drawn with its
+    children inside (a chart's statechart)."""
+    found = f'svg g.node[data-state="{state}"], svg g.cluster[data-state="{state}"]'
+    return card(page, machine).locator(found)
+
+
+def grip(page: Any, machine: str, state: str) -> Any:
+    """Where a person presses a state: its node, or the name on its box."""
+    found = f'svg g.node[data-state="{state}"], svg g.cluster[data-state="{state}"] > text'
+    return card(page, machine).locator(found)
 
 
 def flick(page: Any, lamp: Any) -> None:
