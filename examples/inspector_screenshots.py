@@ -133,9 +133,12 @@ def _take_pictures(page: Any, output: Path) -> list[Path]:
     _painted(page)
     page.screenshot(path=str(paths["overview"]))
     page.emulate_media(color_scheme="dark")
+    platformer = page.locator('article[data-machine="Platformer"]')
+    platformer.evaluate("card => card.scrollIntoView({block: 'start'})")  # its statechart
     _painted(page)
     page.screenshot(path=str(paths["dark"]))
     page.emulate_media(color_scheme="light")
+    page.locator("#cards").evaluate("cards => cards.scrollTo(0, 0)")
     page.locator('article[data-machine="Player_1"]').screenshot(path=str(paths["bitmask"]))
     page.fill("#timeline-search", "Torch")
     expect(page.locator("#timeline-count")).to_contain_text(" of ")

@@ -13,6 +13,7 @@ const PT = 4 / 3; // Graphviz sizes are in points; CSS pixels are 3/4 of a point
 const MIN_ZOOM = 0.1;
 const MAX_ZOOM = 4;
 const READABLE = 0.75; // labels of 12 points stay 12 pixels high: the first view and Fit stop here
+const EXPANDED_ZOOM = 1.5; // the largest zoom Fit gives an expanded card
 const DRAG = 5; // pixels the pointer moves before a press becomes a drag
 const MARGIN = 24; // pixels kept around what is framed
 
@@ -186,12 +187,14 @@ export class Diagram {
     return { width: this.root.clientWidth - 4, height: height - 4 };
   }
 
-  // The zoom that shows the whole diagram, at most its natural size and never below a
-  // readable one (a larger diagram is then panned, or its card expanded).
+  // The zoom that shows the whole diagram, never below a readable size (a larger diagram
+  // is then panned, or its card expanded), and at most its natural size in a card (a bit
+  // more on the whole page, which it then fills).
   fitZoom() {
     const room = this.room();
-    const whole = Math.min(room.width / this.natural.width, room.height / this.natural.height, 1);
-    return Math.max(whole, READABLE);
+    const largest = this.root.closest(".expanded") ? EXPANDED_ZOOM : 1;
+    const whole = Math.min(room.width / this.natural.width, room.height / this.natural.height);
+    return Math.max(Math.min(whole, largest), READABLE);
   }
 
   // Fit the diagram in the view (as far as its labels stay readable), centred on the active
