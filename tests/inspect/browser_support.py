@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from importlib.util import find_spec
 from typing import Any
 
 import pytest
 from inspector_screenshots import chromium_path
 
-from statetree.inspect import Inspector
+from statetree.inspect import Inspector, serve
 
 BROWSER = [
     pytest.mark.skipif(chromium_path() is None, reason="Chromium is not installed"),
@@ -48,6 +49,18 @@ class Loop:
     def stop(self) -> None:
         self.running = False
         self.thread.join(5)
+
+
+@contextmanager
+def served(machines: list[object], tick: Callable[[], None]) -> Iterator[Inspector]:
+    """An inspector serving ``machines`` (30 updates a second), with a loop calling ``tick``
+    each frame it lets through, until the block ends."""
+    with serve(machines, port=0, rate=30) as inspector:
+        loop = Loop(inspector, tick)
+        try:
+            yield inspector
+        finally:
+            loop.stop()
 
 
 def wait_until(condition: Callable[[], bool], what: str, timeout: float = 10.0) -> None:

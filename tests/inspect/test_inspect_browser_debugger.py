@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import BROWSER, Loop, card, flick, lit, node, wait_until
+from browser_support import BROWSER, Loop, card, flick, lit, node, served, wait_until
 from inspect_samples import Lamp
 from inspector_demo import CHART, Torch, platformer
 
@@ -43,10 +43,8 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[World, Ins
     path = tmp_path_factory.mktemp("charts") / "platformer.yaml"
     shutil.copyfile(CHART, path)
     world = World(path)
-    with serve(world.machines(), port=0, rate=30) as inspector:
-        loop = Loop(inspector, world.tick)
+    with served(world.machines(), world.tick) as inspector:
         yield world, inspector
-        loop.stop()
 
 
 @pytest.fixture

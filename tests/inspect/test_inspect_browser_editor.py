@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import BROWSER, Loop, card, grip, node
+from browser_support import BROWSER, card, grip, node, served
 from inspector_demo import CHART, platformer
 
-from statetree.inspect import EditableChartAdapter, Inspector, serve
+from statetree.inspect import EditableChartAdapter, Inspector
 
 pytestmark = BROWSER
 
@@ -45,10 +45,8 @@ def chart(tmp_path: Path) -> Iterator[Chart]:
     path = tmp_path / "platformer.yaml"
     shutil.copyfile(CHART, path)
     adapter = platformer(path)
-    with serve([adapter], port=0, rate=30) as inspector:
-        loop = Loop(inspector, lambda: adapter.chart_machine.tick(0.01))
+    with served([adapter], lambda: adapter.chart_machine.tick(0.01)) as inspector:
         yield Chart(adapter, inspector)
-        loop.stop()
 
 
 @pytest.fixture

@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import BROWSER, Loop, card, lit, node, wait_until
+from browser_support import BROWSER, card, lit, node, served, wait_until
 from inspect_samples import Lamp
 
 from statetree.chart import Event
-from statetree.inspect import Inspector, serve
+from statetree.inspect import Inspector
 from statetree.inspect.chart_world import ChartWorld
 
 pytestmark = BROWSER
@@ -59,10 +59,8 @@ class World:
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[World, Inspector]]:
     world = World(tmp_path_factory.mktemp("charts"))
-    with serve(world.machines(), port=0, rate=30) as inspector:
-        loop = Loop(inspector, world.tick)
+    with served(world.machines(), world.tick) as inspector:
         yield world, inspector
-        loop.stop()
 
 
 @pytest.fixture
