@@ -11,8 +11,8 @@ import { Population } from "./population.js";
 
 const ZOOM_STEP = 1.25;
 const LAYOUTS = {
-  nested: ["Statechart", "Each state's children drawn inside it"],
-  tree: ["Levels", "The HSM book's layout: each state one level below the states it can be in"],
+  nested: ["Statechart", "a statechart, each state's children inside it"],
+  tree: ["Levels", "the HSM book's levels, each state one row below the states it can be in"],
 };
 
 // The active states as one line, each region's path in brackets after its host:
@@ -119,7 +119,6 @@ export class Card {
       this.drawDiagram(message);
     }
     this.part("tools").hidden = !this.diagram;
-    if (!this.diagram) this.part("layout").hidden = true;
     this.population = message.population
       ? new Population(message.states, message.population, this.diagram)
       : null;
@@ -165,7 +164,7 @@ export class Card {
     if (!other) return;
     const [text, title] = LAYOUTS[other];
     control.textContent = text;
-    control.title = `Draw it as: ${title.toLowerCase()}`;
+    control.title = `Draw it as ${title}`;
   }
 
   setColors(colors) {

@@ -4,8 +4,7 @@
 // change its policy, its conditions, actions and transitions (typed controls), or drag
 // from one state to a sibling to draw a transition. A state is offered only the parts the
 // chart loader accepts where it stands: the server says which ("parts" of each state, from
-// the chart's own rule: a policy for a state with children, pre- and post-conditions under
-// a priority or sequential parent, transitions under an explicit one). Every change is checked by the
+// the chart's own rule), the page never decides it. Every change is checked by the
 // server's chart loader as you type ("check-chart": its messages show next to the field),
 // then applied with "edit-chart": the server edits the file's document (YAML comments
 // kept), loads it, hot-reloads the running machine and saves the file. Undo and redo go
@@ -265,21 +264,17 @@ export class ChartEditor {
       remove.classList.add("danger", "delete-state");
       form.append(remove);
     }
-    form.append(element("p", "muted hint placement", this.placementNote(parts, parent, state)));
+    form.append(element("p", "muted hint placement", this.placementNote(parts, parent)));
     return form;
   }
 
-  // Why some parts are not offered, in the chart's terms.
-  placementNote(parts, parent, state) {
-    if (!parent) return "The root: no parent reads a pre- or post-condition or a transition of it.";
-    const policy = parent.policy || "explicit";
-    const read = ["pre", "post", "transitions"].filter((part) => parts.has(part));
+  // What its place lets the state have (as the server says), in the chart's terms.
+  placementNote(parts, parent) {
     const named = { pre: "pre-conditions", post: "post-conditions", transitions: "transitions" };
-    const reads = read.length ? read.map((part) => named[part]).join(" and ") : "nothing";
-    const ground = policy === "priority" && parent.states?.at(-1)?.name === state.name
-      ? " (this is its ground state, chosen when no other child's pre-condition holds)"
-      : "";
-    return `Its parent is ${policy}: it reads ${reads} of its children${ground}.`;
+    const read = Object.keys(named).filter((part) => parts.has(part)).map((part) => named[part]);
+    const has = read.length ? read.join(" and ") : "no pre- or post-conditions or transitions";
+    const where = parent ? `Under a ${parent.policy || "explicit"} parent` : "As the root";
+    return `${where}, this state has ${has} (its parent would not read the others).`;
   }
 
   nameRow(path) {
@@ -394,8 +389,8 @@ export class ChartEditor {
     if (!(this.source.parts?.[from] || []).includes("transitions")) {
       const parent = stateAt(this.source.chart, parentPath(from)).state;
       notify(
-        `${shortName(parentPath(from))} is ${parent?.policy || "explicit"}: it does not read ` +
-          "its children's transitions (only an explicit state does).",
+        `${shortName(parentPath(from))} does not read its children's transitions (its ` +
+          `policy is ${parent?.policy || "explicit"}).`,
       );
       return;
     }
