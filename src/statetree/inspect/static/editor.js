@@ -272,9 +272,10 @@ export class ChartEditor {
   placementNote(parts, parent) {
     const named = { pre: "pre-conditions", post: "post-conditions", transitions: "transitions" };
     const read = Object.keys(named).filter((part) => parts.has(part)).map((part) => named[part]);
-    const has = read.length ? read.join(" and ") : "no pre- or post-conditions or transitions";
+    const may = read.length ? read.join(" and ") : "no pre- or post-conditions and no transitions";
     const where = parent ? `Under a ${parent.policy || "explicit"} parent` : "As the root";
-    return `${where}, this state has ${has} (its parent would not read the others).`;
+    const others = read.length ? "; nothing would read the others" : ": nothing would read them";
+    return `${where}, this state may have ${may}${others}.`;
   }
 
   nameRow(path) {
