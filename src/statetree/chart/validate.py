@@ -24,7 +24,7 @@ from statetree.chart.model import (
     format_path,
     triggers_of,
 )
-from statetree.chart.placement import READERS
+from statetree.chart.parts import READERS
 from statetree.chart.registry import DEFAULT_REGISTRY, START_TIMER, TIMER, ActionType, Registry
 
 __all__ = ["validate"]

@@ -21,7 +21,7 @@ from typing import Any, Literal
 from statetree.chart import DEFAULT_REGISTRY, Registry, format_of, loads, read_document, to_data
 from statetree.chart.load import Format, read_chart_file
 from statetree.chart.model import Chart
-from statetree.chart.placement import placements
+from statetree.chart.parts import placements
 from statetree.inspect.adapters import InspectError, PreparedEdit
 from statetree.inspect.chart_ops import EDIT_OPERATIONS, apply_edit
 

@@ -9,7 +9,7 @@ from chart_strategies import charts
 from hypothesis import given, settings
 
 from statetree.chart import ChartError, Policy, from_data, to_data
-from statetree.chart.placement import PARTS, placements
+from statetree.chart.parts import PARTS, placements
 
 CONDITION = {"event": "Poke"}
 
