@@ -18,9 +18,14 @@ import runpy
 import time
 from pathlib import Path
 
-import numpy as np
+from extras import needs
 
-from statetree.chart import BatchCall, ChartBatch, Event, load
+with needs("batch"):
+    import numpy as np
+
+    from statetree.chart import BatchCall, ChartBatch
+
+from statetree.chart import Event, load
 
 HERE = Path(__file__).resolve().parent
 GAME = runpy.run_path(str(HERE / "charts" / "game.py"))["REGISTRY"]

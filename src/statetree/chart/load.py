@@ -59,7 +59,8 @@ def format_module(format: Format) -> ModuleType:
     try:
         return importlib.import_module(f"statetree.chart.load_{format}")
     except ModuleNotFoundError as missing:
-        raise ModuleNotFoundError(f"{format} charts need {missing.name}: {_EXTRA}") from None
+        message = f"{format} charts need {missing.name}: {_EXTRA}"
+        raise ModuleNotFoundError(message, name=missing.name) from None
 
 
 def format_of(path: str | Path) -> Format | None:

@@ -89,7 +89,7 @@ class ChartAdapter:
         chart = self.chart_machine.chart
         if self._shown is None or self._shown[0] is not chart:
             self._shown = (chart, chart_structure(chart, mark_patterns=True))
-        return DiagramView(self._shown[1])
+        return DiagramView(self._shown[1], "nested")
 
     def active(self) -> tuple[str, ...]:
         """The active states' paths, regions after their host."""

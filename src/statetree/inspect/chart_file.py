@@ -22,6 +22,7 @@ from statetree.chart import DEFAULT_REGISTRY, Registry, format_of, loads, read_d
 from statetree.chart.document import Document
 from statetree.chart.load import Format, read_chart_file
 from statetree.chart.model import Chart
+from statetree.chart.parts import placements
 from statetree.inspect.adapters import InspectError, PreparedEdit
 from statetree.inspect.chart_ops import OPERATIONS, apply_edit
 from statetree.inspect.chart_patterns import param_data
@@ -92,6 +93,7 @@ class ChartFile:
             "text": text,
             "chart": to_data(chart),
             "states": [path for path, _, _ in chart.walk()],
+            "parts": {path: list(parts) for path, parts in placements(chart).items()},
             "operations": [*OPERATIONS] if self.format != "toml" else [],
             "registry": registry_data(self.registry or chart.registry, self.registry is not None),
         }
