@@ -1,0 +1,265 @@
+"""One shard of a sharded batch, inside its actor: what the host's code runs against.
+
+Handlers and the step function get the :class:`Shard` first. It holds the shard's own
+:class:`~statetree.chart.ChartBatch` (numbered by local slot), the host's per-agent data
+columns (one row per local slot) and the global index of each slot. Its calls take global
+indexes: those of this shard's agents act at once, exactly as on a ``ChartBatch``; an event
+sent to agents of other shards is mail, delivered at the start of the batch's next call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from statetree.chart.batch import BatchCall, BatchHandler, BatchLoopError, ChartBatch
+from statetree.chart.events import Event
+from statetree.chart.shard.entities import Bools, Entities, Indexes
+from statetree.chart.shard.parts import Columns, Loop, Mail, ShardHandler, ShardPart, ShardSetup
+from statetree.errors import UsageError
+
+__all__ = ["Shard"]
+
+
+class Shard:
+    """The agents of one shard and the host's data about them, in the shard's actor.
+
+    Attributes:
+        index: the shard's number, from 0.
+        shards: how many shards the batch has.
+    """
+
+    def __init__(self, setup: ShardSetup, index: int, part: ShardPart) -> None:
+        self.index = index
+        self.shards = setup.shards
+        self._setup = setup
+        self.outbox: list[Mail] = []
+        self.loops: list[Loop] = []
+        self.load(part)
+
+    def load(self, part: ShardPart) -> None:
+        """Hold the agents of ``part`` (whatever the shard held before is dropped)."""
+        setup = self._setup
+        handlers = {name: self._bind(handler) for name, handler in setup.handlers.items()}
+        if part.snapshot is None:
+            self._batch = ChartBatch(
+                part.chart,
+                part.members.size,
+                handlers,
+                name=setup.name,
+                max_transitions=setup.max_transitions,
+            )
+        else:
+            self._batch = ChartBatch.restore(
+                part.snapshot,
+                part.chart,
+                handlers,
+                name=setup.name,
+                max_transitions=setup.max_transitions,
+            )
+        self._size = part.members.size
+        self._buffer = part.members.astype(np.intp)
+        self._members = self._buffer
+        self._buffers: Columns = {
+            name: part.columns[name].copy() if name in part.columns else np.zeros(self._size, kind)
+            for name, kind in setup.columns.items()
+        }
+        self._columns = dict(self._buffers)
+
+    def _bind(self, handler: ShardHandler) -> BatchHandler:
+        def perform(call: BatchCall) -> None:
+            handler(self, BatchCall(call.action, self.globals(call.entities)))
+
+        return perform
+
+    # -- layout ----------------------------------------------------------------------------
+
+    @property
+    def batch(self) -> ChartBatch:
+        """This shard's agents as a ``ChartBatch`` numbered by local slot: read from it
+        (``is_active``, ``leaf_ids``, ``counts``, ``agent``); change them through the
+        shard's own calls, which keep the slots and the data columns in step."""
+        return self._batch
+
+    @property
+    def entities(self) -> Indexes:
+        """The global index of each local slot (read-only; see ``alive`` for free slots)."""
+        members: Indexes = self._members.view()
+        members.setflags(write=False)
+        return members
+
+    @property
+    def alive(self) -> Bools:
+        """Whether each local slot holds an agent (a copy)."""
+        return self._batch.alive
+
+    @property
+    def columns(self) -> Mapping[str, NDArray[Any]]:
+        """The host's data: for each declared column, one row per local slot. Write to
+        them freely; a call that adds slots (spawn, migration) replaces the arrays, so read
+        them here again in each call rather than keeping them."""
+        return self._columns
+
+    def globals(self, rows: Indexes) -> Indexes:
+        """The global indexes of the local slots ``rows`` (read-only)."""
+        found = self._members[rows]
+        found.setflags(write=False)
+        return found
+
+    def rows(self, entities: ArrayLike) -> Indexes:
+        """The local slots of the agents at the global indexes ``entities``.
+
+        Raises:
+            UsageError: an index is not that of an agent of this shard.
+        """
+        ids = np.asarray(entities, dtype=np.intp).reshape(-1)
+        mine = self._mine(ids)
+        if not mine.all():
+            raise UsageError(
+                f"agent {int(ids[~mine][0])} is not an agent of shard {self.index} "
+                f"of {self._setup.name!r}"
+            )
+        return np.searchsorted(self._members, ids)
+
+    def _mine(self, ids: Indexes) -> Bools:
+        members = self._members
+        at = np.minimum(np.searchsorted(members, ids), max(members.size - 1, 0))
+        if not members.size:
+            return np.zeros(ids.size, np.bool_)
+        mine: Bools = (members[at] == ids) & self._batch.alive[at]
+        return mine
+
+    def _split(self, entities: Entities) -> tuple[Indexes | Bools | None, Indexes]:
+        """``entities`` as this shard's slots (None: all; a mask stays a mask) and the
+        global indexes of agents of other shards."""
+        if entities is None:
+            return None, np.zeros(0, np.intp)
+        array = np.asarray(entities)
+        if array.dtype.kind == "b":
+            return array, np.zeros(0, np.intp)
+        ids = array.reshape(-1).astype(np.intp) if array.size else np.zeros(0, np.intp)
+        mine = self._mine(ids)
+        return np.searchsorted(self._members, ids[mine]), ids[~mine]
+
+    def _own(self, entities: Entities, call: str) -> Indexes | Bools | None:
+        """``entities`` as this shard's slots; all of them must be of this shard."""
+        rows, others = self._split(entities)
+        if others.size:
+            raise UsageError(
+                f"{call}() from shard {self.index} named agent {int(others[0])}, which is "
+                "not one of its agents: only events (send) reach the agents of other shards"
+            )
+        return rows
+
+    # -- calls on the shard's agents -------------------------------------------------------
+
+    def start(self, entities: Entities = None) -> None:
+        """Start this shard's agents ``entities`` (``ChartBatch.start``)."""
+        self._batch.start(self._own(entities, "start"))
+
+    def send(self, event: Event, entities: Entities = None) -> None:
+        """Send ``event``: this shard's agents now (from a handler, only those of its call,
+        as on a ``ChartBatch``); agents of other shards at the start of the next call."""
+        rows, others = self._split(entities)
+        self._batch.send(event, rows)  # checks the event first, even with no agent here
+        if others.size:
+            self.outbox.append((event, others))
+
+    def send_each(
+        self, events: Sequence[Event], choices: ArrayLike, entities: Entities = None
+    ) -> None:
+        """``ChartBatch.send_each``: without ``entities``, one choice per local slot; with
+        global indexes, agents of other shards get theirs at the start of the next call."""
+        picks = np.asarray(choices).reshape(-1)
+        rows, others = self._split(entities)
+        if not others.size:
+            self._batch.send_each(events, picks, rows)
+            return
+        ids = np.asarray(entities, dtype=np.intp).reshape(-1)
+        foreign = ~self._mine(ids)
+        if picks.shape != ids.shape or picks.dtype.kind not in "iu":
+            raise UsageError(
+                f"send_each() needs one integer choice per agent ({ids.size}), "
+                f"got {picks.size} of type {picks.dtype}"
+            )
+        if picks.size and picks.max() >= len(events):
+            raise UsageError(f"choice {int(picks.max())} names no event: there are {len(events)}")
+        self._batch.send_each(events, picks[~foreign], rows)
+        for choice in np.unique(picks[foreign & (picks >= 0)]).tolist():
+            self.outbox.append((events[choice], ids[foreign & (picks == choice)]))
+
+    def hold(self, event: Event, entities: Entities = None) -> None:
+        """Hold a level trigger on for this shard's agents ``entities``."""
+        self._batch.hold(event, self._own(entities, "hold"))
+
+    def release(self, event: Event, entities: Entities = None) -> None:
+        """Release a level trigger for this shard's agents ``entities``."""
+        self._batch.release(event, self._own(entities, "release"))
+
+    def set_levels(
+        self, levels: Mapping[Event, bool | ArrayLike], entities: Entities = None
+    ) -> None:
+        """``ChartBatch.set_levels`` on this shard's agents (arrays: one entry per local
+        slot without ``entities``)."""
+        self._batch.set_levels(levels, self._own(entities, "set_levels"))
+
+    def tick(self, dt: float) -> None:
+        """Advance every agent of this shard by ``dt`` (``ChartBatch.tick``)."""
+        self._batch.tick(dt)
+
+    # -- what the actor does for the driver ------------------------------------------------
+
+    def attempt(self, work: Any, *args: Any) -> Any:
+        """``work(*args)``, its loop failures kept (as global indexes) rather than raised."""
+        try:
+            return work(*args)
+        except BatchLoopError as error:
+            agents = np.asarray(error.entities, np.intp) - self._batch.offset
+            cycle, timers = error.cycle, error.timers
+            self.loops.append(Loop(tuple(self._members[agents].tolist()), cycle, timers))
+            return None
+
+    def deliver(self, inbox: Sequence[Mail]) -> None:
+        """Send each event of ``inbox`` to its agents, in order."""
+        for event, ids in inbox:
+            self.attempt(self._batch.send, event, np.searchsorted(self._members, ids))
+
+    def spawn(self, members: Indexes) -> Indexes:
+        """New agents at the global indexes ``members`` (increasing, above this shard's
+        others when not reusing its free slots); returns their local slots."""
+        rows = self._batch.spawn(members.size)
+        size = self._batch.size
+        if size > self._buffer.size:  # capacity doubles, as the batch's own arrays do
+            capacity = max(size, 2 * self._buffer.size)
+            self._buffer = _grown(self._buffer, capacity, self._size)
+            self._buffers = {
+                name: _grown(column, capacity, self._size) for name, column in self._buffers.items()
+            }
+        self._size = size
+        self._members = self._buffer[:size]
+        self._columns = {name: column[:size] for name, column in self._buffers.items()}
+        self._members[rows] = members
+        for column in self._columns.values():
+            column[rows] = 0
+        return rows
+
+    def despawn(self, rows: Indexes) -> None:
+        """Remove the agents at ``rows`` (exit actions run); their data rows read zero."""
+        self._batch.despawn(rows)
+        for column in self._columns.values():
+            column[rows] = 0
+
+    def part(self) -> ShardPart:
+        """Everything about this shard, for a checkpoint or a migration."""
+        columns = {name: column.copy() for name, column in self._columns.items()}
+        return ShardPart(self._batch.chart, self._members.copy(), self._batch.snapshot(), columns)
+
+
+def _grown(array: NDArray[Any], capacity: int, used: int) -> NDArray[Any]:
+    """``array``'s first ``used`` entries in a new array of ``capacity`` zeros."""
+    grown = np.zeros(capacity, array.dtype)
+    grown[:used] = array[:used]
+    return grown
