@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import os
+import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import settings
 
 import statetree
 import statetree.core
+
+if TYPE_CHECKING:
+    from statetree.chart import ShardPool
 
 # Property tests judge behaviour, never speed: a loaded CI machine must not turn a slow
 # example into a failure.
@@ -37,3 +44,58 @@ if statetree.__compiled__ and _stale_compiled_core():
         "(it recompiles), or set STATETREE_PURE=1 to test the Python source",
         returncode=2,
     )
+
+
+# -- Ray, for sharded batches ------------------------------------------------------------------
+
+# A local Ray cluster that never leaves the machine: its nodes listen on the loopback address,
+# it sends no usage statistics, and the one request Ray makes anyway (its dashboard asks cloud
+# metadata servers which cloud it runs on) goes to a proxy on a closed loopback port, so it
+# fails at once. Its workers import the test modules whose functions handlers name.
+_RAY_ENVIRONMENT = {
+    "RAY_USAGE_STATS_ENABLED": "0",
+    "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0",
+    "http_proxy": "http://127.0.0.1:9",
+    "https_proxy": "http://127.0.0.1:9",
+    "no_proxy": "localhost,127.0.0.1,::1",
+}
+
+
+@pytest.fixture(scope="session")
+def ray_cluster() -> Iterator[None]:
+    """One small local Ray cluster for the whole session (started on first use)."""
+    import ray
+
+    saved = dict(os.environ)
+    os.environ.update(_RAY_ENVIRONMENT)
+    os.environ["PYTHONPATH"] = os.pathsep.join(sys.path)
+    try:
+        ray.init(
+            address="local",
+            num_cpus=6,  # logical: three for the session pool, the rest for batches of their own
+            include_dashboard=False,
+            object_store_memory=128 << 20,
+            log_to_driver=False,
+            configure_logging=False,
+        )
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    yield
+    ray.shutdown()
+
+
+@pytest.fixture(scope="session")
+def session_pool(ray_cluster: None) -> Iterator[ShardPool]:
+    """Three shard actors, borrowed by one sharded batch after another."""
+    from statetree.chart import ShardPool
+
+    with ShardPool(3) as pool:
+        yield pool
+
+
+@pytest.fixture
+def shard_pool(session_pool: ShardPool) -> Iterator[ShardPool]:
+    """The session's shard actors, free again after the test whatever it left open."""
+    yield session_pool
+    session_pool.user = None

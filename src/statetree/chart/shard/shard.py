@@ -38,6 +38,8 @@ class Shard:
         self._setup = setup
         self.outbox: list[Mail] = []
         self.loops: list[Loop] = []
+        self._calling: Indexes | None = None
+        """The local slots of the agents of the handler call running, if one is."""
         self.load(part)
 
     def load(self, part: ShardPart) -> None:
@@ -71,7 +73,11 @@ class Shard:
 
     def _bind(self, handler: ShardHandler) -> BatchHandler:
         def perform(call: BatchCall) -> None:
-            handler(self, BatchCall(call.action, self.globals(call.entities)))
+            outer, self._calling = self._calling, call.entities
+            try:
+                handler(self, BatchCall(call.action, self.globals(call.entities)))
+            finally:
+                self._calling = outer
 
         return perform
 
@@ -133,7 +139,7 @@ class Shard:
         return mine
 
     def _split(self, entities: Entities) -> tuple[Indexes | Bools | None, Indexes]:
-        """``entities`` as this shard's slots (None: all; a mask stays a mask) and the
+        """``entities`` as this shard's slots (``None``: all; a mask stays a mask) and the
         global indexes of agents of other shards."""
         if entities is None:
             return None, np.zeros(0, np.intp)
@@ -161,35 +167,60 @@ class Shard:
         self._batch.start(self._own(entities, "start"))
 
     def send(self, event: Event, entities: Entities = None) -> None:
-        """Send ``event``: this shard's agents now (from a handler, only those of its call,
-        as on a ``ChartBatch``); agents of other shards at the start of the next call."""
-        rows, others = self._split(entities)
-        self._batch.send(event, rows)  # checks the event first, even with no agent here
-        if others.size:
-            self.outbox.append((event, others))
+        """Send ``event`` to the agents at the global indexes ``entities`` (``None``: every
+        agent of this shard): this shard's agents process it now; from a handler, only the
+        agents of its call do (the event is latched into their processing). Every other
+        agent, in this shard or another, gets it at the start of the batch's next call."""
+        if entities is None and self._calling is None:
+            self._batch.send(event, None)
+            return
+        ids = self._named(entities)
+        now = self._now(ids)
+        self._batch.send(event, np.searchsorted(self._members, ids[now]))  # checks the event
+        if not now.all():
+            self.outbox.append((event, ids[~now]))
 
     def send_each(
         self, events: Sequence[Event], choices: ArrayLike, entities: Entities = None
     ) -> None:
-        """``ChartBatch.send_each``: without ``entities``, one choice per local slot; with
-        global indexes, agents of other shards get theirs at the start of the next call."""
+        """Send each agent its own event (``ChartBatch.send_each``): without ``entities``,
+        ``choices`` has one entry per local slot; who gets it when is as for :meth:`send`."""
         picks = np.asarray(choices).reshape(-1)
-        rows, others = self._split(entities)
-        if not others.size:
-            self._batch.send_each(events, picks, rows)
+        if entities is None and self._calling is None:
+            self._batch.send_each(events, picks, None)
             return
-        ids = np.asarray(entities, dtype=np.intp).reshape(-1)
-        foreign = ~self._mine(ids)
-        if picks.shape != ids.shape or picks.dtype.kind not in "iu":
+        ids = self._named(entities)
+        if entities is None:  # one choice per local slot: those of the agents
+            picks = picks[self._batch.alive] if picks.size == self._members.size else picks
+        if picks.shape != ids.shape or (picks.size and picks.dtype.kind not in "iu"):
             raise UsageError(
                 f"send_each() needs one integer choice per agent ({ids.size}), "
                 f"got {picks.size} of type {picks.dtype}"
             )
         if picks.size and picks.max() >= len(events):
             raise UsageError(f"choice {int(picks.max())} names no event: there are {len(events)}")
-        self._batch.send_each(events, picks[~foreign], rows)
-        for choice in np.unique(picks[foreign & (picks >= 0)]).tolist():
-            self.outbox.append((events[choice], ids[foreign & (picks == choice)]))
+        now = self._now(ids)
+        self._batch.send_each(events, picks[now], np.searchsorted(self._members, ids[now]))
+        later = ~now & (picks >= 0)
+        for choice in np.unique(picks[later]).tolist():
+            self.outbox.append((events[choice], ids[later & (picks == choice)]))
+
+    def _named(self, entities: Entities) -> Indexes:
+        """The global indexes ``entities`` names (``None`` or a mask: of this shard)."""
+        if entities is None:
+            return self._members[self._batch.alive]
+        array = np.asarray(entities)
+        if array.dtype.kind == "b":
+            return self._members[array & self._batch.alive]
+        return array.reshape(-1).astype(np.intp) if array.size else np.zeros(0, np.intp)
+
+    def _now(self, ids: Indexes) -> Bools:
+        """Which agents of ``ids`` an event reaches now: this shard's, and from a handler
+        only those of its call."""
+        now = self._mine(ids)
+        if self._calling is not None:
+            now[now] = np.isin(np.searchsorted(self._members, ids[now]), self._calling)
+        return now
 
     def hold(self, event: Event, entities: Entities = None) -> None:
         """Hold a level trigger on for this shard's agents ``entities``."""

@@ -309,7 +309,7 @@ class ShardedBatch(ShardedReadings):
         if not routes:
             return
         taken = driver.run("take", routes, label="migrate")
-        driver.run("put", {shard: ([taken[s] for s in sorted(taken)],)}, label="")
+        driver.run("put", {shard: ([taken[s] for s in sorted(routes)],)}, label="")
         driver.layout.move(ids, shard)
 
     # -- snapshots and checkpoints ---------------------------------------------------------
