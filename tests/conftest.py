@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -48,40 +46,17 @@ if statetree.__compiled__ and _stale_compiled_core():
 
 # -- Ray, for sharded batches ------------------------------------------------------------------
 
-# A local Ray cluster that never leaves the machine: its nodes listen on the loopback address,
-# it sends no usage statistics, and the one request Ray makes anyway (its dashboard asks cloud
-# metadata servers which cloud it runs on) goes to a proxy on a closed loopback port, so it
-# fails at once. Its workers import the test modules whose functions handlers name.
-_RAY_ENVIRONMENT = {
-    "RAY_USAGE_STATS_ENABLED": "0",
-    "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0",
-    "http_proxy": "http://127.0.0.1:9",
-    "https_proxy": "http://127.0.0.1:9",
-    "no_proxy": "localhost,127.0.0.1,::1",
-}
-
-
 @pytest.fixture(scope="session")
 def ray_cluster() -> Iterator[None]:
-    """One small local Ray cluster for the whole session (started on first use)."""
-    import ray
+    """One small local Ray cluster for the whole session (started on first use), on this
+    machine alone: its workers import the test modules whose functions handlers name."""
+    from statetree.chart.shard.cluster import start_local
 
-    saved = dict(os.environ)
-    os.environ.update(_RAY_ENVIRONMENT)
-    os.environ["PYTHONPATH"] = os.pathsep.join(sys.path)
-    try:
-        ray.init(
-            address="local",
-            num_cpus=6,  # logical: three for the session pool, the rest for batches of their own
-            include_dashboard=False,
-            object_store_memory=128 << 20,
-            log_to_driver=False,
-            configure_logging=False,
-        )
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
+    # Logical CPUs: three for the session pool, the rest for batches making their own.
+    start_local(6, object_store_memory=128 << 20)
     yield
+    import ray  # imported by start_local, which must come first
+
     ray.shutdown()
 
 

@@ -8,7 +8,6 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
-import ray
 from shard_charts import ALARM, COLUMNS, GUARD, HANDLERS, SIZE
 
 from statetree.chart import (
@@ -36,6 +35,8 @@ def guards(shard_pool: ShardPool) -> Iterator[ShardedBatch]:
 
 def kill(actor: object) -> None:
     """End a shard's actor and wait until Ray knows it is gone."""
+    import ray  # once the session's cluster runs: see start_local
+
     ray.kill(actor)
     with pytest.raises(ray.exceptions.RayActorError):
         ray.get(actor.ping.remote())  # type: ignore[attr-defined]
@@ -165,6 +166,8 @@ def test_another_cluster_than_the_one_connected_is_refused(ray_cluster: None) ->
 
 
 def test_a_batch_given_a_shard_count_ends_its_own_actors(ray_cluster: None) -> None:
+    import ray
+
     with ShardedBatch(GUARD, 4, HANDLERS, shards=2, columns=COLUMNS) as batch:
         batch.start()
         actors = batch.actors

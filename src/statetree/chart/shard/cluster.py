@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib
 import os
 import socket
+import sys
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -15,7 +16,7 @@ from statetree.chart.shard.actor import ShardActor
 from statetree.chart.shard.errors import ShardError
 from statetree.errors import UsageError
 
-__all__ = ["ShardPool", "connect"]
+__all__ = ["ShardPool", "connect", "start_local"]
 
 PROBE_SECONDS = 5.0
 """How long to wait for a cluster's address to answer before calling it unreachable."""
@@ -40,26 +41,66 @@ def connect(address: str | None, cpus: int) -> None:
         UsageError: ``address`` is malformed, or this process is connected to another
             cluster.
     """
-    ray = _ray()
     if address is not None:
         _probe(address)
-    if ray.is_initialized():
-        current = ray.get_runtime_context().gcs_address
+    loaded = sys.modules.get("ray")  # not imported yet: see start_local
+    if loaded is not None and loaded.is_initialized():
+        current = loaded.get_runtime_context().gcs_address
         if address is not None and address not in (current, "auto"):
             raise UsageError(
                 f"this process is already connected to the Ray cluster at {current}: leave "
                 f"address out to use it (or call ray.shutdown() first), not {address!r}"
             )
         return
+    if address is None and not os.environ.get("RAY_ADDRESS"):
+        start_local(max(os.cpu_count() or 1, cpus))
+        return
     try:
-        if address is not None or os.environ.get("RAY_ADDRESS"):
-            ray.init(address=address)
-        else:
-            ray.init(
-                address="local", num_cpus=max(os.cpu_count() or 1, cpus), include_dashboard=False
-            )
+        _ray().init(address=address)
     except Exception as error:
         raise ShardError(f"cannot connect to a Ray cluster at {address!r}: {error}") from error
+
+
+# Ray's dashboard asks cloud metadata servers which cloud it runs on, whatever the usage
+# statistics setting; through a proxy on a closed loopback port that request fails at once.
+_ON_THIS_MACHINE = {
+    "RAY_USAGE_STATS_ENABLED": "0",
+    "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0",  # every address of the cluster on loopback
+    "http_proxy": "http://127.0.0.1:9",
+    "https_proxy": "http://127.0.0.1:9",
+    "no_proxy": "localhost,127.0.0.1,::1",
+}
+
+
+def start_local(cpus: int, *, object_store_memory: int | None = None) -> None:
+    """Start a Ray cluster on this machine alone, for this process.
+
+    It sends no usage statistics and makes no request off the machine, and it listens on
+    the loopback address only when this process had not imported Ray before (Ray reads
+    that setting once, when imported); its workers import modules as this process does
+    (they get its ``sys.path``). This is the cluster a batch starts when given no address.
+
+    Args:
+        cpus: the CPUs it offers actors (logical: more than the machine has is fine).
+        object_store_memory: the bytes of its object store (Ray's default: 30% of memory).
+
+    Raises:
+        ShardError: Ray could not start.
+    """
+    saved = dict(os.environ)
+    os.environ.update(_ON_THIS_MACHINE, PYTHONPATH=os.pathsep.join(sys.path))
+    try:  # the cluster's processes inherit the environment when they start
+        _ray().init(
+            address="local",
+            num_cpus=cpus,
+            include_dashboard=False,
+            object_store_memory=object_store_memory,
+        )
+    except Exception as error:
+        raise ShardError(f"cannot start a local Ray cluster: {error}") from error
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
 
 
 def _probe(address: str) -> None:
