@@ -46,6 +46,7 @@ if statetree.__compiled__ and _stale_compiled_core():
 
 # -- Ray, for sharded batches ------------------------------------------------------------------
 
+
 @pytest.fixture(scope="session")
 def ray_cluster() -> Iterator[None]:
     """One small local Ray cluster for the whole session (started on first use), on this
