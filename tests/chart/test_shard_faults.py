@@ -3,8 +3,12 @@ shard or by none), the cluster cannot be reached."""
 
 from __future__ import annotations
 
+import os
+import signal
 import socket
+import time
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import pytest
@@ -33,13 +37,18 @@ def guards(shard_pool: ShardPool) -> Iterator[ShardedBatch]:
         yield batch
 
 
-def kill(actor: object) -> None:
-    """End a shard's actor and wait until Ray knows it is gone."""
+def kill(actor: Any) -> None:
+    """Kill a shard's process and wait until Ray knows it is gone."""
     import ray  # once the session's cluster runs: see start_local
 
-    ray.kill(actor)
-    with pytest.raises(ray.exceptions.RayActorError):
-        ray.get(actor.ping.remote())  # type: ignore[attr-defined]
+    os.kill(ray.get(actor.ping.remote()), signal.SIGKILL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:  # each try waits for Ray's answer: no sleep
+        try:
+            ray.get(actor.ping.remote(), timeout=10)
+        except ray.exceptions.RayActorError:
+            return
+    raise AssertionError("the killed shard still answers")
 
 
 def state(batch: ShardedBatch) -> tuple[bytes, list[int], int]:

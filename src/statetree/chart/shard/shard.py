@@ -40,6 +40,8 @@ class Shard:
         self.loops: list[Loop] = []
         self._calling: Indexes | None = None
         """The local slots of the agents of the handler call running, if one is."""
+        self._called: Indexes | None = None
+        """Their global indexes: ``rows(call.entities)`` needs no search."""
         self.load(part)
 
     def load(self, part: ShardPart) -> None:
@@ -73,11 +75,12 @@ class Shard:
 
     def _bind(self, handler: ShardHandler) -> BatchHandler:
         def perform(call: BatchCall) -> None:
-            outer, self._calling = self._calling, call.entities
+            outer = self._calling, self._called
+            self._calling, self._called = call.entities, self.globals(call.entities)
             try:
-                handler(self, BatchCall(call.action, self.globals(call.entities)))
+                handler(self, BatchCall(call.action, self._called))
             finally:
-                self._calling = outer
+                self._calling, self._called = outer
 
         return perform
 
@@ -121,22 +124,33 @@ class Shard:
         Raises:
             UsageError: an index is not that of an agent of this shard.
         """
+        if entities is self._called and self._calling is not None:
+            return self._calling
         ids = np.asarray(entities, dtype=np.intp).reshape(-1)
-        mine = self._mine(ids)
+        at, mine = self._find(ids)
         if not mine.all():
             raise UsageError(
                 f"agent {int(ids[~mine][0])} is not an agent of shard {self.index} "
                 f"of {self._setup.name!r}"
             )
-        return np.searchsorted(self._members, ids)
+        return at
 
-    def _mine(self, ids: Indexes) -> Bools:
+    def _find(self, ids: Indexes) -> tuple[Indexes, Bools]:
+        """Where each global index would be among this shard's slots, and whether it is
+        one of its agents there."""
         members = self._members
-        at = np.minimum(np.searchsorted(members, ids), max(members.size - 1, 0))
         if not members.size:
-            return np.zeros(ids.size, np.bool_)
-        mine: Bools = (members[at] == ids) & self._batch.alive[at]
-        return mine
+            return np.zeros(ids.size, np.intp), np.zeros(ids.size, np.bool_)
+        first = int(members[0])
+        if members[-1] - first == members.size - 1:  # a range of global indexes
+            at = ids - first
+            inside = (at >= 0) & (at < members.size)
+            at = np.where(inside, at, 0)
+        else:
+            at = np.minimum(np.searchsorted(members, ids), members.size - 1)
+            inside = members[at] == ids
+        mine: Bools = inside & self._batch.alive[at]
+        return at, mine
 
     def _split(self, entities: Entities) -> tuple[Indexes | Bools | None, Indexes]:
         """``entities`` as this shard's slots (``None``: all; a mask stays a mask) and the
@@ -147,8 +161,8 @@ class Shard:
         if array.dtype.kind == "b":
             return array, np.zeros(0, np.intp)
         ids = array.reshape(-1).astype(np.intp) if array.size else np.zeros(0, np.intp)
-        mine = self._mine(ids)
-        return np.searchsorted(self._members, ids[mine]), ids[~mine]
+        at, mine = self._find(ids)
+        return at[mine], ids[~mine]
 
     def _own(self, entities: Entities, call: str) -> Indexes | Bools | None:
         """``entities`` as this shard's slots; all of them must be of this shard."""
@@ -175,8 +189,8 @@ class Shard:
             self._batch.send(event, None)
             return
         ids = self._named(entities)
-        now = self._now(ids)
-        self._batch.send(event, np.searchsorted(self._members, ids[now]))  # checks the event
+        at, now = self._now(ids)
+        self._batch.send(event, at[now])  # checks the event, even for no agent of this shard
         if not now.all():
             self.outbox.append((event, ids[~now]))
 
@@ -199,8 +213,8 @@ class Shard:
             )
         if picks.size and picks.max() >= len(events):
             raise UsageError(f"choice {int(picks.max())} names no event: there are {len(events)}")
-        now = self._now(ids)
-        self._batch.send_each(events, picks[now], np.searchsorted(self._members, ids[now]))
+        at, now = self._now(ids)
+        self._batch.send_each(events, picks[now], at[now])
         later = ~now & (picks >= 0)
         for choice in np.unique(picks[later]).tolist():
             self.outbox.append((events[choice], ids[later & (picks == choice)]))
@@ -214,13 +228,13 @@ class Shard:
             return self._members[array & self._batch.alive]
         return array.reshape(-1).astype(np.intp) if array.size else np.zeros(0, np.intp)
 
-    def _now(self, ids: Indexes) -> Bools:
-        """Which agents of ``ids`` an event reaches now: this shard's, and from a handler
-        only those of its call."""
-        now = self._mine(ids)
+    def _now(self, ids: Indexes) -> tuple[Indexes, Bools]:
+        """Where the agents ``ids`` are in this shard (see ``_find``), and which of them an
+        event reaches now: this shard's, and from a handler only those of its call."""
+        at, now = self._find(ids)
         if self._calling is not None:
-            now[now] = np.isin(np.searchsorted(self._members, ids[now]), self._calling)
-        return now
+            now[now] = np.isin(at[now], self._calling)
+        return at, now
 
     def hold(self, event: Event, entities: Entities = None) -> None:
         """Hold a level trigger on for this shard's agents ``entities``."""

@@ -1,0 +1,214 @@
+"""ShardedBatch on Ray against one ChartBatch in this process: the crowd workload in shards.
+
+The character is ``examples/charts/crowd.json`` (14 states), the frame that of
+``bench_batch.py``: about 10% of the agents get an input, then every agent ticks 1/60 s. A
+shard makes its own agents' inputs in its step function (a random stream per shard and frame)
+and feeds them with one ``send_each`` and one ``tick``; the driver's frame is one ``step()``
+call, one message per shard. The in-process ChartBatch does the same work for all agents.
+
+Tables: frames per second and agent-steps per second for one ChartBatch and for 1, 2 and 4
+shards at 1,000,000 and 4,000,000 agents (wall-clock time, best of repeats: the shards run in
+other processes); the cost of coordinating a frame (a ``step()`` of shards with no agents)
+against the number of shards; and a model of 64 machines built from those measurements.
+Before anything is timed, a sharded batch and a ChartBatch fed the same inputs must agree.
+
+Run ``python benchmarks/bench_shard.py`` (``--quick``: 1,000,000 agents only).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+
+import numpy as np
+from bench_batch import CHART, DT, EVENTS, INPUTS
+
+from statetree.chart import BatchCall, ChartBatch, Shard, ShardedBatch
+from statetree.chart.shard.cluster import start_local
+
+ODDS = np.array([odds for _, odds in INPUTS])
+SHARDS = (1, 2, 4)
+COORDINATION = (1, 2, 4, 8)
+TARGET_SPEEDUP = 1.7
+TARGET_COORDINATION_MS = 1.0
+MACHINES, CORES = 64, 16
+"""The modelled cluster: 64 machines of 16 cores, one shard a core."""
+NETWORK_MS = 0.1
+"""The modelled round trip between the driver and a machine of the cluster (one network)."""
+
+
+def inputs(random: np.random.Generator, size: int) -> np.ndarray:  # type: ignore[type-arg]
+    """A frame's inputs for ``size`` agents: an event index each, or -1 (about 90%)."""
+    return np.where(random.random(size) < 0.1, random.choice(len(EVENTS), size, p=ODDS), -1)
+
+
+def frame(shard: Shard, seed: int, number: int) -> None:
+    """A shard's frame: its agents' inputs, then one tick."""
+    random = np.random.default_rng((seed, shard.index, number))
+    shard.send_each(EVENTS, inputs(random, shard.batch.size))
+    shard.tick(DT)
+
+
+def animate(shard: Shard, call: BatchCall) -> None:
+    shard.columns["animation"][shard.rows(call.entities)] = len(str(call.params["name"]))
+
+
+def nothing(shard: Shard) -> None:
+    """The step of a frame with no work: what is left is coordination."""
+
+
+class Local:
+    """One ChartBatch of every agent, in this process, doing a shard's frame for all."""
+
+    def __init__(self, agents: int) -> None:
+        self.animation = np.zeros(agents, np.int8)
+        self.batch = ChartBatch(CHART, agents, {"play_animation": self.animate})
+        self.batch.start()
+        self.frames = 0
+
+    def animate(self, call: BatchCall) -> None:
+        self.animation[call.entities] = len(str(call.params["name"]))
+
+    def run(self, count: int) -> None:
+        for _ in range(count):
+            random = np.random.default_rng((1, 0, self.frames))
+            self.batch.send_each(EVENTS, inputs(random, self.batch.size))
+            self.batch.tick(DT)
+            self.frames += 1
+
+
+class Sharded:
+    """A ShardedBatch of every agent in ``shards`` actors, one ``step()`` a frame."""
+
+    def __init__(self, agents: int, shards: int) -> None:
+        handlers = {"play_animation": animate}
+        columns = {"animation": np.int8}
+        self.batch = ShardedBatch(
+            CHART, agents, handlers, shards=shards, columns=columns, step=frame
+        )
+        self.batch.start()
+        self.frames = 0
+
+    def run(self, count: int) -> None:
+        for _ in range(count):
+            self.batch.step(1, self.frames)
+            self.frames += 1
+
+
+def best_seconds(run: Callable[[int], None], frames: int, repeats: int) -> float:
+    """The best wall-clock seconds per frame over ``repeats`` runs of ``frames`` frames."""
+    run(2)  # warm up: the first frames start every agent's recall of its cases
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        run(frames)
+        best = min(best, (time.perf_counter() - start) / frames)
+    return best
+
+
+def check(agents: int = 20_000, frames: int = 30) -> None:
+    """Two shards fed the inputs of one ChartBatch end every frame with its counts."""
+    one = ChartBatch(CHART, agents, {"play_animation": lambda call: None})
+    handlers = {"play_animation": animate}
+    with ShardedBatch(CHART, agents, handlers, shards=2, columns={"animation": np.int8}) as two:
+        one.start()
+        two.start()
+        random = np.random.default_rng(3)
+        for number in range(frames):
+            choices = inputs(random, agents)
+            for batch in (one, two):
+                batch.send_each(EVENTS, choices)
+                batch.tick(DT)
+            if two.counts() != one.counts():
+                raise SystemExit(f"frame {number}: the shards differ from the ChartBatch")
+    print(f"check: {agents:,} agents x {frames} frames, 2 shards agree with one ChartBatch\n")
+
+
+def scaling(agents: int) -> dict[str, float]:
+    """Seconds per frame of one ChartBatch and of each shard count, at ``agents``."""
+    frames, repeats = (10, 3) if agents > 1_000_000 else (20, 3)
+    rows = {"ChartBatch": best_seconds(Local(agents).run, frames, repeats)}
+    for shards in SHARDS:
+        sharded = Sharded(agents, shards)
+        rows[f"{shards} shards"] = best_seconds(sharded.run, frames, repeats)
+        sharded.batch.close()
+    return rows
+
+
+def coordination(shards: int, calls: int = 300) -> float:
+    """Seconds a frame costs with ``shards`` shards and nothing to do."""
+    with ShardedBatch(CHART, 0, {"play_animation": animate}, shards=shards, step=nothing) as idle:
+        idle.step()
+        start = time.perf_counter()
+        for _ in range(calls):
+            idle.step()
+        return (time.perf_counter() - start) / calls
+
+
+def model(per_agent: float, per_shard: float, fixed: float, agents: int) -> str:
+    """A frame of ``agents`` agents on 64 machines, from the measured costs."""
+    shards = MACHINES * CORES
+    work = agents / shards * per_agent
+    coordinating = fixed + shards * per_shard + NETWORK_MS / 1e3
+    total = work + coordinating
+    return (
+        f"  {agents:>13,} agents: {work * 1e3:7.2f} ms of stepping + {coordinating * 1e3:5.2f} ms "
+        f"of coordination = {1 / total:7.1f} frames/s, {agents / total:.2e} agent-steps/s"
+    )
+
+
+def main(argv: list[str]) -> int:
+    start_local(max(SHARDS + COORDINATION), object_store_memory=512 << 20)
+    check()
+    sizes = (1_000_000,) if "--quick" in argv else (1_000_000, 4_000_000)
+    results = {agents: scaling(agents) for agents in sizes}
+    print("Frames (10% of agents get an input; every agent ticks), wall clock, 2 cores")
+    header = ("agents", "engine", "frame", "frames/s", "agent-steps/s", "vs ChartBatch")
+    print("  " + "".join(f"{title:>15}" for title in header))
+    for agents, rows in results.items():
+        for engine, seconds in rows.items():
+            cells = (f"{agents:,}", engine, f"{seconds * 1e3:.1f} ms", f"{1 / seconds:.1f}")
+            cells += (f"{agents / seconds:.3g}", f"{rows['ChartBatch'] / seconds:.2f}x")
+            print("  " + "".join(f"{cell:>15}" for cell in cells))
+    costs = {shards: coordination(shards) for shards in COORDINATION}
+    print("\nCoordination: a frame of shards with no agents (one step() call)")
+    for shards, seconds in costs.items():
+        each = seconds / shards * 1e3
+        print(f"  {shards} shards: {seconds * 1e3:.2f} ms a frame, {each:.2f} ms a shard")
+    slope = (costs[COORDINATION[-1]] - costs[1]) / (COORDINATION[-1] - 1)
+    fixed = costs[1] - slope
+    largest = max(sizes)
+    per_agent = results[largest]["1 shards"] / largest
+    print(
+        f"\nModel of {MACHINES} machines x {CORES} cores, one shard a core "
+        f"({MACHINES * CORES} shards), assuming: each core steps an agent in "
+        f"{per_agent * 1e9:.0f} ns (one shard here, {largest:,} agents, coordination included), "
+        f"the driver spends {slope * 1e3:.3f} ms per shard and {fixed * 1e3:.2f} ms per frame "
+        f"(measured above), a round trip to the machines takes {NETWORK_MS} ms, agents are "
+        "spread evenly, and no mail crosses shards"
+    )
+    for agents in (4_000_000, 64_000_000, 256_000_000):
+        print(model(per_agent, slope, fixed, agents))
+    two = results[largest]["ChartBatch"] / results[largest]["2 shards"]
+    worst = max(seconds / shards for shards, seconds in costs.items()) * 1e3
+    print("\nTargets")
+    _target(
+        two >= TARGET_SPEEDUP,
+        f"{largest:,} agents: 2 shards {TARGET_SPEEDUP}x one ChartBatch",
+        f"{two:.2f}x",
+    )
+    _target(
+        worst < TARGET_COORDINATION_MS,
+        "coordination under 1 ms a frame per shard",
+        f"{worst:.2f} ms",
+    )
+    return 0
+
+
+def _target(passed: bool, label: str, value: str) -> None:
+    print(f"  {'PASS' if passed else 'MISS'}  {label}: {value}")
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
