@@ -53,8 +53,9 @@ def ray_cluster() -> Iterator[None]:
     machine alone: its workers import the test modules whose functions handlers name."""
     from statetree.chart.shard.cluster import start_local
 
-    # Logical CPUs: three for the session pool, the rest for batches making their own.
-    start_local(6, object_store_memory=128 << 20)
+    # Logical CPUs: three for the session pool, the rest for batches making their own (the
+    # guide's page has two of two shards at once).
+    start_local(8, object_store_memory=128 << 20)
     yield
     import ray  # imported by start_local, which must come first
 
