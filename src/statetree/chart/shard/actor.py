@@ -1,6 +1,6 @@
 """The body of a shard's Ray actor: it holds one :class:`Shard` and runs the driver's calls.
 
-Every call of the driver is one message, ``call(inbox, op, args)``: the actor first delivers
+Every call of the driver is one message, ``call((inbox, op, args))``: the actor first delivers
 the mail other shards sent its agents, then runs the operation, and answers a
 :class:`Reply` (the result, the mail its agents sent to other shards, the agents that could
 not settle, the error that aborted the call). Errors travel as data so that the driver can
@@ -46,8 +46,10 @@ class ShardActor:
         self._shard = Shard(setup, index, part)
         return self._shard.alive
 
-    def call(self, inbox: Sequence[Mail], op: str, args: tuple[Any, ...]) -> Reply:
-        """Deliver ``inbox``, then run the operation ``op`` with ``args``."""
+    def call(self, message: tuple[Sequence[Mail], str, tuple[Any, ...]]) -> Reply:
+        """Deliver the mail of ``message = (inbox, op, args)``, then run the operation
+        ``op`` with ``args`` (one argument: Ray serializes each argument on its own)."""
+        inbox, op, args = message
         shard = self._shard
         if shard is None:
             raise RuntimeError("the actor holds no shard: load() one first")

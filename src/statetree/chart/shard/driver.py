@@ -137,11 +137,15 @@ class Driver:
             op, arguments = "deliver", ()
         else:
             arguments = args[shard]
-        return self.pool.actors[shard].call.remote(inbox, op, arguments)
+        return self.pool.actors[shard].call.remote((inbox, op, arguments))
 
     def _gather(self, calls: Mapping[int, Any]) -> dict[int, Reply]:
         """Every answer; a shard whose actor died brings the batch back to its checkpoint."""
         ray = self.pool._ray
+        try:  # one wait for all: the common case
+            return dict(zip(calls, ray.get(list(calls.values())), strict=True))
+        except ray.exceptions.RayError:
+            pass  # find out which shard failed, and hear every other one first
         replies: dict[int, Reply] = {}
         lost = []
         for shard, call in calls.items():
