@@ -113,6 +113,8 @@ def test_a_refused_call_changes_no_shard(guards: ShardedBatch) -> None:
         guards.migrate([0], 3)
     with pytest.raises(UsageError, match="spawn"):
         guards.spawn(-1)
+    with pytest.raises(UsageError, match="has no step function: give step="):
+        guards.step(0.5)
     assert state(guards) == before
 
 

@@ -38,6 +38,9 @@ class Layout:
     owner: NDArray[np.int32]
     row: Indexes
     members: list[Indexes]
+    _room: tuple[Bools, NDArray[np.int32], Indexes] | None = None
+    """Arrays with room for more slots, whose first ``size`` entries the three above view
+    (capacity doubles, as a batch's does, so spawning is not a copy of every slot)."""
 
     @classmethod
     def of(cls, members: Sequence[Indexes], alive: Bools) -> Layout:
@@ -108,28 +111,37 @@ class Layout:
             shards = len(self.members)
             target = min(range(shards), key=lambda shard: (self.population(shard), shard))
             fresh = np.arange(self.size, self.size + added)
-            self.alive = np.concatenate([self.alive, np.zeros(added, np.bool_)])
-            self.owner = np.concatenate([self.owner, np.full(added, target, np.int32)])
-            self.row = np.concatenate([self.row, self.members[target].size + np.arange(added)])
+            self._extend(added)
+            self.alive[fresh] = False
+            self.owner[fresh] = target
+            self.row[fresh] = self.members[target].size + np.arange(added)
             self.members[target] = np.concatenate([self.members[target], fresh])
             free = np.concatenate([free, fresh])
         self.alive[free] = True
         owners = self.owner[free]
         return {int(shard): free[owners == shard] for shard in np.unique(owners).tolist()}
 
-    def move(self, ids: Indexes, target: int) -> dict[int, Indexes]:
-        """Move the agents ``ids`` to shard ``target``; the local slots they had, by shard
-        they left."""
-        left = {shard: rows for shard, rows in self.route(ids).items() if shard != target}
+    def _extend(self, added: int) -> None:
+        """``added`` more slots (their entries to be written by the caller)."""
+        size = self.size + added
+        room = self._room or (self.alive, self.owner, self.row)
+        if size > room[0].size:
+            capacity = max(size, 2 * room[0].size)
+            room = (_grown(room[0], capacity), _grown(room[1], capacity), _grown(room[2], capacity))
+        self._room = room
+        self.alive, self.owner, self.row = room[0][:size], room[1][:size], room[2][:size]
+
+    def move(self, ids: Indexes, target: int) -> None:
+        """Move the agents ``ids`` to shard ``target``, every shard's slots in order."""
         moved = ids[self.owner[ids] != target]
-        members = list(self.members)
-        for shard in left:
-            members[shard] = np.setdiff1d(members[shard], moved)
-        members[target] = np.union1d(members[target], moved)
-        moved_layout = Layout.of(members, self.alive)
-        self.owner, self.row, self.members = (
-            moved_layout.owner,
-            moved_layout.row,
-            moved_layout.members,
-        )
-        return left
+        members = [np.setdiff1d(slots, moved) for slots in self.members]
+        members[target] = np.union1d(self.members[target], moved)
+        placed = Layout.of(members, self.alive)
+        self.alive, self.owner, self.row = placed.alive, placed.owner, placed.row
+        self.members, self._room = placed.members, None
+
+
+def _grown(array: NDArray[Any], capacity: int) -> NDArray[Any]:
+    grown = np.zeros(capacity, array.dtype)
+    grown[: array.size] = array
+    return grown

@@ -228,7 +228,12 @@ class ShardedBatch(ShardedReadings):
 
         Returns:
             What it returned in each shard, in shard order.
+
+        Raises:
+            UsageError: the batch was made without a step function.
         """
+        if self._driver.setup.step is None:
+            raise UsageError(f"sharded batch {self.name!r} has no step function: give step=")
         results = self._driver.run("step", (args,))
         return [results[shard] for shard in range(self.shards)]
 
