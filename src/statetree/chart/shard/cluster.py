@@ -78,7 +78,9 @@ def start_local(cpus: int, *, object_store_memory: int | None = None) -> None:
     It sends no usage statistics and makes no request off the machine, and it listens on
     the loopback address only when this process had not imported Ray before (Ray reads
     that setting once, when imported); its workers import modules as this process does
-    (they get its ``sys.path``). This is the cluster a batch starts when given no address.
+    (they get its ``sys.path``). This process's ``print`` stays the built-in one (Ray would
+    replace it to draw progress bars, unless ``RAY_TQDM_PATCH_PRINT`` says otherwise).
+    This is the cluster a batch starts when given no address.
 
     Args:
         cpus: the CPUs it offers actors (logical: more than the machine has is fine).
@@ -87,6 +89,7 @@ def start_local(cpus: int, *, object_store_memory: int | None = None) -> None:
     Raises:
         ShardError: Ray could not start.
     """
+    os.environ.setdefault("RAY_TQDM_PATCH_PRINT", "0")  # read whenever a worker prints
     saved = dict(os.environ)
     os.environ.update(_ON_THIS_MACHINE, PYTHONPATH=os.pathsep.join(sys.path))
     try:  # the cluster's processes inherit the environment when they start
