@@ -126,7 +126,7 @@ def _run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-COMMAND = Command(
+COMMAND: Command = Command(
     name="inspect",
     summary="watch and debug running machines, edit charts, live in the browser (inspect extra)",
     description=(

@@ -147,7 +147,7 @@ def _built(header: str, structure: Structure, **options: Any) -> Codec:
     return build(structure, **options)
 
 
-COMMAND = Command(
+COMMAND: Command = Command(
     name="net",
     summary="networking tools: write or check a machine's wire schema",
     description=(
