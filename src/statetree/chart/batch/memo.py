@@ -72,7 +72,8 @@ class Keys:
         ``store.held`` holding the chart's levels)."""
         if self.history.size:
             keys: NDArray[np.int64] = self.history.dot(store.history.take(ids, axis=1))
-            keys |= store.active[0][ids]
+            # Flags of 33 to 63 states are uint64, which NumPy will not or into int64.
+            keys |= store.active[0][ids].astype(np.int64)
         else:
             keys = store.active[0][ids].astype(np.int64)
         if self.levels.size:
