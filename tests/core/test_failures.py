@@ -205,6 +205,50 @@ def test_init_raising_pushes_nothing() -> None:
     assert machine.stack == ()
 
 
+def test_a_state_is_made_by_its_own_init_new_or_metaclass_call() -> None:
+    """A class's own ``__init__``, ``__new__`` or metaclass ``__call__`` runs once per
+    entry, before ``owner`` is set; a plain class's states are made all the same."""
+    made: list[str] = []
+
+    class Counting(type):
+        def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+            made.append(f"{cls.__name__}.call")
+            return super().__call__(*args, **kwargs)
+
+    class WithInit(st.State[str]):
+        def __init__(self) -> None:
+            made.append(f"WithInit.init has_owner={hasattr(self, 'owner')}")
+
+        def transition(self) -> st.Transition | None:
+            return st.sibling(WithNew)
+
+    class WithNew(st.State[str]):
+        def __new__(cls) -> WithNew:
+            made.append("WithNew.new")
+            return super().__new__(cls)
+
+        def transition(self) -> st.Transition | None:
+            return st.sibling(Called)
+
+    class Called(st.State[str], metaclass=Counting):
+        def transition(self) -> st.Transition | None:
+            return st.sibling(Plain)
+
+    class Plain(st.State[str]):
+        def on_enter(self) -> None:
+            made.append(f"Plain.enter owner={self.owner}")
+
+    machine = st.StateMachine(WithInit, "hero")
+    machine.process_state_transitions()
+    assert made == [
+        "WithInit.init has_owner=False",
+        "WithNew.new",
+        "Called.call",
+        "Plain.enter owner=hero",
+    ]
+    assert [type(state) for state in machine.stack] == [Plain]
+
+
 def test_update_before_processing_is_refused() -> None:
     machine = st.StateMachine(Low, Recorder(), name="Hero")
     with pytest.raises(st.NotStartedError) as caught:

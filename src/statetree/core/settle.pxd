@@ -8,7 +8,7 @@ from statetree.core.transition cimport Transition
 # Names the per-frame path reads, imported once into C variables (a module global costs
 # a dictionary lookup per read on CPython 3.12 and later).
 cdef object SIBLING, INNER, CONCURRENT, _ENTRY, _INNER, _SIBLING, _REGION, _POP
-cdef long HAS_ENTER, HAS_EXIT
+cdef long HAS_ENTER, HAS_EXIT, BUILT_BY_CALL
 
 
 @cython.locals(extras=Extras, quiet=Py_ssize_t, stack=list, chosen=Transition)
@@ -22,7 +22,7 @@ cpdef pop_to(Options machine, list home, Py_ssize_t size)
 @cython.locals(changed=Extras)
 cpdef _popped(Options machine, list states, state)
 
-@cython.locals(extras=Extras, hooks=long)
+@cython.locals(extras=Extras, hooks=long, plain=type)
 cpdef enter(Options machine, list home, Transition chosen, Py_ssize_t depth, step)
 
 @cython.locals(states=list, last=Py_ssize_t, index=Py_ssize_t, chosen=Transition)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Final
 from statetree.core.arguments import check_arguments
 from statetree.core.loops import KEPT_CHANGES, LoopWatch
 from statetree.core.options import DEFAULT_MAX_TRANSITIONS, Extras
-from statetree.core.state import HAS_ENTER, HAS_EXIT, State
+from statetree.core.state import BUILT_BY_CALL, HAS_ENTER, HAS_EXIT, State
 from statetree.core.trace import Step, StepKind
 from statetree.core.transition import (
     CONCURRENT,
@@ -166,11 +166,17 @@ def enter(
     if extras is not None and extras.regions and home:
         exit_regions(machine, home[-1])  # an inner replaces a host's regions
     cls = chosen.target
-    state = cls()
+    hooks = chosen.hooks
+    if hooks & BUILT_BY_CALL:
+        state = cls()
+    else:
+        # Made by its __new__ alone (typed, a C call when compiled): calling the class would
+        # add the type call and object.__init__, which does nothing.
+        plain = cls
+        state = plain.__new__(plain)
     state.owner = machine.owner
     state.machine = machine  # type: ignore[assignment]  # a MachineCore is a StateMachine's
     home.append(state)
-    hooks = chosen.hooks
     if extras is not None:
         if extras.timers is not None:
             extras.timers[id(state)] = 0.0

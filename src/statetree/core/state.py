@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from statetree.core.state_value import StateValue
     from statetree.core.transition import Transition
 
-__all__ = ["HAS_ENTER", "HAS_EXIT", "HAS_UPDATE", "State", "StateCore"]
+__all__ = ["BUILT_BY_CALL", "HAS_ENTER", "HAS_EXIT", "HAS_UPDATE", "State", "StateCore"]
 
 OwnerT = TypeVar("OwnerT")
 S = TypeVar("S", bound="State[Any]")
@@ -23,6 +23,9 @@ T = TypeVar("T")
 HAS_ENTER: Final = 1
 HAS_EXIT: Final = 2
 HAS_UPDATE: Final = 4
+BUILT_BY_CALL: Final = 8
+"""The class has an ``__init__`` of its own, or a metaclass: its states are made by calling
+it; the others by its ``__new__`` alone."""
 
 
 class StateCore:
@@ -60,8 +63,9 @@ class State(StateCore, Generic[OwnerT]):
     owner: OwnerT
     machine: StateMachine[Any]
 
-    # What the machine must do for a class's states (HAS_ENTER, HAS_EXIT, HAS_UPDATE),
-    # computed once per class so that it skips the calls that would do nothing.
+    # What the machine must do for a class's states (HAS_ENTER, HAS_EXIT, HAS_UPDATE,
+    # BUILT_BY_CALL), computed once per class so that it skips the calls that would do
+    # nothing.
     _st_hooks: ClassVar[int] = 0
 
     # The shared argument-less transitions to this class (``st.sibling(cls)``...), made on
@@ -79,7 +83,9 @@ class State(StateCore, Generic[OwnerT]):
         cls._st_concurrent = None
         hooks = HAS_ENTER if cls.on_enter is not State.on_enter else 0
         hooks |= HAS_EXIT if cls.on_exit is not State.on_exit else 0
-        cls._st_hooks = hooks | (HAS_UPDATE if cls.update is not State.update else 0)
+        hooks |= HAS_UPDATE if cls.update is not State.update else 0
+        plain = cls.__init__ is State.__init__ and type(cls) is type
+        cls._st_hooks = hooks | (0 if plain else BUILT_BY_CALL)
 
     # -- hooks -----------------------------------------------------------------------------
 
