@@ -1,7 +1,7 @@
 """Twins: a ChartBatch and one ChartMachine per agent, driven by the same calls, compared.
 
-The batch processes by recall (remembered endings, see ``statetree.chart.batch.recall``) or,
-with ``recall=False``, always in passes: both must match the machines.
+The batch steps its agents with the compiled pass (numba) or the NumPy one: both must match
+the machines.
 
 Both engines log every host action call per agent (``str`` of the action: type, params,
 state, phase) and report transition loops; ``check`` compares active states, clocks, host
@@ -51,16 +51,14 @@ class Twins:
         count: int,
         bound: int = BOUND,
         *,
-        recall: bool = True,
+        backend: str = "numpy",
     ) -> None:
         self.chart: Chart | CompiledChart = chart
         self.bound = bound
         self.batch_calls: dict[int, list[str]] = defaultdict(list)
         self.machine_calls: dict[int, list[str]] = defaultdict(list)
         handlers = {"host": self.batch_host, "echo": self.batch_echo}
-        self.batch = ChartBatch(chart, count, handlers, max_transitions=bound)
-        if not recall:  # every processing in passes: the engine recall learns from
-            self.batch._engine.recall = None
+        self.batch = ChartBatch(chart, count, handlers, max_transitions=bound, backend=backend)
         self.machines = {agent: self.machine(agent) for agent in range(count)}
         self.batch_failed: tuple[tuple[int, ...], Loop] = ((), NO_LOOP)
         self.machines_failed: dict[int, Loop] = {}
@@ -196,7 +194,7 @@ class Twins:
             self.batch_failed = (error.entities, (error.cycle, error.timers))
             return
         assert (set(report.kept), set(report.exited)) == (kept, exited)
-        assert set(report.entered) == entered
+        assert set(report.entered) == entered, (report, entered)
 
     def spawn(self) -> None:
         free = [slot for slot in range(self.batch.size) if slot not in self.machines]

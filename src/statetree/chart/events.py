@@ -20,8 +20,9 @@ from typing import Literal, NamedTuple
 
 from statetree.chart.errors import ScriptError
 from statetree.chart.registry import HELD
+from statetree.errors import UsageError
 
-__all__ = ["Event", "ScriptStep", "read_script"]
+__all__ = ["Event", "ScriptStep", "read_script", "time_step"]
 
 
 class Event(NamedTuple):
@@ -35,6 +36,24 @@ class Event(NamedTuple):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.name}"
+
+
+def time_step(dt: object, call: str) -> float:
+    """``dt`` as the float a clock advances by: a real number, at least 0 and finite.
+
+    Raises:
+        UsageError: anything else, named in the message as ``call(dt)``.
+    """
+    value = math.nan
+    if not isinstance(dt, (str, bytes)):
+        try:
+            value = float(dt)  # type: ignore[arg-type]
+        except (TypeError, ValueError, OverflowError, ArithmeticError):
+            pass
+    if not 0 <= value < math.inf:  # NaN fails every comparison
+        problem = "time cannot go backwards" if value < 0 else "dt must be a finite number"
+        raise UsageError(f"{call}({dt!r}): {problem}")
+    return value
 
 
 StepKind = Literal["send", "tick", "hold", "release"]

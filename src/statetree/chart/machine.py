@@ -9,7 +9,6 @@ them.
 
 from __future__ import annotations
 
-import math
 from collections import deque
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
@@ -17,7 +16,7 @@ from typing import Any, TypeVar
 
 from statetree.chart.actions import ActionCall, Handler, owned_calls
 from statetree.chart.compile import CompiledChart, compile_chart
-from statetree.chart.events import Event, ScriptStep
+from statetree.chart.events import Event, ScriptStep, time_step
 from statetree.chart.model import Chart
 from statetree.chart.registry import EVENT, RAISE
 from statetree.chart.rehearse import rehearse_reload
@@ -182,12 +181,10 @@ class ChartMachine:
                 states whose timers kept firing.
         """
         runtime = self._runtime
-        if not 0 <= dt < math.inf:  # NaN fails every comparison
-            problem = "time cannot go backwards" if dt < 0 else "dt must be a finite number"
-            raise UsageError(f"tick({dt}): {problem}")
+        step = time_step(dt, "tick")
         self._not_processing("tick")
         self.start()
-        end = runtime.clock + dt
+        end = runtime.clock + step
         fired: list[str] = []  # the states whose timers fired, to name a loop
         timer = runtime.due(end)
         while timer is not None:

@@ -1,0 +1,356 @@
+"""One pass of a batch call, and what follows it: host calls, diverted agents, failures.
+
+A pass (compiled, or NumPy when numba is missing) moves every agent of a call by table
+lookups and lists the host calls they made. The calls are then made in *buckets*: every
+agent's first host call of a processing comes before its second, and so on, each processing
+before the next; within a bucket each action is one handler call naming every agent making
+it. So each agent sees its own calls in exactly its machine's order.
+
+A handler may ``send`` to agents of its call: that changes their processing from that point,
+which no table knows. Those agents are *diverted*: their remaining calls are left out of the
+buckets, and each is then taken out of the batch as a ``ChartMachine`` in the situation it
+had before the call, replayed with its first calls skipped and the events latched where the
+handler sent them, and put back. The per-agent runtime decides, as everywhere.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from statetree.chart.actions import ActionCall
+from statetree.chart.batch.actions import BatchCall, BatchHandler
+from statetree.chart.batch.arrays import Indexes, np, read_only
+from statetree.chart.batch.buffers import CODE, Buffers
+from statetree.chart.batch.derive import machine_in
+from statetree.chart.batch.errors import Failure
+from statetree.chart.batch.table import CALLS, NCALLS, Table
+from statetree.chart.events import Event
+from statetree.chart.machine import ChartMachine
+from statetree.chart.placement import RunningTimer, Situation, running_timers, situation_of
+from statetree.errors import TransitionLoopError, UsageError
+
+if TYPE_CHECKING:
+    from statetree.chart.batch.agents import Agents
+
+__all__ = ["Replay", "Stepper", "backend_names"]
+
+Replay = Callable[[ChartMachine, int], object]
+"""Redo a call on one agent's machine (the agent's index given)."""
+
+
+def backend_names() -> tuple[str, ...]:
+    """The passes that can run here: ``numba`` (when installed), then ``numpy``."""
+    try:
+        import numba  # noqa: F401
+    except ImportError:
+        return ("numpy",)
+    return ("numba", "numpy")
+
+
+@dataclass(eq=False)
+class _Divert:
+    """An agent a handler sent events to: its first ``made`` calls are made; the events
+    ``sent`` are latched right after the last of them."""
+
+    made: int
+    sent: list[Event] = field(default_factory=list)
+
+
+class Stepper:
+    """Runs a batch's passes and everything after them.
+
+    Attributes:
+        backend: ``"numba"`` or ``"numpy"``.
+        failures: why each agent that did not settle in this call failed.
+    """
+
+    def __init__(
+        self, table: Table, agents: Agents, handlers: Mapping[str, BatchHandler], backend: str
+    ) -> None:
+        self.table = table
+        self.agents = agents
+        self.handlers = handlers
+        self.backend = backend
+        self.buffers = Buffers(agents.due.shape[0], agents.order.shape[0])
+        self.failures: dict[int, Failure] = {}
+        self.calling: tuple[int, Indexes] | None = None  # bucket number and its agents
+        self.diverts: dict[int, _Divert] = {}
+        self.continuing: tuple[int, ChartMachine] | None = None
+        self.processing = True  # handlers may send (not while despawning, say)
+        self.undo_table = table  # the table undo rows name situations of
+
+    # -- passes ----------------------------------------------------------------------------
+
+    def process(self, ids: Indexes, inputs: Indexes, replay: Replay) -> None:
+        """One processing for each agent ``ids`` (ascending) of its input, then its calls."""
+        if ids.size == 0:
+            return
+        buffers = self.buffers
+        buffers.reset()
+        if self.backend == "numpy":
+            from statetree.chart.batch import vector
+
+            vector.process(self.table, self.agents, ids, inputs, buffers)
+        else:
+            from statetree.chart.batch import kernel
+
+            self._compiled(lambda program, b: kernel.process(ids, inputs, self._arrays(), program, b))
+        self.finish(replay, None)
+
+    def tick(self, ends: Any, bound: int, replay: Replay, before: Any) -> None:
+        """Fire every due timer (``ends``: each epoch's end of tick), then the calls."""
+        buffers = self.buffers
+        buffers.reset()
+        if self.backend == "numpy":
+            from statetree.chart.batch import vector
+
+            vector.tick(self.table, self.agents, ends, bound, buffers)
+        else:
+            from statetree.chart.batch import kernel
+
+            self._compiled(lambda program, b: kernel.tick(ends, bound, self._arrays(), program, b))
+        self.finish(replay, before)
+
+    def _arrays(self) -> tuple[Any, ...]:
+        agents = self.agents
+        return (agents.situations, agents.epochs, agents.clocks, agents.due, agents.order)
+
+    def _compiled(self, run: Callable[[tuple[Any, ...], tuple[Any, ...]], None]) -> None:
+        """Run a compiled pass until done, deriving entries and growing buffers it asks for."""
+        from statetree.chart.batch import kernel
+
+        table, buffers = self.table, self.buffers
+        while True:
+            run((table.table, table.info, table.entries, table.delays), buffers.as_tuple())
+            code = buffers.status[CODE]
+            if code == kernel.DONE:
+                return
+            if code == kernel.MISS:
+                status = buffers.status
+                table.entry(int(status[kernel.MISSING_S]), int(status[kernel.MISSING_X]))
+                self.agents.widen(len(table.situations))
+            else:
+                buffers.grow()
+
+    # -- after a pass ----------------------------------------------------------------------
+
+    def finish(self, replay: Replay, clocks_before: Any) -> None:
+        """Make the pass's host calls, replay diverted agents, note failures."""
+        buffers = self.buffers
+        records = buffers.record_rows
+        try:
+            if records.size:
+                self._calls(records)
+        except BaseException:
+            self._undo(clocks_before)
+            raise
+        finally:
+            self.calling = None
+        diverts, self.diverts = self.diverts, {}
+        for agent, failure in self._failed(replay).items():
+            if agent not in diverts:
+                self.failures.setdefault(agent, failure)
+        for agent in sorted(diverts):
+            self._continue(agent, diverts[agent], replay, clocks_before)
+
+    def _calls(self, records: Any) -> None:
+        table = self.table
+        nkeys = len(table.keys)
+        if self.backend == "numpy":
+            from statetree.chart.batch import vector
+
+            offsets, agents = vector.group(records, table.entries, table.call_keys, nkeys)
+        else:
+            from statetree.chart.batch import kernel
+
+            offsets, agents = kernel.group(
+                self.buffers.records, len(records), table.entries, table.call_keys, nkeys
+            )
+        buckets = np.flatnonzero(np.diff(offsets))
+        moments = np.array([moment for moment, _ in table.keys])
+        key = buckets % nkeys
+        buckets = buckets[np.lexsort((key, moments[key], buckets // nkeys))]
+        for bucket in buckets.tolist():
+            entities = agents[offsets[bucket] : offsets[bucket + 1]]
+            if self.diverts:
+                entities = entities[~np.isin(entities, list(self.diverts))]
+                if not entities.size:
+                    continue
+            action = table.keys[bucket % nkeys][1]
+            self.calling = (bucket, entities)
+            self.handlers[action.type](BatchCall(action, read_only(entities)))
+
+    def divert(self, events: list[Event], ids: Indexes) -> None:
+        """A handler sends ``events`` to the agents ``ids`` of its call (see the module).
+
+        Raises:
+            UsageError: an agent is not one of the call's.
+        """
+        if self.continuing is not None:
+            agent, machine = self.continuing
+            if ids.tolist() != [agent]:
+                raise UsageError(_NOT_THEIRS)
+            for event in events:
+                machine.send(event)
+            return
+        if self.calling is None or not self.processing:
+            raise UsageError(
+                "send() called while the batch exits states outside a processing (despawn, "
+                "reload or a received configuration), or not from one of its handlers; "
+                "send after this call returns"
+            )
+        bucket, entities = self.calling
+        where = np.minimum(np.searchsorted(entities, ids), entities.size - 1)
+        if not np.array_equal(entities[where], ids):
+            raise UsageError(_NOT_THEIRS)
+        for agent in ids.tolist():
+            divert = self.diverts.get(agent)
+            if divert is None:
+                divert = self.diverts[agent] = _Divert(self._made(agent, bucket))
+            divert.sent.extend(events)
+
+    def _made(self, agent: int, bucket: int) -> int:
+        """How many host calls ``agent`` has made in this pass, the one of ``bucket`` too."""
+        table = self.table
+        number, key = divmod(bucket, len(table.keys))
+        records = self.buffers.record_rows
+        mine = records[(records[:, 0] == agent) & (records[:, 1] <= number)]
+        made = int(table.entries[mine[:-1, 2], NCALLS].sum())
+        start = int(table.entries[mine[-1, 2], CALLS])
+        listed = table.call_keys[start : start + int(table.entries[mine[-1, 2], NCALLS])]
+        return made + listed.tolist().index(key) + 1
+
+    # -- agents taken out ------------------------------------------------------------------
+
+    def _undo_row(self, agent: int) -> int:
+        undo = self.buffers.undo_rows
+        return int(np.searchsorted(undo[:, 0], agent))
+
+    def machine_of(
+        self, agent: int, handlers: Mapping[str, Any], clocks_before: Any
+    ) -> ChartMachine:
+        """Agent ``agent`` as it was before the pass, as a ``ChartMachine``."""
+        row = self._undo_row(agent)
+        situation_id, epoch = (int(v) for v in self.buffers.undo[row, 1:3])
+        clocks = self.agents.clocks if clocks_before is None else clocks_before
+        layout = self.undo_table.layout
+        situation = self.undo_table.situation(situation_id)
+        extra = frozenset(e for e, flags in self.agents.extra.items() if flags[agent])
+        timers = []
+        for key in layout.keys:
+            due = float(self.buffers.undo_due[row, key.row])
+            if key.owner in situation.active and not math.isnan(due):
+                ordered = self.buffers.undo_order.shape[1] > 0
+                order = int(self.buffers.undo_order[row, key.row]) if ordered else 0
+                timers.append(RunningTimer(key.name, layout.paths[key.owner], due, order))
+        placed = Situation(situation.active, situation.history, situation.held | extra)
+        return machine_in(layout, placed, timers, float(clocks[epoch]), handlers, self.table.bound)
+
+    def _continue(self, agent: int, divert: _Divert, replay: Replay, before: Any) -> None:
+        """Replay a diverted agent on its machine, then put it back."""
+        made = [0]
+
+        def wrapped(call: ActionCall) -> None:
+            made[0] += 1
+            if made[0] <= divert.made:
+                if made[0] == divert.made:
+                    for event in divert.sent:
+                        machine.send(event)
+                return
+            self.handlers[call.type](BatchCall(call, read_only(np.array([agent], np.intp))))
+
+        names = dict.fromkeys(self.handlers, wrapped)
+        machine = self.machine_of(agent, names, before)
+        self.continuing = (agent, machine)
+        try:
+            replay(machine, agent)
+        except TransitionLoopError as error:
+            self.failures[agent] = Failure(tuple(error.cycle), error.timers)
+        finally:
+            self.continuing = None
+        self.put_back(agent, machine)
+
+    def put_back(self, agent: int, machine: ChartMachine) -> None:
+        """Write ``machine``'s situation, timers and clock as agent ``agent``'s."""
+        table, agents = self.table, self.agents
+        situation = situation_of(machine)
+        levels = frozenset(table.layout.levels)
+        number = table.id_of(Situation(situation.active, situation.history, situation.held & levels))
+        agents.widen(len(table.situations))
+        agents.situations[agent] = number
+        agents.due[:, agent] = np.nan
+        layout = table.layout
+        for order, timer in enumerate(running_timers(machine), 1):
+            key = layout.key(layout.numbers[timer.state], timer.name)
+            assert key is not None
+            agents.due[key.row, agent] = timer.due
+            if agents.order.shape[0]:
+                agents.order[key.row, agent] = order
+        if float(agents.clock(agent)) != machine.clock:
+            agents.set_clocks(np.array([agent]), np.array([machine.clock]))
+
+    def _failed(self, replay: Replay) -> dict[int, Failure]:
+        """The failures of the pass: the cycle of a processing's entry, or, for an agent
+        that fired too many timers, the cycle its machine names when replayed."""
+        found: dict[int, Failure] = {}
+        rows = self.buffers.failure_rows
+        if not rows.size:
+            return found
+        clocks = self.buffers.fail_clock
+        for n, (agent, entry) in enumerate(rows.tolist()):
+            if entry >= 0:
+                fail = int(self.table.entries[entry, 3])
+                found[agent] = Failure(self.table.failures[fail])
+            else:
+                found[agent] = self._timer_loop(agent, replay)
+            if float(self.agents.clock(agent)) != clocks[n]:
+                self.agents.set_clocks(np.array([agent]), np.array([clocks[n]]))
+        return found
+
+    def _timer_loop(self, agent: int, replay: Replay) -> Failure:
+        names = dict.fromkeys(self.table.layout.compiled.host_actions, _nothing)
+        machine = self.machine_of(agent, names, None)
+        try:
+            replay(machine, agent)
+        except TransitionLoopError as error:
+            return Failure(tuple(error.cycle), error.timers)
+        raise AssertionError("the agent's machine fired its timers without looping")
+
+    def _undo(self, clocks_before: Any) -> None:
+        """A handler raised: every agent whose calls were not all made gets back what it
+        had before the pass."""
+        undo = self.buffers.undo_rows
+        if self.calling is None or not undo.size:
+            return
+        bucket = self.calling[0]
+        records = self.buffers.record_rows
+        nkeys = len(self.table.keys)
+        late = []
+        for agent, number, entry in records.tolist():
+            start = int(self.table.entries[entry, 2])
+            keys = self.table.call_keys[start : start + int(self.table.entries[entry, NCALLS])]
+            if any(number * nkeys + int(k) >= bucket for k in keys.tolist()):
+                late.append(agent)
+        ids = np.unique(np.array([*late, *self.diverts], np.intp))
+        rows = np.searchsorted(undo[:, 0], ids)
+        agents = self.agents
+        agents.situations[ids] = undo[rows, 1]
+        agents.due[:, ids] = self.buffers.undo_due[rows].T
+        agents.order[:, ids] = self.buffers.undo_order[rows].T
+        clocks = agents.clocks if clocks_before is None else clocks_before
+        agents.set_clocks(ids, clocks[undo[rows, 2]])
+        self.diverts = {}
+
+
+def _nothing(call: ActionCall) -> None:
+    """A host action replayed only to learn a cycle: not performed."""
+
+
+_NOT_THEIRS = (
+    "a handler may only send() to the agents of its own call while the batch processes; "
+    "keep other events and send them after this call returns"
+)
+

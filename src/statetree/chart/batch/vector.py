@@ -1,0 +1,171 @@
+"""The NumPy pass: the compiled pass's contract, as array operations (no numba needed).
+
+Same tables, same arrays, same outputs as :mod:`~statetree.chart.batch.kernel`: records,
+undo rows and failures in ascending agent order, so the rest of a call cannot tell the two
+apart. Entries never derived are derived here directly (it is Python already).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from statetree.chart.batch.arrays import Floats, Indexes, NDArray, np
+from statetree.chart.batch.table import CALLS, FAIL, FIRE, NCALLS, NEXT, SRC
+
+if TYPE_CHECKING:
+    from statetree.chart.batch.agents import Agents
+    from statetree.chart.batch.buffers import Buffers
+    from statetree.chart.batch.table import Table
+
+__all__ = ["group", "process", "rows_after", "tick"]
+
+KILL, START = -1, -2
+
+
+def _entries(table: Table, situations: NDArray[Any], inputs: Indexes) -> Indexes:
+    """The entry of each (situation, input) pair, derived where missing."""
+    found: Indexes = table.table[situations, inputs].astype(np.intp)
+    missing = found < 0
+    if missing.any():
+        for s, x in set(zip(situations[missing].tolist(), inputs[missing].tolist())):
+            table.entry(s, x)
+        found = table.table[situations, inputs].astype(np.intp)
+    return found
+
+
+def rows_after(
+    table: Table, e: Indexes, due: Floats, order: NDArray[np.int64], clock: Floats
+) -> tuple[Floats, NDArray[np.int64]]:
+    """The timer rows of agents after entries ``e`` (``due``, ``order``: rows by agents,
+    of the layout the entries' sources refer to)."""
+    rows = table.layout.rows
+    sources = table.entries[e, SRC : SRC + rows].T
+    kept = sources >= 0
+    picked = np.clip(sources, 0, None)
+    after: Floats = np.full(sources.shape, np.nan)
+    ordered = table.layout.ordered
+    ranks = np.zeros(sources.shape if ordered else (0, e.size), np.int64)
+    if due.shape[0]:
+        after[kept] = np.take_along_axis(due, picked, axis=0)[kept]
+        if ordered and order.shape[0]:
+            ranks[kept] = np.take_along_axis(order, picked, axis=0)[kept]
+    started = sources == START
+    after[started] = (clock + table.delays[e].T)[started]
+    if ordered:
+        base = order.max(axis=0) if order.shape[0] else np.zeros(e.size, np.int64)
+        ranks[started] = (base + table.entries[e, SRC + rows :].T)[started]
+    return after, ranks
+
+
+def process(table: Table, agents: Agents, ids: Indexes, inputs: Indexes, out: Buffers) -> None:
+    """One processing for each agent ``ids`` (ascending) of its input."""
+    situations = agents.situations[ids]
+    e = _entries(table, situations, np.broadcast_to(inputs, ids.shape))
+    calls, fails = table.entries[e, NCALLS] > 0, table.entries[e, FAIL] >= 0
+    noted = calls | fails
+    clock = agents.clock(ids)
+    kept = ids[noted]
+    out.put_undo(kept, situations[noted], agents.epochs[kept], agents.due[:, kept], agents.order[:, kept])
+    out.put_records(ids[calls], np.zeros(int(calls.sum()), np.int64), e[calls])
+    out.put_failures(ids[fails], e[fails], clock[fails])
+    if agents.due.shape[0]:
+        due, order = rows_after(table, e, agents.due[:, ids], agents.order[:, ids], clock)
+        agents.due[:, ids], agents.order[:, ids] = due, order
+    agents.situations[ids] = table.entries[e, NEXT]
+
+
+def _first_due(due: Floats, order: NDArray[np.int64], end: Floats) -> Indexes:
+    """The row each agent fires first (``due``: rows, agents), or -1."""
+    waiting = np.where(due <= end, due, np.inf)
+    first = waiting.min(axis=0)
+    candidates = waiting == first
+    if order.shape[0]:
+        ranks = np.where(candidates, order, np.iinfo(np.int64).max)
+        chosen: Indexes = ranks.argmin(axis=0)
+    else:
+        chosen = candidates.argmax(axis=0)
+    return np.where(np.isfinite(first), chosen, -1)
+
+
+def tick(table: Table, agents: Agents, ends: Floats, bound: int, out: Buffers) -> None:
+    """Fire every due timer, in order, each its own processing; at most ``bound`` an agent."""
+    size = agents.situations.size
+    end_of = ends[0] if ends.size == 1 else ends[agents.epochs[:size]]
+    ids = np.flatnonzero((agents.due[:, :size] <= end_of).any(axis=0))
+    if ids.size == 0:
+        return
+    before = (agents.situations[ids].copy(), agents.due[:, ids], agents.order[:, ids])
+    ends_of = np.broadcast_to(end_of, (size,))[ids]
+    s, due, order = before[0].copy(), before[1].copy(), before[2].copy()
+    fired = np.zeros(ids.size, np.int64)
+    clock = np.zeros(ids.size, np.float64)
+    failed = np.full(ids.size, -2, np.int64)
+    records: list[tuple[Indexes, Indexes, Indexes]] = []
+    going = np.arange(ids.size)
+    while going.size:
+        rows = _first_due(due[:, going], order[:, going], ends_of[going])
+        going = going[rows >= 0]
+        rows = rows[rows >= 0]
+        over = fired[going] == bound
+        failed[going[over]] = -1
+        going, rows = going[~over], rows[~over]
+        if not going.size:
+            break
+        clock[going] = due[rows, going]
+        due[rows, going] = np.nan
+        e = _entries(table, s[going], table.info[s[going], FIRE + rows].astype(np.intp))
+        fired[going] += 1
+        due[:, going], order[:, going] = rows_after(
+            table, e, due[:, going], order[:, going], clock[going]
+        )
+        s[going] = table.entries[e, NEXT]
+        calls = table.entries[e, NCALLS] > 0
+        records.append((going[calls], fired[going[calls]] - 1, e[calls]))
+        stop = table.entries[e, FAIL] >= 0
+        failed[going[stop]] = e[stop]
+        going = going[~stop]
+    _finish(ids, before, (s, due, order), (records, failed, clock), agents, out)
+
+
+def _finish(
+    ids: Indexes,
+    before: tuple[NDArray[Any], Floats, NDArray[np.int64]],
+    after: tuple[NDArray[Any], Floats, NDArray[np.int64]],
+    found: tuple[list[tuple[Indexes, Indexes, Indexes]], NDArray[np.int64], Floats],
+    agents: Agents,
+    out: Buffers,
+) -> None:
+    """Write a tick's outputs (agent order) and its agents' new arrays."""
+    records, failed, clock = found
+    where = np.concatenate([r[0] for r in records]) if records else np.zeros(0, np.intp)
+    numbers = np.concatenate([r[1] for r in records]) if records else where
+    entries = np.concatenate([r[2] for r in records]) if records else where
+    order = np.lexsort((numbers, where))
+    noted = np.zeros(ids.size, np.bool_)
+    noted[where] = True
+    noted |= failed != -2
+    kept = ids[noted]
+    out.put_undo(kept, before[0][noted], agents.epochs[kept], before[1][:, noted], before[2][:, noted])
+    out.put_records(ids[where[order]], numbers[order], entries[order])
+    fails = failed != -2
+    out.put_failures(ids[fails], failed[fails], clock[fails])
+    agents.situations[ids] = after[0]
+    agents.due[:, ids] = after[1]
+    agents.order[:, ids] = after[2]
+
+
+def group(records: NDArray[np.int64], entries: NDArray[np.int32], keys: NDArray[np.int32], nkeys: int) -> tuple[Indexes, Indexes]:
+    """The agents of each (processing number, call key) bucket, ascending (see
+    :func:`statetree.chart.batch.kernel.group`)."""
+    e = records[:, 2]
+    counts = entries[e, NCALLS].astype(np.intp)
+    which = np.repeat(np.arange(e.size), counts)
+    starts = np.repeat(entries[e, CALLS] - np.cumsum(counts) + counts, counts)
+    keyed = keys[starts + np.arange(which.size)]
+    last = int(records[:, 1].max(initial=0))
+    bucket = records[which, 1] * nkeys + keyed
+    order = np.lexsort((records[which, 0], bucket))
+    offsets = np.zeros((last + 1) * nkeys + 1, np.int64)
+    np.cumsum(np.bincount(bucket, minlength=(last + 1) * nkeys), out=offsets[1:])
+    agents: Indexes = records[which[order], 0]
+    return offsets, agents
