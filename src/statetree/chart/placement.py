@@ -211,7 +211,8 @@ def _children(compiled: CompiledChart) -> tuple[tuple[int, ...], ...]:
     if found is None:
         parents = [cls._parent_id for cls in compiled.classes]
         found = tuple(
-            tuple(n for n, up in enumerate(parents) if up == number) for number in range(len(parents))
+            tuple(n for n, up in enumerate(parents) if up == number)
+            for number in range(len(parents))
         )
         _CHILDREN[compiled] = found
     return found

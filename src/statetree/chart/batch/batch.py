@@ -18,6 +18,7 @@ from numpy.typing import ArrayLike
 
 from statetree.chart.actions import Handler
 from statetree.chart.batch.actions import BatchHandler
+from statetree.chart.batch import vector
 from statetree.chart.batch.agents import Agents
 from statetree.chart.batch.arrays import Bools, Indexes, NDArray, np, read_only
 from statetree.chart.batch.derive import processing
@@ -134,6 +135,7 @@ class ChartBatch(Readings):
         self._busy = False
         self._unstarted = True  # some live agent may not have started
         self._known: dict[tuple[Layout, tuple[Event, ...]], Indexes] = {}
+        self._every: Indexes = _NONE
 
     @property
     def backend(self) -> str:
@@ -208,50 +210,43 @@ class ChartBatch(Readings):
                 f"send_each() needs one integer choice per agent ({ids.size}), "
                 f"got {picks.size} of type {picks.dtype}"
             )
-        todo, inputs = self._chosen(picks, ids if entities is not None else None, mapping)
+        named = ids if entities is not None else _NONE
         if self._busy:
-            for agent, pick in zip(todo.tolist(), self._picked(picks, ids, todo), strict=True):
-                self._stepper.divert([events[pick]], np.array([agent], np.intp))
+            for agent, pick in zip(ids.tolist(), picks.tolist(), strict=True):
+                if pick >= 0:
+                    self._stepper.divert([events[pick]], np.array([agent], np.intp))
             return
 
         def replay(machine: ChartMachine, agent: int) -> None:
-            machine.send(events[self._picked(picks, ids, np.array([agent]))[0]])
+            at = agent if entities is None else int(np.searchsorted(ids, agent))
+            machine.send(events[int(picks[at])])
 
         with self._call("send_each"):
-            ready = self._start(todo)
-            if ready.size != todo.size:
-                inputs = inputs[np.isin(todo, ready)]
-            self._stepper.process(ready, inputs, replay)
-
-    def _chosen(
-        self, picks: NDArray[np.integer], ids: Indexes | None, mapping: Indexes
-    ) -> tuple[Indexes, Indexes]:
-        """The agents given an event and the input of each (all checked first)."""
-        situations = self._agents.situations
-        if picks.dtype == np.uint64 and picks.size and picks.max() >= mapping.size:
-            raise UsageError(
-                f"choice {int(picks.max())} names no event: there are {mapping.size}"
-            )
-        chosen = np.flatnonzero(picks >= 0)
-        agents = chosen if ids is None else ids[chosen]
-        choice = picks[chosen].astype(np.intp)
-        if choice.size and choice.max() >= mapping.size:
-            raise UsageError(f"choice {int(choice.max())} names no event: there are {mapping.size}")
-        dead = situations[agents] == 0
-        if dead.any():
-            raise UsageError(
-                f"agent {int(agents[dead][0])} does not exist (it was despawned or never spawned)"
-            )
-        return agents.astype(np.intp), mapping[choice]
+            if self._unstarted:  # checked first: a wrong call starts no agent either
+                situations = self._agents.situations
+                self._refuse(picks, ids, mapping, vector.send(picks, named, mapping, situations)[2])
+                chosen = ids[picks >= 0]
+                ready = self._start(chosen)
+                if ready.size != chosen.size:  # agents that failed to start get no event
+                    picks = np.where(np.isin(ids, np.setdiff1d(chosen, ready)), -1, picks)
+            self._refuse(picks, ids, mapping, self._stepper.send(picks, named, mapping, replay))
 
     @staticmethod
-    def _picked(picks: NDArray[np.integer], ids: Indexes, agents: Indexes) -> list[int]:
-        return [int(v) for v in picks[np.searchsorted(ids, agents)].tolist()]
+    def _refuse(picks: NDArray[np.integer], ids: Indexes, mapping: Indexes, wrong: int) -> None:
+        """Raise for the wrong choice at position ``wrong`` (none when negative)."""
+        if wrong < 0:
+            return
+        pick = int(picks[wrong])
+        if pick >= mapping.size:
+            raise UsageError(f"choice {pick} names no event: there are {mapping.size}")
+        raise UsageError(f"agent {int(ids[wrong])} does not exist (it was despawned or never spawned)")
 
     @property
     def _slots(self) -> Indexes:
-        """Every slot index, ``0`` to ``size - 1``."""
-        return np.arange(self.size, dtype=np.intp)
+        """Every slot index, ``0`` to ``size - 1`` (kept while the size stays)."""
+        if self._every.size != self.size:
+            self._every = np.arange(self.size, dtype=np.intp)
+        return self._every
 
     def _inputs(self, events: Sequence[Event]) -> Indexes:
         """The input of each event."""
@@ -364,7 +359,9 @@ class ChartBatch(Readings):
         if chart_levels:
             pairs = situations.astype(np.int64) << 32 | bits
             distinct, inverse = np.unique(pairs, return_inverse=True)
-            found = [table.with_levels(int(p >> 32), int(p & 0xFFFFFFFF)) for p in distinct.tolist()]
+            found = [
+                table.with_levels(int(p >> 32), int(p & 0xFFFFFFFF)) for p in distinct.tolist()
+            ]
             agents.widen(len(table.situations))
             agents.situations[ids] = np.asarray(found, np.int64)[inverse.reshape(-1)]
 
@@ -388,20 +385,19 @@ class ChartBatch(Readings):
             agents = self._agents
             agents.tidy()
             stuck = self._start_all() if self._unstarted else _NONE
-            before = agents.clocks.copy()
+            before = agents.clocks
             agents.clocks = before + step
-            hidden = agents.due[:, stuck].copy()
-            agents.due[:, stuck] = np.nan  # agents that failed to start do not tick
+            if stuck.size:  # agents that failed to start neither tick nor move their clocks
+                hidden = agents.due[:, stuck].copy()
+                agents.due[:, stuck] = np.nan
             try:
                 self._stepper.tick(
-                    agents.clocks,
-                    self._table.bound,
-                    lambda machine, _: machine.tick(step),
-                    before,
+                    agents.clocks, self._table.bound, lambda machine, _: machine.tick(step), before
                 )
             finally:
-                agents.due[:, stuck] = hidden
-                agents.set_clocks(stuck, before[agents.epochs[stuck]])
+                if stuck.size:
+                    agents.due[:, stuck] = hidden
+                    agents.set_clocks(stuck, before[agents.epochs[stuck]])
 
     def _start_all(self) -> Indexes:
         """Start every agent that has not started; return those that failed to."""
@@ -600,7 +596,6 @@ def _count(value: object, message: str) -> int:
     return number
 
 
-
 class _Call:
     """A call in progress on a batch (a plain class: cheaper than a generator's context)."""
 
@@ -619,4 +614,3 @@ class _Call:
         batch._busy = False
         if kind is None and batch._stepper.failures:
             batch._fail()
-

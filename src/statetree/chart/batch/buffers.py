@@ -11,9 +11,11 @@ from typing import Any
 
 from statetree.chart.batch.arrays import Floats, Indexes, NDArray, np
 
-__all__ = ["Buffers"]
+__all__ = ["CODE", "MISSING_S", "MISSING_X", "NFAIL", "NREC", "NUNDO", "POS", "Buffers"]
 
-POS, CODE, NREC, NUNDO, NFAIL = range(5)
+POS, CODE, NREC, NUNDO, NFAIL, MISSING_S, MISSING_X = range(7)
+"""Slots of ``status``: where a pass goes on, why it stopped, the buffers' counts, and the
+(situation, input) pair it is missing."""
 
 
 class Buffers:

@@ -28,7 +28,10 @@ MAX_ORDER = 1 << 53
 
 def _width(states: int) -> tuple[int, Any]:
     """The word width and type of ``states`` packed flags."""
-    return next(((b, t) for b, t in ((8, np.uint8), (16, np.uint16), (32, np.uint32)) if states <= b), (64, np.uint64))
+    return next(
+        ((b, t) for b, t in ((8, np.uint8), (16, np.uint16), (32, np.uint32)) if states <= b),
+        (64, np.uint64),
+    )
 
 
 def _pack(flags: Bools) -> NDArray[Any]:
@@ -66,7 +69,8 @@ def snapshot_of(table: Table, agents: Agents, start: int, stop: int, offset: int
     alive = situations != 0
     composites = _composites(table)
     histories = np.array(
-        [[0] * len(composites)] + [[s.history[n] for n in composites] for s in table.situations[1:] if s],
+        [[0] * len(composites)]
+        + [[s.history[n] for n in composites] for s in table.situations[1:] if s],
         _history_type(table),
     )
     levels = list(layout.levels)
@@ -184,8 +188,12 @@ def _situations(
         history_of = [0] * states
         for n, value in zip(composites, row[states + len(levels) :], strict=True):
             history_of[n] = value
-        held_events = frozenset(e for e, on in zip(chart_levels, row[states : states + len(levels)], strict=True) if on)
-        situation = Situation(tuple(n for n in range(states) if row[n]), tuple(history_of), held_events)
+        held_events = frozenset(
+            e for e, on in zip(chart_levels, row[states : states + len(levels)], strict=True) if on
+        )
+        situation = Situation(
+            tuple(n for n in range(states) if row[n]), tuple(history_of), held_events
+        )
         trouble = problem(layout.compiled, situation)
         if trouble is not None:
             raise DecodeError(f"the snapshot has an impossible agent: {trouble}")

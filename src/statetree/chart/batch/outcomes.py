@@ -80,7 +80,11 @@ def put(
     clock = agents.clock(ids)
     kept = ids[noted]
     buffers.put_undo(
-        kept, agents.situations[kept], agents.epochs[kept], agents.due[:, kept], agents.order[:, kept]
+        kept,
+        agents.situations[kept],
+        agents.epochs[kept],
+        agents.due[:, kept],
+        agents.order[:, kept],
     )
     buffers.put_records(ids[calls], np.zeros(int(calls.sum()), np.int64), entries[calls])
     buffers.put_failures(ids[fails], entries[fails], clock[fails])

@@ -16,17 +16,20 @@ handler sent them, and put back. The per-agent runtime decides, as everywhere.
 from __future__ import annotations
 
 import math
+from importlib.util import find_spec
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from statetree.chart.actions import ActionCall
 from statetree.chart.batch.actions import BatchCall, BatchHandler
-from statetree.chart.batch.arrays import Indexes, np, read_only
-from statetree.chart.batch.buffers import CODE, Buffers
+from statetree.chart.batch.arrays import Floats, Indexes, NDArray, np
+from statetree.chart.batch import vector
+from statetree.chart.batch.buffers import CODE, MISSING_S, MISSING_X, NFAIL, NREC, Buffers
 from statetree.chart.batch.derive import machine_in
 from statetree.chart.batch.errors import Failure
-from statetree.chart.batch.table import CALLS, NCALLS, Table
+from statetree.chart.batch.table import CALLS, FAIL, NCALLS, Table
 from statetree.chart.events import Event
 from statetree.chart.machine import ChartMachine
 from statetree.chart.placement import RunningTimer, Situation, running_timers, situation_of
@@ -43,11 +46,7 @@ Replay = Callable[[ChartMachine, int], object]
 
 def backend_names() -> tuple[str, ...]:
     """The passes that can run here: ``numba`` (when installed), then ``numpy``."""
-    try:
-        import numba  # noqa: F401
-    except ImportError:
-        return ("numpy",)
-    return ("numba", "numpy")
+    return ("numba", "numpy") if find_spec("numba") is not None else ("numpy",)
 
 
 @dataclass(eq=False)
@@ -76,7 +75,8 @@ class Stepper:
         self.backend = backend
         self.buffers = Buffers(agents.due.shape[0], agents.order.shape[0])
         self.failures: dict[int, Failure] = {}
-        self.calling: tuple[int, Indexes] | None = None  # bucket number and its agents
+        self.calling: tuple[int, int, Indexes] | None = None  # the bucket calling
+        self.todo = np.zeros((2, 0), np.int64)
         self.diverts: dict[int, _Divert] = {}
         self.continuing: tuple[int, ChartMachine] | None = None
         self.processing = True  # handlers may send (not while despawning, say)
@@ -88,100 +88,117 @@ class Stepper:
         """One processing for each agent ``ids`` (ascending) of its input, then its calls."""
         if ids.size == 0:
             return
-        buffers = self.buffers
-        buffers.reset()
+        self.buffers.reset()
         if self.backend == "numpy":
-            from statetree.chart.batch import vector
-
-            vector.process(self.table, self.agents, ids, inputs, buffers)
+            vector.process(self.table, self.agents, ids, inputs, self.buffers)
         else:
-            from statetree.chart.batch import kernel
-
-            self._compiled(lambda program, b: kernel.process(ids, inputs, self._arrays(), program, b))
+            self._compiled(_kernel().process, ids, inputs, ids.size)
         self.finish(replay, None)
 
-    def tick(self, ends: Any, bound: int, replay: Replay, before: Any) -> None:
-        """Fire every due timer (``ends``: each epoch's end of tick), then the calls."""
+    def send(
+        self, choices: NDArray[np.integer], ids: Indexes, mapping: Indexes, replay: Replay
+    ) -> int:
+        """``send_each``: every choice checked, then the agents given an event processed.
+
+        Returns -1, or the position of the first wrong choice (nothing changed then).
+        """
         buffers = self.buffers
         buffers.reset()
         if self.backend == "numpy":
-            from statetree.chart.batch import vector
-
-            vector.tick(self.table, self.agents, ends, bound, buffers)
+            agents, inputs, wrong = vector.send(choices, ids, mapping, self.agents.situations)
+            if wrong < 0 and agents.size:
+                vector.process(self.table, self.agents, agents, inputs, buffers)
         else:
-            from statetree.chart.batch import kernel
+            compiled = _kernel()
+            todo = self._todo(choices.size)
+            table = self.table
+            program = (table.table, table.info, table.entries, table.delays)
+            count = compiled.send(
+                choices, ids, mapping, todo, self._arrays(), program, buffers.as_tuple()
+            )
+            wrong = int(todo[0, 0]) if count < 0 else -1
+            if count > 0 and buffers.status[CODE] != compiled.DONE:
+                self._compiled(compiled.process, todo[0], todo[1], count)
+        if wrong < 0:
+            self.finish(replay, None)
+        return wrong
 
-            self._compiled(lambda program, b: kernel.tick(ends, bound, self._arrays(), program, b))
+    def tick(self, ends: Floats, bound: int, replay: Replay, before: Floats) -> None:
+        """Fire every due timer (``ends``: each epoch's end of tick), then the calls."""
+        self.buffers.reset()
+        if self.backend == "numpy":
+            vector.tick(self.table, self.agents, ends, bound, self.buffers)
+        else:
+            self._compiled(_kernel().tick, ends, bound)
         self.finish(replay, before)
+
+    def _todo(self, size: int) -> NDArray[np.int64]:
+        if self.todo.shape[1] < size:
+            self.todo = np.zeros((2, max(size, 2 * self.todo.shape[1])), np.int64)
+        return self.todo
 
     def _arrays(self) -> tuple[Any, ...]:
         agents = self.agents
         return (agents.situations, agents.epochs, agents.clocks, agents.due, agents.order)
 
-    def _compiled(self, run: Callable[[tuple[Any, ...], tuple[Any, ...]], None]) -> None:
+    def _compiled(self, run: Callable[..., None], *head: Any) -> None:
         """Run a compiled pass until done, deriving entries and growing buffers it asks for."""
-        from statetree.chart.batch import kernel
-
         table, buffers = self.table, self.buffers
+        status = buffers.status
         while True:
-            run((table.table, table.info, table.entries, table.delays), buffers.as_tuple())
-            code = buffers.status[CODE]
-            if code == kernel.DONE:
+            program = (table.table, table.info, table.entries, table.delays)
+            run(*head, self._arrays(), program, buffers.as_tuple())
+            code = status[CODE]
+            if code == 0:  # done
                 return
-            if code == kernel.MISS:
-                status = buffers.status
-                table.entry(int(status[kernel.MISSING_S]), int(status[kernel.MISSING_X]))
+            if code == 1:  # an entry is missing
+                table.entry(int(status[MISSING_S]), int(status[MISSING_X]))
                 self.agents.widen(len(table.situations))
             else:
                 buffers.grow()
 
     # -- after a pass ----------------------------------------------------------------------
 
-    def finish(self, replay: Replay, clocks_before: Any) -> None:
+    def finish(self, replay: Replay, clocks_before: Floats | None) -> None:
         """Make the pass's host calls, replay diverted agents, note failures."""
-        buffers = self.buffers
-        records = buffers.record_rows
-        try:
-            if records.size:
-                self._calls(records)
-        except BaseException:
-            self._undo(clocks_before)
-            raise
-        finally:
-            self.calling = None
-        diverts, self.diverts = self.diverts, {}
-        for agent, failure in self._failed(replay).items():
-            if agent not in diverts:
-                self.failures.setdefault(agent, failure)
-        for agent in sorted(diverts):
-            self._continue(agent, diverts[agent], replay, clocks_before)
+        status = self.buffers.status
+        if status[NREC]:
+            try:
+                self._calls()
+            except BaseException:
+                self._undo(clocks_before)
+                raise
+            finally:
+                self.calling = None
+        if status[NFAIL]:
+            self._failed(replay)
+        if self.diverts:
+            diverts, self.diverts = self.diverts, {}
+            for agent in sorted(diverts):
+                self.failures.pop(agent, None)
+                self._continue(agent, diverts[agent], replay, clocks_before)
 
-    def _calls(self, records: Any) -> None:
-        table = self.table
-        nkeys = len(table.keys)
+    def _calls(self) -> None:
+        table, buffers = self.table, self.buffers
+        count = int(buffers.status[NREC])
         if self.backend == "numpy":
-            from statetree.chart.batch import vector
-
-            offsets, agents = vector.group(records, table.entries, table.call_keys, nkeys)
+            records = buffers.records[:count]
+            buckets, agents = vector.group(records, table.entries, table.call_keys, table.ranked)
         else:
-            from statetree.chart.batch import kernel
-
-            offsets, agents = kernel.group(
-                self.buffers.records, len(records), table.entries, table.call_keys, nkeys
+            buckets, agents = _kernel().group(
+                buffers.records, count, table.entries, table.call_keys, table.ranked
             )
-        buckets = np.flatnonzero(np.diff(offsets))
-        moments = np.array([moment for moment, _ in table.keys])
-        key = buckets % nkeys
-        buckets = buckets[np.lexsort((key, moments[key], buckets // nkeys))]
-        for bucket in buckets.tolist():
-            entities = agents[offsets[bucket] : offsets[bucket + 1]]
+        keys, handlers = table.keys, self.handlers
+        for number, key, start, stop in buckets:
+            entities = agents[start:stop]
             if self.diverts:
                 entities = entities[~np.isin(entities, list(self.diverts))]
                 if not entities.size:
                     continue
-            action = table.keys[bucket % nkeys][1]
-            self.calling = (bucket, entities)
-            self.handlers[action.type](BatchCall(action, read_only(entities)))
+            action = keys[key][1]
+            self.calling = (number, key, entities)
+            entities.setflags(write=False)
+            handlers[action.type](BatchCall(action, entities))
 
     def divert(self, events: list[Event], ids: Indexes) -> None:
         """A handler sends ``events`` to the agents ``ids`` of its call (see the module).
@@ -202,20 +219,20 @@ class Stepper:
                 "reload or a received configuration), or not from one of its handlers; "
                 "send after this call returns"
             )
-        bucket, entities = self.calling
+        number, key, entities = self.calling
         where = np.minimum(np.searchsorted(entities, ids), entities.size - 1)
         if not np.array_equal(entities[where], ids):
             raise UsageError(_NOT_THEIRS)
         for agent in ids.tolist():
             divert = self.diverts.get(agent)
             if divert is None:
-                divert = self.diverts[agent] = _Divert(self._made(agent, bucket))
+                divert = self.diverts[agent] = _Divert(self._made(agent, number, key))
             divert.sent.extend(events)
 
-    def _made(self, agent: int, bucket: int) -> int:
-        """How many host calls ``agent`` has made in this pass, the one of ``bucket`` too."""
+    def _made(self, agent: int, number: int, key: int) -> int:
+        """How many host calls ``agent`` has made in this pass, the one of processing
+        ``number`` and call key ``key`` too."""
         table = self.table
-        number, key = divmod(bucket, len(table.keys))
         records = self.buffers.record_rows
         mine = records[(records[:, 0] == agent) & (records[:, 1] <= number)]
         made = int(table.entries[mine[:-1, 2], NCALLS].sum())
@@ -260,7 +277,9 @@ class Stepper:
                     for event in divert.sent:
                         machine.send(event)
                 return
-            self.handlers[call.type](BatchCall(call, read_only(np.array([agent], np.intp))))
+            single = np.array([agent], np.intp)
+            single.setflags(write=False)
+            self.handlers[call.type](BatchCall(call, single))
 
         names = dict.fromkeys(self.handlers, wrapped)
         machine = self.machine_of(agent, names, before)
@@ -278,7 +297,9 @@ class Stepper:
         table, agents = self.table, self.agents
         situation = situation_of(machine)
         levels = frozenset(table.layout.levels)
-        number = table.id_of(Situation(situation.active, situation.history, situation.held & levels))
+        number = table.id_of(
+            Situation(situation.active, situation.history, situation.held & levels)
+        )
         agents.widen(len(table.situations))
         agents.situations[agent] = number
         agents.due[:, agent] = np.nan
@@ -292,23 +313,20 @@ class Stepper:
         if float(agents.clock(agent)) != machine.clock:
             agents.set_clocks(np.array([agent]), np.array([machine.clock]))
 
-    def _failed(self, replay: Replay) -> dict[int, Failure]:
-        """The failures of the pass: the cycle of a processing's entry, or, for an agent
-        that fired too many timers, the cycle its machine names when replayed."""
-        found: dict[int, Failure] = {}
-        rows = self.buffers.failure_rows
-        if not rows.size:
-            return found
-        clocks = self.buffers.fail_clock
-        for n, (agent, entry) in enumerate(rows.tolist()):
+    def _failed(self, replay: Replay) -> None:
+        """Note the pass's failures: the cycle of a processing's entry or, for an agent that
+        fired too many timers, the cycle its machine names when replayed; and their clocks."""
+        buffers = self.buffers
+        count = int(buffers.status[NFAIL])
+        for n, (agent, entry) in enumerate(buffers.fails[:count].tolist()):
             if entry >= 0:
-                fail = int(self.table.entries[entry, 3])
-                found[agent] = Failure(self.table.failures[fail])
+                cycle = self.table.failures[int(self.table.entries[entry, FAIL])]
+                self.failures.setdefault(agent, Failure(cycle))
             else:
-                found[agent] = self._timer_loop(agent, replay)
-            if float(self.agents.clock(agent)) != clocks[n]:
-                self.agents.set_clocks(np.array([agent]), np.array([clocks[n]]))
-        return found
+                self.failures.setdefault(agent, self._timer_loop(agent, replay))
+            clock = float(buffers.fail_clock[n])
+            if float(self.agents.clock(agent)) != clock:
+                self.agents.set_clocks(np.array([agent]), np.array([clock]))
 
     def _timer_loop(self, agent: int, replay: Replay) -> Failure:
         names = dict.fromkeys(self.table.layout.compiled.host_actions, _nothing)
@@ -319,22 +337,23 @@ class Stepper:
             return Failure(tuple(error.cycle), error.timers)
         raise AssertionError("the agent's machine fired its timers without looping")
 
-    def _undo(self, clocks_before: Any) -> None:
+    def _undo(self, clocks_before: Floats | None) -> None:
         """A handler raised: every agent whose calls were not all made gets back what it
         had before the pass."""
         undo = self.buffers.undo_rows
         if self.calling is None or not undo.size:
             return
-        bucket = self.calling[0]
-        records = self.buffers.record_rows
-        nkeys = len(self.table.keys)
-        late = []
-        for agent, number, entry in records.tolist():
-            start = int(self.table.entries[entry, 2])
-            keys = self.table.call_keys[start : start + int(self.table.entries[entry, NCALLS])]
-            if any(number * nkeys + int(k) >= bucket for k in keys.tolist()):
+        table = self.table
+        rank = np.empty(len(table.keys), np.int64)
+        rank[table.ranked] = np.arange(rank.size)
+        now = (self.calling[0], rank[self.calling[1]])
+        late = list(self.diverts)
+        for agent, number, entry in self.buffers.record_rows.tolist():
+            start, calls = int(table.entries[entry, CALLS]), int(table.entries[entry, NCALLS])
+            keys = table.call_keys[start : start + calls].tolist()
+            if any((number, rank[key]) >= now for key in keys):
                 late.append(agent)
-        ids = np.unique(np.array([*late, *self.diverts], np.intp))
+        ids = np.unique(np.array(late, np.intp))
         rows = np.searchsorted(undo[:, 0], ids)
         agents = self.agents
         agents.situations[ids] = undo[rows, 1]
@@ -343,6 +362,12 @@ class Stepper:
         clocks = agents.clocks if clocks_before is None else clocks_before
         agents.set_clocks(ids, clocks[undo[rows, 2]])
         self.diverts = {}
+
+def _kernel() -> ModuleType:
+    """The compiled pass (imports numba, once)."""
+    from statetree.chart.batch import kernel
+
+    return kernel
 
 
 def _nothing(call: ActionCall) -> None:
@@ -353,4 +378,3 @@ _NOT_THEIRS = (
     "a handler may only send() to the agents of its own call while the batch processes; "
     "keep other events and send them after this call returns"
 )
-

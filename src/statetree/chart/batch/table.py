@@ -86,6 +86,7 @@ class Table:
         self.keys: list[tuple[int, ActionCall]] = []
         self.key_ids: dict[tuple[int, int], int] = {}
         self.failures: list[tuple[str, ...]] = []
+        self._ranked = np.zeros(0, np.int64)
         self._entry_ids: dict[tuple[Any, ...], int] = {}
         history = (0,) * len(layout)
         self.fresh = self.id_of(Situation((), history))
@@ -177,6 +178,14 @@ class Table:
         """The situation entry ``entry`` leads to."""
         return int(self.entries[entry, NEXT])
 
+    @property
+    def ranked(self) -> NDArray[np.int64]:
+        """The call keys in the order calls are made: by moment (then by number)."""
+        if self._ranked.size != len(self.keys):
+            order = sorted(range(len(self.keys)), key=lambda k: (self.keys[k][0], k))
+            self._ranked = np.array(order, np.int64)
+        return self._ranked
+
     def call_key(self, moment: int, call: ActionCall) -> int:
         """The number of host call ``call`` made at ``moment`` of a processing."""
         found = self.key_ids.get((moment, id(call)))  # records live as long as the table
@@ -212,4 +221,3 @@ class Table:
                     seen.add(following)
                     waiting.append(following)
         return True
-

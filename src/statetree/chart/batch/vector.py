@@ -65,7 +65,9 @@ def process(table: Table, agents: Agents, ids: Indexes, inputs: Indexes, out: Bu
     noted = calls | fails
     clock = agents.clock(ids)
     kept = ids[noted]
-    out.put_undo(kept, situations[noted], agents.epochs[kept], agents.due[:, kept], agents.order[:, kept])
+    out.put_undo(
+        kept, situations[noted], agents.epochs[kept], agents.due[:, kept], agents.order[:, kept]
+    )
     out.put_records(ids[calls], np.zeros(int(calls.sum()), np.int64), e[calls])
     out.put_failures(ids[fails], e[fails], clock[fails])
     if agents.due.shape[0]:
@@ -145,7 +147,9 @@ def _finish(
     noted[where] = True
     noted |= failed != -2
     kept = ids[noted]
-    out.put_undo(kept, before[0][noted], agents.epochs[kept], before[1][:, noted], before[2][:, noted])
+    out.put_undo(
+        kept, before[0][noted], agents.epochs[kept], before[1][:, noted], before[2][:, noted]
+    )
     out.put_records(ids[where[order]], numbers[order], entries[order])
     fails = failed != -2
     out.put_failures(ids[fails], failed[fails], clock[fails])
@@ -154,18 +158,41 @@ def _finish(
     agents.order[:, ids] = after[2]
 
 
-def group(records: NDArray[np.int64], entries: NDArray[np.int32], keys: NDArray[np.int32], nkeys: int) -> tuple[Indexes, Indexes]:
-    """The agents of each (processing number, call key) bucket, ascending (see
+def send(
+    choices: NDArray[np.integer], ids: Indexes, mapping: Indexes, situations: NDArray[Any]
+) -> tuple[Indexes, Indexes, int]:
+    """The agents given an event and their inputs (``ids``: the agent of each choice, empty
+    for choice ``i`` to agent ``i``), and -1; or, at the first wrong choice, empty arrays
+    and its position (an event that does not exist, or an agent that does not)."""
+    chosen = np.flatnonzero(choices >= 0)
+    agents = (ids[chosen] if ids.size else chosen).astype(np.intp)
+    picked = choices[chosen]
+    wrong = (picked >= mapping.size) | (situations[agents] == 0)
+    if wrong.any():
+        return agents[:0], agents[:0], int(chosen[wrong.argmax()])
+    return agents, mapping[picked.astype(np.intp)], -1
+
+
+def group(
+    records: NDArray[np.int64], entries: NDArray[np.int32], keys: NDArray[np.int32], ranked: NDArray[np.int64]
+) -> tuple[list[tuple[int, int, int, int]], Indexes]:
+    """The host calls of ``records``, bucket by bucket (see
     :func:`statetree.chart.batch.kernel.group`)."""
+    nkeys = ranked.size
     e = records[:, 2]
     counts = entries[e, NCALLS].astype(np.intp)
     which = np.repeat(np.arange(e.size), counts)
     starts = np.repeat(entries[e, CALLS] - np.cumsum(counts) + counts, counts)
     keyed = keys[starts + np.arange(which.size)]
-    last = int(records[:, 1].max(initial=0))
-    bucket = records[which, 1] * nkeys + keyed
-    order = np.lexsort((records[which, 0], bucket))
-    offsets = np.zeros((last + 1) * nkeys + 1, np.int64)
-    np.cumsum(np.bincount(bucket, minlength=(last + 1) * nkeys), out=offsets[1:])
+    rank = np.empty(nkeys, np.int64)
+    rank[ranked] = np.arange(nkeys)
+    order = np.lexsort((records[which, 0], rank[keyed], records[which, 1]))
     agents: Indexes = records[which[order], 0]
-    return offsets, agents
+    numbers, keyed = records[which[order], 1], keyed[order]
+    cuts = np.flatnonzero((np.diff(numbers) != 0) | (np.diff(keyed) != 0)) + 1
+    starts_of = [0, *cuts.tolist()]
+    stops = [*cuts.tolist(), agents.size]
+    found = [
+        (int(numbers[a]), int(keyed[a]), a, b) for a, b in zip(starts_of, stops, strict=True) if b > a
+    ]
+    return found, agents

@@ -299,7 +299,9 @@ class BatchCodec:
         }
 
         def operation(case: int) -> Callable[[ChartMachine], None]:
-            return lambda machine: apply_configuration(machine.machine, received[case], specs, roots)
+            return lambda machine: apply_configuration(
+                machine.machine, received[case], specs, roots
+            )
 
         def replay(machine: ChartMachine, agent: int) -> None:
             operation(int(configurations.of_agent[np.searchsorted(ids, agent)]))(machine)
