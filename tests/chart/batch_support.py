@@ -106,7 +106,8 @@ class Twins:
         elif step.kind == "despawn":
             self.despawn(self.live(step.agents))
         else:
-            agents = sorted(self.machines) if step.kind == "tick" else self.live(step.agents)
+            whole = step.kind in ("tick", "frame")
+            agents = sorted(self.machines) if whole else self.live(step.agents)
             for agent in agents:
                 self.on_machine(agent, step)
             self.on_batch(step, agents)
@@ -115,6 +116,11 @@ class Twins:
         machine = self.machines[agent]
         try:
             if step.kind == "tick":
+                machine.tick(step.dt)
+            elif step.kind == "frame":
+                choice = step.choices[agent] if agent < len(step.choices) else -1
+                if choice >= 0:
+                    machine.send(EVENTS[choice])
                 machine.tick(step.dt)
             elif step.kind == "start":
                 machine.start()
@@ -138,6 +144,10 @@ class Twins:
         try:
             if step.kind == "tick":
                 batch.tick(step.dt)
+            elif step.kind == "frame":
+                size = batch.size
+                choices = [step.choices[n] if n < len(step.choices) else -1 for n in range(size)]
+                batch.step(step.dt, EVENTS, [c if n in self.machines else -1 for n, c in enumerate(choices)])
             elif step.kind == "start":
                 batch.start(agents)
             elif step.kind == "send_each":

@@ -202,14 +202,7 @@ class ChartBatch(Readings):
         """
         mapping = self._inputs(events)
         ids = self._slots if entities is None else self._select(entities)
-        picks = np.asarray(choices).reshape(-1)
-        if picks.size == 0:
-            picks = picks.astype(np.intp)  # an empty list reads as floats
-        if picks.shape != ids.shape or picks.dtype.kind not in "iu":  # signed or unsigned
-            raise UsageError(
-                f"send_each() needs one integer choice per agent ({ids.size}), "
-                f"got {picks.size} of type {picks.dtype}"
-            )
+        picks = self._picks(choices, ids.size)
         named = ids if entities is not None else _NONE
         if self._busy:
             for agent, pick in zip(ids.tolist(), picks.tolist(), strict=True):
@@ -230,6 +223,19 @@ class ChartBatch(Readings):
                 if ready.size != chosen.size:  # agents that failed to start get no event
                     picks = np.where(np.isin(ids, np.setdiff1d(chosen, ready)), -1, picks)
             self._refuse(picks, ids, mapping, self._stepper.send(picks, named, mapping, replay))
+
+    @staticmethod
+    def _picks(choices: ArrayLike, count: int) -> NDArray[np.integer]:
+        """``choices`` as one integer per agent (``count`` of them)."""
+        picks = np.asarray(choices).reshape(-1)
+        if picks.size == 0:
+            picks = picks.astype(np.intp)  # an empty list reads as floats
+        if picks.size != count or picks.dtype.kind not in "iu":  # signed or unsigned
+            raise UsageError(
+                f"send_each() needs one integer choice per agent ({count}), "
+                f"got {picks.size} of type {picks.dtype}"
+            )
+        return picks
 
     @staticmethod
     def _refuse(picks: NDArray[np.integer], ids: Indexes, mapping: Indexes, wrong: int) -> None:
@@ -386,18 +392,54 @@ class ChartBatch(Readings):
             agents.tidy()
             stuck = self._start_all() if self._unstarted else _NONE
             before = agents.clocks
-            agents.clocks = before + step
-            if stuck.size:  # agents that failed to start neither tick nor move their clocks
-                hidden = agents.due[:, stuck].copy()
-                agents.due[:, stuck] = np.nan
-            try:
+            with _Hidden(agents, stuck, before):
                 self._stepper.tick(
-                    agents.clocks, self._table.bound, lambda machine, _: machine.tick(step), before
+                    before + step, self._table.bound, lambda machine, _: machine.tick(step), before
                 )
-            finally:
+
+    def step(
+        self, dt: float, events: Sequence[Event] = (), choices: ArrayLike | None = None
+    ) -> None:
+        """A whole frame in one pass: each agent gets its own event (``events[choices[i]]``
+        for agent ``i``, none when negative, as :meth:`send_each` without ``entities``),
+        then its clock advances by ``dt`` and its due timers fire (as :meth:`tick`).
+
+        For every agent this is its machine's ``send(event)`` then ``tick(dt)``; the host
+        calls come in that order too. An agent whose event does not settle is not ticked
+        (its clock stays, as its machine's would when ``send`` raised); the others complete
+        the frame.
+
+        Raises:
+            UsageError: as :meth:`send_each` or :meth:`tick`; nothing changed.
+            BatchLoopError: an agent could not settle (the others completed the frame).
+        """
+        if choices is None:
+            self.tick(dt)
+            return
+        span = time_step(dt, "step")
+        mapping = self._inputs(events)
+        picks = self._picks(choices, self.size)
+        def replay(machine: ChartMachine, agent: int) -> None:
+            if picks[agent] >= 0:
+                machine.send(events[int(picks[agent])])
+            machine.tick(span)
+
+        with self._call("step"):
+            agents = self._agents
+            stuck = _NONE
+            if self._unstarted:  # checked first: a wrong call starts no agent either
+                wrong = vector.send(picks, _NONE, mapping, agents.situations)[2]
+                self._refuse(picks, self._slots, mapping, wrong)
+                stuck = self._start_all()
                 if stuck.size:
-                    agents.due[:, stuck] = hidden
-                    agents.set_clocks(stuck, before[agents.epochs[stuck]])
+                    picks = np.where(np.isin(self._slots, stuck), -1, picks)
+            agents.tidy()
+            before = agents.clocks
+            with _Hidden(agents, stuck, before):
+                wrong = self._stepper.step(
+                    picks, mapping, before + span, self._table.bound, replay, before
+                )
+            self._refuse(picks, self._slots, mapping, wrong)
 
     def _start_all(self) -> Indexes:
         """Start every agent that has not started; return those that failed to."""
@@ -594,6 +636,26 @@ def _count(value: object, message: str) -> int:
     if number < 0:
         raise UsageError(f"{message}, got {number}")
     return number
+
+
+class _Hidden:
+    """Agents that failed to start while a tick began neither tick nor move their clocks."""
+
+    __slots__ = ("agents", "before", "hidden", "stuck")
+
+    def __init__(self, agents: Agents, stuck: Indexes, before: NDArray[np.float64]) -> None:
+        self.agents, self.stuck, self.before = agents, stuck, before
+        self.hidden = agents.due[:, stuck].copy() if stuck.size else None
+
+    def __enter__(self) -> None:
+        if self.hidden is not None:
+            self.agents.due[:, self.stuck] = np.nan
+
+    def __exit__(self, *exc: object) -> None:
+        if self.hidden is not None:
+            agents, stuck = self.agents, self.stuck
+            agents.due[:, stuck] = self.hidden
+            agents.set_clocks(stuck, self.before[agents.epochs[stuck]])
 
 
 class _Call:

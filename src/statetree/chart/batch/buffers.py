@@ -11,11 +11,23 @@ from typing import Any
 
 from statetree.chart.batch.arrays import Floats, Indexes, NDArray, np
 
-__all__ = ["CODE", "MISSING_S", "MISSING_X", "NFAIL", "NREC", "NUNDO", "POS", "Buffers"]
+__all__ = [
+    "CHOSEN",
+    "CODE",
+    "CURSOR",
+    "MISSING_S",
+    "MISSING_X",
+    "NFAIL",
+    "NREC",
+    "NUNDO",
+    "POS",
+    "Buffers",
+]
 
-POS, CODE, NREC, NUNDO, NFAIL, MISSING_S, MISSING_X = range(7)
-"""Slots of ``status``: where a pass goes on, why it stopped, the buffers' counts, and the
-(situation, input) pair it is missing."""
+POS, CODE, NREC, NUNDO, NFAIL, MISSING_S, MISSING_X, CHOSEN, CURSOR = range(9)
+"""Slots of ``status``: where a pass goes on, why it stopped, the buffers' counts, the
+(situation, input) pair it is missing; for a frame, how many agents got an event (plus one;
+0: not counted yet) and how many of them are done."""
 
 
 class Buffers:
@@ -25,9 +37,9 @@ class Buffers:
 
     def __init__(self, rows: int, ordered_rows: int, capacity: int = 64) -> None:
         self.rows, self.ordered_rows = rows, ordered_rows
-        self.status = np.zeros(8, np.int64)
-        self.records = np.zeros((capacity, 3), np.int64)
-        self.undo = np.zeros((capacity, 3), np.int64)
+        self.status = np.zeros(9, np.int64)
+        self.records = np.zeros((capacity, 3), np.int32)
+        self.undo = np.zeros((capacity, 3), np.int32)
         self.undo_due: Floats = np.zeros((capacity, rows))
         self.undo_order = np.zeros((capacity, ordered_rows), np.int64)
         self.fails = np.zeros((capacity, 2), np.int64)

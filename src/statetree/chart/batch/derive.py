@@ -55,7 +55,8 @@ class Outcome:
 
     Attributes:
         situation: where the agent ends, levels of the chart only.
-        kept: the timers still running from before, as (state path, timer name).
+        running: the timers whose owner was active before, as (state path, timer name).
+        kept: those of them still running after.
         started: the timers started and still running, in start order, as (state path,
             timer name, delay).
         calls: the host calls made, in order, each with its *moment*: calls of agents
@@ -64,6 +65,7 @@ class Outcome:
     """
 
     situation: Situation
+    running: frozenset[tuple[str, str]]
     kept: frozenset[tuple[str, str]]
     started: tuple[tuple[str, str, float], ...]
     calls: tuple[tuple[int, ActionCall], ...]
@@ -86,11 +88,13 @@ def derive(layout: Layout, situation: Situation, operation: Operation, bound: in
     runtime = machine._runtime
     ending = situation_of(machine)
     levels = frozenset(machine.compiled.levels)
+    running = frozenset((t.owner, t.event.name) for t in placeholders)
     kept = frozenset((t.owner, t.event.name) for t in placeholders if t.alive)
     fresh = sorted(e for e in runtime.timers if e[2].alive and e[2] not in placeholders)
     started = tuple((t.owner, t.event.name, due) for due, _, t in fresh)
     return Outcome(
         Situation(ending.active, ending.history, ending.held & levels),
+        running,
         kept,
         started,
         tuple(moments.calls),
@@ -190,7 +194,12 @@ def row_sources(
 ) -> tuple[list[int], list[float], list[int]]:
     """Each row of ``after``: the row of ``before`` it keeps, :data:`START` or :data:`KILL`;
     with the delay and start rank (from 1) of started timers."""
-    sources = [KILL] * after.rows
+    # A row no timer of the agent ran in stays as it is (not running): within one chart
+    # that is its own row; in another chart's layout it starts out stopped.
+    sources = list(range(after.rows)) if after is before else [KILL] * after.rows
+    for key in before.keys if after is before else ():
+        if (before.paths[key.owner], key.name) in outcome.running:
+            sources[key.row] = KILL
     delays = [0.0] * after.rows
     ranks = [0] * after.rows
     for path, name in outcome.kept:

@@ -1,12 +1,14 @@
 """The compiled pass: one loop over the agents of a call, in numba.
 
-Each function reads a chart's tables (:mod:`~statetree.chart.batch.table`) and the agents'
-arrays, and steps every agent it is given in one pass, in ascending order. What it cannot do
-in compiled code it reports through ``status`` and stops *before* touching the agent
-concerned, so the caller can act and call again from there: an entry never derived (the
-caller derives it) or a full output buffer (the caller grows it). The host calls an agent
-makes are written as *records* (agent, processing number, entry); agents that make host
-calls or fail also get an *undo* row: their arrays as they were before the call.
+Every call comes down to one loop (:func:`run`) doing for each agent its input's processing
+if it has one, then the processings of its timers due by the end of the tick, each an entry
+of the chart's table (:mod:`~statetree.chart.batch.table`). The agent's arrays are read once
+and written once. What the pass cannot do in compiled code it reports through ``status``
+and stops *before* touching the agent concerned, so the caller can act and call again from
+there: an entry never derived (the caller derives it) or a full output buffer (the caller
+grows it). The host calls an agent makes are written as *records* (agent, processing
+number, entry); agents that make host calls or fail also get an *undo* row: their arrays as
+they were before the call.
 
 Compiled once per machine and cached on disk (numba's ``cache=True``).
 """
@@ -19,27 +21,37 @@ from typing import Any
 import numba
 import numpy as np
 
-from statetree.chart.batch.buffers import CODE, MISSING_S, MISSING_X, NFAIL, NREC, NUNDO, POS
-from statetree.chart.batch.table import CALLS, FAIL, FIRE, NCALLS, NEXT, SRC
+from statetree.chart.batch.buffers import (
+    CHOSEN,
+    CODE,
+    CURSOR,
+    MISSING_S,
+    MISSING_X,
+    NFAIL,
+    NREC,
+    NUNDO,
+    POS,
+)
+from statetree.chart.batch.table import CALLS, FAIL, FIRE, NCALLS, NEXT, SRC, TIMED
 
-__all__ = ["DONE", "FULL", "MISS", "group", "process", "send", "tick"]
+__all__ = ["DONE", "FULL", "MISS", "choose", "group", "run", "send", "step"]
 
 DONE, MISS, FULL = 0, 1, 2
 """Status codes (``status[CODE]``)."""
 BAD_CHOICE, DEAD = -1, -2
-"""What :func:`send` returns for a choice naming no event, or an agent that is not there."""
+"""What :func:`choose` returns for a choice naming no event, or an agent not there."""
 KILL, START = -1, -2
+NEVER = -math.inf
 
 Array = Any
 jit = numba.njit(cache=True)
+inline = numba.njit(cache=True, inline="always")  # small helpers, copied where called
 
 
-@jit
+@inline
 def _rows(entries: Array, delays: Array, e: int, due: Array, order: Array, clock: float) -> None:
-    """Apply entry ``e``'s row sources to one agent's ``due`` and ``order`` (its rows).
-
-    Within one chart a row keeps its own deadline, stops or starts: never another's.
-    """
+    """Apply entry ``e``'s row sources to one agent's rows ``due`` and ``order``: within one
+    chart a row keeps its deadline, stops or starts a timer, never takes another's."""
     rows = due.size
     base = 0
     for r in range(order.size):
@@ -54,77 +66,176 @@ def _rows(entries: Array, delays: Array, e: int, due: Array, order: Array, clock
                 order[r] = base + entries[e, SRC + rows + r]
 
 
-@jit
-def _note(agent: int, s: int, agents: Any, b: Any, undo: int) -> None:
-    """Undo row ``undo`` for ``agent`` (in situation ``s``): its arrays before the call."""
-    epochs, due, order = agents[1], agents[3], agents[4]
-    b[1][undo, 0], b[1][undo, 1], b[1][undo, 2] = agent, s, epochs[agent]
-    for r in range(due.shape[0]):
-        b[2][undo, r] = due[r, agent]
-    for r in range(order.shape[0]):
-        b[3][undo, r] = order[r, agent]
+@inline
+def _first_due(due: Array, order: Array, end: float) -> int:
+    """The row whose timer fires first, by deadline then start order (-1: none by ``end``)."""
+    found = -1
+    for r in range(due.size):
+        d = due[r]
+        if d <= end and (
+            found < 0
+            or d < due[found]
+            or (d == due[found] and order.size > 0 and order[r] < order[found])
+        ):
+            found = r
+    return found
 
 
 @jit
-def _full(b: Any, records: int, undo: int, fails: int) -> bool:
-    return records >= b[0].shape[0] or undo >= b[1].shape[0] or fails >= b[4].shape[0]
-
-
-@jit
-def process(ids: Array, inputs: Array, count: int, agents: Any, program: Any, b: Any) -> None:
-    """One processing for each agent ``ids[i]``, ``i < count`` (ascending), of input
-    ``inputs[i]`` (or ``inputs[0]`` for all when it has one entry)."""
+def run(  # noqa: C901, PLR0912, PLR0913, PLR0915
+    ids: Array,
+    inputs: Array,
+    count: int,
+    ends: Array,
+    bound: int,
+    fired_from: int,
+    agents: Any,
+    program: Any,
+    b: Any,
+) -> None:
+    """Each agent ``ids[i]``, ``i < count`` (ascending), processes input ``inputs[i]`` (or
+    ``inputs[0]`` for all); then, when ``ends`` holds each epoch's end of a tick, every agent
+    fires its timers due by then, in order, each its own processing (numbered from
+    ``fired_from``), at most ``bound`` each. An agent whose input did not settle does not
+    fire. Each agent's arrays are read and written once, and only when it needs them; the
+    loop is one function, as passing the arrays to a call per agent costs more than the
+    work."""
     situations, epochs, clocks, due, order = agents
-    table, entries, delays = program[0], program[2], program[3]
-    status = b[6]
-    records, undo, fails = status[NREC], status[NUNDO], status[NFAIL]
+    table, info, entries, delays = program
+    records, undo, fails, status = b[0], b[1], b[4], b[6]
+    rows, ordered = due.shape[0], order.shape[0]
+    mine = np.empty(rows, np.float64)
+    ranks = np.empty(ordered, np.int64)
+    size = situations.size
+    ticking = ends.size > 0
+    single = ends.size == 1
+    one_clock = clocks.size == 1
     one = inputs.size == 1
-    i = status[POS]
-    code = DONE
-    while i < count:
-        agent = ids[i]
-        s = situations[agent]
-        x = inputs[0] if one else inputs[i]
-        e = table[s, x]
-        if e < 0:
-            code = MISS
-            status[MISSING_S], status[MISSING_X] = s, x
+    nrec, nundo, nfail = status[NREC], status[NUNDO], status[NFAIL]
+    i, agent, code = status[CURSOR], status[POS], DONE
+    while True:
+        given = ids[i] if i < count else size
+        if not ticking:
+            agent = given
+        elif single and rows == 1:  # the next agent with a timer due, or given an input
+            first_row, end = due[0], ends[0]
+            while agent < given and not first_row[agent] <= end:
+                agent += 1
+        else:
+            while agent < given:
+                end = ends[0] if single else ends[epochs[agent]]
+                waiting = False
+                for r in range(rows):
+                    waiting |= due[r, agent] <= end
+                if waiting:
+                    break
+                agent += 1
+        if agent >= size:
             break
-        calls, fail = entries[e, NCALLS], entries[e, FAIL]
-        clock = clocks[epochs[agent]]
-        if calls or fail >= 0:
-            if _full(b, records, undo, fails):
-                code = FULL
+        s = situations[agent]
+        first = nrec
+        failed = -2  # none; -1: too many timers; else the entry that did not settle
+        loaded = changed = False  # the agent's rows: read when needed, written if changed
+        clock = NEVER  # read when needed: most processings start no timer
+        if given == agent:  # its input
+            e = table[s, inputs[0] if one else inputs[i]]
+            if e < 0:
+                status[MISSING_S], status[MISSING_X] = s, inputs[0] if one else inputs[i]
+                code = MISS
                 break
-            _note(agent, s, agents, b, undo)
-            undo += 1
-            if calls:
-                b[0][records, 0], b[0][records, 1], b[0][records, 2] = agent, 0, e
-                records += 1
-            if fail >= 0:
-                b[4][fails, 0], b[4][fails, 1] = agent, e
-                b[5][fails] = clock
-                fails += 1
-        if due.shape[0]:
-            _rows(entries, delays, e, due[:, agent], order[:, agent], clock)
-        situations[agent] = entries[e, NEXT]
-        i += 1
-    status[POS], status[CODE] = i, code
-    status[NREC], status[NUNDO], status[NFAIL] = records, undo, fails
+            if entries[e, TIMED]:
+                for r in range(rows):
+                    mine[r] = due[r, agent]
+                for r in range(ordered):
+                    ranks[r] = order[r, agent]
+                loaded = changed = True
+                clock = clocks[0] if one_clock else clocks[epochs[agent]]
+                _rows(entries, delays, e, mine, ranks, clock)
+            s = entries[e, NEXT]
+            if entries[e, NCALLS]:
+                if nrec == records.shape[0]:
+                    code = FULL
+                    break
+                records[nrec, 0], records[nrec, 1], records[nrec, 2] = agent, 0, e
+                nrec += 1
+            if entries[e, FAIL] >= 0:
+                failed = e
+        fired = 0
+        while ticking and failed == -2:  # its timers due, in order
+            if not loaded:
+                for r in range(rows):
+                    mine[r] = due[r, agent]
+                for r in range(ordered):
+                    ranks[r] = order[r, agent]
+                loaded = True
+            end = ends[0] if single else ends[epochs[agent]]
+            r = _first_due(mine, ranks, end)
+            if r < 0:
+                break
+            if fired == bound:
+                failed = -1
+                break
+            fired += 1
+            clock = mine[r]
+            mine[r] = math.nan
+            changed = True
+            x = info[s, FIRE + r]
+            e = table[s, x]
+            if e < 0:
+                status[MISSING_S], status[MISSING_X] = s, x
+                code = MISS
+                break
+            if entries[e, TIMED]:
+                _rows(entries, delays, e, mine, ranks, clock)
+            s = entries[e, NEXT]
+            if entries[e, NCALLS]:
+                if nrec == records.shape[0]:
+                    code = FULL
+                    break
+                number = fired_from + fired - 1
+                records[nrec, 0], records[nrec, 1], records[nrec, 2] = agent, number, e
+                nrec += 1
+            if entries[e, FAIL] >= 0:
+                failed = e
+        if code == DONE and (nrec > first or failed != -2):
+            if nundo == undo.shape[0] or nfail == fails.shape[0]:
+                code = FULL
+            else:
+                undo[nundo, 0], undo[nundo, 1] = agent, situations[agent]
+                undo[nundo, 2] = epochs[agent]
+                for r in range(rows):
+                    b[2][nundo, r] = due[r, agent]
+                for r in range(ordered):
+                    b[3][nundo, r] = order[r, agent]
+                nundo += 1
+                if failed != -2:
+                    if clock == NEVER:
+                        clock = clocks[0] if one_clock else clocks[epochs[agent]]
+                    fails[nfail, 0], fails[nfail, 1] = agent, failed
+                    b[5][nfail] = clock
+                    nfail += 1
+        if code != DONE:
+            nrec = first
+            break
+        situations[agent] = s
+        if changed:
+            for r in range(rows):
+                due[r, agent] = mine[r]
+            for r in range(ordered):
+                order[r, agent] = ranks[r]
+        if given == agent:
+            i += 1
+        agent += 1
+    status[POS], status[CURSOR], status[CODE] = agent, i, code
+    status[NREC], status[NUNDO], status[NFAIL] = nrec, nundo, nfail
 
 
 @jit
-def send(  # noqa: PLR0913
-    choices: Array, ids: Array, mapping: Array, todo: Array, agents: Any, program: Any, b: Any
-) -> int:
-    """``send_each``: check every choice first, list the agents given an event and their
-    inputs in ``todo`` (its rows 0 and 1), then process them (:func:`process`).
-
-    ``ids`` names the agent of each choice (empty: choice ``i`` is agent ``i``). Returns how
-    many agents were given an event, or :data:`BAD_CHOICE` / :data:`DEAD` with
-    ``todo[0, 0]`` the position of the first wrong choice (nothing changed then).
-    """
-    situations = agents[0]
+def choose(choices: Array, ids: Array, mapping: Array, situations: Array, todo: Array) -> int:
+    """The agents given an event (``choices[i] >= 0``) and their inputs, into ``todo`` (its
+    rows 0 and 1); ``ids`` names the agent of each choice (empty: choice ``i`` is agent
+    ``i``). Returns their count, or :data:`BAD_CHOICE` / :data:`DEAD` with ``todo[0, 0]``
+    the position of the first wrong choice."""
     count = 0
     named = ids.size > 0
     events = mapping.size
@@ -139,105 +250,39 @@ def send(  # noqa: PLR0913
         todo[0, count] = agent
         todo[1, count] = mapping[choice]
         count += 1
-    process(todo[0], todo[1], count, agents, program, b)
     return count
 
 
 @jit
-def _first_due(due: Array, order: Array, end: float) -> int:
-    """The row whose timer fires first, by deadline then start order (-1: none due)."""
-    found = -1
-    for r in range(due.size):
-        d = due[r]
-        if d <= end and (
-            found < 0
-            or d < due[found]
-            or (d == due[found] and order.size > 0 and order[r] < order[found])
-        ):
-            found = r
-    return found
+def send(  # noqa: PLR0913
+    choices: Array, ids: Array, mapping: Array, todo: Array, agents: Any, program: Any, b: Any
+) -> int:
+    """``send_each``: :func:`choose`, then process the agents given an event (when every
+    choice is right). Returns what :func:`choose` returns."""
+    count = choose(choices, ids, mapping, agents[0], todo)
+    if count > 0:
+        run(todo[0], todo[1], count, np.empty(0, np.float64), 1, 0, agents, program, b)
+    return count
 
 
 @jit
-def tick(ends: Array, bound: int, agents: Any, program: Any, b: Any) -> None:  # noqa: PLR0915
-    """Every agent slot whose timers are due by its epoch's end (``ends``) fires them in
-    order, each its own processing; at most ``bound`` each."""
-    situations, epochs, clocks, due, order = agents
-    table, info, entries, delays = program
-    status = b[6]
-    records, undo, fails = status[NREC], status[NUNDO], status[NFAIL]
-    single = ends.size == 1
-    rows = due.shape[0]
-    mine = np.empty(rows, np.float64)
-    ranks = np.empty(order.shape[0], np.int64)
-    code = DONE
-    agent = status[POS]
-    size = situations.size
-    while agent < size:
-        end = ends[0] if single else ends[epochs[agent]]
-        waiting = False
-        for r in range(rows):
-            if due[r, agent] <= end:
-                waiting = True
-        if not waiting:
-            agent += 1
-            continue
-        s = situations[agent]
-        for r in range(rows):
-            mine[r] = due[r, agent]
-        for r in range(order.shape[0]):
-            ranks[r] = order[r, agent]
-        first = records
-        fired = 0
-        clock = 0.0
-        failed = -2  # none; -1: too many timers; else the entry that did not settle
-        while True:
-            r = _first_due(mine, ranks, end)
-            if r < 0:
-                break
-            if fired == bound:
-                failed = -1
-                break
-            fired += 1
-            clock = mine[r]
-            mine[r] = math.nan
-            x = info[s, FIRE + r]
-            e = table[s, x]
-            if e < 0:
-                code = MISS
-                status[MISSING_S], status[MISSING_X] = s, x
-                break
-            _rows(entries, delays, e, mine, ranks, clock)
-            s = entries[e, NEXT]
-            if entries[e, NCALLS]:
-                if records >= b[0].shape[0]:
-                    code = FULL
-                    break
-                b[0][records, 0], b[0][records, 1], b[0][records, 2] = agent, fired - 1, e
-                records += 1
-            if entries[e, FAIL] >= 0:
-                failed = e
-                break
-        if code == DONE and (records > first or failed != -2) and _full(b, 0, undo, fails):
-            code = FULL
-        if code != DONE:
-            records = first
-            break
-        if records > first or failed != -2:
-            _note(agent, situations[agent], agents, b, undo)
-            undo += 1
-        if failed != -2:
-            b[4][fails, 0], b[4][fails, 1] = agent, failed
-            b[5][fails] = clock
-            fails += 1
-        situations[agent] = s
-        for r in range(rows):
-            due[r, agent] = mine[r]
-        for r in range(order.shape[0]):
-            order[r, agent] = ranks[r]
-        agent += 1
-    status[POS], status[CODE] = agent, code
-    status[NREC], status[NUNDO], status[NFAIL] = records, undo, fails
+def step(  # noqa: PLR0913
+    choices: Array,
+    mapping: Array,
+    todo: Array,
+    ends: Array,
+    bound: int,
+    agents: Any,
+    program: Any,
+    b: Any,
+) -> int:
+    """A frame: each agent's event (``choices``, one per slot), then its timers, in one
+    pass (see :func:`run`). Returns what :func:`choose` returns."""
+    count = choose(choices, todo[0, :0], mapping, agents[0], todo)
+    if count >= 0:
+        b[6][CHOSEN] = count
+        run(todo[0], todo[1], count, ends, bound, 1, agents, program, b)
+    return count
 
 
 @jit

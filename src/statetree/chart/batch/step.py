@@ -76,7 +76,7 @@ class Stepper:
         self.buffers = Buffers(agents.due.shape[0], agents.order.shape[0])
         self.failures: dict[int, Failure] = {}
         self.calling: tuple[int, int, Indexes] | None = None  # the bucket calling
-        self.todo = np.zeros((2, 0), np.int64)
+        self.todo = np.zeros((2, 0), np.int32)
         self.diverts: dict[int, _Divert] = {}
         self.continuing: tuple[int, ChartMachine] | None = None
         self.processing = True  # handlers may send (not while despawning, say)
@@ -90,9 +90,9 @@ class Stepper:
             return
         self.buffers.reset()
         if self.backend == "numpy":
-            vector.process(self.table, self.agents, ids, inputs, self.buffers)
+            vector.run(self.table, self.agents, ids, inputs, _NO_TICK, 1, 0, self.buffers)
         else:
-            self._compiled(_kernel().process, ids, inputs, ids.size)
+            self._compiled(_kernel().run, ids, inputs, ids.size, _NO_TICK, 1, 0)
         self.finish(replay, None)
 
     def send(
@@ -107,7 +107,7 @@ class Stepper:
         if self.backend == "numpy":
             agents, inputs, wrong = vector.send(choices, ids, mapping, self.agents.situations)
             if wrong < 0 and agents.size:
-                vector.process(self.table, self.agents, agents, inputs, buffers)
+                vector.run(self.table, self.agents, agents, inputs, _NO_TICK, 1, 0, buffers)
         else:
             compiled = _kernel()
             todo = self._todo(choices.size)
@@ -118,23 +118,61 @@ class Stepper:
             )
             wrong = int(todo[0, 0]) if count < 0 else -1
             if count > 0 and buffers.status[CODE] != compiled.DONE:
-                self._compiled(compiled.process, todo[0], todo[1], count)
+                self._compiled(compiled.run, todo[0], todo[1], count, _NO_TICK, 1, 0)
         if wrong < 0:
             self.finish(replay, None)
+        return wrong
+
+    def step(
+        self,
+        choices: NDArray[np.integer],
+        mapping: Indexes,
+        ends: Floats,
+        bound: int,
+        replay: Replay,
+        before: Floats,
+    ) -> int:
+        """A frame (``send_each`` of ``choices``, one per slot, then a tick) in one pass.
+
+        Returns -1, or the position of the first wrong choice (nothing changed then).
+        """
+        buffers = self.buffers
+        buffers.reset()
+        if self.backend == "numpy":
+            agents, inputs, wrong = vector.send(choices, _NO_AGENTS, mapping, self.agents.situations)
+            if wrong < 0:
+                vector.run(self.table, self.agents, agents, inputs, ends, bound, 1, buffers)
+        else:
+            compiled = _kernel()
+            todo = self._todo(choices.size)
+            table = self.table
+            program = (table.table, table.info, table.entries, table.delays)
+            count = compiled.step(
+                choices, mapping, todo, ends, bound, self._arrays(), program, buffers.as_tuple()
+            )
+            wrong = int(todo[0, 0]) if count < 0 else -1
+            if count >= 0 and buffers.status[CODE] != compiled.DONE:
+                self._compiled(compiled.run, todo[0], todo[1], count, ends, bound, 1)
+        if wrong < 0:
+            self.agents.clocks = ends
+            self.finish(replay, before)
         return wrong
 
     def tick(self, ends: Floats, bound: int, replay: Replay, before: Floats) -> None:
         """Fire every due timer (``ends``: each epoch's end of tick), then the calls."""
         self.buffers.reset()
         if self.backend == "numpy":
-            vector.tick(self.table, self.agents, ends, bound, self.buffers)
+            vector.run(
+                self.table, self.agents, _NO_AGENTS, _NO_AGENTS, ends, bound, 0, self.buffers
+            )
         else:
-            self._compiled(_kernel().tick, ends, bound)
+            self._compiled(_kernel().run, _NO_AGENTS, _NO_AGENTS, 0, ends, bound, 0)
+        self.agents.clocks = ends
         self.finish(replay, before)
 
-    def _todo(self, size: int) -> NDArray[np.int64]:
+    def _todo(self, size: int) -> NDArray[np.int32]:
         if self.todo.shape[1] < size:
-            self.todo = np.zeros((2, max(size, 2 * self.todo.shape[1])), np.int64)
+            self.todo = np.zeros((2, max(size, 2 * self.todo.shape[1])), np.int32)
         return self.todo
 
     def _arrays(self) -> tuple[Any, ...]:
@@ -374,6 +412,8 @@ def _nothing(call: ActionCall) -> None:
     """A host action replayed only to learn a cycle: not performed."""
 
 
+_NO_TICK = np.zeros(0, np.float64)
+_NO_AGENTS = np.zeros(0, np.intp)
 _NOT_THEIRS = (
     "a handler may only send() to the agents of its own call while the batch processes; "
     "keep other events and send them after this call returns"

@@ -25,14 +25,15 @@ from statetree.chart.batch.derive import Outcome, derive, processing, row_source
 from statetree.chart.batch.layout import Layout
 from statetree.chart.placement import Situation
 
-__all__ = ["CALLS", "EAGER_SITUATIONS", "FAIL", "NCALLS", "NEXT", "SRC", "Table"]
+__all__ = ["CALLS", "EAGER_SITUATIONS", "FAIL", "NCALLS", "NEXT", "SRC", "TIMED", "Table"]
 
 EAGER_SITUATIONS = 4096
 """Up to this many reachable situations, every entry is derived when the table is built."""
 
-NEXT, NCALLS, CALLS, FAIL, SRC = 0, 1, 2, 3, 4
+NEXT, NCALLS, CALLS, FAIL, TIMED, SRC = 0, 1, 2, 3, 4, 5
 """Columns of an entry: the next situation, how many host calls, where they are listed,
-the failure (-1: none), then the source of each timer row, then each row's start rank."""
+the failure (-1: none), whether a timer row changes, then the source of each timer row,
+then each row's start rank."""
 STARTED, LEVELS, FIRE = 0, 1, 2
 """Columns of a situation's info: started (0/1), its level bits, each row's timer input."""
 MAX_RELEVEL_LEVELS = 8
@@ -58,7 +59,7 @@ class Table:
         info: ``(situations, 2 + rows)``: :data:`STARTED`, :data:`LEVELS` and, per timer
             row, the input its timer fires (see the column names).
         table: ``(situations, inputs)``: the entry of each pair, -1 until derived.
-        entries: ``(entries, 4 + 2 * rows)``: see :data:`NEXT` and the columns after it.
+        entries: ``(entries, 5 + 2 * rows)``: see :data:`NEXT` and the columns after it.
         delays: ``(entries, rows)``: the delay of each timer an entry starts.
         call_keys: the host calls of every entry, listed by ``entries[e, CALLS]``: each a
             *call key*, a host call at a moment of a processing.
@@ -167,7 +168,8 @@ class Table:
             self.delays = _grown(self.delays, 2 * found, 0.0)
         if listed + len(calls) > self.call_keys.size:
             self.call_keys = _grown(self.call_keys, 2 * (listed + len(calls)), 0)
-        self.entries[found] = [nxt, len(calls), listed, fail, *sources, *ranks]
+        timed = before is not None or any(src != row for row, src in enumerate(sources))
+        self.entries[found] = [nxt, len(calls), listed, fail, timed, *sources, *ranks]
         self.delays[found] = delays
         self.call_keys[listed : listed + len(calls)] = calls
         self.count, self.listed = found + 1, listed + len(calls)

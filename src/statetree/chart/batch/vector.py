@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from statetree.chart.batch.buffers import Buffers
     from statetree.chart.batch.table import Table
 
-__all__ = ["group", "process", "rows_after", "tick"]
+__all__ = ["group", "rows_after", "run", "send"]
 
 KILL, START = -1, -2
 
@@ -57,25 +57,6 @@ def rows_after(
     return after, ranks
 
 
-def process(table: Table, agents: Agents, ids: Indexes, inputs: Indexes, out: Buffers) -> None:
-    """One processing for each agent ``ids`` (ascending) of its input."""
-    situations = agents.situations[ids]
-    e = _entries(table, situations, np.broadcast_to(inputs, ids.shape))
-    calls, fails = table.entries[e, NCALLS] > 0, table.entries[e, FAIL] >= 0
-    noted = calls | fails
-    clock = agents.clock(ids)
-    kept = ids[noted]
-    out.put_undo(
-        kept, situations[noted], agents.epochs[kept], agents.due[:, kept], agents.order[:, kept]
-    )
-    out.put_records(ids[calls], np.zeros(int(calls.sum()), np.int64), e[calls])
-    out.put_failures(ids[fails], e[fails], clock[fails])
-    if agents.due.shape[0]:
-        due, order = rows_after(table, e, agents.due[:, ids], agents.order[:, ids], clock)
-        agents.due[:, ids], agents.order[:, ids] = due, order
-    agents.situations[ids] = table.entries[e, NEXT]
-
-
 def _first_due(due: Floats, order: NDArray[np.int64], end: Floats) -> Indexes:
     """The row each agent fires first (``due``: rows, agents), or -1."""
     waiting = np.where(due <= end, due, np.inf)
@@ -89,25 +70,83 @@ def _first_due(due: Floats, order: NDArray[np.int64], end: Floats) -> Indexes:
     return np.where(np.isfinite(first), chosen, -1)
 
 
-def tick(table: Table, agents: Agents, ends: Floats, bound: int, out: Buffers) -> None:
-    """Fire every due timer, in order, each its own processing; at most ``bound`` an agent."""
+def run(
+    table: Table,
+    agents: Agents,
+    ids: Indexes,
+    inputs: Indexes,
+    ends: Floats,
+    bound: int,
+    fired_from: int,
+    out: Buffers,
+) -> None:
+    """:func:`statetree.chart.batch.kernel.run`, with array operations: each agent ``ids``
+    processes its input, then (when ``ends`` is not empty) every agent fires its due
+    timers, round by round."""
     size = agents.situations.size
-    end_of = ends[0] if ends.size == 1 else ends[agents.epochs[:size]]
-    ids = np.flatnonzero((agents.due[:, :size] <= end_of).any(axis=0))
-    if ids.size == 0:
+    ticking = ends.size > 0
+    end_of = ends[0] if ends.size == 1 else (ends[agents.epochs[:size]] if ticking else None)
+    due_now = np.flatnonzero((agents.due[:, :size] <= end_of).any(axis=0)) if ticking else ids[:0]
+    every = np.union1d(ids, due_now).astype(np.intp) if due_now.size else ids
+    if every.size == 0:
         return
-    before = (agents.situations[ids].copy(), agents.due[:, ids], agents.order[:, ids])
-    ends_of = np.broadcast_to(end_of, (size,))[ids]
+    before = (agents.situations[every].copy(), agents.due[:, every], agents.order[:, every])
     s, due, order = before[0].copy(), before[1].copy(), before[2].copy()
-    fired = np.zeros(ids.size, np.int64)
-    clock = np.zeros(ids.size, np.float64)
-    failed = np.full(ids.size, -2, np.int64)
+    clock = agents.clock(every).astype(np.float64)
+    failed = np.full(every.size, -2, np.int64)
     records: list[tuple[Indexes, Indexes, Indexes]] = []
-    going = np.arange(ids.size)
+    given = np.searchsorted(every, ids)
+    if given.size:
+        e = _entries(table, s[given], np.broadcast_to(inputs, given.shape))
+        numbers = np.zeros(given.size, np.int64)
+        _apply(table, e, given, (s, due, order), clock, records, failed, numbers)
+    if ticking:
+        ends_of = np.broadcast_to(end_of, (size,))[every]
+        _fire(table, (s, due, order), clock, ends_of, (bound, fired_from), records, failed)
+    _finish(every, before, (s, due, order), (records, failed, clock), agents, out)
+
+
+def _apply(
+    table: Table,
+    e: Indexes,
+    going: Indexes,
+    state: tuple[NDArray[Any], Floats, NDArray[np.int64]],
+    clock: Floats,
+    records: list[tuple[Indexes, Indexes, Indexes]],
+    failed: NDArray[np.int64],
+    numbers: Indexes,
+) -> Indexes:
+    """Apply entries ``e`` to the agents at ``going``; return those that did not fail."""
+    s, due, order = state
+    due[:, going], order[:, going] = rows_after(
+        table, e, due[:, going], order[:, going], clock[going]
+    )
+    s[going] = table.entries[e, NEXT]
+    calls = table.entries[e, NCALLS] > 0
+    records.append((going[calls], numbers[calls], e[calls]))
+    stop = table.entries[e, FAIL] >= 0
+    failed[going[stop]] = e[stop]
+    return going[~stop]
+
+
+def _fire(
+    table: Table,
+    state: tuple[NDArray[Any], Floats, NDArray[np.int64]],
+    clock: Floats,
+    ends: Floats,
+    limits: tuple[int, int],
+    records: list[tuple[Indexes, Indexes, Indexes]],
+    failed: NDArray[np.int64],
+) -> None:
+    """Fire every due timer of the agents that did not fail, round by round (``limits``:
+    the most timers an agent fires, and the number of the first firing's processing)."""
+    s, due, order = state
+    bound, fired_from = limits
+    fired = np.zeros(s.size, np.int64)
+    going = np.flatnonzero(failed == -2)
     while going.size:
-        rows = _first_due(due[:, going], order[:, going], ends_of[going])
-        going = going[rows >= 0]
-        rows = rows[rows >= 0]
+        rows = _first_due(due[:, going], order[:, going], ends[going])
+        going, rows = going[rows >= 0], rows[rows >= 0]
         over = fired[going] == bound
         failed[going[over]] = -1
         going, rows = going[~over], rows[~over]
@@ -117,16 +156,8 @@ def tick(table: Table, agents: Agents, ends: Floats, bound: int, out: Buffers) -
         due[rows, going] = np.nan
         e = _entries(table, s[going], table.info[s[going], FIRE + rows].astype(np.intp))
         fired[going] += 1
-        due[:, going], order[:, going] = rows_after(
-            table, e, due[:, going], order[:, going], clock[going]
-        )
-        s[going] = table.entries[e, NEXT]
-        calls = table.entries[e, NCALLS] > 0
-        records.append((going[calls], fired[going[calls]] - 1, e[calls]))
-        stop = table.entries[e, FAIL] >= 0
-        failed[going[stop]] = e[stop]
-        going = going[~stop]
-    _finish(ids, before, (s, due, order), (records, failed, clock), agents, out)
+        numbers = fired_from + fired[going] - 1
+        going = _apply(table, e, going, state, clock, records, failed, numbers)
 
 
 def _finish(
