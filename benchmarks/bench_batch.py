@@ -87,7 +87,7 @@ class Played:
 
 
 class Batch:
-    """One ChartBatch, fed a frame with one ``step`` (its inputs, then its tick)."""
+    """One ChartBatch, fed a frame with one ``frame`` (its inputs, then its tick)."""
 
     def __init__(self, agents: int, backend: str, played: Played) -> None:
         def play_animation(call: BatchCall) -> None:
@@ -97,7 +97,7 @@ class Batch:
         self.batch.start()
 
     def frame(self, choices: Frame, dt: float) -> None:
-        self.batch.step(dt, EVENTS, choices)
+        self.batch.frame(dt, EVENTS, choices)
 
     def leaves(self) -> list[str]:
         return [self.batch.paths[n] for n in self.batch.leaf_ids().tolist()]

@@ -397,7 +397,7 @@ class ChartBatch(Readings):
                     before + step, self._table.bound, lambda machine, _: machine.tick(step), before
                 )
 
-    def step(
+    def frame(
         self, dt: float, events: Sequence[Event] = (), choices: ArrayLike | None = None
     ) -> None:
         """A whole frame in one pass: each agent gets its own event (``events[choices[i]]``
@@ -416,7 +416,7 @@ class ChartBatch(Readings):
         if choices is None:
             self.tick(dt)
             return
-        span = time_step(dt, "step")
+        span = time_step(dt, "frame")
         mapping = self._inputs(events)
         picks = self._picks(choices, self.size)
         def replay(machine: ChartMachine, agent: int) -> None:
@@ -424,7 +424,7 @@ class ChartBatch(Readings):
                 machine.send(events[int(picks[agent])])
             machine.tick(span)
 
-        with self._call("step"):
+        with self._call("frame"):
             agents = self._agents
             stuck = _NONE
             if self._unstarted:  # checked first: a wrong call starts no agent either
@@ -436,7 +436,7 @@ class ChartBatch(Readings):
             agents.tidy()
             before = agents.clocks
             with _Hidden(agents, stuck, before):
-                wrong = self._stepper.step(
+                wrong = self._stepper.frame(
                     picks, mapping, before + span, self._table.bound, replay, before
                 )
             self._refuse(picks, self._slots, mapping, wrong)

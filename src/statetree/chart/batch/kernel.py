@@ -34,7 +34,7 @@ from statetree.chart.batch.buffers import (
 )
 from statetree.chart.batch.table import CALLS, FAIL, FIRE, NCALLS, NEXT, SRC, TIMED
 
-__all__ = ["DONE", "FULL", "MISS", "choose", "group", "run", "send", "step"]
+__all__ = ["DONE", "FULL", "MISS", "choose", "group", "run", "frame", "send"]
 
 DONE, MISS, FULL = 0, 1, 2
 """Status codes (``status[CODE]``)."""
@@ -266,7 +266,7 @@ def send(  # noqa: PLR0913
 
 
 @jit
-def step(  # noqa: PLR0913
+def frame(  # noqa: PLR0913
     choices: Array,
     mapping: Array,
     todo: Array,

@@ -123,7 +123,7 @@ class Stepper:
             self.finish(replay, None)
         return wrong
 
-    def step(
+    def frame(
         self,
         choices: NDArray[np.integer],
         mapping: Indexes,
@@ -147,7 +147,7 @@ class Stepper:
             todo = self._todo(choices.size)
             table = self.table
             program = (table.table, table.info, table.entries, table.delays)
-            count = compiled.step(
+            count = compiled.frame(
                 choices, mapping, todo, ends, bound, self._arrays(), program, buffers.as_tuple()
             )
             wrong = int(todo[0, 0]) if count < 0 else -1
