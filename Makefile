@@ -26,6 +26,11 @@ $(VENV)/.base: $(BIN)/python pyproject.toml setup.py
 COMPILED := build/compiled
 PACKAGE_SOURCES := $(shell find src/statetree -type f -not -path '*/__pycache__/*')
 $(COMPILED)/.built: $(VENV)/.base setup.py $(PACKAGE_SOURCES)
+	@# A module deleted from the source must not linger in the copy: the copied files go
+	@# before each build (caches aside), the extensions when the list of them may change.
+	@if [ -n "$(filter setup.py,$?)" ]; then rm -rf $(COMPILED); \
+	  elif [ -d $(COMPILED) ]; then find $(COMPILED) -type f ! -name '*.so' \
+	    ! -path '*/__pycache__/*' -delete; fi
 	$(BIN)/python setup.py --quiet build --build-lib $(COMPILED) --build-temp build/temp
 	touch $@
 RUN_COMPILED := PYTHONPATH=$(CURDIR)/$(COMPILED)

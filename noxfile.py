@@ -25,6 +25,7 @@ TEST_NEEDS = (
     "pytest>=8",
     "hypothesis>=6.100",
     "numpy>=1.24",
+    "numba>=0.61",
     "jsonschema>=4",
     "ruamel.yaml>=0.18",
     "tomli>=2; python_version < '3.11'",
@@ -58,6 +59,7 @@ def versions(session: nox.Session) -> None:
     # The package's metadata (the tests read its version), without compiling anything.
     session.install("--no-build-isolation", "--no-deps", "-e", ".", env={"STATETREE_PURE": "1"})
     built = f"build/compiled-{session.python}"
+    _prune(Path(built))
     session.run(
         "python",
         "setup.py",
@@ -76,6 +78,14 @@ def versions(session: nox.Session) -> None:
         env=compiled,
     )
     session.run("pytest", "-p", "no:cacheprovider", *AREAS, env=compiled)
+
+
+def _prune(built: Path) -> None:
+    """Remove the copied files of an earlier build (a module deleted from the source must
+    not linger), keeping its extensions, which the build brings up to date, and caches."""
+    for path in built.rglob("*"):
+        if path.is_file() and path.suffix != ".so" and "__pycache__" not in path.parts:
+            path.unlink()
 
 
 @nox.session(name="versions-pure", python=OTHERS)
