@@ -26,7 +26,7 @@ def wide_chart(rooms: int) -> Chart:
 
 
 @pytest.mark.parametrize("backend", ["numba", "numpy"])
-@pytest.mark.parametrize("rooms", [8, 12, 13])  # 41, 61 and 66 states
+@pytest.mark.parametrize("rooms", [12, 13])  # 61 and 66 states
 def test_a_wide_batch_steps_snapshots_and_restores_as_its_machines(
     rooms: int, backend: str
 ) -> None:
@@ -36,7 +36,7 @@ def test_a_wide_batch_steps_snapshots_and_restores_as_its_machines(
     batch.start()
     for machine in machines:
         machine.start()
-    steps = (["next", "go", "next", "next", "go", "go", "next"] * 2 + ["go"] * rooms) * 2
+    steps = ["next", "go", "next", "next", "go", "go", "next"] + ["go"] * rooms
     rooms_seen = set()
     for number, name in enumerate(steps):
         agents = [number % 3, (number + 1) % 3]
@@ -45,7 +45,7 @@ def test_a_wide_batch_steps_snapshots_and_restores_as_its_machines(
             machines[agent].send(Event("event", name))
         assert [batch.agent(n).active for n in range(3)] == [m.active for m in machines]
         rooms_seen.update(m.active[1] for m in machines)
-        if number % 7 == 6:
+        if number == len(steps) // 2:
             batch = ChartBatch.restore(batch.snapshot(), chart, backend=backend)
     assert len({m.active for m in machines}) > 1  # the agents went different ways
     assert rooms_seen == {f"Wide.R{room}" for room in range(rooms)}  # past the 32nd state
