@@ -16,11 +16,8 @@ cpdef settle(Options machine, Py_ssize_t changes)
 
 cpdef apply(Options machine, list home, Py_ssize_t index, Py_ssize_t depth, Transition chosen)
 
-@cython.locals(extras=Extras, states=list)
+@cython.locals(extras=Extras, states=list, changed=Extras)
 cpdef pop_to(Options machine, list home, Py_ssize_t size)
-
-@cython.locals(changed=Extras)
-cpdef _popped(Options machine, list states, state)
 
 @cython.locals(extras=Extras, hooks=long, plain=type)
 cpdef enter(Options machine, list home, Transition chosen, Py_ssize_t depth, step)

@@ -121,32 +121,20 @@ def pop_to(machine: MachineCore, home: Stack, size: int) -> None:
     # Untyped: a hook called the Python way is one vectorcall, where a typed method would
     # go through a bound method (and, for on_enter, two dicts).
     states: list[Any] = home
-    exiting = None  # the state whose on_exit runs
-    # One try for all the states, not one each: entering a try block has a cost, compiled.
-    try:
-        while len(states) > size:
-            state = states[-1]
-            if extras is not None:
-                _leaving(machine, extras, state)
-            exiting = state
+    while len(states) > size:
+        state = states[-1]
+        if extras is not None:
+            _leaving(machine, extras, state)
+        try:
             if type(state)._st_hooks & HAS_EXIT:
                 state.on_exit()
-            exiting = None
-            _popped(machine, states, state)
-    except BaseException:
-        if exiting is not None:
+        finally:
             # Even when on_exit raises, the state counts as exited: it leaves the stack
             # and gives back its state values, so the stack only holds entered states.
-            _popped(machine, states, exiting)
-        raise
-
-
-def _popped(machine: MachineCore, states: Stack, state: State[Any]) -> None:
-    """``state``, the last of ``states``, exited: it leaves the stack and its extras."""
-    states.pop()
-    changed = machine._extras  # on_exit may have created it
-    if changed is not None:
-        _forget(changed, state)
+            states.pop()
+            changed = machine._extras  # on_exit may have created it
+            if changed is not None:
+                _forget(changed, state)
 
 
 def enter(

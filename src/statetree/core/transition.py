@@ -119,8 +119,10 @@ def sibling(target: type[State[Any]], /, *args: Any, **kwargs: Any) -> Transitio
     """
     if args or kwargs:
         return Transition(SIBLING, target, args, kwargs)
-    shared = getattr(target, "_st_sibling", None)  # none on a non-State: _first says so
-    return _first(SIBLING, target) if shared is None else shared
+    try:
+        return target._st_sibling or _first(SIBLING, target)
+    except AttributeError:  # not a State subclass: _first says so
+        return _first(SIBLING, target)
 
 
 def inner(target: type[State[Any]], /, *args: Any, **kwargs: Any) -> Transition:
@@ -134,8 +136,10 @@ def inner(target: type[State[Any]], /, *args: Any, **kwargs: Any) -> Transition:
     """
     if args or kwargs:
         return Transition(INNER, target, args, kwargs)
-    shared = getattr(target, "_st_inner", None)  # none on a non-State: _first says so
-    return _first(INNER, target) if shared is None else shared
+    try:
+        return target._st_inner or _first(INNER, target)
+    except AttributeError:  # not a State subclass: _first says so
+        return _first(INNER, target)
 
 
 def inner_entry(target: type[State[Any]], /, *args: Any, **kwargs: Any) -> Transition:
@@ -147,8 +151,10 @@ def inner_entry(target: type[State[Any]], /, *args: Any, **kwargs: Any) -> Trans
     """
     if args or kwargs:
         return Transition(INNER_ENTRY, target, args, kwargs)
-    shared = getattr(target, "_st_inner_entry", None)  # none on a non-State: _first says so
-    return _first(INNER_ENTRY, target) if shared is None else shared
+    try:
+        return target._st_inner_entry or _first(INNER_ENTRY, target)
+    except AttributeError:  # not a State subclass: _first says so
+        return _first(INNER_ENTRY, target)
 
 
 def concurrent(*roots: type[State[Any]]) -> Transition:
