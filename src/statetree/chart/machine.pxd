@@ -17,3 +17,6 @@ cdef class ChartMachine:
 
     cpdef _latch(self, event)
     cpdef _process(self, event)
+
+
+cpdef _event(event, call)

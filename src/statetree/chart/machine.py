@@ -127,7 +127,7 @@ class ChartMachine:
                 trigger type (use ``hold`` / ``release``).
         """
         event = _event(event, "send")
-        if event[0] in self._compiled.level_kinds:
+        if event.kind in self._compiled.level_kinds:
             raise UsageError(f"{event} is a level trigger: use hold() and release()")
         if self._runtime.processing:
             self._latch(event)
@@ -387,7 +387,7 @@ class ChartMachine:
         self._process(None)
 
     def _check_level(self, event: Event) -> None:
-        if event[0] not in self._compiled.level_kinds:
+        if event.kind not in self._compiled.level_kinds:
             raise UsageError(f"{event} is not a level trigger: send() it instead")
 
     def _process(self, event: Event | None) -> None:
@@ -418,7 +418,9 @@ def _event(event: object, call: str) -> Event:
     Raises:
         UsageError: it is not (``call`` names the call it was given to).
     """
-    if isinstance(event, Event) and isinstance(event[0], str) and isinstance(event[1], str):
+    # By field name: compiled, indexing a tuple subclass goes through __getitem__ as a
+    # method, where reading a field is one C call.
+    if isinstance(event, Event) and isinstance(event.kind, str) and isinstance(event.name, str):
         return event
     raise UsageError(
         f"{call}() takes an Event(kind, name) of two strings, such as Event('input', 'Jump'); "
