@@ -80,6 +80,24 @@ class Raw:
         loop = asyncio.get_running_loop()
         return await asyncio.wait_for(loop.sock_recv(self.socket, 2048), 5.0)
 
+    async def receive_from(self) -> tuple[bytes, Address]:
+        """The next datagram and its sender, once the socket is readable (as
+        ``loop.sock_recvfrom`` does, which CPython 3.10 lacks)."""
+        loop = asyncio.get_running_loop()
+        readable: asyncio.Future[None] = loop.create_future()
+
+        def ready() -> None:
+            if not readable.done():
+                readable.set_result(None)
+
+        loop.add_reader(self.socket, ready)
+        try:
+            await asyncio.wait_for(readable, 5.0)
+        finally:
+            loop.remove_reader(self.socket)
+        data, sender = self.socket.recvfrom(2048)
+        return data, sender
+
     async def join(self, to: Address) -> None:
         self.send(encode_message(HandshakeMessage(MessageKind.HELLO, SCHEMA)), to)
         assert decode_message(await self.receive()) == HandshakeMessage(MessageKind.WELCOME, SCHEMA)
@@ -161,7 +179,7 @@ def test_a_rogue_servers_answer_is_reported_as_it_was(
         address = rogue.socket.getsockname()
 
         async def answer_the_hello() -> None:
-            data, sender = await asyncio.get_running_loop().sock_recvfrom(rogue.socket, 2048)
+            data, sender = await rogue.receive_from()
             assert decode_message(data) == HandshakeMessage(MessageKind.HELLO, SCHEMA)
             rogue.send(encode_message(answer), sender)
 
