@@ -62,19 +62,23 @@ lint: $(VENV)/.test
 
 # The suite runs on the compiled core, then on the Python source of the same core: both must
 # pass, with the same messages. The second run leaves out what does not run the core in the
-# test process (the browser, packaging and docs-site builds). Then the core, book, chart and
-# net tests run on every other supported CPython found here (noxfile.py), compiled and pure.
+# test process (the browser, packaging and docs-site builds). Meanwhile, on the other core,
+# the core, book, chart and net tests run compiled on every other supported CPython found
+# here (noxfile.py); their output follows the suite's.
 PURE_SKIP := --ignore-glob="tests/inspect/test_inspect_browser*.py" --ignore=tests/packaging \
 	--ignore=tests/docs/test_docs_site.py
+NOX_LOG := build/nox.log
 
 test: lint $(COMPILED)/.built
 	@$(RUN_COMPILED) $(BIN)/python -c "import statetree.core.build as b; print('core:', b.build_name())"
 	@# With a C compiler at hand, a core that did not compile is a failure, not a fallback.
 	@[ -n "$$STATETREE_PURE" ] || ! command -v $${CC:-cc} >/dev/null || $(RUN_COMPILED) $(BIN)/python \
 	  -c "import statetree, sys; sys.exit(0 if statetree.__compiled__ else 'the core did not compile')"
-	$(RUN_COMPILED) $(BIN)/pytest
-	$(BIN)/pytest $(PURE_SKIP)
-	$(BIN)/nox
+	@echo "$(BIN)/nox > $(NOX_LOG) (the other CPythons, meanwhile)"
+	@$(BIN)/nox > $(NOX_LOG) 2>&1 & others=$$!; \
+	  echo '$(RUN_COMPILED) $(BIN)/pytest'; $(RUN_COMPILED) $(BIN)/pytest && \
+	  echo '$(BIN)/pytest $(PURE_SKIP)' && $(BIN)/pytest $(PURE_SKIP); suite=$$?; \
+	  wait $$others; versions=$$?; cat $(NOX_LOG); [ $$suite = 0 ] && [ $$versions = 0 ]
 
 $(VENV)/.demo: $(VENV)/.base | graphviz
 	$(INSTALL) '.[plot,chart,inspect,batch,game]'
