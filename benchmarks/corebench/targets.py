@@ -31,7 +31,7 @@ def judge(results: Results) -> list[Target]:
     return [
         _within("workload 1: toggle", results.toggle, 10.0),
         _within("workload 2: character script", results.character, 5.0),
-        _within("workload 3: settled 3-deep frame", results.idle, 5.0),
+        _within("workload 3: settled 3-deep frame", results.idle, 4.0),
         _within("workload 4a: building a machine", results.building, 6.0),
         Target(
             "workload 4b: at most 400 bytes per statetree machine (machine, 3-deep stack, states)",
