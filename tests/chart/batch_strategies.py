@@ -225,6 +225,10 @@ def edited_charts(draw: st.DrawFn, chart: Chart) -> Chart:
     return Chart(chart.name, _mutate(draw, chart.root, itertools.count(1000)), registry=REGISTRY)
 
 
+def _held_only(choices: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(bits & 1 for bits in choices)
+
+
 def frame_steps() -> st.SearchStrategy[Step]:
     """A call a JAX program makes as a batch does: a frame (events and a tick), a tick, or
     levels of ``H`` alone (a program holds only the levels its chart uses)."""

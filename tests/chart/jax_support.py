@@ -21,8 +21,7 @@ from batch_support import Twins
 
 from statetree.chart import Chart, ChartBatch
 from statetree.chart.batch.step import backend_names
-from statetree.chart.jax import ChartProgram
-from statetree.chart.jax import engine
+from statetree.chart.jax import ChartProgram, engine
 from statetree.chart.jax.tables import Tables, padded
 
 ACTIONS = 64
@@ -57,9 +56,8 @@ def padding(tables: Tables) -> Tables:
         bound=(),
         active=(_bucket(situations, 64), _bucket(tables.active.shape[1], 32)),
     )
-    return Tables(
-        *(jax.ShapeDtypeStruct(shape, array.dtype) for shape, array in zip(shapes, tables))
-    )
+    pairs = zip(shapes, tables, strict=True)
+    return Tables(*(jax.ShapeDtypeStruct(shape, array.dtype) for shape, array in pairs))
 
 
 class Triplets(Twins):

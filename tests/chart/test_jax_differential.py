@@ -16,12 +16,12 @@ import pytest
 
 pytest.importorskip("jax")
 
-from batch_strategies import MAX_AGENTS, Step, batch_charts, frame_steps  # noqa: E402
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-from jax_support import Triplets  # noqa: E402
+from batch_strategies import MAX_AGENTS, Step, batch_charts, frame_steps
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from jax_support import Triplets
 
-from statetree.chart import Chart  # noqa: E402
+from statetree.chart import Chart
 
 
 @settings(max_examples=120)
