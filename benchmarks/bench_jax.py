@@ -177,7 +177,10 @@ def main(argv: list[str]) -> int:
     print(f"JAX {jax.__version__} on {jax.devices()[0].platform.upper()} ({jax.devices()[0]})")
     print("Per frame, medians: milliseconds, agent-steps per second, ratio to the numba kernel")
     header = ("agents", "contender", "wall ms", "CPU ms", "agent-steps/s", "wall x", "CPU x")
-    print("  " + "".join(f"{title:>16}" if n != 1 else f"{title:>28}" for n, title in enumerate(header)))
+    print(
+        "  "
+        + "".join(f"{title:>16}" if n != 1 else f"{title:>28}" for n, title in enumerate(header))
+    )
     for agents, count in sizes:
         times = timed(agents, count)
         for name, clocks in times.items():

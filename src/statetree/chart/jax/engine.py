@@ -57,15 +57,15 @@ class Frame(NamedTuple):
     Attributes:
         calls: ``(actions, n)`` whether each agent performed each host action (one row
             per action of the chart, as the program lists them).
-        entries: ``(record, n)`` int32, the table entry of each agent's first
-            processings, in order (-1: none); with the table they give every host call in
-            the order the agent made it.
+        entries: ``(record, n)`` int32, the table entry of each agent's processings, in
+            order (-1: none), as far as ``record`` rounds of the call; with the table they
+            give every host call in the order the agent made it.
         failure: ``(n,)`` int32, :data:`SETTLED`, :data:`TIMERS` (more timers were due
             than the bound) or the number of the cycle the agent could not leave.
         refused: ``(n,)`` the agent was given a choice that names no event, or is a free
             slot given one: it got no event.
-        overflow: ``(n,)`` the agent made host calls in processings past ``record``:
-            ``entries`` does not list them all (``calls`` does).
+        overflow: ``(n,)`` the agent made host calls in processings past ``record``
+            rounds: ``entries`` does not list them all (``calls`` does).
     """
 
     calls: jax.Array
@@ -86,11 +86,11 @@ class _Run(NamedTuple):
     bits: jax.Array  # (words, n) the host actions performed
     entries: jax.Array
     overflow: jax.Array
-    done: jax.Array  # processings so far
 
 
 class _Loop(NamedTuple):
     run: _Run
+    round: jax.Array  # how many rounds ran
     pending: jax.Array  # its event is still to be processed
     fired: jax.Array  # timers fired
     row: jax.Array  # the row of its first timer due (-1: none)
@@ -122,40 +122,47 @@ def _begin(tables: Tables, agents: Agents, record: int) -> _Run:
         bits=jnp.zeros((words, n), jnp.uint32),
         entries=jnp.full((record, n), -1, jnp.int32),
         overflow=jnp.zeros((n,), jnp.bool_),
-        done=jnp.zeros((n,), jnp.int32),
     )
 
 
-def _process(tables: Tables, run: _Run, acting: jax.Array, input_: jax.Array) -> _Run:
+def _process(
+    tables: Tables, run: _Run, acting: jax.Array, input_: jax.Array, round_: jax.Array | int
+) -> _Run:
     """One processing of ``input_`` by the agents ``acting``, each at its ``run.clock``:
-    the entry of its situation and input, applied (the kernel's ``_rows``)."""
-    e = jnp.where(acting, tables.table[run.situation, input_], 0)
+    the entry of its situation and input, applied (the kernel's ``_rows``). The others
+    take the table's last entry, which changes nothing: every update but the situation's
+    needs no mask."""
+    idle = tables.next.shape[0] - 1
+    e = jnp.where(acting, tables.table[run.situation, input_], idle)
+    # Computed once: XLA would otherwise fuse the lookup into each of its many users.
+    e = lax.optimization_barrier(e)  # type: ignore[no-untyped-call]
     code = tables.timer[:, e]
-    starts = acting & (code >= 0)
-    due = jnp.where(acting & jnp.isnan(code), jnp.nan, run.due)
-    due = jnp.where(starts, run.clock + code, due)
+    starts = code >= 0
+    due = jnp.where(starts, run.clock + code, jnp.where(jnp.isnan(code), jnp.nan, run.due))
     order = run.order
     if order.shape[0]:
         base = jnp.maximum(order.max(axis=0), 0)
         order = jnp.where(starts, base + tables.rank[:, e], order)
     fail = tables.fail[e]
-    calls = jnp.where(acting, tables.calls[:, e], jnp.uint32(0))
+    calls = tables.calls[:, e]
     entries, overflow = run.entries, run.overflow
     record = entries.shape[0]
     if record:
-        slot = jnp.arange(record, dtype=jnp.int32)[:, None] == run.done
-        entries = jnp.where(acting & slot, e, entries)
-    overflow |= acting & (run.done >= record) & (calls != 0).any(axis=0)
+        slot = jnp.minimum(round_, record - 1)
+        row = jnp.where(
+            acting & (round_ < record), e, lax.dynamic_index_in_dim(entries, slot, keepdims=False)
+        )
+        entries = lax.dynamic_update_index_in_dim(entries, row, slot, 0)
+    overflow |= (round_ >= record) & (calls != 0).any(axis=0)
     return _Run(
         situation=jnp.where(acting, tables.next[e], run.situation),
         clock=run.clock,
         due=due,
         order=order,
-        failure=jnp.where(acting & (fail >= 0), fail, run.failure),
+        failure=jnp.where(fail >= 0, fail, run.failure),
         bits=run.bits | calls,
         entries=entries,
         overflow=overflow,
-        done=run.done + acting,
     )
 
 
@@ -208,11 +215,10 @@ def _round(tables: Tables, loop: _Loop, inputs: jax.Array, end: jax.Array) -> _L
         due=due,
         failure=jnp.where(over, TIMERS, run.failure),
     )
-    run = _process(tables, run, starting | given | timing, input_)
+    run = _process(tables, run, starting | given | timing, input_, loop.round)
+    pending, fired = loop.pending & ~given, loop.fired + timing
     return _waiting(
-        tables,
-        loop._replace(run=run, pending=loop.pending & ~given, fired=loop.fired + timing),
-        end,
+        tables, loop._replace(run=run, round=loop.round + 1, pending=pending, fired=fired), end
     )
 
 
@@ -257,6 +263,7 @@ def step(
         n = agents.situation.shape[-1]
         start = _Loop(
             run=_begin(tables, agents, record),
+            round=jnp.zeros((), jnp.int32),
             pending=pending,
             fired=jnp.zeros((n,), jnp.int32),
             row=jnp.zeros((n,), jnp.int32),
@@ -293,11 +300,11 @@ def set_levels(
         wanted = (held & ~given) | (jnp.asarray(bits, jnp.int32) & given)
         changed = (run.situation != FREE) & (wanted != held)
         none = jnp.zeros_like(run.situation)
-        run = _process(tables, run, changed & ~tables.started[run.situation], none)
+        run = _process(tables, run, changed & ~tables.started[run.situation], none, 0)
         changed &= run.failure == SETTLED
         run = run._replace(
             situation=jnp.where(changed, tables.relevel[run.situation, wanted], run.situation)
         )
-        run = _process(tables, run, changed, none)
+        run = _process(tables, run, changed, none, 1)
         refused = jnp.zeros_like(changed)
         return _agents(run, run.clock), _frame(tables, run, refused, actions)

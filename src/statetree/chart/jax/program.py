@@ -115,8 +115,9 @@ class ChartProgram:
 
         Returns:
             The rows of ``Frame.calls`` of that type, and for each parameter an array of
-            its value in each of them (strings as their index in ``labels(action,
-            name)``), so a step's effects are array arithmetic: ``frame.calls[rows]``.
+            its value in each of them, of JAX's default types (strings as their index in
+            ``labels(action, name)``), so a step's effects are array arithmetic on
+            ``frame.calls[rows]``.
 
         Raises:
             UsageError: the chart has no host action of that type.
@@ -129,8 +130,7 @@ class ChartProgram:
                 f"(it has: {known})"
             )
         names = dict.fromkeys(name for a in rows for name in self.actions[a].params)
-        with jax.enable_x64(True):
-            return rows, {name: self._param(rows, name) for name in names}
+        return rows, {name: self._param(rows, name) for name in names}
 
     def labels(self, action: str, name: str) -> tuple[str, ...]:
         """The strings parameter ``name`` of actions ``action`` takes, in the order of
@@ -188,10 +188,16 @@ class ChartProgram:
         none = jnp.full(agents.situation.shape, -1, jnp.int32)
         return self.step(agents, none, dt)
 
-    def set_levels(self, agents: Agents, levels: Mapping[Event, ArrayLike]) -> tuple[Agents, Frame]:
-        """Hold or release level triggers: each event a boolean, or one per agent. An
-        agent whose levels change starts if it has not, then processes once, seeing them
-        all; the others are left as they are: ``ChartBatch.set_levels``.
+    def set_levels(
+        self,
+        agents: Agents,
+        levels: Mapping[Event, ArrayLike],
+        where: ArrayLike | None = None,
+    ) -> tuple[Agents, Frame]:
+        """Hold or release level triggers: each event a boolean, or one per agent (only
+        for the agents ``where`` is true, when given). An agent whose levels change
+        starts if it has not, then processes once, seeing them all; the others are left
+        as they are: ``ChartBatch.set_levels``.
 
         Raises:
             UsageError: an event is not a level trigger of the chart.
@@ -204,8 +210,9 @@ class ChartProgram:
             bit = 1 << self.levels.index(event)
             bits = bits | jnp.where(jnp.asarray(on, jnp.bool_), bit, 0)
             given |= bit
+        named = given if where is None else jnp.where(jnp.asarray(where, jnp.bool_), given, 0)
         return engine.set_levels(
-            self.tables, agents, bits, given, record=self.record, actions=len(self.actions)
+            self.tables, agents, bits, named, record=self.record, actions=len(self.actions)
         )
 
     # -- reads -------------------------------------------------------------------------------

@@ -91,9 +91,9 @@ def _relevel(table: Table) -> np.ndarray[Any, Any]:
 
 
 def _call_bits(table: Table, actions: Sequence[ActionCall]) -> np.ndarray[Any, Any]:
-    """``(words, entries)``: which host actions each entry performs."""
+    """``(words, entries + 1)``: which host actions each entry performs."""
     index = {id(call): a for a, call in enumerate(actions)}
-    words = np.zeros((max(1, -(-len(actions) // WORD)), table.count), np.uint32)
+    words = np.zeros((max(1, -(-len(actions) // WORD)), table.count + 1), np.uint32)
     for e in range(table.count):
         start = int(table.entries[e, CALLS])
         stop = start + int(table.entries[e, NCALLS])
@@ -103,31 +103,39 @@ def _call_bits(table: Table, actions: Sequence[ActionCall]) -> np.ndarray[Any, A
     return words
 
 
-def _timer_codes(table: Table) -> np.ndarray[Any, Any]:
+def _timer_codes(table: Table, entries: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     rows = table.layout.rows
-    sources = table.entries[: table.count, SRC : SRC + rows].T
+    sources = entries[:, SRC : SRC + rows].T
     codes = np.full(sources.shape, KEEP)
     codes[sources == KILL] = np.nan
     started = sources == START
-    codes[started] = table.delays[: table.count].T[started]
+    delays = np.concatenate([table.delays[: table.count], np.zeros((1, rows))])
+    codes[started] = delays.T[started]
     return codes
 
 
 def build(table: Table, inputs: Sequence[int], actions: Sequence[ActionCall]) -> Tables:
     """The arrays of ``table`` (completed), for agents given the inputs ``inputs`` (by
-    choice) and reporting the host actions ``actions`` (by identity)."""
+    choice) and reporting the host actions ``actions`` (by identity).
+
+    One more entry than the table's comes last: it changes nothing (no timer row, no
+    call, no failure), and every pair no agent can meet leads to it."""
     count, rows = len(table.situations), table.layout.rows
-    entries = table.entries[: table.count]
+    idle = np.zeros((1, table.entries.shape[1]), table.entries.dtype)
+    idle[0, FAIL] = -1
+    idle[0, SRC : SRC + rows] = range(rows)
+    entries = np.concatenate([table.entries[: table.count], idle])
+    pairs = np.where(table.table[:count] >= 0, table.table[:count], table.count)
     with jax.enable_x64(True):
         return Tables(
-            table=jnp.asarray(table.table[:count], jnp.int32),
+            table=jnp.asarray(pairs, jnp.int32),
             started=jnp.asarray(table.info[:count, STARTED] != 0),
             levels=jnp.asarray(table.info[:count, LEVELS], jnp.int32),
             fire=jnp.asarray(table.info[:count, FIRE : FIRE + rows].T, jnp.int32),
             relevel=jnp.asarray(_relevel(table), jnp.int32),
             next=jnp.asarray(entries[:, NEXT], jnp.int32),
             fail=jnp.asarray(entries[:, FAIL], jnp.int32),
-            timer=jnp.asarray(_timer_codes(table), jnp.float64),
+            timer=jnp.asarray(_timer_codes(table, entries), jnp.float64),
             rank=jnp.asarray(entries[:, SRC + rows : SRC + 2 * rows].T, jnp.int64),
             calls=jnp.asarray(_call_bits(table, actions), jnp.uint32),
             mapping=jnp.asarray(np.array([*inputs, 0], np.int32), jnp.int32),  # never empty
