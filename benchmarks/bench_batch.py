@@ -31,8 +31,15 @@ from time import perf_counter, process_time
 import numpy as np
 from crowd_kernels import ANIMATIONS, LEAF_PATHS, NumbaCrowd, NumpyCrowd
 
-from statetree.chart import ActionCall, BatchCall, ChartBatch, ChartMachine, Event, load
-from statetree.chart import compile_chart
+from statetree.chart import (
+    ActionCall,
+    BatchCall,
+    ChartBatch,
+    ChartMachine,
+    Event,
+    compile_chart,
+    load,
+)
 from statetree.chart.batch.batch import table_of
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -87,7 +94,7 @@ class Played:
 
 
 class Batch:
-    """One ChartBatch, fed a frame with one ``step`` (its inputs, then its tick)."""
+    """One ChartBatch, fed a frame with one ``frame`` (its inputs, then its tick)."""
 
     def __init__(self, agents: int, backend: str, played: Played) -> None:
         def play_animation(call: BatchCall) -> None:
@@ -97,7 +104,7 @@ class Batch:
         self.batch.start()
 
     def frame(self, choices: Frame, dt: float) -> None:
-        self.batch.step(dt, EVENTS, choices)
+        self.batch.frame(dt, EVENTS, choices)
 
     def leaves(self) -> list[str]:
         return [self.batch.paths[n] for n in self.batch.leaf_ids().tolist()]
@@ -194,7 +201,9 @@ def timed(agents: int, count: int, machines: bool) -> dict[str, list[float]]:
 
 def ratio(times: dict[str, list[float]], name: str, reference: str) -> float:
     """The median, over frames, of ``name``'s time over ``reference``'s."""
-    return statistics.median(a / b for a, b in zip(times[name], times[reference], strict=True) if b > 0)
+    return statistics.median(
+        a / b for a, b in zip(times[name], times[reference], strict=True) if b > 0
+    )
 
 
 def build_ms(repeats: int = 5) -> float:
@@ -229,11 +238,43 @@ def main(argv: list[str]) -> int:
     build = build_ms()
     print(f"\n{batch.engine}; {size:.0f} bytes per agent; tables built in {build:.1f} ms")
     print("\nTargets (ratios of ChartBatch to the reference, in this run)")
-    targets = [(100, "ChartBatch (numba)", "ChartMachines", 1.0, "100 agents: no slower than 100 ChartMachines")]
-    targets.append((10_000, "ChartBatch (numba)", "hand-written numba", 3.0, "10,000 agents: within 3x of the numba kernel"))
+    targets = [
+        (
+            100,
+            "ChartBatch (numba)",
+            "ChartMachines",
+            1.0,
+            "100 agents: no slower than 100 ChartMachines",
+        )
+    ]
+    targets.append(
+        (
+            10_000,
+            "ChartBatch (numba)",
+            "hand-written numba",
+            3.0,
+            "10,000 agents: within 3x of the numba kernel",
+        )
+    )
     if 1_000_000 in results:
-        targets.append((1_000_000, "ChartBatch (numba)", "hand-written numba", 1.5, "1,000,000 agents: within 1.5x of the numba kernel"))
-        targets.append((1_000_000, "ChartBatch (numpy)", "hand-written NumPy", 2.0, "1,000,000 agents: NumPy pass within 2x of hand-written NumPy"))
+        targets.append(
+            (
+                1_000_000,
+                "ChartBatch (numba)",
+                "hand-written numba",
+                1.5,
+                "1,000,000 agents: within 1.5x of the numba kernel",
+            )
+        )
+        targets.append(
+            (
+                1_000_000,
+                "ChartBatch (numpy)",
+                "hand-written NumPy",
+                2.0,
+                "1,000,000 agents: NumPy pass within 2x of hand-written NumPy",
+            )
+        )
     for agents, name, reference, bound, label in targets:
         found = ratio(results[agents], name, reference)
         _target(found <= bound, label, f"{found:.2f}x")

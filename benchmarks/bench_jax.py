@@ -87,7 +87,7 @@ class Batch:
         self.batch.start()
 
     def frame(self, choices: Frame, dt: float) -> None:
-        self.batch.step(dt, EVENTS, choices)
+        self.batch.frame(dt, EVENTS, choices)
 
 
 class Kernel:
@@ -114,7 +114,7 @@ def check(agents: int = 2_000, count: int = 120) -> None:
     batch = ChartBatch(CHART, agents, {"play_animation": note}, backend="numba")
     for number, choices in enumerate(frames(agents, count, seed=2)):
         log.clear()
-        batch.step(DT, EVENTS, choices)
+        batch.frame(DT, EVENTS, choices)
         state, frame = step(state, jnp.asarray(choices))
         mine: dict[int, list[str]] = {}
         for call in program.host_calls(frame):

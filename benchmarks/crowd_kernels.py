@@ -40,39 +40,53 @@ Animate = Callable[[int, np.ndarray], None]  # type: ignore[type-arg]
 """Called with an animation number and the agents playing it (a host call)."""
 
 
+def _inputs(code: int, row: dict[int, tuple[int, int, float]]) -> None:
+    """What each event does to an agent of ``code``: (next code, animation, delay)."""
+    leaf, walked = code & 7, code & WALKED
+    locomotion = (WALK if walked else IDLE) | walked
+    if leaf == DEAD:
+        row[5] = (locomotion, A_WALK if walked else A_IDLE, np.nan)
+        return
+    row[4] = (DEAD | walked, A_DIE, np.nan)
+    if leaf in (IDLE, WALK, JUMP):
+        row[0] = (WINDUP | walked, A_HIT1, 0.3)
+    if leaf in (IDLE, WALK):
+        row[1] = (JUMP | walked, A_JUMP, 0.8)
+    if leaf == IDLE:
+        row[2] = (WALK | WALKED, A_WALK, -1.0)
+    if leaf == WALK:
+        row[3] = (IDLE, A_IDLE, -1.0)
+    if leaf == WINDOW:
+        row[0] = (HIT2 | walked, A_HIT2, 0.6)
+
+
+def _firing(code: int) -> tuple[int, int, float]:
+    """What a timer firing does to an agent of ``code``: (next code, animation, delay)."""
+    leaf, walked = code & 7, code & WALKED
+    if leaf in (JUMP, RECOVER, HIT2):
+        return (WALK if walked else IDLE) | walked, A_WALK if walked else A_IDLE, np.nan
+    if leaf == WINDUP:
+        return WINDOW | walked, NONE, 0.4
+    if leaf == WINDOW:
+        return RECOVER | walked, NONE, 0.3
+    return code, NONE, np.nan
+
+
 def tables() -> tuple[np.ndarray, ...]:  # type: ignore[type-arg]
     """``(16 codes x 6 events)`` next code, animation and timer delay (NaN: stop the
     timer, -1: keep it); then ``(16 codes)`` the same for a timer firing."""
     nxt = np.arange(16)[:, None].repeat(6, axis=1)
     anim = np.full((16, 6), NONE)
     delay = np.full((16, 6), -1.0)
-    fire_next = np.arange(16)
-    fire_anim = np.full(16, NONE)
-    fire_delay = np.full(16, np.nan)
+    fired = [_firing(code) for code in range(16)]
     for code in range(16):
-        leaf, walked = code & 7, code & WALKED
-        locomotion = (WALK if walked else IDLE) | walked
-        step = A_WALK if walked else A_IDLE
-        if leaf == DEAD:
-            nxt[code, 5], anim[code, 5], delay[code, 5] = locomotion, step, np.nan
-            continue
-        nxt[code, 4], anim[code, 4], delay[code, 4] = DEAD | walked, A_DIE, np.nan
-        if leaf in (IDLE, WALK, JUMP):
-            nxt[code, 0], anim[code, 0], delay[code, 0] = WINDUP | walked, A_HIT1, 0.3
-        if leaf in (IDLE, WALK):
-            nxt[code, 1], anim[code, 1], delay[code, 1] = JUMP | walked, A_JUMP, 0.8
-        if leaf == IDLE:
-            nxt[code, 2], anim[code, 2] = WALK | WALKED, A_WALK
-        if leaf == WALK:
-            nxt[code, 3], anim[code, 3] = IDLE, A_IDLE
-        if leaf == WINDOW:
-            nxt[code, 0], anim[code, 0], delay[code, 0] = HIT2 | walked, A_HIT2, 0.6
-        if leaf in (JUMP, RECOVER, HIT2):
-            fire_next[code], fire_anim[code] = locomotion, step
-        elif leaf == WINDUP:
-            fire_next[code], fire_delay[code] = WINDOW | walked, 0.4
-        elif leaf == WINDOW:
-            fire_next[code], fire_delay[code] = RECOVER | walked, 0.3
+        row: dict[int, tuple[int, int, float]] = {}
+        _inputs(code, row)
+        for event, (code_after, animation, wait) in row.items():
+            nxt[code, event], anim[code, event], delay[code, event] = code_after, animation, wait
+    fire_next = np.array([f[0] for f in fired])
+    fire_anim = np.array([f[1] for f in fired])
+    fire_delay = np.array([f[2] for f in fired])
     return nxt, anim, delay, fire_next, fire_anim, fire_delay
 
 
@@ -95,7 +109,9 @@ class NumpyCrowd:
         code = self.code[chosen]
         delay = DELAY[code, events]
         self.code[chosen] = NEXT[code, events]
-        self.due[chosen] = np.where(delay >= 0, self.clock + delay, np.where(np.isnan(delay), np.nan, self.due[chosen]))
+        self.due[chosen] = np.where(
+            delay >= 0, self.clock + delay, np.where(np.isnan(delay), np.nan, self.due[chosen])
+        )
         self._calls(chosen, ANIM[code, events])
         end = self.clock + dt
         firing = np.flatnonzero(self.due <= end)
@@ -111,8 +127,11 @@ class NumpyCrowd:
 
 
 @numba.njit(cache=True)  # type: ignore[misc]
-def _frame(code, due, choices, clock, end, tables, out):  # type: ignore[no-untyped-def]  # noqa: PLR0913
-    """One frame of every agent; ``out`` gets (agent, phase * 6 + animation) pairs."""
+def _frame(crowd, choices, times, tables, out):  # type: ignore[no-untyped-def]
+    """One frame of every agent (``crowd``: codes, deadlines; ``times``: the clock, the end
+    of the frame); ``out`` gets (agent, phase * 6 + animation) pairs."""
+    code, due = crowd
+    clock, end = times
     nxt, anim, delay, fire_next, fire_anim, fire_delay = tables
     calls = 0
     for agent in range(code.size):
@@ -122,7 +141,7 @@ def _frame(code, due, choices, clock, end, tables, out):  # type: ignore[no-unty
             wait = delay[c, choice]
             if wait >= 0:
                 due[agent] = clock + wait
-            elif wait != wait:
+            elif np.isnan(wait):
                 due[agent] = np.nan
             a = anim[c, choice]
             if a >= 0:
@@ -167,12 +186,15 @@ class NumbaCrowd:
         self.clock = 0.0
         self.animate = animate
         self.out = np.zeros((2 * agents, 2), np.int64)
-        self.tables = tuple(np.ascontiguousarray(t) for t in (NEXT, ANIM, DELAY, FIRE_NEXT, FIRE_ANIM, FIRE_DELAY))
+        self.tables = tuple(
+            np.ascontiguousarray(t) for t in (NEXT, ANIM, DELAY, FIRE_NEXT, FIRE_ANIM, FIRE_DELAY)
+        )
         animate(A_IDLE, np.arange(agents))
 
     def frame(self, choices: np.ndarray, dt: float) -> None:  # type: ignore[type-arg]
         end = self.clock + dt
-        calls = _frame(self.code, self.due, choices, self.clock, end, self.tables, self.out)
+        crowd, times = (self.code, self.due), (self.clock, end)
+        calls = _frame(crowd, choices, times, self.tables, self.out)
         offsets, agents = _buckets(self.out, calls)
         for bucket in np.flatnonzero(np.diff(offsets)).tolist():
             self.animate(bucket % 6, agents[offsets[bucket] : offsets[bucket + 1]])

@@ -1,5 +1,6 @@
 """``python examples/game``: run Shrine Arena (see :mod:`game.app` for the options)."""
 
+import os
 import sys
 from pathlib import Path
 
@@ -8,4 +9,9 @@ if not __package__:  # run as a folder: make ``game`` importable as a package
 
 from game.app import main
 
-raise SystemExit(main())
+try:
+    status = main()
+except BrokenPipeError:  # the output went to a program that stopped reading (``| head``)
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    status = 0
+raise SystemExit(status)

@@ -20,11 +20,17 @@ HERO_HEALTH = 100
 DODGE_FRAMES = 18
 DODGE_COOLDOWN = 40
 RESPAWN_FRAMES = 120
+LIVES = 3
+"""Lives of each hero: the match is lost when every hero has lost its last one."""
+PROTECTION_FRAMES = 180
+"""After a respawn, nothing hurts the hero and no enemy hunts it for this long (3 s)."""
 TALK_REACH = 60.0
 FLINCH_DAMAGE = 5
 """A hit of this much or more makes the hero flinch (unless it stuns)."""
 FLINCH_FRAMES = 12
 
+ENEMIES = 60
+"""The crowd: how many enemies the last wave brings (``--enemies``)."""
 ENEMY_RADIUS = 6.0
 SIGHT = 130.0
 REACH = 24.0
@@ -37,4 +43,25 @@ POISON_DAMAGE = 2
 POISON_PERIOD = 30
 """Poison deals POISON_DAMAGE every POISON_PERIOD frames."""
 
-HELP = "WASD / arrows move, J / space attack, K / shift dodge, L / E talk at the shrine, Esc quits"
+WAVES = (0.15, 0.3, 0.5, 0.75, 1.0)
+"""Each wave's share of the crowd (``--enemies``): the last wave brings every enemy."""
+FIRST_INTRO_FRAMES = 180
+"""Before the first wave: three seconds to look around."""
+INTRO_FRAMES = 120
+CLEARED_FRAMES = 120
+SUMMON_EVERY = 8
+"""A wave's enemies come in from the edge a few at a time, every this many frames."""
+KILL_POINTS = 10
+"""Points for a kill, times the wave's number."""
+WAVE_POINTS = 100
+"""Points for clearing a wave, times its number."""
+LIFE_POINTS = 250
+"""Points for each life left when the last wave is cleared."""
+
+HELP = (
+    "WASD / arrows move",
+    "J / space attack",
+    "K / shift dodge (attack in a dodge: lunge)",
+    "L / E talk at the shrine (a shield)",
+    "Esc quits",
+)

@@ -1,16 +1,19 @@
 """The enemy crowd: positions and health in NumPy arrays, behaviour in ``enemy.yaml``.
 
-The chart decides *what* each enemy does (roam, chase, strike in a combo, flee, reel from a
-hit, lie dead and respawn); its host actions tell the crowd how: ``move`` sets a movement
-style and speed, ``play_animation`` the pose drawn, ``strike`` hurts a hero in reach and
-``spawn`` places the enemy at the arena's edge. Each frame the crowd turns the world into
-the chart's inputs: three levels held while true (``SeesHero``, ``InReach``, ``Wounded``) and
-one-off events (``Hit``, ``Died``).
+The chart decides *what* each enemy does (wait off the arena for its wave, roam, chase,
+strike in a combo, flee, reel from a hit, lie dead); its host actions tell the crowd how:
+``move`` sets a movement style and speed, ``play_animation`` the pose drawn, ``strike`` hurts
+a hero in reach and ``spawn`` places the enemy at the arena's edge. Each frame the crowd
+turns the world into the chart's inputs: three levels held while true (``SeesHero``,
+``InReach``, ``Wounded``) and one-off events (``Summon``, ``Hit``, ``Died``).
+
+Bodies move with additions, products, quotients and square roots only: IEEE 754 rounds
+those the same on every CPU, where NumPy's sines and cosines differ with the instruction
+set, so a match is the same, bit for bit, on every machine.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -35,14 +38,18 @@ from statetree.chart.model import ParamValue
 
 CHART_PATH = Path(__file__).resolve().parent / "enemy.yaml"
 
-ANIMATIONS = ("Wander", "Rest", "Chase", "Windup", "Strike", "Stunned", "Flee", "Dead")
+ANIMATIONS = ("Wander", "Rest", "Chase", "Windup", "Strike", "Stunned", "Flee", "Dead", "Waiting")
 STYLES = ("hold", "wander", "chase", "flee", "knockback")
 EFFECTS = ("", "Stunned", "Poisoned")
 LEVELS = ("SeesHero", "InReach", "Wounded")
 CHASE, FLEE, KNOCKBACK = (STYLES.index(name) for name in ("chase", "flee", "knockback"))
-DEAD = ANIMATIONS.index("Dead")
-HIT, DIED = 0, 1
-EDGE_EVENTS = [Event("input", "Hit"), Event("event", "Died")]
+DEAD, WAITING = ANIMATIONS.index("Dead"), ANIMATIONS.index("Waiting")
+HIT, DIED, SUMMON = 0, 1, 2
+EDGE_EVENTS = [Event("input", "Hit"), Event("event", "Died"), Event("input", "Summon")]
+WANDER_SPREAD = 0.4
+"""How far a wandering enemy's goal is from the hero it hunts, as a share of the arena."""
+SAFE_SPAWN = 200.0
+"""An enemy comes in at least this far from every hero (the far side of the arena if not)."""
 
 REGISTRY = DEFAULT_REGISTRY.with_actions(
     ActionType("play_animation", (Param("name", choices=ANIMATIONS),)),
@@ -83,7 +90,9 @@ class Crowd:
         self.frame = 0
         self.x = np.zeros(count)
         self.y = np.zeros(count)
-        self.heading = np.zeros(count)
+        self.heading_x = np.zeros(count)
+        self.heading_y = np.zeros(count)
+        """Each enemy's direction of travel, a unit vector."""
         self.speed = np.zeros(count)
         self.style = np.zeros(count, np.int8)
         self.anim = np.zeros(count, np.int8)
@@ -93,7 +102,11 @@ class Crowd:
         self.distance = np.full(count, np.inf)
         self.levels = {name: np.zeros(count, bool) for name in LEVELS}
         self.pending = np.full(count, -1, np.intp)
-        """The one-off event each enemy gets this frame (HIT, DIED or -1)."""
+        """The one-off event each enemy gets this frame (HIT, DIED, SUMMON or -1)."""
+        # Each enemy comes at a hero at its own slight angle, so a pack surrounds rather
+        # than queues: a rotation of up to 30 degrees either way, from t = tan(angle / 2).
+        t = (np.arange(count) * 0.381966) % 1.0 * 0.54 - 0.27
+        self.slant = ((1 - t * t) / (1 + t * t), 2 * t / (1 + t * t))
         self.kills = 0
         self.brains = make_brains(brains, chart, count, self.handlers())
         self.brains.start()
@@ -115,8 +128,21 @@ class Crowd:
         style = STYLES.index(str(params["style"]))
         self.style[entities] = style
         self.speed[entities] = float(params["speed"])
-        if STYLES[style] == "wander":  # a direction of its own, the same in every run
-            self.heading[entities] = (entities * 2.399 + self.frame * 0.7) % math.tau
+        if STYLES[style] == "wander":
+            self._wander(entities)
+
+    def _wander(self, entities: Entities) -> None:
+        """Head for a place of its own (the same in every run), drawn toward the hero it
+        hunts: a wave closes in, loosely."""
+        x, y = _scattered(entities * 31 + self.frame)
+        target = self.target[entities]
+        hunting = target >= 0
+        if hunting.any():
+            hx = np.array([hero.x for hero in self.heroes] + [0.0])[target]
+            hy = np.array([hero.y for hero in self.heroes] + [0.0])[target]
+            x = np.where(hunting, hx + (x - hx) * WANDER_SPREAD, x)
+            y = np.where(hunting, hy + (y - hy) * WANDER_SPREAD, y)
+        self._head(entities, x - self.x[entities], y - self.y[entities])
 
     def _strike(self, entities: Entities, params: Mapping[str, ParamValue]) -> None:
         effect = str(params["effect"]) or None
@@ -126,21 +152,38 @@ class Crowd:
                 self.heroes[self.target[i]].hurt(int(params["damage"]), effect)
 
     def _spawn(self, entities: Entities, params: Mapping[str, ParamValue]) -> None:
-        # Spread over the arena (the first time) or around its edge (a respawn), at a place
-        # that depends only on who and how often: the same in every run.
-        again = self.spawns[entities]
-        x, y = _scattered(entities + 7919 * again)
-        ex, ey = _on_edge((entities * 0.618 + again * 0.273) % 1.0)
-        self.x[entities] = np.where(again > 0, ex, x)
-        self.y[entities] = np.where(again > 0, ey, y)
+        # On the arena's edge, at a place that depends only on who and how often (the same
+        # in every run), or across the arena from it when a hero stands near.
+        turn = (entities * 0.618 + self.spawns[entities] * 0.273) % 1.0
+        x, y = _on_edge(turn)
+        near = np.zeros(len(entities), bool)
+        for hero in self.heroes:
+            near |= (x - hero.x) ** 2 + (y - hero.y) ** 2 < SAFE_SPAWN**2
+        x, y = _on_edge(np.where(near, (turn + 0.5) % 1.0, turn))
+        self.x[entities], self.y[entities] = x, y
         self.health[entities] = config.ENEMY_HEALTH
         self.spawns[entities] += 1
 
+    def _head(self, entities: Entities, dx: NDArray[np.float64], dy: NDArray[np.float64]) -> None:
+        length = np.sqrt(dx * dx + dy * dy)
+        length[length == 0] = 1.0
+        self.heading_x[entities], self.heading_y[entities] = dx / length, dy / length
+
     # -- a frame ---------------------------------------------------------------------------
 
+    @property
+    def in_play(self) -> NDArray[np.bool_]:
+        """The enemies on the arena and alive (not dead, not waiting for a wave)."""
+        return in_play(self.anim)
+
+    def summon(self, entities: Entities) -> None:
+        """Bring waiting enemies into the arena on the next frame."""
+        self.pending[entities] = SUMMON
+
     def damage(self, entities: Entities, amount: int) -> None:
-        """Hit enemies: each is stunned, or dies if its health runs out."""
-        alive = entities[self.anim[entities] != DEAD]
+        """Hit enemies: each is stunned, or dies if its health runs out (once: two heroes
+        striking it in one frame fell it once)."""
+        alive = entities[self.in_play[entities] & (self.health[entities] > 0)]
         self.health[alive] -= amount
         dead = alive[self.health[alive] <= 0]
         self.pending[alive] = HIT
@@ -166,14 +209,16 @@ class Crowd:
         self._move_bodies(dt)
 
     def _find_targets(self) -> None:
-        """The nearest hero each enemy can see (not dead, not at the shrine in dialogue)."""
+        """The nearest hunted hero of each enemy in play (see ``Hero.hunted``)."""
         self.distance.fill(np.inf)
         self.target.fill(-1)
+        in_play = self.in_play
         for index, hero in enumerate(self.heroes):
-            if not hero.status.is_active("Alive") or hero.status.is_active("InDialogue"):
+            if not hero.hunted:
                 continue
-            distance = np.hypot(self.x - hero.x, self.y - hero.y) - config.HERO_RADIUS
-            closer = distance < self.distance
+            dx, dy = self.x - hero.x, self.y - hero.y
+            distance = np.sqrt(dx * dx + dy * dy) - config.HERO_RADIUS
+            closer = in_play & (distance < self.distance)
             self.distance[closer] = distance[closer]
             self.target[closer] = index
 
@@ -183,18 +228,17 @@ class Crowd:
             targets = self.target[hunted]
             hx = np.array([hero.x for hero in self.heroes])[targets]
             hy = np.array([hero.y for hero in self.heroes])[targets]
-            away = np.arctan2(self.y[hunted] - hy, self.x[hunted] - hx)
             style = self.style[hunted]
-            chase = style == CHASE
-            # Each comes at its own slight angle, so a pack surrounds rather than queues.
-            slant = (hunted[chase] * 0.381966) % 1.0 - 0.5
-            self.heading[hunted[chase]] = away[chase] + math.pi + slant
+            chase = hunted[style == CHASE]
+            cos, sin = self.slant[0][chase], self.slant[1][chase]
+            tx, ty = hx[style == CHASE] - self.x[chase], hy[style == CHASE] - self.y[chase]
+            self._head(chase, cos * tx - sin * ty, sin * tx + cos * ty)
             run = (style == FLEE) | (style == KNOCKBACK)
-            self.heading[hunted[run]] = away[run]
+            self._head(hunted[run], self.x[hunted[run]] - hx[run], self.y[hunted[run]] - hy[run])
         step = np.where(self.distance < config.REACH * 0.6, 0.0, self.speed * dt)
         r = config.ENEMY_RADIUS
-        self.x = np.clip(self.x + np.cos(self.heading) * step, r, config.WIDTH - r)
-        self.y = np.clip(self.y + np.sin(self.heading) * step, r, config.HEIGHT - r)
+        self.x = np.clip(self.x + self.heading_x * step, r, config.WIDTH - r)
+        self.y = np.clip(self.y + self.heading_y * step, r, config.HEIGHT - r)
         healing = self.style == FLEE
         healed = self.health[healing] + config.HEAL_PER_SECOND * dt
         self.health[healing] = np.minimum(healed, config.ENEMY_HEALTH)
@@ -205,6 +249,12 @@ class Crowd:
         """Give every enemy the new chart (see ``ChartMachine.reload``)."""
         compiled = chart if isinstance(chart, CompiledChart) else compile_chart(chart)
         return self.brains.reload(compiled)
+
+
+def in_play(anim: NDArray[np.int8]) -> NDArray[np.bool_]:
+    """Which enemies, by the pose they show, are on the arena and alive."""
+    found: NDArray[np.bool_] = (anim != DEAD) & (anim != WAITING)
+    return found
 
 
 def make_brains(
@@ -219,13 +269,10 @@ def make_brains(
 
 
 def _scattered(seq: NDArray[np.int64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """Evenly spread points (an R2 sequence), kept off the shrine."""
+    """Points spread evenly over the arena (an R2 sequence)."""
     x = np.asarray((0.5 + seq * 0.7548776662) % 1.0 * (config.WIDTH - 40) + 20, np.float64)
     y = np.asarray((0.5 + seq * 0.5698402910) % 1.0 * (config.HEIGHT - 40) + 20, np.float64)
-    sx, sy = config.SHRINE
-    near = np.hypot(x - sx, y - sy) < 160
-    moved: NDArray[np.float64] = np.where(near, np.where(x < sx, x - 160, x + 160), x)
-    return moved, y
+    return x, y
 
 
 def _on_edge(turn: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:

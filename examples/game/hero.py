@@ -3,11 +3,14 @@
 ``Alive`` holds ``Locomotion`` (``Idle`` / ``Walk``), ``Dodge``, ``Attack``, ``Stunned``,
 ``Talk`` and ``Flinch``; ``Dead`` is its sibling. Outer states decide first: dying interrupts
 anything, a stun anything alive, and a hard hit (a one-shot ``Hurt`` event posted to the
-machine) makes the hero flinch out of whatever it was doing. The states drive three state
-values, set while a state is active and restored as it exits: the speed scale, the animation
-the renderer plays and whether the hero can be hurt. Timings are counted in frames from a
-stamp each state carries as its ``on_enter`` argument, and those arguments are the states'
-network payloads, so a received or rolled-back state resumes exactly where it was.
+machine) makes the hero flinch out of whatever it was doing. A death costs a life; the hero
+comes back after two seconds, protected for three, until its lives run out.
+
+The states drive four state values, set while a state is active and restored as it exits:
+the speed scale, the animation the renderer plays, whether the hero can be hurt and the
+heading a dodge locks. Timings are counted in frames from a stamp each state carries as its
+``on_enter`` argument, and those arguments are the states' network payloads, so a received
+or rolled-back state resumes exactly where it was.
 """
 
 from __future__ import annotations
@@ -69,7 +72,8 @@ class Hero:
 
     Args:
         name: the hero's name (the machine's name in traces).
-        x, y: where it starts and respawns.
+        x, y: where it starts (and respawns, unless ``respawn_spot`` says otherwise).
+        lives: how many times it can die before it is out of the match.
         trace, trace_sink: the machine's tracing (``TraceLevel.BASIC`` prints every change).
     """
 
@@ -79,6 +83,7 @@ class Hero:
         x: float,
         y: float,
         *,
+        lives: int = config.LIVES,
         trace: st.TraceLevel = st.TraceLevel.NONE,
         trace_sink: Callable[[str], None] | None = None,
     ) -> None:
@@ -91,6 +96,7 @@ class Hero:
         self.health = config.HERO_HEALTH
         self.dodge_ready_at = 0
         self.kills = 0
+        self.lives = self.max_lives = lives
         self.status_until: dict[str, int] = {}
         self.status = BitmaskMachine(STATUS, self, name=f"{name}.status", history_size=16)
         self.speed_scale = st.StateValue(0.0)
@@ -99,6 +105,8 @@ class Hero:
         self.heading: st.StateValue[tuple[int, int] | None] = st.StateValue(None)
         self.on_strike: Callable[[Hero, AttackMove], None] | None = None
         """Set by the world that resolves hits (the server's); a client predicts without."""
+        self.respawn_spot: Callable[[Hero], tuple[float, float]] | None = None
+        """Set by the world: where a respawn is safest (the home spot without one)."""
         self.machine = st.StateMachine(
             HeroStates.Alive,
             self,
@@ -119,8 +127,14 @@ class Hero:
         self.machine.update_states(config.DT)
 
     def hurt(self, damage: int, effect: str | None = None) -> bool:
-        """Take a hit from an enemy; returns whether it landed."""
-        if self.invulnerable.value or not self.status.is_active("Alive"):
+        """Take a hit from an enemy; returns whether it landed (not in a dodge, not while
+        protected after a respawn)."""
+        status = self.status
+        if (
+            self.invulnerable.value
+            or not status.is_active("Alive")
+            or status.is_active("Protected")
+        ):
             return False
         self.health -= damage
         self.machine.post(Hurt(damage))  # seen by the next frame's transitions
@@ -129,13 +143,26 @@ class Hero:
         return True
 
     @property
+    def hunted(self) -> bool:
+        """Whether enemies go for this hero: alive, not protected, not at the shrine."""
+        status = self.status
+        return status.is_active("Alive") and not (
+            status.is_active("Protected") or status.is_active("InDialogue")
+        )
+
+    @property
+    def out(self) -> bool:
+        """Dead with no life left: out of the match."""
+        return self.lives <= 0 and self.machine.is_in_state(HeroStates.Dead)
+
+    @property
     def near_shrine(self) -> bool:
         sx, sy = config.SHRINE
-        return math.hypot(self.x - sx, self.y - sy) <= config.TALK_REACH
+        return math.sqrt((self.x - sx) ** 2 + (self.y - sy) ** 2) <= config.TALK_REACH
 
     def move(self, dx: float, dy: float, dt: float) -> None:
         """Move along (dx, dy) at the current speed, staying inside the arena."""
-        length = math.hypot(dx, dy)
+        length = math.sqrt(dx * dx + dy * dy)
         if not length:
             return
         self.facing = (dx / length, dy / length)
@@ -154,8 +181,13 @@ class HeroStates:
         def on_enter(self) -> None:
             hero = self.owner
             hero.health = config.HERO_HEALTH
-            hero.x, hero.y = hero.home
             hero.status.try_activate("Alive")
+            if hero.lives == hero.max_lives:  # the start of the match
+                hero.x, hero.y = hero.home
+                return
+            spot = hero.respawn_spot
+            hero.x, hero.y = spot(hero) if spot is not None else hero.home
+            hero.status.try_activate("Protected")
 
         def transition(self) -> st.Transition | None:
             hero = self.owner
@@ -181,14 +213,17 @@ class HeroStates:
 
         def on_enter(self, respawn_at: int) -> None:
             self.respawn_at = respawn_at
-            self.set_state_value(self.owner.animation, "dead")
-            self.owner.status.deactivate("Alive")  # every effect requires Alive: all end
+            hero = self.owner
+            hero.lives -= 1  # a state received over the network: its body sets lives after
+            self.set_state_value(hero.animation, "dead")
+            hero.status.deactivate("Alive")  # every effect requires Alive: all end
 
         def net_payload(self) -> tuple[int]:
             return (self.respawn_at,)
 
         def transition(self) -> st.Transition | None:
-            if since(self.owner.frame, self.respawn_at) < config.WRAP // 2:
+            hero = self.owner
+            if hero.lives > 0 and since(hero.frame, self.respawn_at) < config.WRAP // 2:
                 return st.sibling(HeroStates.Alive)
             return None
 

@@ -1,4 +1,4 @@
-"""``--inspect``: the live inspector on the heroes, their status effects and the enemies.
+"""``--inspect``: the live inspector on the match, the heroes, their effects and the enemies.
 
 Enemies run by per-enemy chart machines are inspected as they are. Enemies of a
 ``ChartBatch`` have no machine object: the inspector watches a few agents through the
@@ -16,8 +16,8 @@ WATCHED_AGENTS = 12
 
 
 def watched(world: World) -> list[object]:
-    """What the inspector shows: each hero's machine and effects, then the enemies."""
-    machines: list[object] = []
+    """What the inspector shows: the match, each hero's machine and effects, the enemies."""
+    machines: list[object] = [world.match.machine]
     for hero in world.heroes:
         machines += [hero.machine, hero.status]
     brains = world.crowd.brains

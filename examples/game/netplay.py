@@ -6,10 +6,13 @@ of every actor, packed in one bit stream (:mod:`game.snapshot`). A client predic
 hero from its inputs and sends them (each datagram repeats the ones not yet confirmed, so a
 lost one costs nothing). When a snapshot shows the server saw something else (a hit only
 the server knows about), the client rolls its hero back to the snapshot and re-simulates
-the frames since. Everything else is drawn as the last snapshot shows it.
+the frames since. Everything else is drawn as the last snapshot shows it, the match's
+banners and result included: the match's machine travels in every snapshot.
 
-The link conditioner (``--loss``, ``--latency``, ``--jitter``, ``--duplicate``,
-``--reorder``) makes the links as bad as wanted, from a seeded random source.
+A player who leaves (quits, or goes silent for ``CLIENT_TIMEOUT`` seconds) is replaced by
+the bot, so the other plays on. The link conditioner is off unless asked for: ``--bad-link``
+(or ``--loss``, ``--latency``, ``--jitter``, ``--duplicate``, ``--reorder``) makes the links
+as bad as wanted, from a seeded random source.
 """
 
 from __future__ import annotations
@@ -18,10 +21,11 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from game import config
+from game import bot, config
 from game.enemies import load_chart
 from game.hero import HERO_CODEC, Hero
 from game.inputs import IDLE, Input
+from game.match import DEFAULT_RULES, MATCH_CODEC, Match, Rules
 from game.snapshot import Body, Snapshot, Snapshots
 from game.world import STARTS, World
 from statetree import StateMachine, net
@@ -31,30 +35,34 @@ MAX_AHEAD = 20
 """How many frames a client may predict past its last confirmed one."""
 RESEND_TICKS = 8
 """A server with nothing new sends its last snapshot again every this many ticks."""
+CLIENT_TIMEOUT = 3.0
+"""Seconds of silence after which the server lets the bot play for a player."""
+BAD_LINK = net.LinkProfile(latency=0.01, jitter=0.005, loss=0.1, duplicate=0.02, reorder=0.05)
+"""``--bad-link``: a poor connection, for trying prediction and rollback out."""
 
 
 @dataclass(frozen=True)
 class Settings:
-    """A networked match: its length and size, the links, the seed of every random choice."""
+    """A networked match: its length and size, the links, the seed of every random choice.
 
-    frames: int = 240
-    enemies: int = 120
+    ``frames`` caps the match (a headless one plays that many frames); ``link`` is what the
+    simulated link does to every datagram (``None``: nothing, the network as it is).
+    """
+
+    frames: int = 900
+    enemies: int = config.ENEMIES
+    rules: Rules = DEFAULT_RULES
     tick: float = 0.004
-    latency: float = 0.01
-    jitter: float = 0.005
-    loss: float = 0.1
-    duplicate: float = 0.02
-    reorder: float = 0.05
+    link: net.LinkProfile | None = None
     seed: int = 7
     host: str = "127.0.0.1"
     port: int = 0
     timeout: float = 30.0
 
-    def link(self, salt: int) -> net.LinkConditioner:
-        profile = net.LinkProfile(
-            self.latency, self.jitter, self.loss, self.duplicate, self.reorder
-        )
-        return net.LinkConditioner(profile, random.Random(self.seed * 31 + salt))
+    def conditioner(self, salt: int) -> net.LinkConditioner | None:
+        if self.link is None:
+            return None
+        return net.LinkConditioner(self.link, random.Random(self.seed * 31 + salt))
 
 
 class Host:
@@ -63,30 +71,65 @@ class Host:
     def __init__(self, settings: Settings, brains: str = "batch") -> None:
         chart = load_chart()
         self.frames = settings.frames
-        self.world = World(PLAYERS, settings.enemies, chart=chart, brains=brains)
-        self.snapshots = Snapshots(chart, PLAYERS, settings.enemies)
+        self.world = World(
+            PLAYERS, settings.enemies, chart=chart, brains=brains, rules=settings.rules
+        )
+        self.snapshots = Snapshots(chart, PLAYERS)
         self.waiting: list[dict[int, Input]] = [{} for _ in range(PLAYERS)]
         self.server: net.StateServer[Input] | None = None
         self.slots: dict[net.Address, int] = {}
+        self.left: set[int] = set()
+        """The slots of the players who left: the bot plays them."""
+        self.announce: Callable[[str], None] = lambda line: None
+        """Told when a player joins or leaves (a server's command line prints it)."""
         self.sizes: list[int] = []
         self._sent = (-1, 0)
 
+    @property
+    def finished(self) -> bool:
+        """The match is over, played to its last frame, or every player left."""
+        world = self.world
+        return world.over or world.frame >= self.frames or len(self.left) == PLAYERS
+
     def on_inputs(self, client: net.Address, ready: list[tuple[int, Input]]) -> None:
         slot = self.slot_of(client)
-        if slot is None:
+        if slot is None or slot in self.left:
             return
         for frame, value in ready:
             self.waiting[slot][frame] = value
-        while self.world.frame < self.frames and all(
-            self.world.frame + 1 in inputs for inputs in self.waiting
-        ):
-            frame = self.world.frame + 1
-            self.world.step([inputs.pop(frame) for inputs in self.waiting])
+        self._step()
+
+    def _step(self) -> None:
+        """Step the world for as long as every player's input for the next frame is in."""
+        world = self.world
+        while not self.finished:
+            frame = world.frame + 1
+            for slot in self.left:  # the bot plays for a player who left
+                self.waiting[slot][frame] = bot.decide(world.heroes[slot], world.crowd)
+            if not all(frame in inputs for inputs in self.waiting):
+                return
+            world.step([inputs.pop(frame) for inputs in self.waiting])
 
     def on_join(self, client: net.Address) -> None:
-        """Players are numbered in the order they join (a player back after a silence
-        keeps its number); the ones after the first ``PLAYERS`` watch."""
-        self.slots.setdefault(client, len(self.slots))
+        """Players are numbered in the order they join; the ones after the first
+        ``PLAYERS`` watch."""
+        slot = self.slots.setdefault(client, len(self.slots))
+        who = f"Hero{slot + 1}" if slot < PLAYERS else "a watcher"
+        self.announce(f"{who} joined from {show(client)}")
+
+    def on_leave(self, client: net.Address) -> None:
+        """A player gone silent (or who quit): the bot plays for it to the end, unless no
+        player is left."""
+        slot = self.slot_of(client)
+        if slot is None or self.finished:
+            return
+        self.left.add(slot)
+        self.waiting[slot].clear()  # what it sent for frames ahead is dropped
+        alone = len(self.left) == PLAYERS
+        self.announce(
+            f"Hero{slot + 1} left: " + ("the match ends" if alone else "the bot plays on")
+        )
+        self._step()
 
     def slot_of(self, client: net.Address) -> int | None:
         slot = self.slots.get(client)
@@ -126,14 +169,24 @@ class Player:
             None
         )
         self.view: Snapshot | None = None
-        self.others: dict[int, Hero] = {}
-        """The other players' heroes, mirrored from the snapshots to be drawn."""
+        self.mirrors: dict[int, Hero] = {}
+        """Every hero as the last snapshot shows it (to draw the others, and everyone once
+        the match is over)."""
+        self.match: Match | None = None
+        """The match, mirrored from the snapshots: its wave, banners and result."""
         self.client: net.StateClient | None = None
 
     @property
+    def over(self) -> bool:
+        """The last snapshot shows the match won or lost."""
+        return self.match is not None and self.match.over
+
+    @property
     def done(self) -> bool:
+        """The match is over, or every frame was played and confirmed."""
         rollback = self.rollback
-        return rollback is not None and rollback.confirmed_frame == rollback.frame == self.frames
+        played = rollback is not None and rollback.confirmed_frame == rollback.frame == self.frames
+        return self.over or played
 
     def on_state(self, message: net.StateMessage) -> None:
         # Everything is read and checked before anything changes: a bad datagram raises.
@@ -167,16 +220,21 @@ class Player:
         )
 
     def _mirror(self, snapshot: Snapshot) -> None:
+        match = self.match
+        if match is None or match.waves != snapshot.waves:
+            match = self.match = Match.mirror(snapshot.waves)
+        match.frame, match.score = snapshot.frame, snapshot.score
+        MATCH_CODEC.apply(match.machine, snapshot.match)
         for slot, state in enumerate(snapshot.heroes):
-            if slot != self.slot:
-                hero = self.others.get(slot) or self.others.setdefault(slot, _hero(slot))
-                HERO_CODEC.apply(hero.machine, state.configuration)
-                state.body.restore(hero)
+            hero = self.mirrors.get(slot) or self.mirrors.setdefault(slot, _hero(slot))
+            HERO_CODEC.apply(hero.machine, state.configuration)
+            state.body.restore(hero)
 
     def tick(self) -> None:
-        """Predict the next frame (if not too far ahead), send what is unconfirmed."""
+        """Predict the next frame (if not too far ahead), send what is unconfirmed; nothing
+        once the match is over."""
         rollback = self.rollback
-        if rollback is None or self.client is None:
+        if rollback is None or self.client is None or self.over:
             return
         ahead = rollback.frame - rollback.confirmed_frame
         if rollback.frame < self.frames and ahead < MAX_AHEAD:
@@ -203,22 +261,35 @@ async def open_host(settings: Settings, host: Host) -> net.StateServer[Input]:
         host.on_inputs,
         fingerprint=host.snapshots.fingerprint,
         address=(settings.host, settings.port),
-        conditioner=settings.link(0),
+        conditioner=settings.conditioner(0),
+        client_timeout=CLIENT_TIMEOUT,
         on_join=host.on_join,
+        on_leave=host.on_leave,
     )
     host.server = server
     return server
 
 
 async def join(settings: Settings, player: Player, server: net.Address, salt: int) -> None:
+    """Connect ``player`` to ``server``, from this computer's address that reaches it."""
     player.client = await net.StateClient.open(
         server,
         player.on_state,
         fingerprint=player.snapshots.fingerprint,
-        address=(settings.host, 0),
-        conditioner=settings.link(salt),
+        address=local_address(server[0]),
+        conditioner=settings.conditioner(salt),
     )
 
 
-def frames_per_second(settings: Settings) -> float:
-    return 1.0 / settings.tick if settings.tick else float(config.FPS)
+def local_address(server: str) -> net.Address:
+    """Where a client binds: the loopback for a server on this computer, else any of its
+    addresses (the system picks the one on the way to the server)."""
+    if server == "localhost" or server.startswith("127.") or server == "::1":
+        return ("::1", 0) if ":" in server else ("127.0.0.1", 0)
+    return ("::", 0) if ":" in server else ("0.0.0.0", 0)
+
+
+def show(address: net.Address) -> str:
+    """``host:port`` (``[host]:port`` for IPv6), as ``--connect`` takes it."""
+    host, port = address[0], address[1]
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"

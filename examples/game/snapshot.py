@@ -1,10 +1,11 @@
 """A snapshot of the whole arena in one packed bit stream, as the server sends it each frame.
 
-For each hero: its machine (``HERO_CODEC``), its status effects (a ``BitmaskCodec``) and its
-body; then, for each enemy, its chart configuration and its position to the unit. Machines
-and fields follow each other with no rounding in between, so the arena's few hundred actors
-fit in one datagram. Reading is all or nothing: a bad packet raises ``PacketError`` before
-anything is used.
+First the match: its machine (``MATCH_CODEC``), its number of waves, its score and the size
+of the crowd. For each hero: its machine (``HERO_CODEC``), its status effects (a
+``BitmaskCodec``) and its body; then, for each enemy, its chart configuration and its
+position to the unit. Machines and fields follow each other with no rounding in between, so
+the arena's few hundred actors fit in one datagram. Reading is all or nothing: a bad packet
+raises ``PacketError`` before anything is used.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from numpy.typing import NDArray
 from game import config
 from game.enemies import ANIMATIONS
 from game.hero import HERO_CODEC, Hero
+from game.match import MATCH_CODEC
 from game.status import STATUS
 from game.world import World
 from statetree import net
@@ -28,9 +30,12 @@ from statetree.chart.model import StateDef
 from statetree.core.state import State
 
 STATUS_CODEC = net.BitmaskCodec(STATUS)
-TIMED = ("Stunned", "Poisoned", "Shielded", "InDialogue")
+TIMED = ("Stunned", "Poisoned", "Shielded", "InDialogue", "Protected")
 LEFT_BITS = 9  # frames an effect has left (all last under 512 frames)
 HEALTH_BITS, HEALTH_OFFSET = 9, 256  # health from -256 to 255
+LIVES_BITS = 4
+WAVES_BITS, SCORE_BITS, KILLS_BITS = 4, 24, 20
+COUNT_BITS = 10  # enemies, up to 1023 (the most a coordinate's 10 bits suit anyway)
 
 
 @dataclass(frozen=True)
@@ -44,6 +49,7 @@ class Body:
     health: int
     dodge_in: int
     kills: int
+    lives: int
     status: int
     left: tuple[int, ...]
     """Frames left for each of TIMED (0 when it is not running)."""
@@ -54,14 +60,14 @@ class Body:
         dodge_in = max(0, hero.dodge_ready_at - hero.frame)
         return cls(
             hero.frame, hero.x, hero.y, hero.facing, hero.health, dodge_in, hero.kills,
-            hero.status.mask, left,
+            hero.lives, hero.status.mask, left,
         )  # fmt: skip
 
     def restore(self, hero: Hero) -> None:
         """Put this body back on ``hero`` (after its machine was restored)."""
         hero.frame = self.frame
         hero.x, hero.y, hero.facing = self.x, self.y, self.facing
-        hero.health, hero.kills = self.health, self.kills
+        hero.health, hero.kills, hero.lives = self.health, self.kills, self.lives
         hero.dodge_ready_at = self.frame + self.dodge_in
         hero.status.apply_mask(self.status, cause=BitCause.ROLLBACK)
         hero.status_until = {
@@ -76,6 +82,7 @@ class Body:
         writer.write_uint(self.health + HEALTH_OFFSET, HEALTH_BITS)
         writer.write_uint(self.dodge_in, 6)
         writer.write_uint(self.kills, 16)
+        writer.write_uint(self.lives, LIVES_BITS)
         for left in self.left:
             writer.write_uint(left, LEFT_BITS)
 
@@ -88,8 +95,9 @@ class Body:
             raise net.PacketError(f"a hero at ({x}, {y}) facing ({fx}, {fy})", bit=at)
         health = reader.read_uint(HEALTH_BITS) - HEALTH_OFFSET
         dodge_in, kills = reader.read_uint(6), reader.read_uint(16)
+        lives = reader.read_uint(LIVES_BITS)
         left = tuple(reader.read_uint(LEFT_BITS) for _ in TIMED)
-        return cls(frame, x, y, (fx, fy), health, dodge_in, kills, status, left)
+        return cls(frame, x, y, (fx, fy), health, dodge_in, kills, lives, status, left)
 
 
 @dataclass(frozen=True)
@@ -125,22 +133,28 @@ class Snapshot:
     """The arena at one frame, as a client receives it."""
 
     frame: int
+    match: net.Configuration
+    waves: int
+    score: int
     heroes: tuple[HeroState, ...]
     enemies: Enemies
     kills: int
 
 
 class Snapshots:
-    """Writes and reads the snapshots of worlds of one enemy chart and size."""
+    """Writes and reads the snapshots of worlds of one enemy chart and number of heroes
+    (of any size of crowd: a snapshot says how many enemies it carries)."""
 
-    def __init__(self, chart: CompiledChart, heroes: int, enemies: int) -> None:
-        self.heroes, self.enemies = heroes, enemies
+    def __init__(self, chart: CompiledChart, heroes: int) -> None:
+        self.heroes = heroes
         self.enemy_codec = net.Codec.auto(
             chart_structure(chart.chart),
             classes=chart.by_path,
             settles_empty={"Enemy.Alive": False},  # the ground state Roam is always there
         )
-        self.fingerprint = net.stream_fingerprint([HERO_CODEC, STATUS_CODEC, self.enemy_codec])
+        self.fingerprint = net.stream_fingerprint(
+            [MATCH_CODEC, HERO_CODEC, STATUS_CODEC, self.enemy_codec]
+        )
         self.leaves = tuple(path for path in chart.by_path if not _children(chart, path))
         self._leaf_bits = [self._bits_of(chart, path) for path in self.leaves]
         # Leaf headers have one width: a value read back names its leaf (and its animation).
@@ -160,6 +174,11 @@ class Snapshots:
             UsageError: it does not fit in one state message (too many enemies).
         """
         writer = net.BitWriter()
+        match = world.match
+        MATCH_CODEC.write(writer, match.machine)
+        writer.write_uint(match.waves, WAVES_BITS)
+        writer.write_uint(match.score, SCORE_BITS)
+        writer.write_uint(world.crowd.count, COUNT_BITS)
         for hero in world.heroes:
             HERO_CODEC.write(writer, hero.machine)
             STATUS_CODEC.write(writer, hero.status)
@@ -172,7 +191,7 @@ class Snapshots:
             writer.write_uint(*leaf_bits[leaf])
             writer.write_uint(x, 10)
             writer.write_uint(y, 10)
-        writer.write_uint(crowd.kills, 20)
+        writer.write_uint(crowd.kills, KILLS_BITS)
         return writer.to_bytes()
 
     def read(self, frame: int, data: bytes) -> Snapshot:
@@ -182,15 +201,21 @@ class Snapshots:
             PacketError: ``data`` is not such a snapshot.
         """
         reader = net.BitReader(data)
+        match = MATCH_CODEC.read(reader)
+        waves, score = reader.read_uint(WAVES_BITS), reader.read_uint(SCORE_BITS)
+        at = reader.position
+        count = reader.read_uint(COUNT_BITS)
+        if not waves or not count:
+            raise net.PacketError(f"a match of {waves} waves and {count} enemies", bit=at)
         heroes = tuple(self._read_hero(reader, frame) for _ in range(self.heroes))
-        anim = np.zeros(self.enemies, np.int8)
-        xs, ys = np.zeros(self.enemies), np.zeros(self.enemies)
-        for i in range(self.enemies):
+        anim = np.zeros(count, np.int8)
+        xs, ys = np.zeros(count), np.zeros(count)
+        for i in range(count):
             anim[i] = self._enemy_anim(reader)
             xs[i], ys[i] = reader.read_uint(10), reader.read_uint(10)
-        kills = reader.read_uint(20)
+        kills = reader.read_uint(KILLS_BITS)
         reader.finish()
-        return Snapshot(frame, heroes, Enemies(xs, ys, anim), kills)
+        return Snapshot(frame, match, waves, score, heroes, Enemies(xs, ys, anim), kills)
 
     def of_world(self, world: World) -> Snapshot:
         """What a client reads from the snapshot of ``world`` (for comparisons)."""

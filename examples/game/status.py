@@ -2,14 +2,16 @@
 
 Every effect requires Alive, so a hero's death clears them all in one cascade. Shielded
 terminates Stunned and Poisoned and blocks them while it lasts; being stunned ends a dialogue
-and blocks starting one. Each effect lasts a number of frames, counted from its activation;
-a stun or a poison that lands again restarts it (retriggerable).
+and blocks starting one. Protected, a respawn's grace, blocks them too (and no hit lands
+meanwhile). Each effect lasts a number of frames, counted from its activation; a stun or a
+poison that lands again restarts it (retriggerable).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from game import config
 from statetree.bitmask import BitCause, BitmaskDefinition, BitState
 
 if TYPE_CHECKING:
@@ -35,7 +37,7 @@ class Alive(Effect):
 
 class Stunned(Effect):
     requires = (Alive,)
-    blocked_by = ("Shielded",)
+    blocked_by = ("Shielded", "Protected")
     terminates = ("InDialogue",)
     retriggerable = True
     frames = 45
@@ -43,7 +45,7 @@ class Stunned(Effect):
 
 class Poisoned(Effect):
     requires = (Alive,)
-    blocked_by = ("Shielded",)
+    blocked_by = ("Shielded", "Protected")
     retriggerable = True
     frames = 240
 
@@ -54,6 +56,13 @@ class Shielded(Effect):
     frames = 300
 
 
+class Protected(Effect):
+    """Just back from the dead: nothing hurts the hero and no enemy hunts it."""
+
+    requires = (Alive,)
+    frames = config.PROTECTION_FRAMES
+
+
 class InDialogue(Effect):
     requires = (Alive,)
     blocked_by = (Stunned,)
@@ -61,7 +70,7 @@ class InDialogue(Effect):
 
 
 STATUS = BitmaskDefinition.from_classes(
-    [Alive, Stunned, Poisoned, Shielded, InDialogue], name="Status"
+    [Alive, Stunned, Poisoned, Shielded, InDialogue, Protected], name="Status"
 )
 """The status effects of a hero (``statetree plot examples/game/status.py`` draws the rules)."""
 

@@ -7,27 +7,28 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from game import bot, config
-from game.config import HELP
+from game import bot
 from game.inputs import IDLE, Input
-from game.render import Renderer
+from game.render import SIZE, Renderer
 from game.scene import Scene, scene_of_player
+from game.world import plural
 
 if TYPE_CHECKING:
     from game.netplay import Host, InputSource, Player
 
 
 class Window:
-    """A window showing scenes; closed by its close button or Escape."""
+    """A window showing scenes; closed by its close button or Escape; R asks for a new match."""
 
     def __init__(self, caption: str) -> None:
         pygame.display.init()  # no sound: pygame.init() would open the audio device
         pygame.font.init()
-        self.screen = pygame.display.set_mode((config.WIDTH, config.HEIGHT))
+        self.screen = pygame.display.set_mode(SIZE)
         pygame.display.set_caption(caption)
         self.renderer = Renderer(self.screen)
         self.open = True
         self.autoplay = False
+        self._restart = False
 
     def keyboard(self) -> Input:
         """The first player's buttons, as held now."""
@@ -64,13 +65,30 @@ class Window:
 
     def show(self, scene: Scene) -> bool:
         """Draw ``scene``; False once the player asked to quit."""
-        for event in pygame.event.get():
-            quit_key = event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE
-            if event.type == pygame.QUIT or quit_key:
-                self.open = False
+        self._events()
         self.renderer.draw(scene)
         pygame.display.flip()
         return self.open
+
+    def _events(self) -> None:
+        for event in pygame.event.get():
+            key = event.key if event.type == pygame.KEYDOWN else None
+            if event.type == pygame.QUIT or key == pygame.K_ESCAPE:
+                self.open = False
+            elif key == pygame.K_r:
+                self._restart = True
+
+    def waiting(self, message: str) -> bool:
+        """Show ``message`` alone (while there is nothing to draw yet)."""
+        self._events()
+        self.renderer.message(message)
+        pygame.display.flip()
+        return self.open
+
+    def take_restart(self) -> bool:
+        """Whether R was pressed since the last call."""
+        asked, self._restart = self._restart, False
+        return asked
 
     def drawer(self, index: int) -> _Drawer:
         """A per-tick hook drawing what player ``index`` sees."""
@@ -89,10 +107,10 @@ class _Drawer:
 
     def __call__(self, host: Host | None, players: Sequence[Player]) -> bool:
         player = players[self.index]
-        notes = (HELP, f"you are Hero{player.slot + 1}; network: {_stats(player)}")
+        notes = (f"you are Hero{player.slot + 1}; network: {_stats(player)}",)
         scene = scene_of_player(player, notes)
         if scene is None:
-            return self.window.open
+            return self.window.waiting("waiting for the server...")
         return self.window.show(scene)
 
 
@@ -103,5 +121,6 @@ def _stats(player: Player) -> str:
     stats = rollback.stats
     return (
         f"frame {rollback.frame}, confirmed {rollback.confirmed_frame}, "
-        f"{stats.mispredictions} rollbacks, {stats.resimulated} frames re-simulated"
+        f"{plural(stats.mispredictions, 'rollback')}, "
+        f"{plural(stats.resimulated, 'frame')} re-simulated"
     )

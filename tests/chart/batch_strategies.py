@@ -131,7 +131,17 @@ def _blink(delay: float) -> StateDef:
 
 
 StepKind = Literal[
-    "send", "send_each", "hold", "release", "levels", "tick", "frame", "start", "spawn", "despawn"
+    "send",
+    "send_each",
+    "hold",
+    "release",
+    "levels",
+    "tick",
+    "frame",
+    "start",
+    "spawn",
+    "despawn",
+    "migrate",
 ]
 
 
@@ -148,7 +158,8 @@ class Step:
     dt: float = 0.0
     choices: tuple[int, ...] = ()
     """For ``send_each`` and ``frame``: the index in ``EVENTS`` of each agent's event (-1:
-    none); for ``levels``: each agent's levels, bit ``i`` holding ``LEVELS[i]``."""
+    none); for ``levels``: each agent's levels, bit ``i`` holding ``LEVELS[i]``; for
+    ``migrate`` (a sharded batch's call): the shard the agents move to."""
 
     def __str__(self) -> str:
         what = self.event if self.kind != "tick" else self.dt
@@ -225,17 +236,11 @@ def edited_charts(draw: st.DrawFn, chart: Chart) -> Chart:
     return Chart(chart.name, _mutate(draw, chart.root, itertools.count(1000)), registry=REGISTRY)
 
 
-def _held_only(choices: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(bits & 1 for bits in choices)
-
-
 def frame_steps() -> st.SearchStrategy[Step]:
     """A call a JAX program makes as a batch does: a frame (events and a tick), a tick, or
-    levels of ``H`` alone (a program holds only the levels its chart uses)."""
+    levels."""
     return st.one_of(
         _frame(),
         st.builds(Step, st.just("tick"), dt=st.sampled_from((0.1, 0.25, 0.5, 1.0))),
-        _levels().map(
-            lambda step: dataclasses.replace(step, choices=tuple(c & 1 for c in step.choices))
-        ),
+        _levels(),
     )

@@ -147,7 +147,7 @@ class Twins:
             elif step.kind == "frame":
                 size = batch.size
                 choices = [step.choices[n] if n < len(step.choices) else -1 for n in range(size)]
-                batch.step(
+                batch.frame(
                     step.dt,
                     EVENTS,
                     [c if n in self.machines else -1 for n, c in enumerate(choices)],

@@ -216,9 +216,10 @@ def _places(data: object, path: tuple[object, ...] = ()) -> list[tuple[object, .
 
 
 @st.composite
-def mutated_data(draw: st.DrawFn) -> object:
-    """A random chart's plain data with one place deleted, retyped, renamed or duplicated."""
-    data = to_data(draw(charts()))
+def mutated_data(draw: st.DrawFn, base: st.SearchStrategy[Any] | None = None) -> object:
+    """A random chart's plain data (drawn from ``base``, by default from :func:`charts`) with
+    one place deleted, retyped, renamed or duplicated."""
+    data = draw(base) if base is not None else to_data(draw(charts()))
     path = draw(st.sampled_from(_places(data)[1:]))
     *outer, last = path
     parent: Any = data

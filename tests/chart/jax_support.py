@@ -9,6 +9,7 @@ reported.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import defaultdict
 from functools import partial
 from typing import Any
@@ -16,7 +17,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
-from batch_strategies import EVENTS, HELD, Step
+from batch_strategies import EVENTS, LEVELS, Step
 from batch_support import Twins
 
 from statetree.chart import Chart, ChartBatch
@@ -75,15 +76,21 @@ class Triplets(Twins):
         self.failed: tuple[tuple[int, ...], Any] = ((), ((), False))
 
     def play(self, step_: Step) -> None:
-        if step_.kind == "levels" and HELD not in self.program.levels:
-            return  # a level the chart does not use: a program cannot hold it
+        levels = self.program.levels
+        if step_.kind == "levels":  # a program holds only the levels its chart uses
+            used = sum(1 << n for n, event in enumerate(LEVELS) if event in levels)
+            step_ = dataclasses.replace(step_, choices=tuple(c & used for c in step_.choices))
         super().play(step_)
         before = self.agents
         with jax.enable_x64(True):
             if step_.kind == "levels":
                 bits, given = np.zeros((2, len(self.machines)), np.int32)
-                bits[list(step_.agents)] = step_.choices
-                given[list(step_.agents)] = 1
+                for agent, choice in zip(step_.agents, step_.choices, strict=True):
+                    for n, event in enumerate(LEVELS):
+                        if event in levels:
+                            bit = 1 << levels.index(event)
+                            bits[agent] |= bit if choice >> n & 1 else 0
+                            given[agent] |= bit
                 self.agents, frame = set_levels(self.tables, self.agents, bits, given)
                 choices = None
             else:

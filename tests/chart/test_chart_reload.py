@@ -105,7 +105,7 @@ def test_a_bad_chart_or_a_missing_handler_changes_nothing() -> None:
     with pytest.raises(ChartError, match="would never advance past it"):
         recorder.machine.reload(Chart("Combo", sequence))
     registry = GAME.with_actions(ActionType("shake_camera"))
-    text = edited("- raise: Next", "- shake_camera\n                    - raise: Next")
+    text = edited("- raise: Next", "- shake_camera\n          - raise: Next")
     with pytest.raises(HandlerError, match=r"missing: shake_camera \(used by .*1\.Next \(enter\)"):
         recorder.machine.reload(loads(text, "yaml", registry))
     assert recorder.machine.active == active

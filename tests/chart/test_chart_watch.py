@@ -142,10 +142,97 @@ def test_watch_reports_every_broken_save_and_keeps_the_old_chart_running(
     reported = [line for line in out if line.startswith("! ")]
     assert len(reported) == len(BROKEN) + 2  # every broken save, the loop, the bad line
     assert reported[-2].startswith("! not reloaded: machine 'BasicAttack' changed its state")
-    assert reported[-1] == "! <stdin>:1: tick needs a time of at least 0, got 'soon'"
+    assert reported[-1] == (
+        "! <stdin>:2: tick needs a number of seconds, 0 or more (tick 0.5); 'soon' is not a number"
+    )
     # The old chart ran on: the attack still deals 1.0 ...
     attack = "  enter Character.BasicAttack: enable_damage_collision(name='BasicAttack', damage=%s)"
     assert out.index(attack % "1.0") > out.index(reported[-2])
     # ... until the good save: the attack is exited, and the ground state chosen again.
     assert out[-2:] == ["  exited: Character.BasicAttack", "  entered: Character.Idle"]
     assert session.machine.chart.root.states[0].enter[2].arguments["damage"] == 2.0
+
+
+# -- the files a chart imports patterns from ------------------------------------------------
+
+LIBRARY = """\
+patterns:
+  Glow:
+    params: {colour: string}
+    enter: [{raise: $colour}]
+"""
+USER = """\
+name: {name}
+imports: [lib/looks.yaml]
+root:
+  name: Top
+  states:
+    - {{name: Lit, use: Glow, with: {{colour: {colour}}}}}
+"""
+
+
+class Folder:
+    """Chart files saved by the test; each save moves the file's modification time on."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.times: dict[Path, int] = {}
+
+    def save(self, name: str, text: str) -> Path:
+        path = self.root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        self.times[path] = self.times.get(path, 0) + 1
+        return path
+
+    def mtime(self, path: Path) -> int:
+        if not path.exists():
+            raise FileNotFoundError(2, "No such file or directory")
+        return self.times[path.resolve()]
+
+
+def test_a_changed_pattern_file_reloads_every_chart_that_imports_it(tmp_path: Path) -> None:
+    folder = Folder(tmp_path)
+    library = folder.save("lib/looks.yaml", LIBRARY)
+    charts = [
+        folder.save("red.yaml", USER.format(name="Red", colour="Red")),
+        folder.save("blue.yaml", USER.format(name="Blue", colour="Blue")),
+        folder.save("plain.yaml", "name: Plain\nroot: {name: Top}\n"),
+    ]
+    watchers = [ChartWatcher(chart, mtime=folder.mtime) for chart in charts]
+    assert [len(watcher.files) for watcher in watchers] == [2, 2, 1]
+    assert watchers[0].files == (charts[0], library)
+    folder.save("lib/looks.yaml", LIBRARY.replace("$colour", '"${colour}Glow"'))
+    reloaded = [watcher.poll() for watcher in watchers]
+    assert [str(chart.root.states[0].enter[0]) for chart in reloaded[:2] if chart] == [
+        "raise(name='RedGlow')",
+        "raise(name='BlueGlow')",
+    ]
+    assert reloaded[2] is None
+    assert [watcher.poll() for watcher in watchers] == [None, None, None]
+
+
+def test_a_broken_pattern_file_is_reported_once_and_the_chart_runs_on(tmp_path: Path) -> None:
+    folder = Folder(tmp_path)
+    library = folder.save("lib/looks.yaml", LIBRARY)
+    chart = folder.save("red.yaml", USER.format(name="Red", colour="Red"))
+    session = ChartSession(load(chart), [].append)
+    session.play([])
+    watcher = ChartWatcher(chart, mtime=folder.mtime)
+    folder.save("lib/looks.yaml", LIBRARY.replace("params: {colour: string}", "params: {x: 1}"))
+    with pytest.raises(ChartError) as failure:
+        watcher.poll()
+    assert (failure.value.file, failure.value.line) == (str(library), 3)
+    assert watcher.poll() is None  # reported once
+    assert str(session.machine.chart.root.states[0].enter[0]) == "raise(name='Red')"
+    library.unlink()  # a vanished pattern file: the chart no longer loads, said once
+    with pytest.raises(ChartError, match=r"cannot import 'lib/looks\.yaml'") as failure:
+        watcher.poll()
+    assert (failure.value.file, failure.value.line) == (str(chart), 2)
+    assert watcher.poll() is None
+    folder.save("lib/looks.yaml", LIBRARY.replace("$colour", "Dim$colour"))
+    fixed = watcher.poll()
+    assert fixed is not None
+    report = session.reload(fixed)
+    assert report.exited == ("Top.Lit",) and report.entered == ("Top.Lit",)
+    assert str(session.machine.chart.root.states[0].enter[0]) == "raise(name='DimRed')"

@@ -17,7 +17,7 @@ from jax import lax  # noqa: E402
 from statetree.chart import BatchLoopError, ChartBatch, Event, load  # noqa: E402
 from statetree.chart import builder as b  # noqa: E402
 from statetree.chart.batch import BatchSnapshot  # noqa: E402
-from statetree.chart.batch.batch import table_of  # noqa: E402
+from statetree.chart.batch.table import table_of  # noqa: E402
 from statetree.chart.compile import compile_chart  # noqa: E402
 from statetree.chart.jax import TIMERS, ChartProgram  # noqa: E402
 from statetree.chart.jax.complete import complete  # noqa: E402
@@ -170,7 +170,7 @@ def test_an_agent_firing_too_many_timers_is_reported_with_the_batchs_cycle() -> 
     before = program.init(2)
     after, frame = program.step(before, np.array([-1, -1]), 0.5)
     with pytest.raises(BatchLoopError) as raised:
-        batch.step(0.5, [], [-1, -1])
+        batch.frame(0.5, [], [-1, -1])
     assert np.asarray(frame.failure).tolist() == [TIMERS, TIMERS]
     error = program.loop_error(frame, before, None, 0.5)
     assert error is not None and error.timers
@@ -189,7 +189,7 @@ def test_snapshots_go_both_ways_with_chartbatch(crowd: ChartProgram) -> None:
     agents, _ = crowd.step(crowd.init(3), np.array([ATTACK, JUMP, -1]), 0.2)
     snapshot = BatchSnapshot.from_bytes(crowd.snapshot(agents).to_bytes())
     batch = ChartBatch.restore(snapshot, CROWD, {"play_animation": lambda call: None})
-    batch.step(0.2, EVENTS, [-1, -1, DIED])
+    batch.frame(0.2, EVENTS, [-1, -1, DIED])
     agents, _ = crowd.step(agents, np.array([-1, -1, DIED]), 0.2)
     back = crowd.restore(batch.snapshot())
     for mine, theirs in zip(agents, back, strict=True):
@@ -283,7 +283,7 @@ def test_a_chart_too_large_for_a_complete_table_says_what_to_run_instead() -> No
 
 def test_reads_name_each_agents_states_as_the_batch_does(crowd: ChartProgram) -> None:
     batch = ChartBatch(CROWD, 3, {"play_animation": lambda call: None})
-    batch.step(0.1, EVENTS, [ATTACK, -1, DIED])
+    batch.frame(0.1, EVENTS, [ATTACK, -1, DIED])
     agents, _ = crowd.step(crowd.init(3), np.array([ATTACK, -1, DIED]), 0.1)
     assert np.asarray(crowd.leaf_ids(agents)).tolist() == batch.leaf_ids().tolist()
     inside = "Character.Alive.Combo"

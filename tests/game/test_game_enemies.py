@@ -4,17 +4,33 @@ from __future__ import annotations
 
 import numpy as np
 from game import config
+from game.enemies import SAFE_SPAWN, WAITING
 from game.inputs import IDLE
 from game.world import World
-from game_support import play
+from game_support import bring_in, idle, play
 
 
 def one_enemy(distance: float = 100.0) -> World:
     """A world of one hero standing still and one enemy ``distance`` to its right."""
     world = World(1, 1)
     hero = world.heroes[0]
-    world.crowd.x[0], world.crowd.y[0] = hero.x + distance, hero.y
+    bring_in(world, 0, hero.x + distance, hero.y)
     return world
+
+
+def test_enemies_wait_off_the_arena_until_summoned() -> None:
+    world = World(1, 3)
+    crowd = world.crowd
+    assert [crowd.brains.active(i) for i in range(3)] == [("Enemy", "Enemy.Waiting")] * 3
+    assert list(crowd.anim) == [WAITING] * 3 and not crowd.in_play.any()
+    crowd.summon(np.array([1]))
+    idle(world, 1)
+    assert [crowd.brains.active(i)[1] for i in range(3)] == [
+        "Enemy.Waiting",
+        "Enemy.Alive",
+        "Enemy.Waiting",
+    ]
+    assert list(crowd.in_play) == [False, True, False]
 
 
 def leaves(world: World, frames: int) -> list[tuple[str, int, tuple[str, ...]]]:
@@ -47,7 +63,7 @@ def test_an_enemy_chases_then_strikes_a_full_combo_while_the_hero_stays_in_reach
 
 def test_a_hero_out_of_reach_after_a_swing_ends_the_combo() -> None:
     world = one_enemy()
-    seen = leaves(world, 100)
+    seen = leaves(world, 105)
     assert seen[-1][0] == "Combo.Strike1.Swing"
     world.heroes[0].x -= 50  # stepped back during the swing: in sight, out of reach
     after = leaves(world, 30)
@@ -69,15 +85,20 @@ def test_a_hit_stuns_an_enemy_out_of_its_combo_and_enough_hits_kill_it() -> None
     assert crowd.kills == 1
 
 
-def test_a_dead_enemy_respawns_at_the_arena_edge_with_full_health() -> None:
+def test_a_dead_enemy_leaves_the_arena_and_comes_back_at_the_edge_when_summoned() -> None:
     world = one_enemy(300.0)
     crowd = world.crowd
     crowd.damage(np.array([0]), config.ENEMY_HEALTH)
-    seen = [leaf for leaf, _, _ in leaves(world, int(2.6 * config.FPS))]
-    assert seen[0] == "Enemy.Dead" and seen[-1] in ("Roam.Wander", "Chase")
+    seen = [leaf for leaf, _, _ in leaves(world, int(2.5 * config.FPS) + 1)]
+    assert seen == ["Enemy.Dead", "Enemy.Waiting"]  # the corpse lies 2.5 s, then goes
+    crowd.summon(np.array([0]))
+    assert [leaf for leaf, _, _ in leaves(world, 1)] == ["Roam.Wander"]
     assert crowd.health[0] == config.ENEMY_HEALTH
     x, y = float(crowd.x[0]), float(crowd.y[0])
-    assert min(x, y, config.WIDTH - x, config.HEIGHT - y) <= 12.0
+    # On the edge, 10 units in, then one frame of wandering at 28 units a second.
+    assert 10.0 <= min(x, y, config.WIDTH - x, config.HEIGHT - y) <= 10.0 + 28.0 * config.DT
+    hero = world.heroes[0]
+    assert (x - hero.x) ** 2 + (y - hero.y) ** 2 >= SAFE_SPAWN**2
 
 
 def test_a_wounded_enemy_flees_until_it_has_healed() -> None:
@@ -95,8 +116,8 @@ def test_a_wounded_enemy_flees_until_it_has_healed() -> None:
 
 
 def test_a_batch_and_a_machine_per_enemy_play_the_same_match() -> None:
-    batch = play(World(1, 150, brains="batch"), 400)
-    machines = play(World(1, 150, brains="machines"), 400)
+    batch = play(World(1, 150, brains="batch"), 900)
+    machines = play(World(1, 150, brains="machines"), 900)
     assert batch.summary() == machines.summary()
     assert all(batch.crowd.brains.active(i) == machines.crowd.brains.active(i) for i in range(150))
     counts = batch.crowd.brains.counts()

@@ -103,7 +103,35 @@ def test_death_ends_every_effect_and_the_hero_respawns_at_home() -> None:
         "HSM_1_Hero:  Entry   : HeroStates.Locomotion",
         "HSM_1_Hero:   Entry   : HeroStates.Idle",
     ]
-    assert (hero.x, hero.y, hero.health) == (300, 300, config.HERO_HEALTH)
+    assert (hero.x, hero.y, hero.health, hero.lives) == (300, 300, config.HERO_HEALTH, 2)
+
+
+def test_a_respawned_hero_is_protected_for_three_seconds() -> None:
+    hero, _ = traced()
+    run(hero, [IDLE])
+    assert hero.hurt(config.HERO_HEALTH)
+    run(hero, [IDLE] * (1 + config.RESPAWN_FRAMES))
+    assert hero.status.active_states == ("Alive", "Protected")
+    assert not hero.hunted
+    assert not hero.hurt(50, "Stunned") and not hero.hurt(5, "Poisoned")
+    assert (hero.health, hero.status.active_states) == (config.HERO_HEALTH, ("Alive", "Protected"))
+    run(hero, [IDLE] * (config.PROTECTION_FRAMES - 1))
+    assert hero.status.active_states == ("Alive", "Protected")
+    run(hero, [IDLE])
+    assert hero.status.active_states == ("Alive",) and hero.hunted
+    assert hero.hurt(5, "Poisoned") and hero.health == config.HERO_HEALTH - 5
+
+
+def test_a_hero_without_lives_stays_dead() -> None:
+    hero = Hero("Hero", 300, 300, lives=2)
+    run(hero, [IDLE])
+    for lives in (1, 0):
+        assert hero.hurt(config.HERO_HEALTH)
+        run(hero, [IDLE])
+        assert (hero.lives, hero.machine.active_names) == (lives, ("HeroStates.Dead",))
+        run(hero, [IDLE] * (config.RESPAWN_FRAMES + config.PROTECTION_FRAMES))
+    assert hero.out and hero.machine.active_names == ("HeroStates.Dead",)
+    assert not hero.hurt(5)
 
 
 def test_a_dialogue_at_the_shrine_grants_a_shield_that_blocks_stuns() -> None:

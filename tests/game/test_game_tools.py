@@ -12,26 +12,48 @@ from game.enemies import CHART_PATH, load_chart
 from game.reload import ChartReloader
 from game.scene import scene_of
 from game.world import World
-from game_support import play
+from game_support import bring_in, play
 
 from statetree.chart import ChartError
 
 
-def test_a_saved_frame_shows_the_arena_the_crowd_and_the_hud(tmp_path: Path) -> None:
+def test_a_saved_frame_shows_the_arena_the_crowd_and_the_panel(tmp_path: Path) -> None:
     import pygame
-    from game.render import BACKGROUND, ENEMY_COLOURS, save_frame
+    from game.render import BACKGROUND, ENEMY_COLOURS, SIZE, TEXT, save_frame
 
     world = play(World(1, 300), 240)
     path = save_frame(scene_of(world, ("a note",)), tmp_path / "frame.png")
     image = pygame.image.load(str(path))
-    assert image.get_size() == (config.WIDTH, config.HEIGHT)
+    assert image.get_size() == SIZE == (config.WIDTH + 260, config.HEIGHT)
     colours = {
         tuple(image.get_at((x, y)))[:3]
         for x in range(0, config.WIDTH, 4)
         for y in range(0, config.HEIGHT, 4)
     }
-    assert len(colours) > 20  # not a blank or single-colour image
+    assert len(colours) > 8  # not a blank or single-colour image
     assert BACKGROUND in colours and ENEMY_COLOURS["Wander"] in colours
+    panel = {
+        tuple(image.get_at((x, y)))[:3]
+        for x in range(config.WIDTH, SIZE[0])
+        for y in range(0, config.HEIGHT, 2)
+    }
+    assert TEXT in panel
+
+
+def test_the_panel_never_covers_the_arena(tmp_path: Path) -> None:
+    import pygame
+    from game.render import BACKGROUND, GRID, HERO_COLOURS, save_frame
+
+    world = World(2, 10)
+    corners = ((20.0, 20.0), (config.WIDTH - 20.0, 20.0))  # under the panels of old
+    for hero, (x, y) in zip(world.heroes, corners, strict=True):
+        hero.x, hero.y = x, y
+    image = pygame.image.load(str(save_frame(scene_of(world), tmp_path / "frame.png")))
+    for x, y in corners:  # a hero's body, left of the line showing where it faces
+        assert tuple(image.get_at((int(x) - 5, int(y))))[:3] == HERO_COLOURS["idle"]
+    # Away from the heroes and the shrine, the arena's top rows are bare floor.
+    top = {tuple(image.get_at((x, y)))[:3] for x in range(60, config.WIDTH - 60) for y in (2, 9)}
+    assert top == {BACKGROUND, GRID}
 
 
 def working_chart(tmp_path: Path) -> Path:
@@ -50,7 +72,7 @@ def save(path: Path, old: str, new: str) -> None:
 
 def test_saving_the_enemy_chart_reloads_the_running_crowd(tmp_path: Path) -> None:
     path = working_chart(tmp_path)
-    world = play(World(1, 200, chart=load_chart(path)), 120)
+    world = play(World(1, 200, chart=load_chart(path)), 420)  # the first wave is in
     crowd = world.crowd
     reloader = ChartReloader(crowd, path, every=1)
     chasing = crowd.levels["SeesHero"] & (crowd.style == 2)
@@ -99,8 +121,9 @@ def test_the_inspector_is_offered_the_heroes_and_the_enemies(brains: str) -> Non
 
     world = World(1, 30, brains=brains)
     shown = [adapt(machine) for machine in watched(world)]
-    assert [adapter.kind for adapter in shown[:2]] == ["state-machine", "bitmask"]
-    enemy = shown[2]
+    assert [adapter.name for adapter in shown[:3]] == ["Match", "Hero", "Hero.status"]
+    assert [adapter.kind for adapter in shown[:3]] == ["state-machine", "state-machine", "bitmask"]
+    enemy = shown[3]
     assert enemy.name == "Enemy[0]" and enemy.active()[0] == "Enemy"
     assert isinstance(enemy, ChartAgentAdapter) == (brains == "batch")
 
@@ -110,7 +133,7 @@ def test_a_watched_batch_agent_reports_its_changes() -> None:
 
     world = World(1, 1)
     hero = world.heroes[0]
-    world.crowd.x[0], world.crowd.y[0] = hero.x + 100, hero.y
+    bring_in(world, 0, hero.x + 100, hero.y)
     adapter = adapt(world.crowd.brains.batch.agent(0))  # type: ignore[attr-defined]
     notes: list[object] = []
     adapter.attach(notes.append)
@@ -132,7 +155,7 @@ def test_a_watched_batch_agent_reports_its_changes() -> None:
     ("target", "first_line"),
     [
         ("examples/game/hero.py:HeroStates.Alive", "HeroStates.Alive: 10 states, 17 transitions"),
-        ("examples/game/status.py", "Status (bitmask): 5 states, 10 rules"),
+        ("examples/game/status.py", "Status (bitmask): 6 states, 13 rules"),
     ],
 )
 def test_the_command_line_checks_and_plots_the_game_s_machines(
@@ -155,6 +178,6 @@ def test_the_enemy_chart_checks_with_the_game_s_registry(
     registry = str(Path(__file__).resolve().parents[2] / "examples/game/enemies.py")
     assert main(["check", str(CHART_PATH), "--registry", registry]) == 0
     assert capsys.readouterr().out.splitlines() == [
-        "Enemy: 24 states, 25 transitions",
+        "Enemy: 25 states, 26 transitions",
         "  0 errors, 0 warnings",
     ]

@@ -6,9 +6,10 @@ loaded into an immutable, validated model, compiled into ``State`` classes and r
 unchanged. YAML needs ``ruamel.yaml`` and TOML before Python 3.11 needs ``tomli`` (the
 ``chart`` extra); they are imported only when such a file is read.
 
-:class:`ChartBatch` runs one chart for many agents as NumPy arrays (the ``batch`` extra);
-it and its companions are loaded on first access and left out of ``__all__``, so a star
-import works without NumPy.
+:class:`ChartBatch` runs one chart for many agents as NumPy arrays (the ``batch`` extra),
+and :class:`ShardedBatch` splits them into shards held by Ray actors (the ``shard`` extra);
+they and their companions are loaded on first access and left out of ``__all__``, so a star
+import works without NumPy or Ray.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from statetree.chart.actions import ActionCall, Handler
 from statetree.chart.compile import CompiledChart, compile_chart
 from statetree.chart.document import Document
 from statetree.chart.dump import dump_json, dump_yaml, to_data
-from statetree.chart.errors import ChartError, HandlerError, Problem, ScriptError
+from statetree.chart.errors import ChartError, HandlerError, Problem, ScriptError, UsedAt
 from statetree.chart.events import Event, ScriptStep, read_script
 from statetree.chart.load import EXTENSIONS, format_of, from_data, load, loads, read_document
 from statetree.chart.machine import ChartMachine, EventListener
@@ -32,10 +33,14 @@ from statetree.chart.model import (
     Condition,
     NotOf,
     Origin,
+    PatternDef,
+    Place,
     Policy,
     StateDef,
     TransitionDef,
     TriggerDef,
+    UseDef,
+    UseSite,
 )
 from statetree.chart.registry import (
     DEFAULT_REGISTRY,
@@ -60,6 +65,11 @@ if TYPE_CHECKING:
     from statetree.chart.batch import BatchLoopError as BatchLoopError
     from statetree.chart.batch import BatchSnapshot as BatchSnapshot
     from statetree.chart.batch import ChartBatch as ChartBatch
+    from statetree.chart.shard import Shard as Shard
+    from statetree.chart.shard import ShardedBatch as ShardedBatch
+    from statetree.chart.shard import ShardError as ShardError
+    from statetree.chart.shard import ShardLostError as ShardLostError
+    from statetree.chart.shard import ShardPool as ShardPool
 
 _BATCH = (
     "AgentView",
@@ -69,6 +79,7 @@ _BATCH = (
     "BatchSnapshot",
     "ChartBatch",
 )
+_SHARD = ("Shard", "ShardError", "ShardLostError", "ShardPool", "ShardedBatch")
 
 __all__ = [
     "DEFAULT_REGISTRY",
@@ -94,6 +105,8 @@ __all__ = [
     "Origin",
     "Param",
     "ParamValue",
+    "PatternDef",
+    "Place",
     "Policy",
     "Problem",
     "Registry",
@@ -104,6 +117,9 @@ __all__ = [
     "TransitionDef",
     "TriggerDef",
     "TriggerType",
+    "UseDef",
+    "UseSite",
+    "UsedAt",
     "chart_structure",
     "compile_chart",
     "dump_json",
@@ -126,4 +142,6 @@ def __getattr__(name: str) -> Any:
     # The batch engine needs NumPy, so it is imported only when first asked for.
     if name in _BATCH:
         return getattr(importlib.import_module("statetree.chart.batch"), name)
+    if name in _SHARD:  # Ray too: the shard package
+        return getattr(importlib.import_module("statetree.chart.shard"), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

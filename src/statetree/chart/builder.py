@@ -19,13 +19,28 @@
         ),
         registry=GAME,
     )
+
+Patterns are built the same way: :func:`pattern` takes a state (named as the pattern) and
+its parameters, :func:`ref` stands for a parameter's value inside it, and :func:`use` is a
+state that uses it:
+
+.. code-block:: python
+
+    step = b.pattern(
+        b.state("Step", b.state("Pre", enter=[b.start_timer("Pre", b.ref("delay"))])),
+        params=[Param("delay", float, 0.5)],
+    )
+    root = b.state("Root", b.use("Step", "Slow", {"delay": 2.0}))
+    chart = b.chart("Steps", root, patterns=[step])
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TypeAlias
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeAlias
 
+from statetree.chart.dump import state_data, to_data
+from statetree.chart.load import from_data
 from statetree.chart.model import (
     ActionDef,
     AllOf,
@@ -34,10 +49,12 @@ from statetree.chart.model import (
     Condition,
     NotOf,
     ParamValue,
+    PatternDef,
     Policy,
     StateDef,
     TransitionDef,
     TriggerDef,
+    UseDef,
 )
 from statetree.chart.registry import (
     ANIM_FINISHED,
@@ -49,6 +66,7 @@ from statetree.chart.registry import (
     RAISE,
     START_TIMER,
     TIMER,
+    Param,
     Registry,
 )
 from statetree.chart.validate import validate
@@ -65,23 +83,39 @@ __all__ = [
     "input",
     "not_",
     "on",
+    "pattern",
     "raise_event",
+    "ref",
     "start_timer",
     "state",
     "timer",
     "trigger",
+    "use",
 ]
 
 Conditions: TypeAlias = "Condition | Sequence[Condition]"
 
 
-def chart(name: str, root: StateDef, *, registry: Registry = DEFAULT_REGISTRY) -> Chart:
-    """A validated chart.
+def chart(
+    name: str,
+    root: StateDef,
+    *,
+    registry: Registry = DEFAULT_REGISTRY,
+    patterns: Sequence[PatternDef] = (),
+    imports: Sequence[str] = (),
+) -> Chart:
+    """A validated chart, its uses of ``patterns`` (and of the patterns of the chart files
+    it ``imports``, relative to the current folder) expanded as when a file is loaded.
 
     Raises:
         ChartError: the chart is invalid (problems name state paths).
     """
-    return validate(Chart(name, root, registry=registry), registry)
+    drafted = Chart(name, root, registry=registry, patterns=tuple(patterns), imports=tuple(imports))
+    if not patterns and not imports and all(s.use is None for _, s, _ in drafted.walk()):
+        return validate(drafted, registry)
+    # Patterns are templates over the chart format: built ones are written as data and
+    # loaded, so that they follow exactly the rules of a file.
+    return from_data(to_data(drafted), registry)
 
 
 def _many(conditions: Conditions) -> tuple[Condition, ...]:
@@ -112,6 +146,40 @@ def state(
         tuple(exit),
         tuple(transitions),
     )
+
+
+def pattern(state: StateDef, params: Sequence[Param] = ()) -> PatternDef:
+    """A pattern: ``state`` (its name is the pattern's; each use names its own state) with
+    ``params``. Where a parameter's value goes in it, write :func:`ref` of the parameter.
+    """
+    body = state_data(state)
+    del body["name"]
+    return PatternDef(state.name, tuple(params), body)
+
+
+def ref(param: str) -> Any:
+    """The value of the parameter ``param`` inside a pattern (``$param`` in files)."""
+    return f"${param}"
+
+
+def use(
+    pattern: str,
+    name: str | None = None,
+    arguments: Mapping[str, ParamValue] | None = None,
+    *,
+    pre: Conditions = (),
+    post: Conditions = (),
+    transitions: Sequence[TransitionDef] = (),
+) -> StateDef:
+    """A state that is a use of ``pattern`` (named as the pattern unless ``name`` is
+    given), with ``arguments`` for its parameters; ``pre``, ``post`` and ``transitions``
+    given here replace the pattern's."""
+    before, after, moves = _many(pre), _many(post), tuple(transitions)
+    placement = (("pre", before), ("post", after), ("transitions", moves))
+    given = tuple(key for key, value in placement if value)
+    written = tuple((arguments or {}).items())
+    used = UseDef(pattern, written, given)
+    return StateDef(name or pattern, pre=before, post=after, transitions=moves, use=used)
 
 
 def on(condition: Condition, to: str) -> TransitionDef:

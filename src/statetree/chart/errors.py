@@ -7,10 +7,32 @@ from dataclasses import dataclass
 
 from statetree.errors import DefinitionError, UsageError
 
-__all__ = ["ChartError", "HandlerError", "Problem", "ScriptError"]
+__all__ = ["ChartError", "HandlerError", "Problem", "ScriptError", "UsedAt"]
 
 SHOWN_PROBLEMS = 50
 """How many problems the message of a :class:`ChartError` lists (``problems`` has all)."""
+
+
+def _where(file: str, line: int) -> str:
+    return f"{file}:{line}" if line else file
+
+
+@dataclass(frozen=True, slots=True)
+class UsedAt:
+    """A use of a pattern, as a problem inside the pattern names it.
+
+    Attributes:
+        pattern: the pattern's name.
+        file: the file the use is written in.
+        line: the use's line there (0 when unknown).
+    """
+
+    pattern: str
+    file: str
+    line: int = 0
+
+    def __str__(self) -> str:
+        return f"in {self.pattern}, used at {_where(self.file, self.line)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,19 +42,29 @@ class Problem:
     Attributes:
         message: what is wrong, naming the state and what to do.
         path: where in the document, e.g. ``root.states[0].transitions[1].to``.
-        file: the file the chart came from (``"<data>"`` when built in Python).
+        file: the file the chart came from (``"<data>"`` when built in Python), or the
+            file of the pattern the problem lies in.
         line: the 1-based line in ``file``, or 0 when unknown.
+        uses: for a problem inside a pattern, the uses it was expanded by, innermost
+            first (each names its file and line).
     """
 
     message: str
     path: str = ""
     file: str = "<data>"
     line: int = 0
+    uses: tuple[UsedAt, ...] = ()
+
+    @property
+    def described(self) -> str:
+        """The message, then the uses of patterns it lies in: ``... (in Step, used at
+        hero.yaml:16)``."""
+        via = f" ({'; '.join(map(str, self.uses))})" if self.uses else ""
+        return f"{self.message}{via}"
 
     def __str__(self) -> str:
-        where = f"{self.file}:{self.line}" if self.line else self.file
         at = f" at {self.path}" if self.path else ""
-        return f"{where}{at}: {self.message}"
+        return f"{_where(self.file, self.line)}{at}: {self.described}"
 
 
 class ChartError(DefinitionError):

@@ -6,7 +6,11 @@ no problem is returned. Otherwise :class:`ChartError` lists every problem found.
 
 from __future__ import annotations
 
+import dataclasses
+import errno
 import importlib
+import os
+import stat
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -14,6 +18,7 @@ from typing import Literal
 
 from statetree.chart.document import Document
 from statetree.chart.errors import ChartError, Problem
+from statetree.chart.expand import Expanded, expand_document
 from statetree.chart.model import Chart
 from statetree.chart.parse import parse_document
 from statetree.chart.registry import DEFAULT_REGISTRY, Registry
@@ -30,8 +35,11 @@ __all__ = [
     "from_data",
     "load",
     "loads",
+    "parse_chart",
+    "parse_expanded",
     "read_chart_file",
     "read_document",
+    "read_file",
     "read_head",
 ]
 
@@ -51,7 +59,8 @@ def format_module(format: Format) -> ModuleType:
     try:
         return importlib.import_module(f"statetree.chart.load_{format}")
     except ModuleNotFoundError as missing:
-        raise ModuleNotFoundError(f"{format} charts need {missing.name}: {_EXTRA}") from None
+        message = f"{format} charts need {missing.name}: {_EXTRA}"
+        raise ModuleNotFoundError(message, name=missing.name) from None
 
 
 def format_of(path: str | Path) -> Format | None:
@@ -74,9 +83,22 @@ def read_head(path: str | Path) -> bytes:
     """The bytes of the file at ``path``, up to one past ``MAX_CHART_SIZE`` (never more).
 
     Raises:
-        OSError: the file cannot be read.
+        OSError: the file cannot be read, or is not a regular file (a named pipe, a device
+            or a folder, which are refused before anything is read from them).
     """
-    with open(path, "rb") as file:
+    # Opened without blocking: opening a named pipe for reading waits for a writer, and a
+    # chart path that became one must not hang its reader (an editor, a watcher).
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    handle = os.open(path, flags)
+    try:
+        regular = stat.S_ISREG(os.fstat(handle).st_mode)
+    except BaseException:
+        os.close(handle)
+        raise
+    if not regular:
+        os.close(handle)
+        raise OSError(errno.EINVAL, "not a regular file")
+    with open(handle, "rb") as file:
         return file.read(MAX_CHART_SIZE + 1)
 
 
@@ -98,6 +120,36 @@ def cannot_read(path: str | Path, error: OSError) -> ChartError:
     """The error for a chart file that cannot be read."""
     reason = error.strerror or str(error)
     return ChartError([Problem(f"cannot read: {reason}", file=str(path))])
+
+
+def read_file(path: str) -> Document:
+    """The document of the chart file at ``path``, not checked yet (how imports are read).
+
+    Raises:
+        ChartError: the file cannot be read, is not a chart file by its extension, or
+            does not parse.
+    """
+    return read_document(read_chart_file(path), chart_format(path), path)
+
+
+def parse_chart(document: Document, registry: Registry = DEFAULT_REGISTRY) -> Chart:
+    """The chart model of ``document``, its patterns expanded, not validated yet.
+
+    Raises:
+        ChartError: an import, a pattern or a use is wrong, or the expanded document does
+            not have the shape of a chart.
+    """
+    return parse_expanded(expand_document(document, read_file), registry)
+
+
+def parse_expanded(expanded: Expanded, registry: Registry = DEFAULT_REGISTRY) -> Chart:
+    """The chart model of a document whose patterns are expanded, not validated yet.
+
+    Raises:
+        ChartError: the expanded document does not have the shape of a chart.
+    """
+    chart = parse_document(expanded.document, registry, expanded.origin)
+    return dataclasses.replace(chart, patterns=expanded.patterns, imports=expanded.imports)
 
 
 def chart_format(path: str | Path, format: Format | None = None) -> Format:
@@ -124,13 +176,16 @@ def loads(
 ) -> Chart:
     """The chart in ``text``, written in ``format``.
 
+    Its imports are read relative to ``file`` (relative to the current folder for text
+    that is no file's), and must lie in that file's folder tree.
+
     Args:
         check_types: see :func:`~statetree.chart.validate`.
 
     Raises:
         ChartError: the text does not parse, is not a chart, or the chart is invalid.
     """
-    chart = parse_document(read_document(text, format, file), registry)
+    chart = parse_chart(read_document(text, format, file), registry)
     return validate(chart, registry, check_types=check_types)
 
 
@@ -160,7 +215,9 @@ def from_data(
 ) -> Chart:
     """The chart described by plain Python data (dicts and lists, as in the files).
 
+    Its imports are read relative to ``file``, as for :func:`loads`.
+
     Raises:
         ChartError: the data is not a chart, or the chart is invalid.
     """
-    return validate(parse_document(Document(data, file), registry), registry)
+    return validate(parse_chart(Document(data, file), registry), registry)

@@ -8,13 +8,13 @@ trigger and action types, targets, policies) is checked afterwards by
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from typing import TypeVar
 
 from statetree.chart.document import Document
 from statetree.chart.errors import ChartError, Problem
 from statetree.chart.model import (
+    NAME_PATTERN,
     ActionDef,
     AllOf,
     AnyOf,
@@ -22,46 +22,62 @@ from statetree.chart.model import (
     Condition,
     DataPath,
     NotOf,
+    Origin,
     ParamValue,
     Policy,
     StateDef,
     TransitionDef,
     TriggerDef,
-    format_path,
+    UseDef,
 )
 from statetree.chart.registry import DEFAULT_REGISTRY, EVENT, Registry
 from statetree.chart.text import MAX_DEPTH
 
-__all__ = ["FORMAT_VERSION", "NAME_PATTERN", "parse_document"]
+__all__ = [
+    "FORMAT_VERSION",
+    "NAME_PATTERN",
+    "STATE_KEYS",
+    "TOP_KEYS",
+    "USE_KEYS",
+    "ShapeReader",
+    "kind_of",
+    "parse_document",
+]
 
 FORMAT_VERSION = 1
-NAME_PATTERN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-_TOP_KEYS = ("version", "name", "root")
-_STATE_KEYS = ("name", "policy", "states", "pre", "post", "enter", "exit", "transitions")
+TOP_KEYS = ("version", "name", "imports", "patterns", "root")
+"""The keys of a chart document (``imports`` and ``patterns`` are read before the rest)."""
+USE_KEYS = ("name", "use", "with", "pre", "post", "transitions")
+"""The keys of a state written as a use of a pattern."""
+STATE_KEYS = ("name", "policy", "states", "pre", "post", "enter", "exit", "transitions")
+"""The keys of a state written out (``use`` and ``with`` make it a use instead)."""
+_STATE_KEYS = (*STATE_KEYS, "use", "with")
 _COMBINATORS = ("all", "any", "not")
 _POLICIES = tuple(policy.value for policy in Policy)
 
 Item = TypeVar("Item")
 
 
-def _kind(value: object) -> str:
+def kind_of(value: object) -> str:
+    """What ``value`` is, in a message's words: ``a string``, ``a list``, ``null``..."""
     names = {bool: "a boolean", int: "an integer", float: "a number", str: "a string"}
     names |= {list: "a list", dict: "a mapping", type(None): "null"}
     return names.get(type(value), type(value).__name__)
 
 
-class _Reader:
-    """Builds the model from plain data, collecting problems instead of stopping."""
+class ShapeReader:
+    """Reads plain data, noting every problem at its place instead of stopping.
 
-    def __init__(self, document: Document, registry: Registry) -> None:
-        self.document = document
-        self.origin = document.origin
-        self.registry = registry
+    Args:
+        origin: locates the problems (see :meth:`~statetree.chart.Origin.problem`).
+    """
+
+    def __init__(self, origin: Origin) -> None:
+        self.origin = origin
         self.problems: list[Problem] = []
 
     def problem(self, path: DataPath, message: str) -> None:
-        origin = self.origin
-        self.problems.append(Problem(message, format_path(path), origin.file, origin.line(path)))
+        self.problems.append(self.origin.problem(path, message))
 
     def too_deep(self, path: DataPath) -> bool:
         """Whether ``path`` is deeper than charts may nest (noted as a problem if so)."""
@@ -73,7 +89,7 @@ class _Reader:
     def mapping(self, value: object, path: DataPath, keys: tuple[str, ...]) -> dict[str, object]:
         """``value`` as a mapping with only ``keys`` (problems noted; ``{}`` if not one)."""
         if not isinstance(value, dict):
-            self.problem(path, f"expected a mapping, got {_kind(value)}")
+            self.problem(path, f"expected a mapping, got {kind_of(value)}")
             return {}
         for key in value:
             if key not in keys:
@@ -82,7 +98,7 @@ class _Reader:
 
     def name(self, value: object, path: DataPath) -> str | None:
         if not isinstance(value, str) or not NAME_PATTERN.match(value):
-            shown = repr(value) if isinstance(value, str) else _kind(value)
+            shown = repr(value) if isinstance(value, str) else kind_of(value)
             self.problem(path, f"a name must be letters, digits and _ (not first), got {shown}")
             return None
         return value
@@ -92,18 +108,33 @@ class _Reader:
     ) -> tuple[Item, ...]:
         """Read each element of the list ``value`` with ``read``, skipping the bad ones."""
         if not isinstance(value, list):
-            self.problem(path, f"expected a list, got {_kind(value)}")
+            self.problem(path, f"expected a list, got {kind_of(value)}")
             return ()
         read_items = (read(item, (*path, index)) for index, item in enumerate(value))
         return tuple(item for item in read_items if item is not None)
 
+
+class _Reader(ShapeReader):
+    """Builds the model from plain data, collecting problems instead of stopping."""
+
+    def __init__(self, document: Document, registry: Registry, origin: Origin) -> None:
+        super().__init__(origin)
+        self.document = document
+        self.registry = registry
+
     # -- chart and states ------------------------------------------------------------------
 
     def chart(self) -> Chart | None:
-        data = self.mapping(self.document.data, (), _TOP_KEYS)
+        data = self.mapping(self.document.data, (), TOP_KEYS)
         version = data.get("version", FORMAT_VERSION)
         if version != FORMAT_VERSION or isinstance(version, bool):
             self.problem(("version",), f"unsupported version {version!r}; this is version 1")
+        if "patterns" in data and "root" not in data:
+            self.problem(
+                (),
+                "this file only defines patterns: a chart uses them by importing it "
+                "(imports: [FILE]); to run it as a chart, give it a 'name' and a 'root'",
+            )
         for key in ("name", "root"):
             if key not in data and isinstance(self.document.data, dict):
                 self.problem((), f"missing key {key!r}")
@@ -133,8 +164,13 @@ class _Reader:
             self.items(data.get("enter", []), (*path, "enter"), self.action),
             self.items(data.get("exit", []), (*path, "exit"), self.action),
             self.items(data.get("transitions", []), (*path, "transitions"), self.transition),
+            self.use(path),
         )
         return state if name is not None else None
+
+    def use(self, path: DataPath) -> UseDef | None:
+        site = self.origin.use_at(path)
+        return None if site is None else site.use
 
     def policy(self, data: Mapping[str, object], path: DataPath, parent: bool) -> Policy | None:
         value = data.get("policy")
@@ -174,7 +210,7 @@ class _Reader:
             self.problem(
                 path,
                 "a condition is an event name, or a mapping with one key: a trigger type "
-                f"(e.g. input: Jump), all, any or not; got {_kind(value)}",
+                f"(e.g. input: Jump), all, any or not; got {kind_of(value)}",
             )
             return None
         ((key, inner),) = value.items()
@@ -203,7 +239,7 @@ class _Reader:
             self.problem(
                 path,
                 "an action is a type name, or a mapping with one key, the type, whose value "
-                f"is its parameters; got {_kind(value)}",
+                f"is its parameters; got {kind_of(value)}",
             )
             return None
         ((kind, params),) = value.items()
@@ -219,14 +255,20 @@ class _Reader:
             if isinstance(param, (str, int, float, bool)):
                 pairs.append((key, param))
             else:
-                self.problem((*path, key), f"a parameter is a scalar, got {_kind(param)}")
+                self.problem((*path, key), f"a parameter is a scalar, got {kind_of(param)}")
         return ActionDef(kind, tuple(pairs))
 
     def shorthand(self, kind: str, value: object, path: DataPath) -> ActionDef | None:
-        """``raise: Next``: a scalar sets the one required parameter of the action type."""
+        """``raise: Next``: a scalar sets the one required parameter of the action type.
+
+        The scalar of a type the registry does not know is kept as its parameter ``value``
+        (validation reports the type, unless types are not checked).
+        """
         declared = self.registry.actions.get(kind)
         if declared is None:
-            return ActionDef(kind)  # the unknown type is reported by validation
+            if isinstance(value, (str, int, float, bool)):
+                return ActionDef(kind, (("value", value),))
+            return ActionDef(kind)
         required = [param for param in declared.params if param.default is None]
         if len(required) != 1:
             self.problem(
@@ -236,7 +278,7 @@ class _Reader:
             )
             return None
         if not isinstance(value, (str, int, float, bool)):
-            self.problem(path, f"a parameter is a scalar, got {_kind(value)}")
+            self.problem(path, f"a parameter is a scalar, got {kind_of(value)}")
             return None
         return ActionDef(kind, ((required[0].name, value),))
 
@@ -250,14 +292,21 @@ class _Reader:
         return None if on is None or to is None else TransitionDef(on, to)
 
 
-def parse_document(document: Document, registry: Registry = DEFAULT_REGISTRY) -> Chart:
+def parse_document(
+    document: Document, registry: Registry = DEFAULT_REGISTRY, origin: Origin | None = None
+) -> Chart:
     """Build the chart model of ``document`` (its meaning is not checked yet).
+
+    Args:
+        origin: where the document's places were written, when its patterns were expanded
+            (see :func:`statetree.chart.expand.expand_document`); by default, the
+            document's own lines.
 
     Raises:
         ChartError: the document does not have the shape of a chart; every problem found
             is listed, with its path and line.
     """
-    reader = _Reader(document, registry)
+    reader = _Reader(document, registry, origin or document.origin)
     chart = reader.chart()
     if chart is None:
         raise ChartError(reader.problems)

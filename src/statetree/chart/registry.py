@@ -22,6 +22,7 @@ __all__ = [
     "EVENT",
     "HELD",
     "INPUT",
+    "PARAM_TYPES",
     "RAISE",
     "START_TIMER",
     "TIMER",
@@ -30,6 +31,7 @@ __all__ = [
     "ParamValue",
     "Registry",
     "TriggerType",
+    "signature",
 ]
 
 ParamValue: TypeAlias = "str | int | float | bool"
@@ -45,6 +47,8 @@ CLEAR_HISTORY = "clear_history"
 RAISE = "raise"
 
 _TYPE_NAMES: dict[type, str] = {str: "string", int: "integer", float: "number", bool: "boolean"}
+PARAM_TYPES: Mapping[str, type] = MappingProxyType({v: k for k, v in _TYPE_NAMES.items()})
+"""The type of a parameter by its name in charts: string, integer, number, boolean."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +163,13 @@ class ActionType:
     @property
     def signature(self) -> str:
         """``name(a: string, b: number = 1.0, c: 'x' | 'y')`` for messages and docs."""
-        return f"{self.name}({', '.join(map(_declared, self.params))})"
+        return signature(self.name, self.params)
+
+
+def signature(name: str, params: Iterable[Param]) -> str:
+    """``name(a: string, b: number = 1.0, c: 'x' | 'y')``: an action type's or a pattern's
+    parameters, for messages and docs."""
+    return f"{name}({', '.join(map(_declared, params))})"
 
 
 def _declared(param: Param) -> str:

@@ -2,9 +2,15 @@
 
 Edges by policy: an explicit or sequential state enters its first child (inner-entry); a
 sequential state advances to the next child when the current one's post-condition holds
-(inner); a priority state chooses any child (inner), by its pre-condition; a concurrent
-state enters every child as a region (concurrent); explicit transitions are sibling edges.
+(inner); a priority state chooses a child (inner) by its pre-condition and enters its ground
+state (its last child, inner-entry) when none holds, so it always holds a child, as every
+policy's state does; a concurrent state enters every child as a region (concurrent);
+explicit transitions are sibling edges.
 A child resumed from history has no edge of its own: it was reached by one before.
+
+A state that is a use of a pattern is noted with the pattern's name (``«ComboStep»``), and
+its states are located inside the pattern. Collapsed, a use is one state: what the pattern
+put inside it is left out.
 
 Every edge but entries and regions carries a label saying, in words, when it is taken:
 ``input: Attack``, ``timer: Window and not held: Block``, ``otherwise`` for the ground
@@ -16,11 +22,26 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from statetree.chart.compile import CompiledChart
-from statetree.chart.model import AllOf, AnyOf, Chart, Condition, NotOf, Policy, StateDef
+from statetree.chart.model import (
+    AllOf,
+    AnyOf,
+    Chart,
+    Condition,
+    DataPath,
+    NotOf,
+    Policy,
+    StateDef,
+)
 from statetree.core.transition import TransitionKind
 from statetree.structure.model import Edge, Location, StateInfo, Structure
 
-__all__ = ["GROUND_LABEL", "chart_structure", "compiled_structure", "describe_condition"]
+__all__ = [
+    "GROUND_LABEL",
+    "chart_structure",
+    "compiled_structure",
+    "describe_condition",
+    "use_note",
+]
 
 GROUND_LABEL = "otherwise"
 """The label of the edge to a priority state's ground state (its last child)."""
@@ -61,9 +82,11 @@ def _child_edges(path: str, state: StateDef) -> Iterator[Edge]:
     if not children:
         return
     if state.policy is Policy.PRIORITY:
-        labels = [_all(child.pre) for child in state.states[:-1]] + [GROUND_LABEL]
-        for name, label in zip(children, labels, strict=True):
-            yield Edge(path, name, TransitionKind.INNER, label=label)
+        # Any child can be chosen by its pre-condition; the ground is entered when none holds,
+        # so a priority state always holds a child: an entry edge, as an explicit state's.
+        for child, name in zip(state.states[:-1], children, strict=False):
+            yield Edge(path, name, TransitionKind.INNER, label=_all(child.pre))
+        yield Edge(path, children[-1], TransitionKind.INNER_ENTRY, label=GROUND_LABEL)
     elif state.policy is Policy.CONCURRENT:
         yield from (Edge(path, name, TransitionKind.CONCURRENT) for name in children)
     else:  # explicit or sequential: entered at the first child
@@ -90,23 +113,48 @@ def _transition_edges(path: str, state: StateDef) -> Iterator[Edge]:
         yield Edge(path, f"{parent}.{target}", TransitionKind.SIBLING, label=label)
 
 
-def chart_structure(chart: Chart) -> Structure:
+def use_note(state: StateDef) -> str:
+    """What a plot notes under a state that is a use of a pattern (``«ComboStep»``)."""
+    return "" if state.use is None else f"«{state.use.pattern}»"
+
+
+def _shown(chart: Chart, collapse: bool) -> Iterator[tuple[str, StateDef, DataPath, bool]]:
+    """The states to show, each with whether its children are shown too."""
+    hidden: str | None = None
+    for path, state, where in chart.walk():
+        if hidden is not None and path.startswith(f"{hidden}."):
+            continue
+        opened = not (collapse and state.use is not None)
+        hidden = None if opened else path
+        yield path, state, where, opened
+
+
+def chart_structure(
+    chart: Chart, *, collapse: bool = False, mark_patterns: bool = False
+) -> Structure:
     """The :class:`~statetree.structure.Structure` of ``chart``; states named by path, each
     parent's children in the order the chart lists them (their declared order).
 
     Edges carry labels saying when they are taken (see the module documentation); two
     transitions to the same state make one edge whose label joins them with "or".
+
+    Args:
+        collapse: show each use of a pattern as one state, without the states inside it.
+        mark_patterns: note every state a pattern wrote (``in «ComboStep»``), besides
+            each use (``«ComboStep»``).
     """
+    inside = chart.used_patterns() if mark_patterns else {}
     states = []
     edges: list[Edge] = []
     children = {}
-    for path, state, where in chart.walk():
-        line = chart.origin.line(where)
-        location = Location(chart.origin.file, line) if line else None
-        states.append(StateInfo(path, location=location))
-        edges += _child_edges(path, state)
+    for path, state, where, opened in _shown(chart, collapse):
+        place = chart.origin.place(where)
+        location = Location(place.file, place.line) if place.line else None
+        note = use_note(state) or (f"in «{inside[path][0]}»" if path in inside else "")
+        states.append(StateInfo(path, location=location, note=note))
         edges += _transition_edges(path, state)
-        if state.states:
+        if opened and state.states:
+            edges += _child_edges(path, state)
             children[path] = tuple(f"{path}.{child.name}" for child in state.states)
     root = chart.root.name
     return Structure(root, tuple(states), tuple(edges), (), children, (root,))
@@ -116,6 +164,7 @@ def compiled_structure(compiled: CompiledChart) -> Structure:
     """The chart's structure with each state's generated class (for tools that enter states)."""
     base = chart_structure(compiled.chart)
     states = tuple(
-        StateInfo(info.name, compiled.by_path[info.name], info.location) for info in base.states
+        StateInfo(info.name, compiled.by_path[info.name], info.location, info.note)
+        for info in base.states
     )
     return Structure(base.initial, states, base.edges, (), base.children, base.outermost)

@@ -21,19 +21,12 @@ from statetree.chart.model import (
     Policy,
     StateDef,
     TriggerDef,
-    format_path,
     triggers_of,
 )
+from statetree.chart.parts import READERS
 from statetree.chart.registry import DEFAULT_REGISTRY, START_TIMER, TIMER, ActionType, Registry
 
 __all__ = ["validate"]
-
-# Which parents read which part of a child: anything else could never have an effect.
-_READERS = {
-    "pre": (Policy.PRIORITY,),
-    "post": (Policy.SEQUENTIAL, Policy.PRIORITY),
-    "transitions": (Policy.EXPLICIT,),
-}
 
 
 class _Validator:
@@ -50,8 +43,7 @@ class _Validator:
         }
 
     def problem(self, path: DataPath, message: str) -> None:
-        origin = self.chart.origin
-        self.problems.append(Problem(message, format_path(path), origin.file, origin.line(path)))
+        self.problems.append(self.chart.origin.problem(path, message))
 
     # -- states ----------------------------------------------------------------------------
 
@@ -88,7 +80,8 @@ class _Validator:
         self, state: StateDef, path: str, where: DataPath, parent: StateDef | None
     ) -> None:
         """Pre, post and transitions only where the parent's policy reads them."""
-        for key, readers in _READERS.items():
+        # Which parents read which part of a child: anything else could never have an effect.
+        for key, readers in READERS.items():
             if not getattr(state, key):
                 continue
             if parent is None:
@@ -233,5 +226,11 @@ def validate(
     root = validator.state(chart.root, chart.root.name, ("root",), None)
     if validator.problems:
         # Lines put the problems in document order; those without one keep theirs.
-        raise ChartError(sorted(validator.problems, key=lambda problem: problem.line))
-    return Chart(chart.name, root, chart.origin, registry)
+        raise ChartError(sorted(validator.problems, key=_document_order))
+    return dataclasses.replace(chart, root=root, registry=registry)
+
+
+def _document_order(problem: Problem) -> tuple[int, int]:
+    """Problems in the chart's own file by line, then those inside patterns, by use."""
+    use = problem.uses[-1].line if problem.uses else problem.line
+    return use, problem.line

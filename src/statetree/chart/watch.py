@@ -2,8 +2,9 @@
 
 A file counts as changed when its modification time changed and its content hash too, so
 saving without edits or touching the file does not reload. The bytes hashed are the bytes
-loaded, read once, so a file replaced between the two steps cannot mix two saves. The file
-system calls are injectable, for tests.
+loaded, read once, so a file replaced between the two steps cannot mix two saves. The files
+the chart imports patterns from are watched too: a changed pattern file reloads the chart.
+The file system calls are injectable, for tests.
 """
 
 from __future__ import annotations
@@ -12,13 +13,24 @@ import hashlib
 import os
 import select
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from statetree.chart.load import cannot_read, chart_format, loads, read_head
+from statetree.chart.errors import ChartError
+from statetree.chart.expand import expand_document
+from statetree.chart.load import (
+    cannot_read,
+    chart_format,
+    loads,
+    read_document,
+    read_file,
+    read_head,
+)
 from statetree.chart.model import Chart
 from statetree.chart.registry import DEFAULT_REGISTRY, Registry
+from statetree.chart.stand_in import loads_stand_in
 from statetree.chart.text import decode
 
 __all__ = ["ChartWatcher", "input_lines"]
@@ -28,8 +40,17 @@ def _mtime(path: Path) -> int:
     return os.stat(path).st_mtime_ns
 
 
+@dataclass(slots=True)
+class _Seen:
+    """What a watched file was when last looked at (``time`` is ``None``: unreadable)."""
+
+    time: int | None = None
+    digest: bytes = b""
+
+
 class ChartWatcher:
-    """Polls a chart file and loads it again when its content changed.
+    """Polls a chart file, and the files it imports, and loads the chart again when one of
+    their contents changed.
 
     A broken save (a file that does not load, cannot be read, or vanished while an editor
     replaces it) is reported once by :meth:`poll`; the watcher keeps watching, and the
@@ -37,9 +58,10 @@ class ChartWatcher:
 
     Args:
         path: the chart file.
-        registry: the registry to load it with.
-        mtime: returns the file's modification time (``os.stat`` by default).
-        read: returns the file's bytes (at most one more than the size limit of charts).
+        registry: the registry to load it with; ``None`` takes the types the chart uses
+            that are not built in as it uses them (see :mod:`statetree.chart.stand_in`).
+        mtime: returns a file's modification time (``os.stat`` by default).
+        read: returns a file's bytes (at most one more than the size limit of charts).
 
     Raises:
         ChartError: ``path`` is not a chart file (by its extension).
@@ -48,7 +70,7 @@ class ChartWatcher:
     def __init__(
         self,
         path: str | Path,
-        registry: Registry = DEFAULT_REGISTRY,
+        registry: Registry | None = DEFAULT_REGISTRY,
         *,
         mtime: Callable[[Path], int] = _mtime,
         read: Callable[[Path], bytes] = read_head,
@@ -58,38 +80,98 @@ class ChartWatcher:
         self.format = chart_format(self.path)
         self._mtime = mtime
         self._read = read
-        self._time: int | None = None  # None: missing or unreadable when last polled
-        self._digest = b""
-        try:
-            self._time = mtime(self.path)
-            self._digest = hashlib.sha256(read(self.path)).digest()
-        except OSError:
-            self._time = None
+        self._seen: dict[Path, _Seen] = {}
+        self._imports: tuple[Path, ...] = ()
+        data = self._looked_at(self.path)
+        if data is not None:
+            self._watch(self._imported(data))
+
+    @property
+    def files(self) -> tuple[Path, ...]:
+        """The files watched: the chart's, then those it imported when last loaded."""
+        return (self.path, *self._imports)
 
     def poll(self) -> Chart | None:
-        """The chart, if the file changed since the last poll; else ``None``.
+        """The chart, if its file or a file it imports changed since the last poll; else
+        ``None``.
 
         Raises:
-            ChartError: the changed file does not load, or cannot be read (reported once:
-                the file is not loaded again until it changes once more).
+            ChartError: the chart file does not load after a change, or cannot be read
+                (reported once: the file is not loaded again until it changes once more).
         """
         try:
-            mtime = self._mtime(self.path)
-            if mtime == self._time:
-                return None
-            data = self._read(self.path)
+            changed, data = self._changed(self.path)
         except OSError as error:
-            if self._time is None:
-                return None  # still missing: reported already
-            self._time = None
             raise cannot_read(self.path, error) from None
-        self._time = mtime
-        digest = hashlib.sha256(data).digest()
-        if digest == self._digest:
+        imports = [path for path in self._imports if self._import_changed(path)]
+        if not changed and not imports:
             return None
-        self._digest = digest
+        try:
+            data = self._read(self.path) if data is None else data
+        except OSError as error:
+            raise cannot_read(self.path, error) from None
         name = str(self.path)
-        return loads(decode(data, name), self.format, self.registry, file=name)
+        text = decode(data, name)
+        if self.registry is None:
+            chart = loads_stand_in(text, self.format, file=name)
+        else:
+            chart = loads(text, self.format, self.registry, file=name)
+        self._watch(chart.origin.imported)
+        return chart
+
+    def _changed(self, path: Path) -> tuple[bool, bytes | None]:
+        """Whether ``path`` changed since it was last looked at, and its bytes if read.
+
+        Raises:
+            OSError: it cannot be read, and could when last looked at (reported once).
+        """
+        seen = self._seen.setdefault(path, _Seen())
+        try:
+            mtime = self._mtime(path)
+            if mtime == seen.time:
+                return False, None
+            data = self._read(path)
+        except OSError:
+            if seen.time is None:
+                return False, None  # still missing: reported already
+            seen.time = None
+            raise
+        seen.time = mtime
+        digest = hashlib.sha256(data).digest()
+        if digest == seen.digest:
+            return False, data
+        seen.digest = digest
+        return True, data
+
+    def _import_changed(self, path: Path) -> bool:
+        """Whether an imported file changed; one that vanished did (the load says so)."""
+        try:
+            return self._changed(path)[0]
+        except OSError:
+            return True
+
+    def _looked_at(self, path: Path) -> bytes | None:
+        """The bytes of ``path``, noted as seen (``None``: it cannot be read now)."""
+        try:
+            return self._changed(path)[1]
+        except OSError:
+            return None
+
+    def _imported(self, data: bytes) -> tuple[str, ...]:
+        """The files the chart in ``data`` imports (none when it does not load so far)."""
+        name = str(self.path)
+        try:
+            document = read_document(decode(data, name), self.format, name)
+            return tuple(expand_document(document, read_file).origin.imported)
+        except ChartError:
+            return ()
+
+    def _watch(self, files: Iterable[str]) -> None:
+        """Watch ``files`` besides the chart's, each as it is now."""
+        self._imports = tuple(map(Path, files))
+        for path in self._imports:
+            if path not in self._seen:
+                self._looked_at(path)
 
 
 def input_lines(interval: float, stream: TextIO = sys.stdin) -> Iterator[str | None]:

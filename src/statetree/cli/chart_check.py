@@ -4,6 +4,10 @@ With the host's registry everything is checked. Without it, everything built in 
 checked (the structure, the policies, built-in trigger and action types and their
 parameters); names only a host registry can define (``play_animation``, a custom trigger)
 are reported as warnings, once per name, at their first use.
+
+Patterns the file defines and never uses, parameters a pattern never refers to, and
+imports no use needs are warnings too. A file of patterns only (a pattern library) is
+checked for its declarations and imports.
 """
 
 from __future__ import annotations
@@ -11,12 +15,26 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from difflib import get_close_matches
-from pathlib import Path
 
+from statetree.chart.document import Document
 from statetree.chart.errors import ChartError, Problem
-from statetree.chart.load import format_of, read_document
-from statetree.chart.model import Chart, DataPath, StateDef, format_path, triggers_of
-from statetree.chart.parse import parse_document
+from statetree.chart.expand import Expanded, expand_document
+from statetree.chart.load import (
+    format_of,
+    parse_expanded,
+    read_chart_file,
+    read_document,
+    read_file,
+)
+from statetree.chart.model import (
+    Chart,
+    DataPath,
+    Origin,
+    Place,
+    StateDef,
+    format_path,
+    triggers_of,
+)
 from statetree.chart.registry import (
     DEFAULT_REGISTRY,
     ActionType,
@@ -25,13 +43,28 @@ from statetree.chart.registry import (
     TriggerType,
 )
 from statetree.chart.structure import chart_structure
+from statetree.chart.template import referenced
 from statetree.chart.validate import validate
 from statetree.structure import Issue, Location, Severity, Structure
 
-__all__ = ["NOT_CHECKED", "ChartCheck", "check_chart_file", "problem_issue"]
+__all__ = [
+    "NOT_CHECKED",
+    "UNUSED_IMPORT",
+    "UNUSED_PARAMETER",
+    "UNUSED_PATTERN",
+    "ChartCheck",
+    "check_chart_file",
+    "problem_issue",
+]
 
 NOT_CHECKED = "not-checked"
 """The code of the warnings about names only the host's registry can check."""
+UNUSED_PATTERN = "unused-pattern"
+"""The code of the warnings about patterns a chart file defines and never uses."""
+UNUSED_PARAMETER = "unused-parameter"
+"""The code of the warnings about parameters a pattern's state never refers to."""
+UNUSED_IMPORT = "unused-import"
+"""The code of the warnings about imported files no use of a pattern needs."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,38 +72,41 @@ class ChartCheck:
     """What checking a chart file found.
 
     Attributes:
-        structure: the chart's structure, ``None`` when the file is not a chart at all.
+        structure: the chart's structure, ``None`` when the file is not a chart at all
+            (or is a pattern library).
         issues: the chart's problems (errors) and unchecked names (warnings).
         valid: whether the chart loads; only then is its structure worth checking.
+        library: the patterns of a file of patterns only (a pattern library), else ``None``.
     """
 
     structure: Structure | None
     issues: tuple[Issue, ...]
     valid: bool
+    library: tuple[str, ...] | None = None
 
 
 def problem_issue(problem: Problem) -> Issue:
     """A chart problem as an error of a check report (its path only when it has no line)."""
     if problem.line:
         location = Location(problem.file, problem.line)
-        return Issue(Severity.ERROR, "chart", "", problem.message, location)
+        return Issue(Severity.ERROR, "chart", "", problem.described, location)
     at = f" at {problem.path}" if problem.path else ""
-    return Issue(Severity.ERROR, "chart", "", f"{problem.file}{at}: {problem.message}")
+    return Issue(Severity.ERROR, "chart", "", f"{problem.file}{at}: {problem.described}")
 
 
-def _parse_file(path: str, registry: Registry) -> Chart:
-    """The chart model of the file at ``path``, not validated yet (``registry`` gives the
-    parameter that an action written ``type: value`` sets).
+def _read_file(path: str) -> Document:
+    """The document of the file at ``path``, not checked yet.
 
     Raises:
-        ChartError: the file cannot be read or does not have the shape of a chart.
+        ChartError: the file cannot be read or does not parse.
     """
     format = format_of(path) or "yaml"
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        raise ChartError([Problem(f"cannot read: {error.strerror}", file=path)]) from error
-    return parse_document(read_document(text, format, path), registry)
+    return read_document(read_chart_file(path), format, path)
+
+
+def _is_library(document: Document) -> bool:
+    data = document.data
+    return isinstance(data, dict) and "patterns" in data and "root" not in data
 
 
 def check_chart_file(path: str, registry: Registry | None) -> ChartCheck:
@@ -83,17 +119,63 @@ def check_chart_file(path: str, registry: Registry | None) -> ChartCheck:
         ImportError: the chart's format needs a library that is not installed.
     """
     try:
-        chart = _parse_file(path, registry or DEFAULT_REGISTRY)
+        document = _read_file(path)
+        expanded = expand_document(document, read_file)
+        if _is_library(document):
+            unused = tuple(_unused_params(expanded))
+            return ChartCheck(None, unused, True, tuple(expanded.library.patterns))
+        chart = parse_expanded(expanded, registry or DEFAULT_REGISTRY)
     except ChartError as error:
         return ChartCheck(None, tuple(map(problem_issue, error.problems)), False)
     uses = {} if registry is not None else _host_names(chart)
     issues = [_not_checked(chart, kind, name, paths) for (kind, name), paths in uses.items()]
+    issues += _unused(expanded, chart)
     try:
         validate(chart, registry or _stand_ins(uses))
     except ChartError as error:
         errors = list(map(problem_issue, error.problems))
         return ChartCheck(chart_structure(chart), (*errors, *issues), False)
     return ChartCheck(chart_structure(chart), tuple(issues), True)
+
+
+def _warning(code: str, place: Place, message: str) -> Issue:
+    """A warning at ``place`` (its path named when it has no line)."""
+    if not place.line:
+        return Issue(Severity.WARNING, code, "", f"at {format_path(place.path)}: {message}")
+    return Issue(Severity.WARNING, code, "", message, Location(place.file, place.line))
+
+
+def _own(origin: Origin, path: DataPath) -> Place:
+    """The place ``path`` of the chart's own file."""
+    return Place(origin.file, path, origin.line(path))
+
+
+def _unused(expanded: Expanded, chart: Chart) -> Iterator[Issue]:
+    """The patterns, parameters and imports of the chart's own file that nothing needs."""
+    origin = chart.origin
+    written = [site for site in origin.uses if site.file == origin.file]
+    used = {(site.pattern_file, site.pattern) for site in origin.uses}
+    for name in expanded.library.patterns:
+        if (origin.file, name) not in used:
+            message = f"the pattern {name!r} is never used"
+            yield _warning(UNUSED_PATTERN, _own(origin, ("patterns", name)), message)
+    yield from _unused_params(expanded)
+    needed = {site.pattern_file for site in written}
+    for index, (entry, file) in enumerate(expanded.library.imports):
+        if file not in needed:
+            message = f"no pattern of {entry!r} is used here: remove the import"
+            yield _warning(UNUSED_IMPORT, _own(origin, ("imports", index)), message)
+
+
+def _unused_params(expanded: Expanded) -> Iterator[Issue]:
+    origin = expanded.origin
+    for pattern in expanded.library.patterns.values():
+        needed = referenced(pattern.body)
+        for param in pattern.params:
+            if param.name not in needed:
+                message = f"the pattern {pattern.name!r} never uses its parameter {param.name!r}"
+                where = ("patterns", pattern.name, "params", param.name)
+                yield _warning(UNUSED_PARAMETER, _own(origin, where), message)
 
 
 def _uses(chart: Chart) -> Iterator[tuple[str, str, DataPath]]:
@@ -132,11 +214,7 @@ def _not_checked(chart: Chart, kind: str, name: str, paths: list[DataPath]) -> I
     hint = f" (did you mean {close[0]!r}?)" if close else ""
     uses = f", {len(paths)} uses" if len(paths) > 1 else ""
     message = f"{kind} type {name!r} is not built in{hint}{uses}: not checked without --registry"
-    line = chart.origin.line(paths[0])
-    if not line:
-        return Issue(Severity.WARNING, NOT_CHECKED, "", f"at {format_path(paths[0])}: {message}")
-    location = Location(chart.origin.file, line)
-    return Issue(Severity.WARNING, NOT_CHECKED, "", message, location)
+    return _warning(NOT_CHECKED, chart.origin.place(paths[0]), message)
 
 
 @dataclass(frozen=True, slots=True)

@@ -85,6 +85,10 @@ def _rules_checked(definition: BitmaskDefinition) -> Checked:
 def _chart_checked(path: str, registry: str | None) -> Checked:
     chosen = None if registry is None else load_registry(registry)
     found = check_chart_file(str(existing_file(path, "chart file")), chosen)
+    if found.library is not None:
+        patterns = ", ".join(found.library) or "none"
+        heading = f"{shown_path(path)}: pattern library ({patterns})"
+        return Checked(heading, _sorted(list(found.issues)))
     if found.structure is None:
         return Checked(f"{shown_path(path)}: does not load", _sorted(list(found.issues)))
     if not found.valid:  # the chart's errors say it all; its structure is not checked
@@ -149,7 +153,9 @@ COMMAND = Command(
         "warnings (unreachable states, siblings at different depths, states at several "
         "depths, transitions whose targets cannot be told from the code, bitmask states that "
         "can never be active, chart names only the host's registry defines when no "
-        "--registry is given) do too with --strict."
+        "--registry is given, chart patterns, parameters and imports never used) do too "
+        "with --strict. A file of chart patterns only (a pattern library) is checked for "
+        "its declarations."
     ),
     add_arguments=_add_arguments,
     run=_run,

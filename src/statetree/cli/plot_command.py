@@ -56,6 +56,12 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="do not group states whose names share a Prefix_ in boxes",
     )
+    parser.add_argument(
+        "--collapse-patterns",
+        action="store_true",
+        help="for a chart file: draw each use of a pattern as one box noted with the "
+        "pattern's name, without the states the pattern puts inside it",
+    )
 
 
 def _format(args: argparse.Namespace) -> PlotFormat:
@@ -80,7 +86,8 @@ def _one(target: str, found: list[Plottable]) -> Plottable:
 
 def _run(args: argparse.Namespace) -> int:
     format = _format(args)
-    plotted = _one(args.target, load_plottables(args.target, args.registry))
+    found = load_plottables(args.target, args.registry, collapse=args.collapse_patterns)
+    plotted = _one(args.target, found)
     style = PlotStyle(clusters=False) if args.no_clusters else DEFAULT_STYLE
     if args.output is None:
         sys.stdout.buffer.write(plot_bytes(plotted, format, style=style, dpi=args.dpi))
@@ -99,7 +106,8 @@ COMMAND = Command(
         "Each state shows its depth in parentheses; deeper states are brighter; a dot points "
         "at the initial state; bold arrows are inner-entry transitions, solid ones inner "
         "transitions, dotted ones siblings; a chart's arrows say when they are taken "
-        "(input: Attack); states named Prefix_Name are grouped in a box labelled Prefix. "
+        "(input: Attack); states named Prefix_Name are grouped in a box labelled Prefix; "
+        "a chart state that is a use of a pattern is noted «Pattern» under its name. "
         "A bitmask definition is drawn as its rules: which states require, terminate and "
         "block which."
     ),
@@ -109,6 +117,7 @@ COMMAND = Command(
         "statetree plot examples/plot_character.py -o character.svg",
         "statetree plot examples/character.py:CharacterStates.Alive -o character.png --dpi 200",
         "statetree plot examples/charts/combo_attack.yaml -o combo.pdf",
+        "statetree plot examples/charts/combo_attack.yaml --collapse-patterns -f mmd",
         "statetree plot examples/bitmask_player.py:PLAYER_STATES -f mmd",
     ),
 )

@@ -72,20 +72,27 @@ def plottable(machine: Machine) -> Plottable:
     return machine if isinstance(machine, BitmaskDefinition) else derive(machine)
 
 
-def load_plottables(name: str, registry: str | None = None) -> list[Plottable]:
-    """One plottable per machine ``name`` names (a chart file names exactly one).
+def load_plottables(
+    name: str, registry: str | None = None, *, collapse: bool = False
+) -> list[Plottable]:
+    """One plottable per machine ``name`` names (a chart file names exactly one; with
+    ``collapse``, each use of a pattern in it is one state).
 
     Raises:
         LoadError: a code target does not load.
         ChartError: a chart file does not load.
     """
     if is_chart_file(name):
-        return [chart_file_structure(str(existing_file(name, "chart file")), registry)]
+        path = str(existing_file(name, "chart file"))
+        return [chart_file_structure(path, registry, collapse=collapse)]
     return [plottable(machine) for machine in code_machines(name, registry)]
 
 
-def chart_file_structure(path: str, registry: str | None = None) -> Structure:
-    """The structure of the chart file at ``path``, for ``plot``.
+def chart_file_structure(
+    path: str, registry: str | None = None, *, collapse: bool = False
+) -> Structure:
+    """The structure of the chart file at ``path``, for ``plot`` (with ``collapse``, each
+    use of a pattern is one state, see :func:`~statetree.chart.chart_structure`).
 
     Without a registry, trigger and action types are not checked (the host's registry is
     needed for that), only the chart's structure; ``statetree check`` checks the rest.
@@ -94,4 +101,5 @@ def chart_file_structure(path: str, registry: str | None = None) -> Structure:
         ChartError: the chart does not load.
     """
     chosen = load_registry(registry)
-    return chart_structure(load(path, chosen, check_types=registry is not None))
+    chart = load(path, chosen, check_types=registry is not None)
+    return chart_structure(chart, collapse=collapse)

@@ -4,6 +4,9 @@ The tree is the document as its reader produced it: for YAML, ``ruamel.yaml``'s 
 tree (so that comments survive the edit); for JSON, plain dicts and lists. Both are changed
 through the same dict and list operations. Values are never interpreted here: the edited
 document goes through the chart loader, which reports problems exactly as for a file.
+
+A path names a state of the chart (``Character.Alive``) or, after ``@``, a state of one of
+the file's patterns (``@ComboStep.Window``): editing a pattern edits every use of it.
 """
 
 from __future__ import annotations
@@ -11,9 +14,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from statetree.chart.document import Document
+from statetree.chart.expand import expand_document
+from statetree.chart.load import read_file
 from statetree.inspect.adapters import InspectError
 
-__all__ = ["EDIT_OPERATIONS", "apply_edit"]
+__all__ = ["DETACH", "EDIT_OPERATIONS", "OPERATIONS", "apply_edit"]
+
+DETACH = "detach-use"
+"""The edit writing one use of a pattern out as the plain states it expands into."""
 
 Node = dict[str, Any]
 
@@ -47,12 +56,23 @@ def _transitions(state: Node) -> list[Node]:
     return [transition for transition in found if isinstance(transition, dict)]
 
 
+def _top(tree: Node, first: str) -> object:
+    """The root state named ``first``, or for ``@Name`` the state of the pattern ``Name``."""
+    if not isinstance(tree, dict):
+        return None
+    if first.startswith("@"):
+        patterns = tree.get("patterns")
+        return patterns.get(first[1:]) if isinstance(patterns, dict) else None
+    root = tree.get("root")
+    return root if isinstance(root, dict) and root.get("name") == first else None
+
+
 def _find(tree: Node, path: str) -> tuple[Node, Node | None]:
-    """The state at dotted ``path`` and its parent (``None`` for the root)."""
+    """The state at dotted ``path`` and its parent (``None`` for the root or a pattern)."""
     first, *rest = path.split(".")
-    state = tree.get("root") if isinstance(tree, dict) else None
+    state = _top(tree, first)
     parent: Node | None = None
-    if not isinstance(state, dict) or state.get("name") != first:
+    if not isinstance(state, dict):
         raise InspectError(f"the chart has no state {path!r}")
     for name in rest:
         found = [child for child in _children(state) if child.get("name") == name]
@@ -168,6 +188,40 @@ def _restyle(new: Any, old: Any) -> Any:
     return styled
 
 
+def _set_arguments(tree: Node, edit: Mapping[str, Any]) -> None:
+    """Replace the arguments of a use (``None`` or ``{}`` leaves every default)."""
+    path = _text(edit, "path")
+    state, _ = _find(tree, path)
+    if "use" not in state:
+        raise InspectError(f"{path!r} is not a use of a pattern: it has no arguments")
+    arguments = edit.get("arguments")
+    if not arguments:
+        state.pop("with", None)
+    elif not isinstance(arguments, dict):
+        raise InspectError("'set-arguments' edit needs 'arguments', a mapping or null")
+    else:
+        state["with"] = _restyle(arguments, state.get("with"))
+
+
+def _detach(tree: Node, edit: Mapping[str, Any], document: Document) -> None:
+    """Write the use at ``path`` out as the plain states the loader expands it into."""
+    path = _text(edit, "path")
+    state, parent = _find(tree, path)
+    if "use" not in state or path.startswith("@"):
+        raise InspectError(f"{path!r} is not a use of a pattern among the chart's states")
+    expanded = expand_document(document, read_file).document.data
+    plain = _find(expanded, path)[0] if isinstance(expanded, dict) else state
+    # Written as the pattern is, when the file defines it (flow mappings stay flow).
+    patterns = tree.get("patterns")
+    pattern = patterns.get(state["use"]) if isinstance(patterns, dict) else None
+    plain = _restyle(plain, pattern)
+    if parent is None:
+        tree["root"] = plain
+    else:
+        siblings = parent["states"]
+        siblings[_index(siblings, state)] = plain
+
+
 def _setter(field: str, kinds: tuple[str, ...]) -> Callable[[Node, Mapping[str, Any]], None]:
     """An operation replacing one of a state's lists (``None`` or ``[]`` removes it)."""
 
@@ -195,26 +249,40 @@ EDIT_OPERATIONS: Mapping[str, Callable[[Node, Mapping[str, Any]], None]] = {
     "set-conditions": _setter("conditions", ("pre", "post")),
     "set-actions": _setter("actions", ("enter", "exit")),
     "set-transitions": _setter("transitions", ("transitions",)),
+    "set-arguments": _set_arguments,
 }
 """Each structured edit: its fields besides ``op`` are ``path`` (the state, dotted) and
 ``name`` (rename-state, add-state), ``index`` (move-state: its new place among its
 siblings), ``policy`` (set-policy; null removes it), ``kind`` and ``conditions``
 (set-conditions: pre or post), ``kind`` and ``actions`` (set-actions: enter or exit),
 ``transitions`` (set-transitions), ``on`` and ``to`` (add-transition: a condition and a
-sibling). Values are written as in a chart file. Removing a state removes its siblings'
-transitions to it; renaming one follows them."""
+sibling), ``arguments`` (set-arguments: a use's, by parameter). Values are written as in a
+chart file. Removing a state removes its siblings' transitions to it; renaming one follows
+them. :data:`DETACH` (``path``, a use) is applied with the document (see :func:`apply_edit`)."""
 
 
-def apply_edit(tree: Any, edit: Mapping[str, Any]) -> None:
+OPERATIONS = ("replace-text", *EDIT_OPERATIONS, DETACH)
+"""Every edit of a chart file the page may ask for (besides undo and redo)."""
+
+
+def apply_edit(tree: Any, edit: Mapping[str, Any], document: Document | None = None) -> None:
     """Apply one structured edit to a chart document's tree, in place.
+
+    Args:
+        document: the document the tree was read with (as read: file and data), which
+            :data:`DETACH` expands.
 
     Raises:
         InspectError: the operation is unknown, a field is missing, or no state has the
             path given.
+        ChartError: a use to detach does not expand (the chart does not load).
     """
     op = edit.get("op")
+    if op == DETACH and document is not None:
+        _detach(tree, edit, document)
+        return
     operation = EDIT_OPERATIONS.get(op) if isinstance(op, str) else None
     if operation is None:
-        known = ", ".join(["replace-text", *EDIT_OPERATIONS])
+        known = ", ".join(OPERATIONS)
         raise InspectError(f"unknown chart edit {op!r}; expected one of: {known}")
     operation(tree, edit)

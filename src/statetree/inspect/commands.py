@@ -157,9 +157,15 @@ async def travel(connection: Connection, command: Command) -> dict[str, Any]:
 
 
 def problems_of(error: ChartError) -> list[dict[str, Any]]:
-    """The loader's problems as the page shows them next to the fields they are about."""
+    """The loader's problems as the page shows them next to the fields they are about
+    (a problem inside a pattern names the uses it came through after its message)."""
     return [
-        {"message": problem.message, "path": problem.path, "line": problem.line}
+        {
+            "message": problem.described,
+            "path": problem.path,
+            "line": problem.line,
+            "file": problem.file,
+        }
         for problem in error.problems
     ]
 

@@ -50,6 +50,7 @@ _ASSETS = {
             "packets",
             "editor",
             "controls",
+            "patterns",
             "population",
         )
     },

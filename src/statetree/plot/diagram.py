@@ -131,14 +131,16 @@ def _suffixes(names: list[str]) -> dict[str, str]:
 
 
 def _labels(structure: Structure) -> dict[str, str]:
-    """The shortest unambiguous name (``Stand``, or ``Attack1.Pre`` when ``Pre`` repeats)."""
+    """The shortest unambiguous name (``Stand``, or ``Attack1.Pre`` when ``Pre`` repeats),
+    the state's note on a line of its own."""
     shorts = _suffixes([info.name for info in structure.states])
     labels = {}
     for info in structure.states:
         name = shorts[info.name]
         depths = structure.depths(info.name)
         level = "?" if not depths else f"{min(depths)}{'+' * (len(depths) > 1)}"
-        labels[info.name] = f"{name} ({level})"
+        note = f"\n{info.note}" if info.note else ""
+        labels[info.name] = f"{name} ({level}){note}"
     return labels
 
 

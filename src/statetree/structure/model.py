@@ -44,11 +44,14 @@ class StateInfo:
         name: the unique key of the state, e.g. its qualified class name ``MyStates.Stand``.
         cls: the state class, when the structure was derived from code (not compared).
         location: where the state is defined, when known (not compared).
+        note: a short text plots draw under the state's name, e.g. the pattern a chart
+            state is a use of (not compared).
     """
 
     name: str
     cls: type[State[Any]] | None = field(default=None, compare=False, repr=False)
     location: Location | None = field(default=None, compare=False)
+    note: str = field(default="", compare=False)
 
     @property
     def short_name(self) -> str:

@@ -11,24 +11,26 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, cast
-from weakref import WeakKeyDictionary
+from typing import cast
 
 from numpy.typing import ArrayLike
 
 from statetree.chart.actions import Handler
-from statetree.chart.batch.actions import BatchHandler
 from statetree.chart.batch import vector
+from statetree.chart.batch.actions import BatchHandler
 from statetree.chart.batch.agents import Agents
 from statetree.chart.batch.arrays import Bools, Indexes, NDArray, np, read_only
+from statetree.chart.batch.convert import agents_of, snapshot_of
 from statetree.chart.batch.derive import processing
 from statetree.chart.batch.entities import Entities, select
 from statetree.chart.batch.errors import BatchLoopError
 from statetree.chart.batch.layout import Layout
+from statetree.chart.batch.outcomes import apply_operation
 from statetree.chart.batch.reading import Readings
-from statetree.chart.batch.snapshot import BatchSnapshot, fingerprint
+from statetree.chart.batch.reload import reload_batch
+from statetree.chart.batch.snapshot import BatchSnapshot
 from statetree.chart.batch.step import Stepper, backend_names
-from statetree.chart.batch.table import STARTED, Table
+from statetree.chart.batch.table import STARTED, Table, table_of
 from statetree.chart.compile import CompiledChart, compile_chart
 from statetree.chart.events import Event, time_step
 from statetree.chart.machine import ChartMachine
@@ -38,20 +40,9 @@ from statetree.chart.runtime import bind_handlers
 from statetree.core.options import DEFAULT_MAX_TRANSITIONS
 from statetree.errors import UsageError
 
-__all__ = ["ChartBatch", "table_of"]
+__all__ = ["ChartBatch"]
 
 _NO_HANDLERS: Mapping[str, BatchHandler] = MappingProxyType({})
-_TABLES: WeakKeyDictionary[CompiledChart, dict[Any, Table]] = WeakKeyDictionary()
-
-
-def table_of(compiled: CompiledChart, bound: int, carried: Sequence[tuple[str, str]] = ()) -> Table:
-    """The table of ``compiled`` (shared by every batch running it with that bound)."""
-    tables = _TABLES.setdefault(compiled, {})
-    key = (bound, tuple(carried))
-    table = tables.get(key)
-    if table is None:
-        table = tables[key] = Table(Layout(compiled, carried), bound)
-    return table
 
 
 def bind(compiled: CompiledChart, handlers: Mapping[str, BatchHandler]) -> list[BatchHandler]:
@@ -222,7 +213,8 @@ class ChartBatch(Readings):
                 ready = self._start(chosen)
                 if ready.size != chosen.size:  # agents that failed to start get no event
                     picks = np.where(np.isin(ids, np.setdiff1d(chosen, ready)), -1, picks)
-            self._refuse(picks, ids, mapping, self._stepper.send(picks, named, mapping, replay))
+            wrong = self._stepper.given((picks, named, mapping), _NO_TICK, replay)
+            self._refuse(picks, ids, mapping, wrong)
 
     @staticmethod
     def _picks(choices: ArrayLike, count: int) -> NDArray[np.integer]:
@@ -245,7 +237,9 @@ class ChartBatch(Readings):
         pick = int(picks[wrong])
         if pick >= mapping.size:
             raise UsageError(f"choice {pick} names no event: there are {mapping.size}")
-        raise UsageError(f"agent {int(ids[wrong])} does not exist (it was despawned or never spawned)")
+        raise UsageError(
+            f"agent {int(ids[wrong])} does not exist (it was despawned or never spawned)"
+        )
 
     @property
     def _slots(self) -> Indexes:
@@ -393,11 +387,13 @@ class ChartBatch(Readings):
             stuck = self._start_all() if self._unstarted else _NONE
             before = agents.clocks
             with _Hidden(agents, stuck, before):
-                self._stepper.tick(
-                    before + step, self._table.bound, lambda machine, _: machine.tick(step), before
+                self._stepper.run(
+                    (_NONE, _NONE, 0),
+                    (before + step, self._table.bound, 0),
+                    lambda machine, _: machine.tick(step),
                 )
 
-    def step(
+    def frame(
         self, dt: float, events: Sequence[Event] = (), choices: ArrayLike | None = None
     ) -> None:
         """A whole frame in one pass: each agent gets its own event (``events[choices[i]]``
@@ -416,15 +412,16 @@ class ChartBatch(Readings):
         if choices is None:
             self.tick(dt)
             return
-        span = time_step(dt, "step")
+        span = time_step(dt, "frame")
         mapping = self._inputs(events)
         picks = self._picks(choices, self.size)
+
         def replay(machine: ChartMachine, agent: int) -> None:
             if picks[agent] >= 0:
                 machine.send(events[int(picks[agent])])
             machine.tick(span)
 
-        with self._call("step"):
+        with self._call("frame"):
             agents = self._agents
             stuck = _NONE
             if self._unstarted:  # checked first: a wrong call starts no agent either
@@ -436,9 +433,8 @@ class ChartBatch(Readings):
             agents.tidy()
             before = agents.clocks
             with _Hidden(agents, stuck, before):
-                wrong = self._stepper.step(
-                    picks, mapping, before + span, self._table.bound, replay, before
-                )
+                timing = (before + span, self._table.bound, 1)
+                wrong = self._stepper.given((picks, _NONE, mapping), timing, replay)
             self._refuse(picks, self._slots, mapping, wrong)
 
     def _start_all(self) -> Indexes:
@@ -481,8 +477,6 @@ class ChartBatch(Readings):
             UsageError: called while the batch processes.
             BatchLoopError: an agent would not settle on the new chart; nothing changed.
         """
-        from statetree.chart.batch.reload import reload_batch
-
         with self._call("reload"):
             compiled = chart if isinstance(chart, CompiledChart) else compile_chart(chart)
             bind(compiled, self._handlers)
@@ -498,8 +492,6 @@ class ChartBatch(Readings):
         Raises:
             UsageError: the range is out of bounds, or the batch is processing.
         """
-        from statetree.chart.batch.convert import snapshot_of
-
         begin = _count(start, "snapshot() needs a start of at least 0")
         end = self.size if stop is None else _count(stop, "snapshot() needs a stop of at least 0")
         if not begin <= end <= self.size:
@@ -527,8 +519,6 @@ class ChartBatch(Readings):
         Raises:
             DecodeError: the snapshot is of another chart, or its arrays are impossible.
         """
-        from statetree.chart.batch.convert import agents_of
-
         compiled = chart if isinstance(chart, CompiledChart) else compile_chart(chart)
         if _count(max_transitions, "max_transitions must be at least 1") < 1:
             raise UsageError(f"max_transitions must be at least 1, got {max_transitions}")
@@ -584,8 +574,6 @@ class ChartBatch(Readings):
     def despawn(self, entities: Entities) -> None:
         """Remove agents: their active states exit, innermost first (exit actions run, as
         ``stop()`` does), then their slots are free for :meth:`spawn`."""
-        from statetree.chart.batch.outcomes import apply_operation
-
         with self._call("despawn"):
             ids = self._select(entities)
             apply_operation(self, ids, lambda case: _stop, _stop)
@@ -621,6 +609,7 @@ class ChartBatch(Readings):
 
 
 _NONE: Indexes = read_only(np.zeros(0, np.intp))
+_NO_TICK = (np.zeros(0, np.float64), 1, 0)
 _NONE_INPUT: Indexes = read_only(np.zeros(1, np.intp))
 
 

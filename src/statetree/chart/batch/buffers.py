@@ -105,12 +105,12 @@ class Buffers:
     # -- reading ---------------------------------------------------------------------------
 
     @property
-    def record_rows(self) -> NDArray[np.int64]:
+    def record_rows(self) -> NDArray[np.int32]:
         """The records written."""
         return self.records[: self.status[NREC]]
 
     @property
-    def undo_rows(self) -> NDArray[np.int64]:
+    def undo_rows(self) -> NDArray[np.int32]:
         """The undo rows written."""
         return self.undo[: self.status[NUNDO]]
 

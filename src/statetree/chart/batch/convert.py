@@ -15,7 +15,7 @@ from typing import Any
 from statetree.chart.batch.agents import Agents
 from statetree.chart.batch.arrays import Bools, Floats, NDArray, np
 from statetree.chart.batch.snapshot import BatchSnapshot, fingerprint
-from statetree.chart.batch.table import LEVELS, Table
+from statetree.chart.batch.table import LEVELS, Table, table_of
 from statetree.chart.compile import CompiledChart
 from statetree.chart.placement import Situation, problem
 from statetree.errors import DecodeError
@@ -43,7 +43,8 @@ def _pack(flags: Bools) -> NDArray[Any]:
     padded[:, : flags.shape[1]] = flags
     data = np.packbits(padded, axis=1, bitorder="little")
     packed: NDArray[Any] = np.ascontiguousarray(data).view(np.dtype(kind).newbyteorder("<"))
-    return packed.astype(kind).T.copy()
+    words_of: NDArray[Any] = packed.astype(kind).T.copy()
+    return words_of
 
 
 def _unpack(words: NDArray[Any], states: int) -> Bools:
@@ -74,7 +75,9 @@ def snapshot_of(table: Table, agents: Agents, start: int, stop: int, offset: int
         _history_type(table),
     )
     levels = list(layout.levels)
-    extra = [event for event in agents.extra if event not in levels]
+    # Levels the chart does not use: those held by some agent of the range, in one order
+    # (a snapshot says what the agents are, not what the batch saw before).
+    extra = sorted(e for e, flags in agents.extra.items() if flags[start:stop].any())
     bits = table.info[situations, LEVELS]
     held = [(bits >> n & 1).astype(np.bool_) for n in range(len(levels))]
     held += [agents.extra[event][start:stop].copy() for event in extra]
@@ -106,8 +109,6 @@ def agents_of(snapshot: BatchSnapshot, compiled: CompiledChart, bound: int) -> t
         DecodeError: the snapshot is of another chart, or does not fit it, or an agent is
             impossible.
     """
-    from statetree.chart.batch.batch import table_of
-
     if snapshot.chart != fingerprint(compiled.chart):
         raise DecodeError(
             f"the snapshot is of another chart than {compiled.chart.name!r} "
@@ -134,7 +135,8 @@ def agents_of(snapshot: BatchSnapshot, compiled: CompiledChart, bound: int) -> t
     _timers(table, snapshot, flags, agents)
     for row, event in enumerate(snapshot.held_events):
         if event not in table.layout.levels:
-            agents.extra[event] = arrays["held"][row] & alive
+            flags = agents.extra[event] = np.zeros(agents.capacity, np.bool_)
+            flags[:size] = arrays["held"][row] & alive
     agents.epochs[:] = 0
     agents.set_clocks(np.flatnonzero(alive), arrays["clock"][alive])
     return table, agents

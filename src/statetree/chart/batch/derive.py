@@ -36,12 +36,13 @@ KILL, START = -1, -2
 """Row sources besides an old row's number: the row stops running, or starts a timer."""
 
 Operation = Callable[[ChartMachine], object]
-"""What is done to the placed machine (``None``: a processing with no event)."""
+"""What is done to the placed machine."""
 
 
-def processing(event: Event | None) -> Callable[[ChartMachine, int], None]:
+def processing(event: Event | None) -> Callable[..., None]:
     """One processing of ``event`` (``None``: none) on a started machine, as ``send``,
-    ``hold`` and the other calls make once they have set what they set."""
+    ``hold`` and the other calls make once they have set what they set (called with the
+    machine, and the agent's index when a batch replays a call)."""
 
     def process(machine: ChartMachine, agent: int = 0) -> None:
         machine._process(event)
@@ -217,14 +218,14 @@ def row_sources(
 def machine_in(
     layout: Layout,
     situation: Situation,
-    timers: Sequence[RunningTimer],
-    clock: float,
     handlers: Mapping[str, Handler],
-    bound: int,
+    *,
+    timers: Sequence[RunningTimer] = (),
+    clock: float = 0.0,
 ) -> ChartMachine:
     """A ``ChartMachine`` of ``layout``'s chart in ``situation`` (held levels included),
     running ``timers``, its clock at ``clock``: an agent taken out of the batch."""
-    machine = ChartMachine(layout.compiled, handlers, max_transitions=bound)
+    machine = ChartMachine(layout.compiled, handlers)
     place(machine, situation)
     place_timers(machine, timers)
     machine._runtime.clock = clock

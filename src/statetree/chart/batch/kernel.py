@@ -34,7 +34,7 @@ from statetree.chart.batch.buffers import (
 )
 from statetree.chart.batch.table import CALLS, FAIL, FIRE, NCALLS, NEXT, SRC, TIMED
 
-__all__ = ["DONE", "FULL", "MISS", "choose", "group", "run", "send", "step"]
+__all__ = ["DONE", "FULL", "MISS", "choose", "given", "group", "run"]
 
 DONE, MISS, FULL = 0, 1, 2
 """Status codes (``status[CODE]``)."""
@@ -49,9 +49,10 @@ inline = numba.njit(cache=True, inline="always")  # small helpers, copied where 
 
 
 @inline
-def _rows(entries: Array, delays: Array, e: int, due: Array, order: Array, clock: float) -> None:
+def _rows(program: Any, e: int, due: Array, order: Array, clock: float) -> None:
     """Apply entry ``e``'s row sources to one agent's rows ``due`` and ``order``: within one
     chart a row keeps its deadline, stops or starts a timer, never takes another's."""
+    entries, delays = program[2], program[3]
     rows = due.size
     base = 0
     for r in range(order.size):
@@ -82,26 +83,21 @@ def _first_due(due: Array, order: Array, end: float) -> int:
 
 
 @jit
-def run(  # noqa: C901, PLR0912, PLR0913, PLR0915
-    ids: Array,
-    inputs: Array,
-    count: int,
-    ends: Array,
-    bound: int,
-    fired_from: int,
-    agents: Any,
-    program: Any,
-    b: Any,
-) -> None:
-    """Each agent ``ids[i]``, ``i < count`` (ascending), processes input ``inputs[i]`` (or
-    ``inputs[0]`` for all); then, when ``ends`` holds each epoch's end of a tick, every agent
-    fires its timers due by then, in order, each its own processing (numbered from
-    ``fired_from``), at most ``bound`` each. An agent whose input did not settle does not
-    fire. Each agent's arrays are read and written once, and only when it needs them; the
-    loop is one function, as passing the arrays to a call per agent costs more than the
-    work."""
+def run(work: Any, timing: Any, agents: Any, program: Any, b: Any) -> None:
+    """Each agent ``ids[i]``, ``i < count`` (``work``: ascending ``ids``, ``inputs``,
+    ``count``) processes input ``inputs[i]`` (or ``inputs[0]`` for all); then, when
+    ``timing`` (each epoch's end of a tick, the most timers an agent fires, the number of
+    the first firing's processing) has ends, every agent fires its timers due by then, in
+    order, each its own processing. An agent whose input did not settle does not fire.
+    Each agent's arrays are read when needed and written once, if changed.
+
+    The loop is one function: numba hands every array to a called function with its
+    bookkeeping, which made the pass twice as slow when it was split into calls.
+    """
+    ids, inputs, count = work
+    ends, bound, fired_from = timing
     situations, epochs, clocks, due, order = agents
-    table, info, entries, delays = program
+    table, info, entries = program[0], program[1], program[2]
     records, undo, fails, status = b[0], b[1], b[4], b[6]
     rows, ordered = due.shape[0], order.shape[0]
     mine = np.empty(rows, np.float64)
@@ -150,7 +146,7 @@ def run(  # noqa: C901, PLR0912, PLR0913, PLR0915
                     ranks[r] = order[r, agent]
                 loaded = changed = True
                 clock = clocks[0] if one_clock else clocks[epochs[agent]]
-                _rows(entries, delays, e, mine, ranks, clock)
+                _rows(program, e, mine, ranks, clock)
             s = entries[e, NEXT]
             if entries[e, NCALLS]:
                 if nrec == records.shape[0]:
@@ -186,7 +182,7 @@ def run(  # noqa: C901, PLR0912, PLR0913, PLR0915
                 code = MISS
                 break
             if entries[e, TIMED]:
-                _rows(entries, delays, e, mine, ranks, clock)
+                _rows(program, e, mine, ranks, clock)
             s = entries[e, NEXT]
             if entries[e, NCALLS]:
                 if nrec == records.shape[0]:
@@ -254,34 +250,16 @@ def choose(choices: Array, ids: Array, mapping: Array, situations: Array, todo: 
 
 
 @jit
-def send(  # noqa: PLR0913
-    choices: Array, ids: Array, mapping: Array, todo: Array, agents: Any, program: Any, b: Any
-) -> int:
-    """``send_each``: :func:`choose`, then process the agents given an event (when every
-    choice is right). Returns what :func:`choose` returns."""
+def given(chosen: Any, timing: Any, agents: Any, program: Any, b: Any) -> int:
+    """``send_each`` (no ends in ``timing``) or a frame: :func:`choose` (``chosen``: the
+    choices, the agent of each or none, the input of each event, where to list the agents
+    given one), then, when every choice is right, :func:`run` the agents given an event
+    (and, for a frame, every agent's timers). Returns what :func:`choose` returns."""
+    choices, ids, mapping, todo = chosen
     count = choose(choices, ids, mapping, agents[0], todo)
-    if count > 0:
-        run(todo[0], todo[1], count, np.empty(0, np.float64), 1, 0, agents, program, b)
-    return count
-
-
-@jit
-def step(  # noqa: PLR0913
-    choices: Array,
-    mapping: Array,
-    todo: Array,
-    ends: Array,
-    bound: int,
-    agents: Any,
-    program: Any,
-    b: Any,
-) -> int:
-    """A frame: each agent's event (``choices``, one per slot), then its timers, in one
-    pass (see :func:`run`). Returns what :func:`choose` returns."""
-    count = choose(choices, todo[0, :0], mapping, agents[0], todo)
     if count >= 0:
         b[6][CHOSEN] = count
-        run(todo[0], todo[1], count, ends, bound, 1, agents, program, b)
+        run((todo[0], todo[1], count), timing, agents, program, b)
     return count
 
 

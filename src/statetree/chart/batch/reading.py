@@ -24,6 +24,7 @@ class Readings:
 
     _table: Table
     _agents: Agents
+    name: str
 
     @property
     def chart(self) -> Chart:

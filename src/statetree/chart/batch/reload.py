@@ -17,7 +17,7 @@ from statetree.chart.batch.derive import Operation, Outcome
 from statetree.chart.batch.errors import BatchLoopError
 from statetree.chart.batch.layout import Layout, timer_pairs
 from statetree.chart.batch.outcomes import outcomes_of, put
-from statetree.chart.batch.table import LEVELS, Table
+from statetree.chart.batch.table import LEVELS, Table, table_of
 from statetree.chart.compile import CompiledChart
 from statetree.chart.machine import ChartMachine
 from statetree.chart.reload import Reloaded
@@ -34,8 +34,6 @@ def reload_batch(batch: ChartBatch, compiled: CompiledChart) -> Reloaded:
     Raises:
         BatchLoopError: an agent would not settle; nothing changed.
     """
-    from statetree.chart.batch.batch import table_of
-
     old, agents = batch._table, batch._agents
     ids = np.flatnonzero(agents.situations[: agents.size] != 0)
     rising = [e for e in compiled.levels if e in agents.extra]  # held, used from now on

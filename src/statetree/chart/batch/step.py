@@ -16,16 +16,17 @@ handler sent them, and put back. The per-agent runtime decides, as everywhere.
 from __future__ import annotations
 
 import math
-from importlib.util import find_spec
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from importlib import import_module
+from importlib.util import find_spec
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from statetree.chart.actions import ActionCall
+from statetree.chart.batch import vector
 from statetree.chart.batch.actions import BatchCall, BatchHandler
 from statetree.chart.batch.arrays import Floats, Indexes, NDArray, np
-from statetree.chart.batch import vector
 from statetree.chart.batch.buffers import CODE, MISSING_S, MISSING_X, NFAIL, NREC, Buffers
 from statetree.chart.batch.derive import machine_in
 from statetree.chart.batch.errors import Failure
@@ -42,6 +43,11 @@ __all__ = ["Replay", "Stepper", "backend_names"]
 
 Replay = Callable[[ChartMachine, int], object]
 """Redo a call on one agent's machine (the agent's index given)."""
+Work = tuple[NDArray[np.integer], NDArray[np.integer], int]
+"""The agents given an input (ascending), their inputs (or one for all), how many."""
+Timing = tuple[Floats, int, int]
+"""A tick: each epoch's clock at its end (none: no tick), the most timers an agent fires,
+the number of its first firing's processing."""
 
 
 def backend_names() -> tuple[str, ...]:
@@ -86,88 +92,53 @@ class Stepper:
 
     def process(self, ids: Indexes, inputs: Indexes, replay: Replay) -> None:
         """One processing for each agent ``ids`` (ascending) of its input, then its calls."""
-        if ids.size == 0:
-            return
+        if ids.size:
+            self.run((ids, inputs, ids.size), _NO_TICK, replay)
+
+    def run(self, work: Work, timing: Timing, replay: Replay) -> None:
+        """A pass (see :func:`statetree.chart.batch.kernel.run`), then what follows it."""
         self.buffers.reset()
         if self.backend == "numpy":
-            vector.run(self.table, self.agents, ids, inputs, _NO_TICK, 1, 0, self.buffers)
+            vector.run(self.table, self.agents, work, timing, self.buffers)
         else:
-            self._compiled(_kernel().run, ids, inputs, ids.size, _NO_TICK, 1, 0)
-        self.finish(replay, None)
+            self._compiled(work, timing)
+        self._after(timing, replay)
 
-    def send(
-        self, choices: NDArray[np.integer], ids: Indexes, mapping: Indexes, replay: Replay
+    def given(
+        self, chosen: tuple[NDArray[np.integer], Indexes, Indexes], timing: Timing, replay: Replay
     ) -> int:
-        """``send_each``: every choice checked, then the agents given an event processed.
+        """``send_each`` of ``chosen`` (choices, the agent of each or none: one per slot,
+        the input of each event) and, for a frame, the tick: every choice checked first.
 
         Returns -1, or the position of the first wrong choice (nothing changed then).
         """
+        choices, ids, mapping = chosen
         buffers = self.buffers
         buffers.reset()
         if self.backend == "numpy":
             agents, inputs, wrong = vector.send(choices, ids, mapping, self.agents.situations)
-            if wrong < 0 and agents.size:
-                vector.run(self.table, self.agents, agents, inputs, _NO_TICK, 1, 0, buffers)
-        else:
-            compiled = _kernel()
-            todo = self._todo(choices.size)
-            table = self.table
-            program = (table.table, table.info, table.entries, table.delays)
-            count = compiled.send(
-                choices, ids, mapping, todo, self._arrays(), program, buffers.as_tuple()
-            )
-            wrong = int(todo[0, 0]) if count < 0 else -1
-            if count > 0 and buffers.status[CODE] != compiled.DONE:
-                self._compiled(compiled.run, todo[0], todo[1], count, _NO_TICK, 1, 0)
-        if wrong < 0:
-            self.finish(replay, None)
-        return wrong
-
-    def step(
-        self,
-        choices: NDArray[np.integer],
-        mapping: Indexes,
-        ends: Floats,
-        bound: int,
-        replay: Replay,
-        before: Floats,
-    ) -> int:
-        """A frame (``send_each`` of ``choices``, one per slot, then a tick) in one pass.
-
-        Returns -1, or the position of the first wrong choice (nothing changed then).
-        """
-        buffers = self.buffers
-        buffers.reset()
-        if self.backend == "numpy":
-            agents, inputs, wrong = vector.send(choices, _NO_AGENTS, mapping, self.agents.situations)
             if wrong < 0:
-                vector.run(self.table, self.agents, agents, inputs, ends, bound, 1, buffers)
+                vector.run(self.table, self.agents, (agents, inputs, agents.size), timing, buffers)
         else:
-            compiled = _kernel()
             todo = self._todo(choices.size)
             table = self.table
             program = (table.table, table.info, table.entries, table.delays)
-            count = compiled.step(
-                choices, mapping, todo, ends, bound, self._arrays(), program, buffers.as_tuple()
-            )
+            arrays, outputs = self._arrays(), buffers.as_tuple()
+            count = _kernel().given((*chosen, todo), timing, arrays, program, outputs)
             wrong = int(todo[0, 0]) if count < 0 else -1
-            if count >= 0 and buffers.status[CODE] != compiled.DONE:
-                self._compiled(compiled.run, todo[0], todo[1], count, ends, bound, 1)
+            if count >= 0 and buffers.status[CODE]:
+                self._compiled((todo[0], todo[1], count), timing)
         if wrong < 0:
-            self.agents.clocks = ends
-            self.finish(replay, before)
+            self._after(timing, replay)
         return wrong
 
-    def tick(self, ends: Floats, bound: int, replay: Replay, before: Floats) -> None:
-        """Fire every due timer (``ends``: each epoch's end of tick), then the calls."""
-        self.buffers.reset()
-        if self.backend == "numpy":
-            vector.run(
-                self.table, self.agents, _NO_AGENTS, _NO_AGENTS, ends, bound, 0, self.buffers
-            )
-        else:
-            self._compiled(_kernel().run, _NO_AGENTS, _NO_AGENTS, 0, ends, bound, 0)
-        self.agents.clocks = ends
+    def _after(self, timing: Timing, replay: Replay) -> None:
+        """After a tick's pass the clocks move on; then the calls and the rest."""
+        ends = timing[0]
+        before = None
+        if ends.size:
+            before = self.agents.clocks
+            self.agents.clocks = ends
         self.finish(replay, before)
 
     def _todo(self, size: int) -> NDArray[np.int32]:
@@ -179,13 +150,14 @@ class Stepper:
         agents = self.agents
         return (agents.situations, agents.epochs, agents.clocks, agents.due, agents.order)
 
-    def _compiled(self, run: Callable[..., None], *head: Any) -> None:
-        """Run a compiled pass until done, deriving entries and growing buffers it asks for."""
+    def _compiled(self, work: Work, timing: Timing) -> None:
+        """Run the compiled pass until done, deriving entries and growing buffers it asks
+        for (it stops before the agent concerned, and goes on from there)."""
         table, buffers = self.table, self.buffers
         status = buffers.status
         while True:
             program = (table.table, table.info, table.entries, table.delays)
-            run(*head, self._arrays(), program, buffers.as_tuple())
+            _kernel().run(work, timing, self._arrays(), program, buffers.as_tuple())
             code = status[CODE]
             if code == 0:  # done
                 return
@@ -276,7 +248,7 @@ class Stepper:
         made = int(table.entries[mine[:-1, 2], NCALLS].sum())
         start = int(table.entries[mine[-1, 2], CALLS])
         listed = table.call_keys[start : start + int(table.entries[mine[-1, 2], NCALLS])]
-        return made + listed.tolist().index(key) + 1
+        return made + int(listed.tolist().index(key)) + 1
 
     # -- agents taken out ------------------------------------------------------------------
 
@@ -302,7 +274,9 @@ class Stepper:
                 order = int(self.buffers.undo_order[row, key.row]) if ordered else 0
                 timers.append(RunningTimer(key.name, layout.paths[key.owner], due, order))
         placed = Situation(situation.active, situation.history, situation.held | extra)
-        return machine_in(layout, placed, timers, float(clocks[epoch]), handlers, self.table.bound)
+        machine = machine_in(layout, placed, handlers, timers=timers, clock=float(clocks[epoch]))
+        machine.machine.max_transitions = self.table.bound
+        return machine
 
     def _continue(self, agent: int, divert: _Divert, replay: Replay, before: Any) -> None:
         """Replay a diverted agent on its machine, then put it back."""
@@ -401,18 +375,17 @@ class Stepper:
         agents.set_clocks(ids, clocks[undo[rows, 2]])
         self.diverts = {}
 
-def _kernel() -> ModuleType:
-    """The compiled pass (imports numba, once)."""
-    from statetree.chart.batch import kernel
 
-    return kernel
+def _kernel() -> ModuleType:
+    """The compiled pass (importing it imports numba: only batches that use it pay that)."""
+    return import_module("statetree.chart.batch.kernel")
 
 
 def _nothing(call: ActionCall) -> None:
     """A host action replayed only to learn a cycle: not performed."""
 
 
-_NO_TICK = np.zeros(0, np.float64)
+_NO_TICK: Timing = (np.zeros(0, np.float64), 1, 0)
 _NO_AGENTS = np.zeros(0, np.intp)
 _NOT_THEIRS = (
     "a handler may only send() to the agents of its own call while the batch processes; "

@@ -17,15 +17,28 @@ entries are derived the first time an agent meets them, and kept.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from statetree.chart.actions import ActionCall
 from statetree.chart.batch.arrays import NDArray, np
 from statetree.chart.batch.derive import Outcome, derive, processing, row_sources
 from statetree.chart.batch.layout import Layout
+from statetree.chart.compile import CompiledChart
 from statetree.chart.placement import Situation
 
-__all__ = ["CALLS", "EAGER_SITUATIONS", "FAIL", "NCALLS", "NEXT", "SRC", "TIMED", "Table"]
+__all__ = [
+    "CALLS",
+    "EAGER_SITUATIONS",
+    "FAIL",
+    "NCALLS",
+    "NEXT",
+    "SRC",
+    "TIMED",
+    "Table",
+    "table_of",
+]
 
 EAGER_SITUATIONS = 4096
 """Up to this many reachable situations, every entry is derived when the table is built."""
@@ -223,3 +236,18 @@ class Table:
                     seen.add(following)
                     waiting.append(following)
         return True
+
+
+_TABLES: WeakKeyDictionary[CompiledChart, dict[tuple[int, tuple[tuple[str, str], ...]], Table]]
+_TABLES = WeakKeyDictionary()
+
+
+def table_of(compiled: CompiledChart, bound: int, carried: Sequence[tuple[str, str]] = ()) -> Table:
+    """The table of ``compiled`` for ``bound`` (and the timers a reload ``carried``),
+    shared by every batch running it: built once, filled as agents meet situations."""
+    tables = _TABLES.setdefault(compiled, {})
+    key = (bound, tuple(carried))
+    table = tables.get(key)
+    if table is None:
+        table = tables[key] = Table(Layout(compiled, carried), bound)
+    return table

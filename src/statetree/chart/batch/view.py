@@ -84,13 +84,13 @@ class AgentView:
 
     @property
     def held(self) -> tuple[Event, ...]:
-        """The level events the host holds on for the agent."""
+        """The level events the host holds on for the agent, in order of kind and name."""
         batch = self._batch
         index = batch._check(self.index)
         agents, table = batch._agents, batch._table
         situation = table.situation(int(agents.situations[index]))
-        chart = [event for event in table.layout.levels if event in situation.held]
-        return (*chart, *(event for event, flags in agents.extra.items() if flags[index]))
+        aside = (event for event, flags in agents.extra.items() if flags[index])
+        return tuple(sorted({*situation.held, *aside}))
 
     @property
     def timers(self) -> tuple[RunningTimer, ...]:

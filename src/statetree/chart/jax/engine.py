@@ -249,7 +249,7 @@ def step(
     actions: int,
 ) -> tuple[Agents, Frame]:
     """Each agent's event ``choices[i]`` (none when negative), then ``dt`` of its clock
-    with its due timers: ``ChartBatch.step`` (an agent that has not started starts
+    with its due timers: ``ChartBatch.frame`` (an agent that has not started starts
     first). Returns the agents after, and the frame (see :class:`Frame`)."""
     with jax.enable_x64(True):
         choices = jnp.asarray(choices).astype(jnp.int32)

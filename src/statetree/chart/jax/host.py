@@ -97,7 +97,7 @@ def _timer_cycle(
     )
     pick = -1 if choices is None else int(np.asarray(choices).reshape(-1)[agent])
     try:
-        batch.step(dt, program.events, [pick])
+        batch.frame(dt, program.events, [pick])
     except BatchLoopError as error:
         return error.cycle
     return ()

@@ -18,10 +18,9 @@ from numpy.typing import ArrayLike
 
 from statetree.chart.actions import ActionCall
 from statetree.chart.batch.actions import BatchCall
-from statetree.chart.batch.batch import table_of
 from statetree.chart.batch.errors import BatchLoopError
 from statetree.chart.batch.snapshot import BatchSnapshot
-from statetree.chart.batch.table import Table
+from statetree.chart.batch.table import Table, table_of
 from statetree.chart.compile import CompiledChart, compile_chart
 from statetree.chart.events import Event, time_step
 from statetree.chart.jax import convert, engine, host
@@ -161,7 +160,7 @@ class ChartProgram:
         self, agents: Agents, choices: ArrayLike, dt: jax.Array | float
     ) -> tuple[Agents, Frame]:
         """A frame: agent ``i`` gets event ``events[choices[i]]`` (none when negative),
-        then its clock advances by ``dt`` and its due timers fire: ``ChartBatch.step``.
+        then its clock advances by ``dt`` and its due timers fire: ``ChartBatch.frame``.
 
         ``dt`` must be finite and at least 0 (checked when it is a number, not an array).
         A choice past the events, or given to a free slot, is refused: the agent gets no

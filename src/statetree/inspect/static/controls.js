@@ -155,11 +155,13 @@ function writeAction({ type, params }) {
 }
 
 // A parameter's control, typed by its declared type (or by its value's, undeclared): a
-// dropdown of its choices, a checkbox, a number field (with its minimum) or a text field.
+// dropdown of its choices, a checkbox, a number field (with its minimum) or a text field
+// (also for a pattern's $reference).
 function paramControl(param, value, onChange) {
-  const type = param.type;
+  // Inside a pattern, a parameter's reference ($name) may stand for any value: it is text.
+  const type = typeof value === "string" && value.includes("$") ? "string" : param.type;
   let control;
-  if (param.choices?.length) {
+  if (param.choices?.length && type === param.type) {
     control = choiceControl(param, value, onChange);
   } else if (type === "boolean") {
     control = input("checkbox", undefined, param.name);

@@ -26,10 +26,10 @@ from statetree.chart.model import Chart
 from statetree.chart.structure import compiled_structure
 from statetree.core.state import State
 from statetree.errors import UsageError
+from statetree.net.apply import apply_configuration
 from statetree.net.bits import BitReader, BitWriter
 from statetree.net.codec import Codec
 from statetree.net.configuration import ActiveState, Configuration
-from statetree.net.apply import apply_configuration
 from statetree.net.errors import PacketError
 from statetree.net.payload import Specs
 from statetree.net.stream import read_stamp, write_stamp

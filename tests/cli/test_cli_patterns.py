@@ -1,0 +1,118 @@
+"""statetree check and plot on charts written with patterns."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from statetree.cli import EXIT_FAILED, EXIT_OK, main
+
+ROOT = Path(__file__).resolve().parents[2]
+COMBO = str(ROOT / "examples" / "charts" / "combo_attack.yaml")
+GAME = str(ROOT / "examples" / "charts" / "game.py")
+
+LIBRARY = """\
+patterns:
+  Flash:
+    params: {colour: string, speed: number}
+    enter: [{raise: $colour}]
+"""
+HERO = """\
+name: Hero
+imports: [lib/looks.yaml, lib/extra.yaml]
+patterns:
+  Step:
+    params:
+      delay: number
+      label: {type: string, default: step}
+    enter: [{start_timer: {name: T, delay: $delay}}]
+  Spare:
+    enter: [clear_history]
+root:
+  name: Top
+  policy: concurrent
+  states:
+    - {name: A, use: Step, with: {delay: 1}}
+    - {name: B, use: Flash, with: {colour: Red, speed: 2}}
+"""
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    status = main(list(argv))
+    return status, capsys.readouterr().out
+
+
+@pytest.fixture
+def hero(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    Path("lib").mkdir()
+    Path("lib/looks.yaml").write_text(LIBRARY)
+    Path("lib/extra.yaml").write_text("patterns: {Other: {enter: [clear_history]}}\n")
+    Path("hero.yaml").write_text(HERO)
+    return tmp_path / "hero.yaml"
+
+
+def test_check_warns_of_patterns_parameters_and_imports_never_used(
+    capsys: pytest.CaptureFixture[str], hero: Path
+) -> None:
+    status, out = run(capsys, "check", "hero.yaml")
+    assert status == EXIT_OK
+    assert out.splitlines() == [
+        "Top: 3 states, 2 transitions",
+        "  warning: hero.yaml:2: no pattern of 'lib/extra.yaml' is used here: remove the "
+        "import [unused-import]",
+        "  warning: hero.yaml:7: the pattern 'Step' never uses its parameter 'label' "
+        "[unused-parameter]",
+        "  warning: hero.yaml:9: the pattern 'Spare' is never used [unused-pattern]",
+        "  0 errors, 3 warnings",
+    ]
+    assert run(capsys, "check", "hero.yaml", "--strict")[0] == EXIT_FAILED
+
+
+def test_check_of_a_pattern_library_checks_its_declarations(
+    capsys: pytest.CaptureFixture[str], hero: Path
+) -> None:
+    assert run(capsys, "check", "lib/looks.yaml") == (
+        EXIT_OK,
+        "lib/looks.yaml: pattern library (Flash)\n"
+        "  warning: lib/looks.yaml:3: the pattern 'Flash' never uses its parameter 'speed' "
+        "[unused-parameter]\n"
+        "  0 errors, 1 warning\n",
+    )
+    Path("lib/looks.yaml").write_text(LIBRARY.replace("$colour", "$color"))
+    status, out = run(capsys, "check", "lib/looks.yaml")
+    assert status == EXIT_FAILED
+    assert (
+        "error: lib/looks.yaml:4: no parameter 'color' (parameters: colour, speed) [chart]" in out
+    )
+
+
+def test_check_names_the_pattern_line_and_the_use_of_a_wrong_expanded_value(
+    capsys: pytest.CaptureFixture[str], hero: Path
+) -> None:
+    flashing = "    states:\n      - {name: On, transitions: [{on: {timer: $colour}, to: Off}]}\n"
+    Path("lib/looks.yaml").write_text(LIBRARY + flashing + "      - {name: Off}\n")
+    status, out = run(capsys, "check", "hero.yaml")
+    assert status == EXIT_FAILED
+    assert out.splitlines()[1] == (
+        "  error: lib/looks.yaml:6: no start_timer action starts a timer named 'Red' (timers "
+        "started: T) (in Flash, used at hero.yaml:16) [chart]"
+    )
+
+
+def test_check_of_the_combo_with_its_registry_is_clean(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out = run(capsys, "check", COMBO, "--registry", GAME, "--strict")
+    assert (status, out.splitlines()[-1]) == (EXIT_OK, "  0 errors, 0 warnings")
+
+
+def test_plot_draws_a_use_collapsed_or_expanded(capsys: pytest.CaptureFixture[str]) -> None:
+    status, collapsed = run(capsys, "plot", COMBO, "-f", "mmd", "--collapse-patterns")
+    assert status == EXIT_OK
+    expanded = run(capsys, "plot", COMBO, "-f", "mmd")[1]
+    box = 's_Character_Alive_ComboAttack_ComboAttack1["ComboAttack1 (3)<br>«ComboStep»"]'
+    assert box in collapsed and box in expanded
+    assert "ComboAttack1_Window" not in collapsed
+    assert "ComboAttack1_Window" in expanded
