@@ -5,10 +5,13 @@ It does for each agent exactly what the compiled pass of a :class:`ChartBatch` d
 one, then its timers due by the end of the step in (deadline, start order), each a
 processing, at most the bound of them; an agent that fails to settle stops there, its
 clock reading the moment it failed. Here all agents advance together, one processing
-each per round of a ``lax.while_loop``, until none has one left: a round is a few gathers
-from the tables and selects over the agents' arrays, whatever each agent does, so it runs
-the same under ``jit``, ``vmap`` (one loop over many environments, as long as the busiest)
-and ``lax.scan``.
+each per round, until none has one left: a round is a few gathers from the tables and
+selects over the agents' arrays, whatever each agent does, so it runs the same under
+``jit``, ``vmap`` (one loop over many environments, as long as the busiest) and
+``lax.scan``. Round 0 runs outside the ``lax.while_loop`` of the others, and a round
+carries only the agents' own arrays: what it reads besides them (each agent's event, how
+many processings come before its timers, the end of the step) is fixed for the call, so
+the loop moves as few arrays as it can, which is what a step's time goes to.
 
 Clocks and deadlines are float64, as in every other engine, so agents fire timers at the
 very same instants. These functions work under ``jax.enable_x64`` themselves: the
@@ -31,6 +34,9 @@ FREE, FRESH = 0, 1
 """Situations: a free slot, and an agent that has not started."""
 SETTLED, TIMERS = -1, -2
 """Failure codes besides a cycle's number: none, and more timers due than the bound."""
+NONE, UNRECORDED = -1, -2
+"""``Frame.entries`` besides an entry: no processing, and processings past the record
+that made host calls (in the last slot)."""
 
 
 class Agents(NamedTuple):
@@ -58,14 +64,15 @@ class Frame(NamedTuple):
         calls: ``(actions, n)`` whether each agent performed each host action (one row
             per action of the chart, as the program lists them).
         entries: ``(record, n)`` int32, the table entry of each agent's processings, in
-            order (-1: none), as far as ``record`` rounds of the call; with the table they
-            give every host call in the order the agent made it.
+            order (:data:`NONE`: none), as far as ``record`` rounds of the call; with the
+            table they give every host call in the order the agent made it.
         failure: ``(n,)`` int32, :data:`SETTLED`, :data:`TIMERS` (more timers were due
             than the bound) or the number of the cycle the agent could not leave.
         refused: ``(n,)`` the agent was given a choice that names no event, or is a free
             slot given one: it got no event.
         overflow: ``(n,)`` the agent made host calls in processings past ``record``
-            rounds: ``entries`` does not list them all (``calls`` does).
+            rounds: ``entries`` does not list them all (its last slot reads
+            :data:`UNRECORDED`; ``calls`` has them all).
     """
 
     calls: jax.Array
@@ -76,7 +83,7 @@ class Frame(NamedTuple):
 
 
 class _Run(NamedTuple):
-    """An agent's working state through one call."""
+    """The agents' working state through one call: all a round changes."""
 
     situation: jax.Array
     clock: jax.Array  # the clock of its last processing
@@ -84,18 +91,16 @@ class _Run(NamedTuple):
     order: jax.Array
     failure: jax.Array
     bits: jax.Array  # (words, n) the host actions performed
-    entries: jax.Array
-    overflow: jax.Array
+    entries: jax.Array  # (record, n) the entry of each round's processing
 
 
-class _Loop(NamedTuple):
-    run: _Run
-    round: jax.Array  # how many rounds ran
-    pending: jax.Array  # its event is still to be processed
-    fired: jax.Array  # timers fired
-    row: jax.Array  # the row of its first timer due (-1: none)
-    when: jax.Array  # that timer's deadline
-    busy: jax.Array  # it has a processing left
+class _Call(NamedTuple):
+    """What a step's rounds read and never change, each ``(n,)``."""
+
+    alive: jax.Array
+    inputs: jax.Array  # the input of its event
+    phases: jax.Array  # int32, its processings before its timers: its start, its event
+    end: jax.Array  # its clock at the end of the step
 
 
 def init(tables: Tables, n: int) -> Agents:
@@ -120,8 +125,7 @@ def _begin(tables: Tables, agents: Agents, record: int) -> _Run:
         order=agents.order,
         failure=jnp.full((n,), SETTLED, jnp.int32),
         bits=jnp.zeros((words, n), jnp.uint32),
-        entries=jnp.full((record, n), -1, jnp.int32),
-        overflow=jnp.zeros((n,), jnp.bool_),
+        entries=jnp.full((record, n), NONE, jnp.int32),
     )
 
 
@@ -129,13 +133,11 @@ def _process(
     tables: Tables, run: _Run, acting: jax.Array, input_: jax.Array, round_: jax.Array | int
 ) -> _Run:
     """One processing of ``input_`` by the agents ``acting``, each at its ``run.clock``:
-    the entry of its situation and input, applied (the kernel's ``_rows``). The others
-    take the table's last entry, which changes nothing: every update but the situation's
-    needs no mask."""
+    the entry of its situation and input, applied (the kernel's ``_rows``), recorded as
+    the processing of round ``round_``. The others take the table's last entry, which
+    changes nothing: every update but the situation's needs no mask."""
     idle = tables.next.shape[0] - 1
     e = jnp.where(acting, tables.table[run.situation, input_], idle)
-    # Computed once: XLA would otherwise fuse the lookup into each of its many users.
-    e = lax.optimization_barrier(e)  # type: ignore[no-untyped-call]
     code = tables.timer[:, e]
     starts = code >= 0
     due = jnp.where(starts, run.clock + code, jnp.where(jnp.isnan(code), jnp.nan, run.due))
@@ -145,15 +147,15 @@ def _process(
         order = jnp.where(starts, base + tables.rank[:, e], order)
     fail = tables.fail[e]
     calls = tables.calls[:, e]
-    entries, overflow = run.entries, run.overflow
+    entries = run.entries
     record = entries.shape[0]
     if record:
-        slot = jnp.minimum(round_, record - 1)
-        row = jnp.where(
-            acting & (round_ < record), e, lax.dynamic_index_in_dim(entries, slot, keepdims=False)
-        )
+        # Past the record, the last slot says that calls went unrecorded.
+        slot = jnp.minimum(jnp.asarray(round_, jnp.int32), record - 1)
+        kept = lax.dynamic_index_in_dim(entries, slot, keepdims=False)
+        lost = acting & (round_ >= record) & (calls != 0).any(axis=0)
+        row = jnp.where(acting & (round_ < record), e, jnp.where(lost, UNRECORDED, kept))
         entries = lax.dynamic_update_index_in_dim(entries, row, slot, 0)
-    overflow |= (round_ >= record) & (calls != 0).any(axis=0)
     return _Run(
         situation=jnp.where(acting, tables.next[e], run.situation),
         clock=run.clock,
@@ -162,7 +164,6 @@ def _process(
         failure=jnp.where(fail >= 0, fail, run.failure),
         bits=run.bits | calls,
         entries=entries,
-        overflow=overflow,
     )
 
 
@@ -184,54 +185,54 @@ def _first_due(due: jax.Array, order: jax.Array, end: jax.Array) -> tuple[jax.Ar
     return found, best
 
 
-def _waiting(tables: Tables, loop: _Loop, end: jax.Array) -> _Loop:
-    """``loop`` with each agent's next timer and whether it has a processing left."""
-    run = loop.run
-    row, when = _first_due(run.due, run.order, end)
-    live = (run.situation != FREE) & (run.failure == SETTLED)
-    busy = live & (~tables.started[run.situation] | loop.pending | (row >= 0))
-    return loop._replace(row=row, when=when, busy=busy)
+def _busy(call: _Call, run: _Run, round_: jax.Array | int) -> jax.Array:
+    """Whether each agent has a processing in round ``round_``: its start or its event
+    still to come, or a timer due by the end of the step (an agent stays busy from round
+    0 to its last processing, one a round)."""
+    due = (run.due <= call.end).any(axis=0)
+    return call.alive & (run.failure == SETTLED) & ((round_ < call.phases) | due)
 
 
-def _round(tables: Tables, loop: _Loop, inputs: jax.Array, end: jax.Array) -> _Loop:
-    """Each busy agent's next processing: its start, else its event, else its first timer
-    due (unless it has fired the bound of them: then it fails)."""
-    run = loop.run
-    unstarted = ~tables.started[run.situation]
-    starting = loop.busy & unstarted
-    given = loop.busy & ~unstarted & loop.pending
-    timing = loop.busy & ~unstarted & ~loop.pending
-    over = timing & (loop.fired >= tables.bound)
+def _round(tables: Tables, call: _Call, run: _Run, round_: jax.Array | int) -> _Run:
+    """Each busy agent's processing of round ``round_``: its start, else its event, else
+    its first timer due (unless it has fired the bound of them: then it fails)."""
+    started = tables.started[run.situation]
+    live = call.alive & (run.failure == SETTLED)
+    starting = live & ~started
+    given = live & started & (round_ < call.phases)  # after its start, if it had one
+    row, when = _first_due(run.due, run.order, call.end)
+    timing = live & started & ~given & (row >= 0)
+    over = timing & (round_ - call.phases >= tables.bound)  # timers fired: rounds since
     timing &= ~over
     due = run.due
-    fired = jnp.zeros_like(inputs)
+    fired = jnp.zeros_like(call.inputs)
     if due.shape[0]:
-        fired = tables.fire[jnp.maximum(loop.row, 0), run.situation]
+        fired = tables.fire[jnp.maximum(row, 0), run.situation]
         rows = jnp.arange(due.shape[0], dtype=jnp.int32)[:, None]
-        due = jnp.where(timing & (rows == loop.row), jnp.nan, due)
-    input_ = jnp.where(starting, 0, jnp.where(given, inputs, fired))
+        due = jnp.where(timing & (rows == row), jnp.nan, due)
+    input_ = jnp.where(starting, 0, jnp.where(given, call.inputs, fired))
     run = run._replace(
-        clock=jnp.where(timing, loop.when, run.clock),
+        clock=jnp.where(timing, when, run.clock),
         due=due,
         failure=jnp.where(over, TIMERS, run.failure),
     )
-    run = _process(tables, run, starting | given | timing, input_, loop.round)
-    pending, fired = loop.pending & ~given, loop.fired + timing
-    return _waiting(
-        tables, loop._replace(run=run, round=loop.round + 1, pending=pending, fired=fired), end
-    )
+    return _process(tables, run, starting | given | timing, input_, round_)
 
 
 def _frame(tables: Tables, run: _Run, refused: jax.Array, actions: int) -> Frame:
     number = jnp.arange(actions, dtype=jnp.uint32)
     words = run.bits[number // WORD]
     calls = (words >> (number % WORD)[:, None]) & 1
+    if run.entries.shape[0]:
+        overflow = run.entries[-1] == UNRECORDED
+    else:
+        overflow = (run.bits != 0).any(axis=0)
     return Frame(
         calls=calls.astype(jnp.bool_),
         entries=run.entries,
         failure=run.failure,
         refused=refused,
-        overflow=run.overflow,
+        overflow=overflow,
     )
 
 
@@ -254,30 +255,25 @@ def step(
     with jax.enable_x64(True):
         choices = jnp.asarray(choices).astype(jnp.int32)
         alive = agents.situation != FREE
-        wrong = choices >= tables.events
-        refused = (choices >= 0) & (wrong | ~alive)
-        pending = (choices >= 0) & ~refused
+        refused = (choices >= 0) & ((choices >= tables.events) | ~alive)
+        fresh = (alive & ~tables.started[agents.situation]).astype(jnp.int32)
         last = tables.mapping.shape[0] - 1
-        inputs = tables.mapping[jnp.clip(choices, 0, last)]
-        end = agents.clock + jnp.asarray(dt, jnp.float64)
-        n = agents.situation.shape[-1]
-        start = _Loop(
-            run=_begin(tables, agents, record),
-            round=jnp.zeros((), jnp.int32),
-            pending=pending,
-            fired=jnp.zeros((n,), jnp.int32),
-            row=jnp.zeros((n,), jnp.int32),
-            when=jnp.zeros((n,), jnp.float64),
-            busy=jnp.zeros((n,), jnp.bool_),
+        call = _Call(
+            alive=alive,
+            inputs=tables.mapping[jnp.clip(choices, 0, last)],
+            phases=fresh + ((choices >= 0) & ~refused),
+            end=agents.clock + jnp.asarray(dt, jnp.float64),
         )
-        loop = lax.while_loop(
-            lambda loop: loop.busy.any(),
-            lambda loop: _round(tables, loop, inputs, end),
-            _waiting(tables, start, end),
+        # Round 0 runs for every agent, outside the loop: most agents have one processing
+        # at most in a step, and the loop's rounds then run only for the others.
+        run = _round(tables, call, _begin(tables, agents, record), 0)
+        _, run = lax.while_loop(
+            lambda state: _busy(call, state[1], state[0]).any(),
+            lambda state: (state[0] + 1, _round(tables, call, state[1], state[0])),
+            (jnp.ones((), jnp.int32), run),
         )
-        run = loop.run
         settled = alive & (run.failure == SETTLED)
-        clock = jnp.where(settled, end, run.clock)
+        clock = jnp.where(settled, call.end, run.clock)
         return _agents(run, clock), _frame(tables, run, refused, actions)
 
 

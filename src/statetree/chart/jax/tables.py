@@ -126,6 +126,8 @@ def build(table: Table, inputs: Sequence[int], actions: Sequence[ActionCall]) ->
     idle[0, SRC : SRC + rows] = range(rows)
     entries = np.concatenate([table.entries[: table.count], idle])
     pairs = np.where(table.table[:count] >= 0, table.table[:count], table.count)
+    # A step starts an agent in its first round only: no processing leaves it unstarted.
+    assert table.info[entries[:-1, NEXT], STARTED].all()
     with jax.enable_x64(True):
         return Tables(
             table=jnp.asarray(pairs, jnp.int32),
