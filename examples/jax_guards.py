@@ -24,18 +24,22 @@ from functools import partial
 from pathlib import Path
 from typing import Any, NamedTuple
 
-import jax
-import jax.numpy as jnp
-from jax import lax
+from extras import needs
 
 from statetree.chart import DEFAULT_REGISTRY, ActionType, Event, Param, load
-from statetree.chart.jax import Agents, ChartProgram
 
 REGISTRY = DEFAULT_REGISTRY.with_actions(
     ActionType("bark", (Param("volume", float),)),
     ActionType("strike", (Param("damage", float),)),
 )
-CHART = load(Path(__file__).parent / "charts" / "guard.yaml", REGISTRY)
+with needs("chart", "jax"):  # YAML, and JAX
+    import jax
+    import jax.numpy as jnp
+    from jax import lax
+
+    from statetree.chart.jax import SETTLED, Agents, ChartProgram
+
+    CHART = load(Path(__file__).parent / "charts" / "guard.yaml", REGISTRY)
 SPOTTED, IN_REACH = Event("event", "Spotted"), Event("event", "InReach")
 HIDDEN = Event("held", "Hidden")
 GUARDS = 8
@@ -76,16 +80,23 @@ STRIKE_ROWS, STRIKE = PROGRAM.params("strike")
 BARK_ROWS, _ = PROGRAM.params("bark")
 
 
-def step(state: State, action: jax.Array) -> tuple[State, jax.Array, jax.Array, jax.Array]:
-    """One frame: the player moves (0 left, 1 stay, 2 right, 3 hide), the guards see, their
-    charts step, then they move as their states say. ``loops`` counts the guards whose
-    chart could not settle (none with this chart: a chart that loops is reported, never
-    silently run on)."""
+def sense(state: State, action: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
+    """The player's move (0 left, 1 stay, 2 right, 3 hide) and what the guards perceive:
+    the player's new position, each guard's event (1 ``InReach``, 0 ``Spotted``, -1 none)
+    and whether the player hides."""
     hiding = action == 3
     move = jnp.select([action == 0, action == 2], [-1.5, 1.5])
     player = jnp.clip(state.player + move * DT, 0, WORLD)
     distance = jnp.abs(state.guards - player)
     choices = jnp.where(distance < 0.6, 1, jnp.where(distance < 3.0, 0, -1))
+    return player, choices, hiding
+
+
+def step(state: State, action: jax.Array) -> tuple[State, jax.Array, jax.Array, jax.Array]:
+    """One frame: the player moves, the guards perceive, their charts step, then they move
+    as their states say. ``loops`` counts the guards whose chart could not settle (none
+    with this chart: a chart that loops is reported, never silently run on)."""
+    player, choices, hiding = sense(state, action)
     npcs, levels = PROGRAM.set_levels(state.npcs, {HIDDEN: hiding})
     npcs, frame = PROGRAM.step(npcs, choices, DT)
     struck = (frame.calls[jnp.asarray(STRIKE_ROWS)] * STRIKE["damage"][:, None]).sum()
@@ -96,7 +107,7 @@ def step(state: State, action: jax.Array) -> tuple[State, jax.Array, jax.Array, 
     heading = jnp.where(bounce, -state.heading, state.heading)
     toward = jnp.sign(player - state.guards)
     guards = jnp.clip(state.guards + jnp.where(chasing, toward, heading) * speed * DT, 0, WORLD)
-    loops = (frame.failure != -1).sum() + (levels.failure != -1).sum()
+    loops = (frame.failure != SETTLED).sum() + (levels.failure != SETTLED).sum()
     next_state = State(player, guards, heading, npcs)
     return next_state, observe(next_state), DT - struck - 0.01 * barks, loops
 

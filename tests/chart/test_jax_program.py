@@ -4,6 +4,8 @@ reads, parameters and the errors of wrong calls."""
 from __future__ import annotations
 
 import runpy
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,7 +21,7 @@ from statetree.chart import builder as b  # noqa: E402
 from statetree.chart.batch import BatchSnapshot  # noqa: E402
 from statetree.chart.batch.table import table_of  # noqa: E402
 from statetree.chart.compile import compile_chart  # noqa: E402
-from statetree.chart.jax import TIMERS, ChartProgram  # noqa: E402
+from statetree.chart.jax import TIMERS, UNRECORDED, ChartProgram  # noqa: E402
 from statetree.chart.jax.complete import complete  # noqa: E402
 from statetree.errors import DecodeError, UsageError  # noqa: E402
 
@@ -248,6 +250,21 @@ def test_wrong_calls_are_refused_with_what_was_wrong(crowd: ChartProgram) -> Non
     assert np.asarray(frame.calls).tolist() == [[row, row] for row in idle]
 
 
+def test_processings_past_the_record_are_flagged_and_their_calls_still_reported() -> None:
+    program = ChartProgram(CROWD, EVENTS, record=1)
+    agents, frame = program.step(program.init(3), np.array([ATTACK, -1, -1]), 0.1)
+    # Agent 0 starts (round 0, recorded), then attacks (round 1, past the record).
+    entries = np.asarray(frame.entries)
+    assert entries[0, 0] == UNRECORDED and entries[0, 1] == entries[0, 2] >= 0
+    assert np.asarray(frame.overflow).tolist() == [True, False, False]
+    names = [str(call.params["name"]) for call in program.actions]
+    performed = {names[a] for a in np.flatnonzero(np.asarray(frame.calls)[:, 0])}
+    assert performed == {"Idle", "Hit1"}
+    with pytest.raises(UsageError, match=r"^agents 0 made host calls in more processings than"):
+        program.host_calls(frame)
+    assert leaves(program, agents)[0] == "Character.Alive.Combo.Hit1.Windup"
+
+
 def test_a_snapshot_holding_levels_the_chart_does_not_use_is_refused(
     crowd: ChartProgram,
 ) -> None:
@@ -290,3 +307,16 @@ def test_reads_name_each_agents_states_as_the_batch_does(crowd: ChartProgram) ->
     assert np.asarray(crowd.leaf_ids(agents, inside)).tolist() == batch.leaf_ids(inside).tolist()
     assert np.asarray(crowd.is_active(agents, "Character.Alive")).tolist() == [True, True, False]
     assert np.asarray(crowd.active(agents)).sum(axis=0).tolist() == list(batch.counts().values())
+
+
+def test_without_jax_the_module_says_what_to_install() -> None:
+    # Python refuses to import a module whose entry in sys.modules is None.
+    code = "import sys; sys.modules['jax'] = None; import statetree.chart.jax"
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 1
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.endswith(
+        "statetree.chart.jax needs JAX: install it with pip install 'statetree[jax]'"
+    )

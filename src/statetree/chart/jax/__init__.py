@@ -16,7 +16,26 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
         "statetree.chart.jax needs JAX: install it with pip install 'statetree[jax]'"
     ) from exc
 
-from statetree.chart.jax.engine import FREE, FRESH, SETTLED, TIMERS, Agents, Frame
+from statetree.chart.jax.engine import (
+    FREE,
+    FRESH,
+    NONE,
+    SETTLED,
+    TIMERS,
+    UNRECORDED,
+    Agents,
+    Frame,
+)
 from statetree.chart.jax.program import ChartProgram
 
-__all__ = ["FREE", "FRESH", "SETTLED", "TIMERS", "Agents", "ChartProgram", "Frame"]
+__all__ = [
+    "FREE",
+    "FRESH",
+    "NONE",
+    "SETTLED",
+    "TIMERS",
+    "UNRECORDED",
+    "Agents",
+    "ChartProgram",
+    "Frame",
+]
