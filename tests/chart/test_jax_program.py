@@ -277,7 +277,9 @@ def test_a_snapshot_holding_levels_the_chart_does_not_use_is_refused(
         crowd.restore(other)
 
 
-def test_a_chart_too_large_for_a_complete_table_says_what_to_run_instead() -> None:
+def test_a_chart_too_large_for_a_complete_table_says_what_to_run_instead(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     levels = b.chart(
         "Levels",
         b.state(
@@ -294,8 +296,12 @@ def test_a_chart_too_large_for_a_complete_table_says_what_to_run_instead() -> No
     ):
         ChartProgram(levels)
     table = table_of(compile_chart(CROWD), 5)
-    with pytest.raises(UsageError, match="reaches more than 3 situations"):
+    with pytest.raises(UsageError, match=r"reaches \d+ situations so far .*\(at most 3 situations"):
         complete(table, limit=3)
+    # Each situation of a chart with one level has two variants: 4 cells hold 1 situation.
+    monkeypatch.setattr("statetree.chart.jax.complete.MAX_RELEVEL", 4)
+    with pytest.raises(UsageError, match=r"with 1 level trigger, each has 2 variants\): too"):
+        ChartProgram(LOOP, max_transitions=7)
 
 
 def test_reads_name_each_agents_states_as_the_batch_does(crowd: ChartProgram) -> None:

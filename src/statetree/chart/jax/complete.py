@@ -13,12 +13,15 @@ from __future__ import annotations
 from statetree.chart.batch.table import STARTED, Table
 from statetree.errors import UsageError
 
-__all__ = ["MAX_LEVELS", "MAX_SITUATIONS", "complete"]
+__all__ = ["MAX_LEVELS", "MAX_RELEVEL", "MAX_SITUATIONS", "complete"]
 
 MAX_SITUATIONS = 1 << 16
 """A complete table may hold this many situations."""
 MAX_LEVELS = 12
 """A chart may have this many level triggers (a situation has ``2 ** levels`` variants)."""
+MAX_RELEVEL = 1 << 24
+"""Situations times level combinations: the cells of the table that finds a situation with
+other levels held (4 bytes each)."""
 
 
 def complete(table: Table, limit: int = MAX_SITUATIONS) -> None:
@@ -27,7 +30,8 @@ def complete(table: Table, limit: int = MAX_SITUATIONS) -> None:
 
     Raises:
         UsageError: the chart has more than :data:`MAX_LEVELS` levels, or reaches more
-            than ``limit`` situations (the table keeps what was derived).
+            than ``limit`` situations, or more than :data:`MAX_RELEVEL` situations times
+            level combinations (the table keeps what was derived).
     """
     layout = table.layout
     name = layout.compiled.chart.name
@@ -38,15 +42,19 @@ def complete(table: Table, limit: int = MAX_SITUATIONS) -> None:
             "ChartBatch, which derives its table as agents meet situations"
         )
     inputs = range(len(layout.inputs))
-    combinations = range(1 << len(layout.levels))
+    levels = len(layout.levels)
+    combinations = range(1 << levels)
     number = 1  # situation 0 is a free slot
     while number < len(table.situations):
-        if len(table.situations) - 1 > limit:
+        count = len(table.situations) - 1
+        if count > limit or (count + 1) * len(combinations) > MAX_RELEVEL:
             raise UsageError(
-                f"chart {name!r} reaches more than {limit} situations (active states, "
-                "histories and held levels together): too many for the complete table a JAX "
-                "program runs; run it with ChartBatch, which derives its table as agents "
-                "meet situations"
+                f"chart {name!r} reaches {count:,} situations so far (active states, "
+                f"histories and held levels together; with {levels} level "
+                f"trigger{'s' * (levels != 1)}, each has {len(combinations):,} variants): "
+                "too many for the complete table a JAX program runs (at most "
+                f"{limit:,} situations, and {MAX_RELEVEL:,} situations times variants); run "
+                "it with ChartBatch, which derives its table as agents meet situations"
             )
         if table.info[number, STARTED]:
             for input_ in inputs:
