@@ -202,7 +202,8 @@ def _round(tables: Tables, call: _Call, run: _Run, round_: jax.Array | int) -> _
     given = live & started & (round_ < call.phases)  # after its start, if it had one
     row, when = _first_due(run.due, run.order, call.end)
     timing = live & started & ~given & (row >= 0)
-    over = timing & (round_ - call.phases >= tables.bound)  # timers fired: rounds since
+    # It has fired one timer a round since its start and event: as many as the bound?
+    over = timing & (round_ - call.phases >= tables.bound)
     timing &= ~over
     due = run.due
     fired = jnp.zeros_like(call.inputs)
