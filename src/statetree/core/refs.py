@@ -1,0 +1,156 @@
+"""Classes and functions saved by name, and objects saved as their attributes.
+
+A save (``pickle``) names the classes and functions it needs, as pickle does, through
+:class:`Ref`: saving refuses, with a :class:`SaveError` naming it, one that cannot be found
+again by its name (a class made inside a function, a lambda); loading, when the program no
+longer defines one, raises a :class:`LoadError` naming it, before anything is built from
+it. ``copy.deepcopy`` keeps classes and functions as they are, so copies work with any.
+
+The loaders here (:func:`find`, :func:`new_instance`) are named in every save: renaming
+one breaks the saves written before.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+from types import BuiltinMethodType, FunctionType, ModuleType
+from typing import Any, Final
+
+from statetree.errors import LoadError, SaveError
+
+__all__ = ["Ref", "attributes", "find", "new_instance", "set_attributes", "target_of"]
+
+_SKIPPED: Final = frozenset({"__dict__", "__weakref__"})
+
+
+class Ref:
+    """A class or function saved by its name (``module.qualified.name``).
+
+    Any other object (a bound method, a ``functools.partial``, a callable instance, a
+    built-in) is saved, and deep-copied, as any object is. Copies keep classes and
+    functions themselves.
+    """
+
+    __slots__ = ("target",)
+
+    def __init__(self, target: object) -> None:
+        self.target = target
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Saved by name (checked now).
+
+        Raises:
+            SaveError: the class or function cannot be found again by its name.
+        """
+        target = self.target
+        if isinstance(target, (type, FunctionType)):
+            return (find, _name_of(target))
+        return (Ref, (target,))
+
+    def __copy__(self) -> Ref:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Ref:
+        target = self.target
+        if isinstance(target, (type, FunctionType)):
+            return self
+        bound = getattr(target, "__self__", None)
+        if isinstance(target, BuiltinMethodType) and not isinstance(bound, ModuleType):
+            # copy.deepcopy keeps a built-in's method (``lines.append``) as it is: the copy
+            # must call the method of its own copy of the object, as a loaded save does.
+            return Ref(getattr(copy.deepcopy(bound, memo), target.__name__))
+        return Ref(copy.deepcopy(target, memo))
+
+
+def target_of(ref: object) -> Any:
+    """The object a :class:`Ref` (loaded or copied) stands for."""
+    return ref.target if isinstance(ref, Ref) else ref
+
+
+def find(module: str, name: str) -> Ref:
+    """The loader of a :class:`Ref` saved by name.
+
+    Raises:
+        LoadError: the program no longer defines ``module.name``.
+    """
+    return Ref(_lookup(module, name))
+
+
+def new_instance(ref: object) -> Any:
+    """The loader of an object saved as its attributes: an instance of the class ``ref``
+    stands for, made without calling its ``__init__`` (``__setstate__`` fills it)."""
+    cls = target_of(ref)
+    return cls.__new__(cls)
+
+
+def attributes(instance: object, fields: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The attributes of ``instance``: ``fields`` (those of a compiled base class, which
+    declares no ``__slots__`` Python can read), its slots, then its ``__dict__``; only those
+    that are set, and the same whether the core is compiled or not."""
+    found = {name: getattr(instance, name) for name in fields if hasattr(instance, name)}
+    for cls in type(instance).__mro__:
+        slots = vars(cls).get("__slots__", ())
+        for slot in (slots,) if isinstance(slots, str) else slots:
+            if slot not in _SKIPPED and slot not in found and hasattr(instance, slot):
+                found[slot] = getattr(instance, slot)
+    found.update(getattr(instance, "__dict__", {}))
+    return found
+
+
+def set_attributes(instance: object, values: dict[str, Any]) -> None:
+    """Give ``instance`` the attributes ``values``, bypassing any ``__setattr__``."""
+    for name, value in values.items():
+        object.__setattr__(instance, name, value)
+
+
+def _name_of(target: type | FunctionType) -> tuple[str, str]:
+    """The module and qualified name ``target`` is found again by.
+
+    Raises:
+        SaveError: it is not found by that name (made inside a function, or replaced).
+    """
+    kind = "class" if isinstance(target, type) else "function"
+    module, name = target.__module__, target.__qualname__
+    if "<locals>" in name or "<lambda>" in name:
+        raise SaveError(
+            f"cannot save the {kind} {name} of module {module}: it was made inside a function "
+            "(or is a lambda), so a load could not find it by its name; define it at the top "
+            "level of a module"
+        )
+    try:
+        found = _lookup(module, name)
+    except LoadError:
+        found = None
+    if found is not target:
+        raise SaveError(
+            f"cannot save the {kind} {module}.{name}: that name does not lead back to it (it "
+            "was made at run time, or the name now holds another object); define it at the "
+            "top level of a module under its own name"
+        )
+    return module, name
+
+
+def _lookup(module: str, name: str) -> object:
+    """The object called ``name`` (dotted) in ``module``.
+
+    Raises:
+        LoadError: the module or the name is not there.
+    """
+    try:
+        found: object = importlib.import_module(module)
+    except ImportError as error:
+        raise LoadError(
+            f"the save needs {module}.{name}, but module {module} cannot be imported "
+            f"({error}): was it renamed or removed?"
+        ) from None
+    for part in name.split("."):
+        try:
+            found = getattr(found, part)
+        except AttributeError:
+            raise LoadError(
+                f"the save needs {module}.{name}, which the program no longer defines: was "
+                "it renamed or removed? Keep the old name (an alias of the new one will do) "
+                "to load the saves written before"
+            ) from None
+    return found
