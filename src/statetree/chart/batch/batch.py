@@ -12,7 +12,7 @@ import itertools
 import math
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import cast
+from typing import Any, cast
 
 from numpy.typing import ArrayLike
 
@@ -36,7 +36,9 @@ from statetree.chart.events import Event
 from statetree.chart.model import Chart
 from statetree.chart.reload import Reloaded
 from statetree.chart.runtime import bind_handlers
+from statetree.chart.saving import batch_state, load_batch
 from statetree.core.options import DEFAULT_MAX_TRANSITIONS
+from statetree.core.refs import Ref, new_instance
 from statetree.errors import DecodeError, UsageError
 
 __all__ = ["ChartBatch"]
@@ -457,6 +459,16 @@ class ChartBatch(Readings):
             name=first.name,
             max_transitions=first._engine.bound,
         )
+
+    # -- saving (pickle, copy): see statetree.chart.saving ----------------------------------
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Saved as its chart, its snapshot's bytes, its handlers (by name), name and bound."""
+        saved = batch_state(self, self._handlers, self._engine.bound)
+        return (new_instance, (Ref(type(self)),), saved)
+
+    def __setstate__(self, saved: dict[str, Any]) -> None:
+        vars(self).update(vars(load_batch(type(self), BatchSnapshot, saved)))
 
     # -- population ------------------------------------------------------------------------
 
