@@ -19,7 +19,15 @@ from typing import Any, Final
 
 from statetree.errors import LoadError, SaveError
 
-__all__ = ["Ref", "attributes", "find", "new_instance", "set_attributes", "target_of"]
+__all__ = [
+    "Ref",
+    "attributes",
+    "find",
+    "missing",
+    "new_instance",
+    "set_attributes",
+    "target_of",
+]
 
 _SKIPPED: Final = frozenset({"__dict__", "__weakref__"})
 
@@ -148,9 +156,14 @@ def _lookup(module: str, name: str) -> object:
         try:
             found = getattr(found, part)
         except AttributeError:
-            raise LoadError(
-                f"the save needs {module}.{name}, which the program no longer defines: was "
-                "it renamed or removed? Keep the old name (an alias of the new one will do) "
-                "to load the saves written before"
-            ) from None
+            raise missing(module, name) from None
     return found
+
+
+def missing(module: str, name: str) -> LoadError:
+    """The error for a save that needs ``module.name``, which the program lacks."""
+    return LoadError(
+        f"the save needs {module}.{name}, which the program no longer defines: was it renamed "
+        "or removed? Keep the old name (an alias of the new one will do) to load the saves "
+        "written before"
+    )
