@@ -1,0 +1,142 @@
+"""Saving bitmask machines: pickle and deepcopy keep the mask, the history and every state's
+data, run no hook nor any state's ``__init__``, and the copy goes on as the original."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+from typing import Any
+
+import pytest
+from bitmask_player import Player, Punching
+from bitmask_strategies import definition_data
+from hypothesis import given, settings
+from hypothesis import strategies as hs
+
+import statetree as st
+from statetree.bitmask import BitCause, BitmaskDefinition, BitmaskMachine, BitState
+
+
+def saved(value: Any, how: str) -> Any:
+    return pickle.loads(pickle.dumps(value)) if how == "pickle" else copy.deepcopy(value)
+
+
+def fighting() -> Player:
+    player = Player("p1", ammo=2)
+    for state in ("Alive", "Moving", "Aiming", "Shooting"):
+        player.machine.try_activate(state)
+    player.machine.try_activate(Punching)  # blocked by Shooting
+    player.machine.deactivate("Shooting")
+    player.machine.try_activate(Punching)
+    return player
+
+
+@pytest.mark.parametrize("how", ["pickle", "deepcopy"])
+def test_a_saved_player_is_its_own_and_goes_on_as_the_original(how: str) -> None:
+    player = fighting()
+    twin = saved(player, how)
+    assert twin.events == player.events  # no hook ran
+    assert twin.machine.mask == player.machine.mask
+    assert twin.machine.active_states == ("Alive", "Moving", "Punching")
+    assert twin.machine.history == player.machine.history
+    assert twin.machine.get_state(Punching).ready_at == 3  # type: ignore[attr-defined]
+    assert twin.machine.owner is twin
+    assert all(
+        state.owner is twin and state.machine is twin.machine for state in twin.machine.states
+    )
+    assert twin.machine.definition is player.machine.definition or how == "pickle"
+    for each in (player, twin):
+        each.tick(3)
+        each.machine.try_activate(Punching)
+        each.machine.try_activate("InDialogue")
+    assert twin.events == player.events
+    assert twin.machine.history == player.machine.history
+    assert (twin.speed, twin.ammo, twin.machine.mask) == (
+        player.speed,
+        player.ammo,
+        player.machine.mask,
+    )
+
+
+def test_saving_from_a_hook_is_refused() -> None:
+    refused: list[str] = []
+
+    class Saver(BitState[Any]):
+        def on_activated(self, cause: BitCause) -> None:
+            try:
+                pickle.dumps(self.machine)
+            except st.SaveError as error:
+                refused.append(str(error))
+
+    machine = BitmaskMachine(BitmaskDefinition.from_classes([Saver]), name="Autosave")
+    machine.try_activate(Saver)
+    assert refused == [
+        "cannot save bitmask machine 'Autosave' from its hook or check Saver.on_activated: "
+        "save between two requests"
+    ]
+
+
+def test_a_state_class_made_inside_a_function_is_refused_by_name() -> None:
+    class Local(BitState[Any]):
+        pass
+
+    machine = BitmaskMachine(BitmaskDefinition.from_classes([Local]))
+    with pytest.raises(st.SaveError, match=r"the class .*<locals>\.Local of module"):
+        pickle.dumps(machine)
+    assert copy.deepcopy(machine).definition is machine.definition
+
+
+# -- random rules, random requests -----------------------------------------------------------
+
+
+class Journaled(BitState["Owner"]):
+    """Every state's behaviour: it counts its activations and journals its hooks."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def on_activated(self, cause: BitCause) -> None:
+        self.count += 1
+        self.owner.journal.append(f"+{self.name}{self.count} {cause.name}")
+
+    def on_deactivated(self, cause: BitCause) -> None:
+        self.owner.journal.append(f"-{self.name} {cause.name}")
+
+
+class Owner:
+    def __init__(self, definition: BitmaskDefinition) -> None:
+        self.journal: list[str] = []
+        self.machine = BitmaskMachine(definition, self, history_size=8)
+
+    def request(self, state: str, activate: bool) -> None:
+        machine = self.machine
+        done = machine.try_activate(state) if activate else machine.deactivate(state)
+        self.journal.append(f"{state} {activate} {done}")
+
+
+def outcome(owner: Owner) -> tuple[Any, ...]:
+    machine = owner.machine
+    counts = [state.count for state in machine.states]  # type: ignore[attr-defined]
+    return owner.journal, machine.mask, machine.history, counts
+
+
+@settings(max_examples=60)
+@given(definition_data(), hs.data())
+def test_saving_at_any_request_changes_nothing(data: list[dict[str, Any]], draw: Any) -> None:
+    names = [entry["name"] for entry in data]
+    definition = BitmaskDefinition.from_data(data, behaviours=dict.fromkeys(names, Journaled))
+    script = draw.draw(hs.lists(hs.tuples(hs.sampled_from(names), hs.booleans()), max_size=15))
+    cut = draw.draw(hs.integers(0, len(script)), "cut")
+    how = draw.draw(hs.sampled_from(("pickle", "deepcopy")), "how")
+    never = Owner(definition)
+    for request in script:
+        never.request(*request)
+    original = Owner(definition)
+    for request in script[:cut]:
+        original.request(*request)
+    twin = saved(original, how)
+    assert outcome(twin) == outcome(original)
+    for owner in (twin, original):
+        for request in script[cut:]:
+            owner.request(*request)
+        assert outcome(owner) == outcome(never)
