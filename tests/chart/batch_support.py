@@ -136,24 +136,8 @@ class Twins:
             self.machines_failed[agent] = (error.cycle, error.timers)
 
     def on_batch(self, step: Step, agents: list[int]) -> None:
-        batch = self.batch
         try:
-            if step.kind == "tick":
-                batch.tick(step.dt)
-            elif step.kind == "start":
-                batch.start(agents)
-            elif step.kind == "send_each":
-                choices = [step.choices[step.agents.index(agent)] for agent in agents]
-                batch.send_each(EVENTS, choices, agents)
-            elif step.kind == "levels":
-                bits = np.array([step.choices[step.agents.index(a)] for a in agents], np.intp)
-                levels = {e: (bits >> i & 1).astype(bool) for i, e in enumerate(LEVELS)}
-                batch.set_levels(levels, agents)
-            else:
-                assert step.event is not None
-                {"send": batch.send, "hold": batch.hold, "release": batch.release}[step.kind](
-                    step.event, agents
-                )
+            play_on_batch(self.batch, step, agents)
         except BatchLoopError as error:
             self.batch_failed = (error.entities, (error.cycle, error.timers))
 
@@ -232,3 +216,27 @@ class Twins:
             for path in machine.active:
                 expected[path] += 1
         assert batch.counts() == expected
+
+
+def play_on_batch(batch: ChartBatch, step: Step, agents: list[int]) -> None:
+    """Do ``step`` (not a spawn or despawn) on ``batch``, for the live ``agents`` it names.
+
+    Raises:
+        BatchLoopError: an agent did not settle.
+    """
+    if step.kind == "tick":
+        batch.tick(step.dt)
+    elif step.kind == "start":
+        batch.start(agents)
+    elif step.kind == "send_each":
+        choices = [step.choices[step.agents.index(agent)] for agent in agents]
+        batch.send_each(EVENTS, choices, agents)
+    elif step.kind == "levels":
+        bits = np.array([step.choices[step.agents.index(a)] for a in agents], np.intp)
+        levels = {e: (bits >> i & 1).astype(bool) for i, e in enumerate(LEVELS)}
+        batch.set_levels(levels, agents)
+    else:
+        assert step.event is not None
+        {"send": batch.send, "hold": batch.hold, "release": batch.release}[step.kind](
+            step.event, agents
+        )

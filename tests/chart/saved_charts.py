@@ -7,8 +7,8 @@ lines, loops), so that a saved and continued run can be compared with one never 
 
 from __future__ import annotations
 
-import numpy as np
-from batch_strategies import ECHO, EVENTS, LEVELS, Step
+from batch_strategies import ECHO, Step
+from batch_support import play_on_batch
 
 from statetree.chart import (
     ActionCall,
@@ -79,25 +79,9 @@ class BatchHost:
             self.calls.append((f"loop {error.cycle} {error.timers}", list(error.entities)))
 
     def _play(self, step: Step, agents: list[int]) -> None:
-        batch = self.batch
         if step.kind == "spawn":
-            batch.spawn(1)
+            self.batch.spawn(1)
         elif step.kind == "despawn":
-            batch.despawn(agents)
-        elif step.kind == "tick":
-            batch.tick(step.dt)
-        elif step.kind == "start":
-            batch.start(agents)
-        elif step.kind == "send_each":
-            choices = [step.choices[step.agents.index(agent)] for agent in agents]
-            batch.send_each(EVENTS, choices, agents)
-        elif step.kind == "levels":
-            bits = np.array([step.choices[step.agents.index(a)] for a in agents], np.intp)
-            batch.set_levels(
-                {e: (bits >> i & 1).astype(bool) for i, e in enumerate(LEVELS)}, agents
-            )
+            self.batch.despawn(agents)
         else:
-            assert step.event is not None
-            {"send": batch.send, "hold": batch.hold, "release": batch.release}[step.kind](
-                step.event, agents
-            )
+            play_on_batch(self.batch, step, agents)

@@ -14,10 +14,9 @@ from batch_strategies import steps as batch_steps
 from chart_strategies import charts, steps
 from hypothesis import given, settings
 from hypothesis import strategies as hs
-from saved_charts import BOUND, BatchHost, MachineHost
+from saved_charts import BatchHost, MachineHost
 
-from statetree.chart import Chart, ChartMachine, MachineSnapshot, ScriptStep
-from statetree.core.trace import TraceLevel
+from statetree.chart import Chart, MachineSnapshot, ScriptStep
 
 HOW = ("pickle", "deepcopy", "bytes")
 
@@ -29,17 +28,9 @@ def saved(host: MachineHost, how: str) -> MachineHost:
     if how == "deepcopy":
         return copy.deepcopy(host)
     # What a program without pickle does: a new host, its machine restored from bytes.
-    twin = copy.copy(host)
-    twin.actions, twin.lines = list(host.actions), list(host.lines)
-    twin.machine = ChartMachine(
-        host.machine.compiled,
-        name="Random",
-        trace=TraceLevel.DIAGNOSTIC,
-        trace_sink=twin.lines.append,
-        on_action=twin.performed,
-        max_transitions=BOUND,
-        owner=twin,
-    )
+    twin = MachineHost(host.machine.compiled)
+    twin.actions.extend(host.actions)
+    twin.lines.extend(host.lines)
     twin.machine.restore(MachineSnapshot.from_bytes(host.machine.snapshot().to_bytes()))
     return twin
 

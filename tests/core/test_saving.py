@@ -287,3 +287,22 @@ def test_a_save_of_one_core_loads_in_the_other() -> None:
     for each in (loaded, twin):
         each.frame(0.5)
     assert (loaded.hooks, loaded.lines) == (twin.hooks, twin.lines)
+
+
+class Slotted(st.StateMachine[Any]):
+    """A machine subclass with data of its own in a slot."""
+
+    __slots__ = ("frames",)
+
+
+class Noted(st.StateMachine[Any]):
+    """A machine subclass with data of its own in its dict."""
+
+
+def test_a_machine_subclass_keeps_its_own_data(copier: Copier) -> None:
+    slotted, noted = Slotted(sm.Dead, name="Sub"), Noted(sm.Dead)
+    slotted.frames = 3
+    noted.note = "hi"  # type: ignore[attr-defined]
+    twins = copier([slotted, noted])
+    assert [type(twin) for twin in twins] == [Slotted, Noted]
+    assert (twins[0].frames, twins[0].name, twins[1].note) == (3, "Sub", "hi")

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from statetree.core.cause import Cause
 from statetree.core.options import Extras
-from statetree.core.refs import Ref, set_attributes, target_of
+from statetree.core.refs import Ref, attributes, set_attributes, target_of
 from statetree.core.trace import TraceLevel, Tracer
 from statetree.core.tree import walk
 from statetree.errors import LoadError, SaveError
@@ -30,6 +30,9 @@ __all__ = ["FORMAT", "machine_state", "set_machine_state"]
 
 FORMAT: Final = 1
 """The version of a machine's saved data (each save says which one it was written in)."""
+
+_OWN: Final = frozenset({"_busy", "_extras", "_stack", "_start", "owner"})
+"""The machine's own fields, saved as the data above (a subclass's are saved as they are)."""
 
 
 def machine_state(machine: StateMachine[Any]) -> dict[str, Any]:
@@ -64,7 +67,7 @@ def machine_state(machine: StateMachine[Any]) -> dict[str, Any]:
         "trace": int(tracer.level if tracer else TraceLevel.NONE),
         "sink": None if sink is None else Ref(sink),
         "cause": extras.cause.value,
-        "attributes": dict(getattr(machine, "__dict__", {})),
+        "attributes": {k: v for k, v in attributes(machine).items() if k not in _OWN},
     }
 
 
