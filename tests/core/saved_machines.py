@@ -121,6 +121,9 @@ class Dead(st.State[Hero]):
 
 # -- random machines on fixed classes ------------------------------------------------------
 
+MAX_STATES = 30
+"""A random machine with more active states than this stops (and starts again)."""
+
 
 class SpecWorld:
     """The owner of a random machine: its rules, the variables they read, and journals."""
@@ -137,7 +140,7 @@ class SpecWorld:
             name="Spec",
             trace=st.TraceLevel.DIAGNOSTIC,
             trace_sink=self.lines.append,
-            max_transitions=60,
+            max_transitions=30,
             time_in_state=True,
         )
 
@@ -150,6 +153,10 @@ class SpecWorld:
             self.machine.process_state_transitions()
         except st.TransitionLoopError as error:
             self.journal.append(("loop", error.cycle))
+        if len(self.machine.walk()) > MAX_STATES:
+            # Regions entering regions nest deeper each frame: start again before the
+            # nesting is deeper than the interpreter lets the runtime's walks recurse.
+            self.machine.stop()
         if self.machine.started:
             self.machine.update_states(dt)
 

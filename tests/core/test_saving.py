@@ -19,6 +19,7 @@ import saved_machines as sm
 from saved_machines import Hero
 
 import statetree as st
+from statetree.chart import ChartMachine, Event, from_data
 
 Copier = Callable[[Any], Any]
 COPIERS: dict[str, Copier] = {
@@ -237,18 +238,53 @@ def test_a_machine_of_another_format_is_refused() -> None:
 
 # -- across the compiled and the pure core ------------------------------------------------------
 
+DOOR = {
+    "name": "Door",
+    "root": {
+        "name": "Door",
+        "states": [
+            {"name": "Shut", "transitions": [{"on": {"input": "use"}, "to": "Opening"}]},
+            {
+                "name": "Opening",
+                "enter": [{"start_timer": {"name": "t", "delay": 2}}],
+                "transitions": [{"on": {"timer": "t"}, "to": "Open"}],
+            },
+            {"name": "Open"},
+        ],
+    },
+}
+
+
+def running_world() -> Hero:
+    """A running hero that also holds a chart machine (the chart runtime is compiled too)."""
+    hero = running_hero()
+    door = ChartMachine(from_data(DOOR), trace=st.TraceLevel.BASIC, trace_sink=hero.lines.append)
+    door.send(Event("input", "use"))
+    door.tick(0.5)
+    hero.door = door  # type: ignore[attr-defined]
+    return hero
+
+
+def go_on(hero: Hero) -> None:
+    hero.frame(0.25)
+    hero.moving = False
+    hero.frame(0.25)
+    hero.door.tick(2.0)  # type: ignore[attr-defined]
+
+
 CONTINUE = """
 import json, pickle, sys
 import statetree as st
+from test_saving import go_on
 hero = pickle.loads(sys.stdin.buffer.read())
-hero.frame(0.25); hero.moving = False; hero.frame(0.25)
-print(json.dumps([st.__compiled__, hero.hooks, hero.lines]))
+go_on(hero)
+print(json.dumps([st.__compiled__, hero.hooks, hero.lines, hero.door.active]))
 """
 
 SAVE = """
 import pickle, sys
-from test_saving import running_hero
-sys.stdout.buffer.write(pickle.dumps(running_hero()))
+from test_saving import running_world
+sys.stdout.buffer.write(pickle.dumps(running_world()))
 """
 
 
@@ -274,19 +310,19 @@ def _other_core() -> bool:
 @pytest.mark.skipif(not _other_core(), reason="the core is not compiled here")
 def test_a_save_of_one_core_loads_in_the_other() -> None:
     other = bool(st.__compiled__)  # run the pure core when this one is compiled
-    hero = running_hero()
-    compiled, hooks, lines = json.loads(_run(CONTINUE, other, pickle.dumps(hero)))
+    hero = running_world()
+    compiled, hooks, lines, door = json.loads(_run(CONTINUE, other, pickle.dumps(hero)))
     assert compiled is not st.__compiled__
-    hero.frame(0.25)
-    hero.moving = False
-    hero.frame(0.25)
-    assert (hooks, lines) == (hero.hooks, hero.lines)
+    go_on(hero)
+    assert (hooks, lines, tuple(door)) == (hero.hooks, hero.lines, hero.door.active)
+    assert door == ["Door", "Door.Open"]
 
     loaded = pickle.loads(_run(SAVE, other))
-    twin = running_hero()
+    twin = running_world()
     for each in (loaded, twin):
-        each.frame(0.5)
+        go_on(each)
     assert (loaded.hooks, loaded.lines) == (twin.hooks, twin.lines)
+    assert loaded.door.active == twin.door.active
 
 
 class Slotted(st.StateMachine[Any]):
