@@ -10,11 +10,11 @@ program wrote (for data from players or the network, use the checked snapshot by
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import pickle
-import tempfile
-from pathlib import Path
+import threading
 from typing import Any, Final
 
 from statetree.core.refs import missing
@@ -40,16 +40,19 @@ def write_save(path: str | os.PathLike[str], value: object) -> None:
         raise
     except (pickle.PicklingError, TypeError, AttributeError) as error:
         raise SaveError(f"cannot save {type(value).__qualname__}: {error}") from error
-    target = Path(path)
-    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
+    target = os.fspath(path)
+    folder, name = os.path.split(target)
+    # Unique to this thread: tempfile would make it so too, at a cost to every import.
+    partial = os.path.join(folder, f".{name}.{os.getpid()}.{threading.get_ident()}.part")
     try:
-        with os.fdopen(handle, "wb") as file:
+        with open(partial, "wb") as file:
             file.write(data)
             file.flush()
             os.fsync(file.fileno())
-        os.replace(temporary, target)
+        os.replace(partial, target)
     except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            os.remove(partial)
         raise
 
 
@@ -61,7 +64,8 @@ def read_save(path: str | os.PathLike[str]) -> Any:
             program no longer defines (the message names it); nothing was built.
         OSError: the file cannot be read.
     """
-    data = Path(path).read_bytes()
+    with open(path, "rb") as file:
+        data = file.read()
     if not data.startswith(HEADER):
         raise LoadError(f"{path} is not a statetree save (its first bytes are wrong)")
     try:
