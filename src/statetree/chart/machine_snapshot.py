@@ -27,7 +27,7 @@ from statetree.chart.placement import (
     running_timers,
     situation_of,
 )
-from statetree.errors import DecodeError
+from statetree.errors import DecodeError, UsageError
 
 if TYPE_CHECKING:
     from statetree.chart.machine import ChartMachine
@@ -185,15 +185,16 @@ def restore_into(machine: ChartMachine, snapshot: MachineSnapshot) -> None:
     """
     compiled = machine.compiled
     situation = _situation(compiled, snapshot)
-    found = problem(compiled, situation)
-    if found is not None:
-        raise DecodeError(f"the chart machine snapshot is impossible: {found}")
     for name, state, due in snapshot.timers:
         if state not in snapshot.active:
             raise DecodeError(f"the snapshot's timer {name!r} belongs to {state}, not active")
         if due < snapshot.clock:
             raise DecodeError(f"the snapshot's timer {name!r} fell due before its clock")
-    place(machine, situation)
+    try:
+        place(machine, situation)  # which checks the situation before it changes anything
+    except UsageError:
+        found = problem(compiled, situation)
+        raise DecodeError(f"the chart machine snapshot is impossible: {found}") from None
     timers = snapshot.timers
     place_timers(machine, (RunningTimer(*timer, order) for order, timer in enumerate(timers)))
     machine._runtime.clock = snapshot.clock

@@ -194,8 +194,9 @@ def problem(compiled: CompiledChart, situation: Situation) -> str | None:
     active = set(situation.active)
     if len(situation.history) != len(classes) or not active <= set(range(len(classes))):
         return f"it does not fit chart {compiled.chart.name!r}"
+    every = _children(compiled)
     for number, cls in enumerate(classes):
-        children = _children(compiled)[number]
+        children = every[number]
         resumed = situation.history[number]
         if not 0 <= resumed < max(len(children), 1):
             return f"the history of {cls._path} names no child of it"
