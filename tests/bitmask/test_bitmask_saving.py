@@ -140,3 +140,9 @@ def test_saving_at_any_request_changes_nothing(data: list[dict[str, Any]], draw:
         for request in script[cut:]:
             owner.request(*request)
         assert outcome(owner) == outcome(never)
+
+
+def test_a_save_of_another_format_is_refused() -> None:
+    machine = fighting().machine
+    with pytest.raises(st.LoadError, match="holds a bitmask machine in format 0; this version"):
+        machine.__setstate__({"format": 0})

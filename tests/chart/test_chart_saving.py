@@ -26,7 +26,7 @@ from statetree.chart import (
     from_data,
     load,
 )
-from statetree.chart.saving import load_chart
+from statetree.chart.saving import load_batch, load_chart
 
 GAME = DEFAULT_REGISTRY.with_actions(ActionType("play", (Param("sound"),)))
 
@@ -328,3 +328,11 @@ def test_a_saved_chart_this_version_reads_otherwise_fails_to_load() -> None:
 def test_action_calls_kept_by_a_host_save_with_it() -> None:
     call = ActionCall("play", {"sound": "x"}, "Guard.Body.Alert", "exit")  # type: ignore[arg-type]
     assert pickle.loads(pickle.dumps(call)) == call
+
+
+def test_a_save_of_another_format_is_refused() -> None:
+    machine = ChartMachine(CHART, {"play": print})
+    with pytest.raises(st.LoadError, match="holds a chart machine in format 9; this version"):
+        machine.__setstate__({"format": 9})
+    with pytest.raises(st.LoadError, match="holds a chart batch in format None; this version"):
+        load_batch(object, object, [])

@@ -14,8 +14,8 @@ from statetree.bitmask.plan import Step, removal_steps, setup, teardown
 from statetree.bitmask.records import BitCause, Change
 from statetree.bitmask.spec import StateRule
 from statetree.bitmask.state import BitState, Owner, StateRef
-from statetree.core.refs import Ref, new_instance
-from statetree.errors import LoadError, SaveError
+from statetree.core.refs import Ref, new_instance, saved_data
+from statetree.errors import SaveError
 
 _FORMAT = 1
 """The version of a bitmask machine's saved data."""
@@ -396,11 +396,7 @@ class BitmaskMachine(Generic[Owner]):
         return (new_instance, (Ref(type(self)),), saved)
 
     def __setstate__(self, saved: dict[str, Any]) -> None:
-        if not isinstance(saved, dict) or saved.get("format") != _FORMAT:
-            raise LoadError(
-                f"the save holds a bitmask machine in another format than {_FORMAT}, the "
-                "one this version of statetree reads"
-            )
+        saved = saved_data(saved, "bitmask machine", _FORMAT)
         self._definition = saved["definition"]
         self.owner = saved["owner"]
         self.name = saved["name"]

@@ -34,7 +34,7 @@ from statetree.chart.load import from_data
 from statetree.chart.machine_snapshot import MachineSnapshot, restore_into, snapshot_of
 from statetree.chart.model import Chart, StateDef
 from statetree.chart.registry import DEFAULT_REGISTRY, ActionType, Registry, TriggerType
-from statetree.core.refs import Ref, target_of
+from statetree.core.refs import Ref, saved_data, target_of
 from statetree.core.trace import TraceLevel
 from statetree.errors import LoadError, SaveError, UsageError
 
@@ -157,16 +157,6 @@ def _handlers(refs: Mapping[str, Any]) -> dict[str, Any]:
     return {name: target_of(ref) for name, ref in refs.items()}
 
 
-def _check_format(saved: object, what: str) -> Mapping[str, Any]:
-    if not isinstance(saved, dict) or saved.get("format") != FORMAT:
-        found = saved.get("format") if isinstance(saved, dict) else None
-        raise LoadError(
-            f"the save holds a {what} in format {found!r}; this version of statetree reads "
-            f"format {FORMAT}"
-        )
-    return saved
-
-
 # -- chart machines ---------------------------------------------------------------------------
 
 
@@ -198,14 +188,14 @@ def machine_state(machine: ChartMachine) -> dict[str, Any]:
 
 
 def set_machine_state(machine: ChartMachine, saved: object) -> None:
-    """Build ``machine`` (made without ``__init__``) as ``saved`` describes.
+    """Make ``machine`` (a blank one, see :func:`blank_machine`) the one ``saved`` describes.
 
     Raises:
         LoadError: the data is not a chart machine's, or of a format this version cannot
             read.
         DecodeError: its snapshot is not one of its chart's.
     """
-    data = _check_format(saved, "chart machine")
+    data = saved_data(saved, "chart machine", FORMAT)
     snapshot = MachineSnapshot.from_bytes(data["snapshot"])
     machine._setup(
         machine.compiled,
@@ -274,7 +264,7 @@ def load_batch(cls: Any, snapshots: Any, saved: object) -> Any:
         LoadError: the data is not a batch's, or of a format this version cannot read.
         DecodeError: its snapshot is not one of its chart's.
     """
-    data = _check_format(saved, "chart batch")
+    data = saved_data(saved, "chart batch", FORMAT)
     compiled: CompiledChart = data["chart"]
     snapshot = snapshots.from_bytes(data["snapshot"])
     # The chart travels with its snapshot: a chart saved written out (it imported patterns)

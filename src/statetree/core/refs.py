@@ -25,6 +25,7 @@ __all__ = [
     "find",
     "missing",
     "new_instance",
+    "saved_data",
     "set_attributes",
     "target_of",
 ]
@@ -104,6 +105,22 @@ def attributes(instance: object, fields: tuple[str, ...] = ()) -> dict[str, Any]
                 found[slot] = getattr(instance, slot)
     found.update(getattr(instance, "__dict__", {}))
     return found
+
+
+def saved_data(saved: object, what: str, version: int) -> dict[str, Any]:
+    """``saved``, the data a save holds for a ``what``, once checked to be in the format
+    ``version`` this library reads.
+
+    Raises:
+        LoadError: it is not, or is written in another format.
+    """
+    if not isinstance(saved, dict) or saved.get("format") != version:
+        found = saved.get("format") if isinstance(saved, dict) else None
+        raise LoadError(
+            f"the save holds a {what} in format {found!r}; this version of statetree reads "
+            f"format {version}"
+        )
+    return saved
 
 
 def set_attributes(instance: object, values: dict[str, Any]) -> None:

@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Any, Final
 
 from statetree.core.cause import Cause
 from statetree.core.options import Extras
-from statetree.core.refs import Ref, attributes, set_attributes, target_of
+from statetree.core.refs import Ref, attributes, saved_data, set_attributes, target_of
 from statetree.core.trace import TraceLevel, Tracer
 from statetree.core.tree import walk
-from statetree.errors import LoadError, SaveError
+from statetree.errors import SaveError
 
 if TYPE_CHECKING:
     from statetree.core.machine import StateMachine
@@ -77,12 +77,7 @@ def set_machine_state(machine: StateMachine[Any], saved: dict[str, Any]) -> None
     Raises:
         LoadError: the data is not a machine's, or of a format this version cannot read.
     """
-    if not isinstance(saved, dict) or saved.get("format") != FORMAT:
-        found = saved.get("format") if isinstance(saved, dict) else None
-        raise LoadError(
-            f"the save holds a machine in format {found!r}; this version of statetree reads "
-            f"format {FORMAT}"
-        )
+    saved = saved_data(saved, "machine", FORMAT)
     machine._begin(saved["initial"], saved["name"])
     machine.owner = saved["owner"]
     machine._stack = saved["stack"]
