@@ -71,6 +71,8 @@ $(VENV)/.demo: $(VENV)/.base | graphviz
 	$(INSTALL) '.[plot,chart,inspect,batch,game]'
 	touch $@
 
+# The showcase. It says first when it runs headless (DEMO_ARGS=--headless, CI, no terminal)
+# or has no display (the game then plays a scripted match instead of opening a window).
 demo: $(VENV)/.demo $(VENV)/.core
 	$(BIN)/python examples/demo.py $(DEMO_ARGS)
 
@@ -85,9 +87,13 @@ $(VENV)/.docs: $(VENV)/.base
 	$(INSTALL) '.[docs]'
 	touch $@
 
-# The guide and the API reference as a static site in site/ (warnings are errors).
+# The guide and the API reference as a static site in site/ (warnings are errors), which
+# works opened from disk, offline.
 docs: $(VENV)/.docs
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
+	@echo "The site is in site/: open site/index.html in a browser (it works from disk,"
+	@echo "offline), or serve it: $(BIN)/python -m http.server --bind 127.0.0.1 --directory site 8000,"
+	@echo "then open http://127.0.0.1:8000"
 
 $(VENV)/.dist: $(BIN)/python
 	$(BIN)/python -m pip install --quiet 'build>=1.2'

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import statetree as st
 from statetree import net
+from statetree.structure import children, outermost
 
 MAX_SPEED = 6.0
 GRAVITY = -9.8
@@ -62,11 +63,18 @@ class Character:
 
 
 class CharacterStates:
-    """The states, nested so their names read ``CharacterStates.Move`` in traces."""
+    """The states, nested so their names read ``CharacterStates.Move`` in traces.
+
+    The machine is replicated (``Jump_Rise`` declares ``net_fields``), and the order of the
+    states inside each parent numbers them on the wire: declared with ``@outermost`` and
+    ``@children``, it stays put when the code is refactored.
+    """
 
     class Base(st.State[Character]):
         pass
 
+    @outermost("Alive", "Dead")
+    @children("Locomotion", "Jump")
     class Alive(Base):
         def transition(self) -> st.Transition | None:
             if self.owner.health <= 0:
@@ -77,6 +85,7 @@ class CharacterStates:
         def on_enter(self) -> None:
             self.owner.trace(f">>> {self.owner.name} died")
 
+    @children("Stand", "Move")
     class Locomotion(Base):
         def transition(self) -> st.Transition | None:
             if self.owner.inputs.jump:
@@ -89,6 +98,7 @@ class CharacterStates:
                 return st.sibling(CharacterStates.Move)
             return None
 
+    @children("Move_Walk", "Move_Crawl")
     class Move(Base):
         def transition(self) -> st.Transition | None:
             if not self.owner.inputs.move:
@@ -113,6 +123,7 @@ class CharacterStates:
                 return st.sibling(CharacterStates.Move_Walk)
             return None
 
+    @children("Jump_Rise", "Jump_Done")
     class Jump(Base):
         """Cluster root of the jump sequence: ends when its inner reaches Jump_Done."""
 

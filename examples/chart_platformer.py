@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from extras import needs
+
 import statetree as st
 from statetree.chart import (
     DEFAULT_REGISTRY,
@@ -94,4 +96,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with needs("chart"):
+        main()

@@ -5,8 +5,8 @@ It drives the character controller of ``examples/character.py`` through a script
 transitions taken and the values the states drive; draws that machine from its code; walks
 through the bitmask player's rules; runs a crowd of 20,000 chart agents as arrays; serves
 the live inspector on a demo world (until Ctrl-C, or for a fixed number of frames with
-``--headless`` or in CI); and ends with the game, Shrine Arena, in a window (or, headless, a
-scripted match that prints its summary).
+``--headless`` or in CI); and ends with the game, Shrine Arena, in a window (or, headless or
+without a display, a scripted match that prints its summary; the demo says so first).
 """
 
 from __future__ import annotations
@@ -14,15 +14,20 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
-import bitmask_player
-import crowd
-import inspector_demo
-from character import Character, CharacterStates, Inputs
-from game.app import main as play_game
+from extras import needs
 
-from statetree.plot import RenderError, write_plot
+with needs("plot", "chart", "inspect", "batch", "game"):
+    import bitmask_player
+    import crowd
+    import inspector_demo
+    from character import Character, CharacterStates, Inputs
+    from game.app import has_display
+    from game.app import main as play_game
+
+    from statetree.plot import RenderError, write_plot
 from statetree.structure import derive
 
 SCRIPT: list[tuple[str, Inputs, int]] = [
@@ -74,6 +79,42 @@ def plot_character(hero: Character) -> None:
         print(f"   wrote {path}")
 
 
+@dataclass(frozen=True)
+class Mode:
+    """How the demo runs here: ``note`` says why, when it is not the full interactive show."""
+
+    headless: bool
+    """The inspector serves a few frames and stops (else: until Ctrl-C)."""
+    window: bool
+    """The game opens a window (else: it plays a scripted match and prints its result)."""
+    note: str = ""
+
+
+BRIEF = "the inspector serves 240 frames and stops, the game plays a scripted match"
+
+
+def choose_mode(asked: bool, ci: bool, terminal: bool, display: bool) -> Mode:
+    """The demo's mode, from ``--headless``, the CI variable, whether standard input is a
+    terminal and whether a window can be opened."""
+    reasons = {
+        "--headless": asked,
+        "CI is set": ci,
+        "standard input is not a terminal": not terminal,
+    }
+    reason = next((why for why, holds in reasons.items() if holds), None)
+    if reason is not None:
+        return Mode(True, False, f"Headless ({reason}): {BRIEF}.")
+    if not display:
+        return Mode(
+            False,
+            False,
+            "No display (neither DISPLAY nor WAYLAND_DISPLAY is set): the game plays a scripted "
+            "match and prints its result instead of opening a window; the inspector serves its "
+            "page until Ctrl-C as usual (make demo DEMO_ARGS=--headless runs it all briefly).",
+        )
+    return Mode(False, True)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="The statetree showcase.")
     parser.add_argument(
@@ -83,7 +124,10 @@ def main(argv: list[str] | None = None) -> None:
         "(also when the CI variable is set or standard input is not a terminal)",
     )
     args = parser.parse_args(argv)
-    headless = args.headless or bool(os.environ.get("CI")) or not sys.stdin.isatty()
+    mode = choose_mode(args.headless, bool(os.environ.get("CI")), sys.stdin.isatty(), has_display())
+    if mode.note:
+        print(mode.note)
+        print()
     print("== statetree demo: a character controller ==")
     hero = run_character()
     print()
@@ -97,12 +141,12 @@ def main(argv: list[str] | None = None) -> None:
     crowd.main(["--agents", "20000", "--seconds", "2"])
     print()
     print("== the live inspector: a demo world of class-based, chart and bitmask machines ==")
-    if not headless:
-        print("   open the address below in a browser; Ctrl-C ends the demo")
-    inspector_demo.run(frames=None, headless=headless)
+    if not mode.headless:
+        print("   open the address below in a browser; Ctrl-C ends this part of the demo")
+    inspector_demo.run(frames=None, headless=mode.headless)
     print()
     print("== the game: Shrine Arena, every part of the library in one program ==")
-    play_game(["--headless", "--frames", "600"] if headless else ["--autoplay"])
+    play_game(["--autoplay"] if mode.window else ["--headless", "--frames", "600"])
 
 
 if __name__ == "__main__":

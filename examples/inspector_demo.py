@@ -40,6 +40,7 @@ from typing import Any
 from bitmask_player import Player
 from character import Character, CharacterStates, Inputs
 from chart_platformer import REGISTRY
+from extras import needs
 
 import statetree as st
 from statetree import net
@@ -376,4 +377,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with needs("chart", "inspect"):
+        main()

@@ -133,9 +133,12 @@ def _take_pictures(page: Any, output: Path) -> list[Path]:
     _painted(page)
     page.screenshot(path=str(paths["overview"]))
     page.emulate_media(color_scheme="dark")
+    platformer = page.locator('article[data-machine="Platformer"]')
+    platformer.evaluate("card => card.scrollIntoView({block: 'start'})")  # its statechart
     _painted(page)
     page.screenshot(path=str(paths["dark"]))
     page.emulate_media(color_scheme="light")
+    page.locator("#cards").evaluate("cards => cards.scrollTo(0, 0)")
     page.locator('article[data-machine="Player_1"]').screenshot(path=str(paths["bitmask"]))
     page.fill("#timeline-search", "Torch")
     expect(page.locator("#timeline-count")).to_contain_text(" of ")
@@ -176,12 +179,12 @@ def _edit_chart(page: Any, path: Path) -> None:
     shows next to the field, nothing is saved."""
     from playwright.sync_api import expect
 
-    with _expanded(page, "Platformer", 1500) as card:
-        card.locator('svg g.node[data-state="Hero.Legs.Standing"]').click()
+    with _expanded(page, "Platformer", 1000) as card:
+        card.locator('svg g.node[data-state="Hero.Legs.Running"]').click()
         pre = card.locator('.selection fieldset[data-section="pre"]')
-        pre.locator("button.add").click()
-        pre.locator("input.trigger-name").fill("Sit")
-        expect(pre.locator(".field-message .problem")).to_contain_text("no ground state")
+        pre.locator("select.kind").select_option("timer")
+        pre.locator("input.trigger-name").fill("Nap")
+        expect(pre.locator(".field-message .problem")).to_contain_text("no start_timer action")
         _painted(page)
         page.screenshot(path=str(path))
 

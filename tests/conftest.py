@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import settings
 
 import statetree
 import statetree.core
+
+if TYPE_CHECKING:
+    from statetree.chart import ShardPool
 
 # Property tests judge behaviour, never speed: a loaded CI machine must not turn a slow
 # example into a failure.
@@ -37,3 +42,37 @@ if statetree.__compiled__ and _stale_compiled_core():
         "(it recompiles), or set STATETREE_PURE=1 to test the Python source",
         returncode=2,
     )
+
+
+# -- Ray, for sharded batches ------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def ray_cluster() -> Iterator[None]:
+    """One small local Ray cluster for the whole session (started on first use), on this
+    machine alone: its workers import the test modules whose functions handlers name."""
+    from statetree.chart.shard.cluster import start_local
+
+    # Logical CPUs: three for the session pool, the rest for batches making their own (the
+    # guide's page has two of two shards at once).
+    start_local(8, object_store_memory=128 << 20)
+    yield
+    import ray  # imported by start_local, which must come first
+
+    ray.shutdown()
+
+
+@pytest.fixture(scope="session")
+def session_pool(ray_cluster: None) -> Iterator[ShardPool]:
+    """Three shard actors, borrowed by one sharded batch after another."""
+    from statetree.chart import ShardPool
+
+    with ShardPool(3) as pool:
+        yield pool
+
+
+@pytest.fixture
+def shard_pool(session_pool: ShardPool) -> Iterator[ShardPool]:
+    """The session's shard actors, free again after the test whatever it left open."""
+    yield session_pool
+    session_pool.user = None

@@ -59,11 +59,12 @@ def existing_file(name: str | Path, what: str = "file") -> Path:
     """``name`` as a path, after checking that it is a file.
 
     Raises:
-        LoadError: there is no such file (or it is a directory).
+        LoadError: there is no such file (or it is a directory, a named pipe, a device).
     """
     path = Path(name)
     if not path.is_file():
-        missing = "directory, not a" if path.is_dir() else "such"
+        # A folder, a named pipe or a device exists but is no file to read.
+        missing = "directory, not a" if path.is_dir() else "regular" if path.exists() else "such"
         raise LoadError(f"no {missing} {what}: {str(name)!r}")
     return path
 

@@ -131,7 +131,7 @@ def _blink(delay: float) -> StateDef:
 
 
 StepKind = Literal[
-    "send", "send_each", "hold", "release", "levels", "tick", "start", "spawn", "despawn"
+    "send", "send_each", "hold", "release", "levels", "tick", "start", "spawn", "despawn", "migrate"
 ]
 
 
@@ -148,7 +148,8 @@ class Step:
     dt: float = 0.0
     choices: tuple[int, ...] = ()
     """For ``send_each``: the index in ``EVENTS`` of each agent's event (-1: none); for
-    ``levels``: each agent's levels, bit ``i`` holding ``LEVELS[i]``."""
+    ``levels``: each agent's levels, bit ``i`` holding ``LEVELS[i]``; for ``migrate`` (a
+    sharded batch's call): the shard the agents move to."""
 
     def __str__(self) -> str:
         what = self.event if self.kind != "tick" else self.dt

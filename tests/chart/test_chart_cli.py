@@ -54,16 +54,84 @@ def test_run_prints_each_event_the_trace_and_the_actions(
 def test_run_reports_bad_charts_scripts_and_registries(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    status, _, err = run(capsys, BASIC, "--events", str(CHARTS / "basic_attack.events"))
-    assert status == 1
-    assert "unknown action type 'play_animation'" in err
+    broken = tmp_path / "broken.yaml"
+    broken.write_text(
+        Path(BASIC)
+        .read_text()
+        .replace("    - name: Idle ", "    - name: Idle\n      pre: {input: Rest}\n ")
+    )
+    status, out, err = run(capsys, str(broken), "--events", str(CHARTS / "basic_attack.events"))
+    assert (status, out) == (1, [])
+    assert "priority state Character has no ground state" in err
     script = tmp_path / "bad.events"
     script.write_text("input Go\ntick soon\n")
-    status, _, err = run(capsys, BASIC, "--registry", GAME_FILE, "--events", str(script))
-    assert status == 2
-    assert f"{script}:2: tick needs a time of at least 0, got 'soon'" in err
+    status, out, err = run(capsys, BASIC, "--registry", GAME_FILE, "--events", str(script))
+    assert (status, out) == (2, [])
+    assert err == (
+        f"statetree: error: {script}:2: tick needs a number of seconds, 0 or more (tick 0.5); "
+        "'soon' is not a number\n"
+    )
     with pytest.raises(LoadError, match="not a chart Registry"):
         load_registry(f"{GAME_FILE}:annotations")
+
+
+def test_run_takes_a_chart_without_its_registry_as_check_does(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    events = str(CHARTS / "combo_attack.events")
+    combo = str(CHARTS / "combo_attack.yaml")
+    status, alone, err = run(capsys, combo, "--events", events)
+    assert status == 0
+    assert err == (
+        "statetree: note: without --registry, enable_damage_collision, play_animation, "
+        "play_sound, disable_damage_collision are taken as the chart uses them (host "
+        "actions only print)\n"
+    )
+    status, hosted, err = run(capsys, combo, "--registry", GAME_FILE, "--events", events)
+    assert (status, err) == (0, "")
+    # The same steps and transitions; only the host's parameters differ.
+    steps = [line for line in alone if not line.startswith("  ")]
+    assert steps == [line for line in hosted if not line.startswith("  ")]
+    assert len(steps) > 20
+    exit_attack = "  exit Character.Alive.ComboAttack.ComboAttack1: "
+    assert f"{exit_attack}disable_damage_collision(value='ComboAttack1')" in alone
+    assert main(["check", combo]) == 0
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        (
+            "inpt Jump",
+            "unknown event kind 'inpt' (did you mean 'input'?); this chart's kinds are input, "
+            "anim_finished, timer, event, held (and tick, hold, release)",
+        ),
+        (
+            "tick 1e400",
+            "tick needs a number of seconds, 0 or more (tick 0.5); '1e400' is too large",
+        ),
+        (
+            "tick -2",
+            "tick needs a number of seconds, 0 or more (tick 0.5); time does not go back, got '-2'",
+        ),
+        (
+            "held Jump",
+            "held is a level trigger, held on and off: write 'hold Jump' or 'release Jump'",
+        ),
+        (
+            "hold input Jump",
+            "input is not a level trigger, so it cannot be held: send it with 'input Jump'",
+        ),
+    ],
+)
+def test_a_bad_script_line_is_refused_before_anything_runs(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, line: str, message: str
+) -> None:
+    script = tmp_path / "typo.events"
+    script.write_text(f"input BasicAttackButton\n# a comment\n{line}\n")
+    status, out, err = run(capsys, BASIC, "-r", GAME_FILE, "-e", str(script))
+    assert (status, out) == (2, [])
+    assert err == f"statetree: error: {script}:3: {message}\n"
 
 
 def test_the_platformer_runs_from_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:

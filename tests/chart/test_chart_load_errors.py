@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import functools
+import os
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from chart_samples import GAME
 
 from statetree.chart import ChartError, load, loads
+from statetree.chart.load import read_chart_file
 from statetree.errors import DefinitionError
 
 GOOD = """\
@@ -252,3 +257,39 @@ def test_the_document_must_be_a_chart() -> None:
     assert missing.message == "missing key 'root'"
     assert problem("name: X\nversion: 2\nroot: {name: R}\n").path == "version"
     assert problem("name: 1X\nroot: {name: R}\n").message.startswith("a name must be")
+
+
+def finished_within(call: Callable[[], object], path: Path, seconds: float = 10.0) -> object:
+    """What ``call`` raised or returned, if it finished within ``seconds``; a call blocked on
+    the FIFO at ``path`` is let go (a writer opens and closes it) before the test fails."""
+    outcome: list[object] = []
+
+    def run() -> None:
+        try:
+            outcome.append(call())
+        except Exception as error:
+            outcome.append(error)
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if worker.is_alive():
+        os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+        worker.join(seconds)
+        raise AssertionError(f"reading {path.name} blocked")
+    return outcome[0]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are a POSIX feature")
+def test_a_chart_path_that_is_a_pipe_or_a_folder_is_refused_without_reading(
+    tmp_path: Path,
+) -> None:
+    pipe = tmp_path / "pipe.yaml"
+    os.mkfifo(pipe)
+    folder = tmp_path / "folder.yaml"
+    folder.mkdir()
+    for path in (pipe, folder):
+        for read in (load, read_chart_file):
+            error = finished_within(functools.partial(read, path), pipe)
+            assert isinstance(error, ChartError)
+            assert str(error) == f"{path}: cannot read: not a regular file"

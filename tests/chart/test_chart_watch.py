@@ -142,7 +142,9 @@ def test_watch_reports_every_broken_save_and_keeps_the_old_chart_running(
     reported = [line for line in out if line.startswith("! ")]
     assert len(reported) == len(BROKEN) + 2  # every broken save, the loop, the bad line
     assert reported[-2].startswith("! not reloaded: machine 'BasicAttack' changed its state")
-    assert reported[-1] == "! <stdin>:1: tick needs a time of at least 0, got 'soon'"
+    assert reported[-1] == (
+        "! <stdin>:2: tick needs a number of seconds, 0 or more (tick 0.5); 'soon' is not a number"
+    )
     # The old chart ran on: the attack still deals 1.0 ...
     attack = "  enter Character.BasicAttack: enable_damage_collision(name='BasicAttack', damage=%s)"
     assert out.index(attack % "1.0") > out.index(reported[-2])

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
-from statetree.cli import EXIT_FAILED, EXIT_OK, main
+from statetree.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, main
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
@@ -172,6 +173,17 @@ def test_a_chart_that_does_not_parse(
         "  error: broken.yaml:2: not valid YAML: did not find expected node content [chart]\n"
         "  1 error, 0 warnings\n",
     )
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are a POSIX feature")
+def test_a_chart_path_that_is_a_pipe_is_refused_without_waiting(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    os.mkfifo("pipe.yaml")
+
+    assert main(["check", "pipe.yaml"]) == EXIT_USAGE
+    assert capsys.readouterr().err == "statetree: error: no regular chart file: 'pipe.yaml'\n"
 
 
 def test_the_book_samples_named_in_the_help_pass_strict(

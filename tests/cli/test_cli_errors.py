@@ -134,10 +134,21 @@ def test_missing_files_and_misplaced_options_are_usage_errors(
     [
         (
             ["plot", "cli_samples:Good.Alive", "--dpi", "0"],
-            "argument --dpi: must be a number above 0, got 0",
+            "argument --dpi: needs a number above 0, got 0",
         ),
-        (["plot", "cli_samples:Good.Alive", "--dpi", "x"], "argument --dpi: not a number: 'x'"),
-        (["run", "a.yaml", "--poll", "-1"], "argument --poll: must be a number above 0, got -1"),
+        (
+            ["plot", "cli_samples:Good.Alive", "--dpi", "x"],
+            "argument --dpi: needs a number above 0; 'x' is not a number",
+        ),
+        (["run", "a.yaml", "--poll", "-1"], "argument --poll: needs a number above 0, got -1"),
+        (
+            ["run", "a.yaml", "--poll", "1e400"],
+            "argument --poll: needs a number above 0; '1e400' is too large",
+        ),
+        (
+            ["run", "a.yaml", "--poll", "nan"],
+            "argument --poll: needs a number above 0; 'nan' is not a number",
+        ),
     ],
 )
 def test_bad_option_values_are_refused_by_the_parser(

@@ -185,3 +185,96 @@ def test_no_event_outlives_the_processing_after_it(frames: list[list[object]]) -
         # Each "go" moves the machine once: an odd number of them swaps Ping and Pong.
         swapped = posted.count("go") % 2 == 1
         assert (type(machine.stack[-1]) is not before) == swapped
+
+
+class Verdict:
+    """What ``==`` gives for some types (NumPy's scalars give ``numpy.bool``): not a bool,
+    but true or false."""
+
+    def __init__(self, value: bool) -> None:
+        self.value = value
+
+    def __bool__(self) -> bool:
+        return self.value
+
+
+class Reading:
+    """An event that compares like a NumPy number: ``==`` gives a :class:`Verdict`."""
+
+    def __init__(self, value: float) -> None:
+        self.value = value
+
+    def __eq__(self, other: object) -> Verdict:  # type: ignore[override]
+        return Verdict(other == self.value)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class Unsure:
+    """An event whose ``==`` gives something that is neither true nor false."""
+
+    def __eq__(self, other: object) -> Verdict:  # type: ignore[override]
+        raise ArithmeticError("no truth value")
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def test_an_event_whose_equality_is_not_a_bool_is_matched_by_its_truth() -> None:
+    machine, _ = traced(Alive)
+    inside = machine.stack[-1]
+    reading = Reading(3.0)
+    machine.post(reading)
+
+    assert inside.received("died") is None
+    assert inside.received(3.0) is reading
+    assert inside.take(Reading) is reading
+    assert machine.events == ()
+
+
+def test_numpy_numbers_are_events_like_any_other() -> None:
+    numpy = pytest.importorskip("numpy")
+    machine, lines = traced(Alive)
+    inside = machine.stack[-1]
+    machine.post(numpy.float64(3.0))
+
+    assert inside.received("died") is None
+    assert inside.received(3.0) == 3.0
+    machine.process_state_transitions()
+    assert lines == [] and machine.events == ()
+
+
+def test_an_event_that_cannot_be_compared_is_a_usage_error_and_stays_posted() -> None:
+    machine, _ = traced(Alive)
+    inside = machine.stack[-1]
+    unsure = Unsure()
+    machine.post(unsure)
+
+    with pytest.raises(st.UsageError) as caught:
+        inside.received("died")
+
+    assert str(caught.value) == (
+        f"received('died') on machine 'M': comparing it with the event {unsure!r} gives "
+        "neither true nor false (an event's == must give a truth value)"
+    )
+    assert isinstance(caught.value.__cause__, ArithmeticError)
+    assert machine.events == (unsure,)
+
+
+def test_none_is_not_an_event() -> None:
+    machine, _ = traced(Alive)
+    inside = machine.stack[-1]
+
+    with pytest.raises(st.UsageError) as caught:
+        machine.post(None)
+    assert str(caught.value) == (
+        "post(None) on machine 'M': None is not an event (received() and take() give None "
+        "when there is no event); post a string, an enum member or an object"
+    )
+    assert machine.events == ()
+    for look in (inside.received, inside.take):
+        with pytest.raises(st.UsageError) as caught:
+            look(None)
+        assert str(caught.value) == (
+            f"{look.__name__}(None) on machine 'M': None is not an event kind; give a "
+            "class, a string, an enum member or a value"
+        )

@@ -119,3 +119,52 @@ def test_the_same_thread_from_a_hook_gets_the_hook_message() -> None:
     machine = st.StateMachine(Meddling, name="npc")
     with pytest.raises(st.UsageError, match="while it is already running one of its states"):
         machine.process_state_transitions()
+
+
+@pytest.mark.parametrize("driving", ["process_state_transitions", "update_states"])
+def test_an_event_posted_from_another_thread_while_the_machine_runs_is_refused(
+    driving: str,
+) -> None:
+    inside = threading.Event()
+    release = threading.Event()
+
+    class Waiting(st.State[None]):
+        def transition(self) -> st.Transition | None:
+            if self.machine.events:  # the second processing: the worker waits in it
+                inside.set()
+                release.wait(TIMEOUT)
+            return None
+
+        def update(self) -> None:
+            inside.set()
+            release.wait(TIMEOUT)
+
+    machine = st.StateMachine(Waiting, name="npc")
+    machine.process_state_transitions()
+    machine.post("go")
+    worker = threading.Thread(target=getattr(machine, driving))
+    worker.start()
+    try:
+        assert inside.wait(TIMEOUT)
+        pending = machine.events
+        with pytest.raises(st.UsageError) as caught:
+            machine.post("late")
+        assert machine.events == pending  # nothing was posted
+    finally:
+        release.set()
+        worker.join(TIMEOUT)
+    assert not worker.is_alive()
+    assert str(caught.value).startswith(
+        f"post() called on machine 'npc' from thread {threading.get_ident()} while thread "
+        f"{worker.ident} is processing it; "
+    )
+    assert "late" not in machine.events
+
+
+def test_an_idle_machine_takes_events_from_any_thread() -> None:
+    machine = st.StateMachine(Off, Switch(), name="lamp")
+    machine.process_state_transitions()
+    poster = threading.Thread(target=machine.post, args=("on",))
+    poster.start()
+    poster.join(TIMEOUT)
+    assert machine.events == ("on",)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as hs
@@ -67,7 +69,16 @@ def test_time_in_state_is_opt_in() -> None:
 
 
 @pytest.mark.parametrize(
-    ("args", "kwargs", "shown"), [((), {}, "None"), (("1",), {}, "'1'"), ((-0.5,), {}, "-0.5")]
+    ("args", "kwargs", "shown"),
+    [
+        ((), {}, "None"),
+        (("1",), {}, "'1'"),
+        ((-0.5,), {}, "-0.5"),
+        ((math.inf,), {}, "inf"),
+        ((), {"dt": math.nan}, "nan"),
+        ((10**30 * 10**300,), {}, "1" + "0" * 330),
+        ((-(10**400),), {}, "-1" + "0" * 400),
+    ],
 )
 def test_a_tracking_machine_needs_the_frame_time(
     args: tuple[object, ...], kwargs: dict[str, object], shown: str
@@ -78,8 +89,10 @@ def test_a_tracking_machine_needs_the_frame_time(
         machine.update_states(*args, **kwargs)
     assert str(caught.value) == (
         "update_states() on machine 'Gun' tracks time in state, so it needs the "
-        f"frame's time as its first argument or dt= (seconds, at least 0); got {shown}"
+        f"frame's time as its first argument or dt= (a finite number of seconds, at least 0); "
+        f"got {shown}"
     )
+    assert machine.stack[-1].time_in_state == 0.0
     machine.update_states(dt=0.5)
     assert machine.stack[-1].time_in_state == 0.5
 

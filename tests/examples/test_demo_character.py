@@ -105,7 +105,10 @@ def test_demo_prints_the_whole_showcase(tmp_path: Path, monkeypatch: pytest.Monk
     labels = "".join(svg.itertext())
     for state in ("Alive", "Dead", "Locomotion", "Move_Walk", "Move_Crawl", "Jump_Done"):
         assert state in labels
-    assert text.startswith("== statetree demo: a character controller ==\n-- stand still\n")
+    assert text.startswith(
+        "Headless (--headless): the inspector serves 240 frames and stops, the game plays a "
+        "scripted match.\n\n== statetree demo: a character controller ==\n-- stand still\n"
+    )
     assert "HSM_1_Hero:    Sibling : CharacterStates.Move_Crawl" in text
     assert ">>> Hero died" in text
     character, bitmask = text.split(
@@ -119,3 +122,34 @@ def test_demo_prints_the_whole_showcase(tmp_path: Path, monkeypatch: pytest.Monk
     assert "ran 240 frames of" in inspector
     game = text.split("== the game: Shrine Arena")[1]
     assert "frame 600 (10.0 s): " in game and "world fingerprint" in game
+
+
+@pytest.mark.parametrize(
+    ("asked", "ci", "terminal", "display", "mode"),
+    [
+        (False, False, True, True, demo.Mode(headless=False, window=True)),
+        (True, False, True, True, demo.Mode(True, False, f"Headless (--headless): {demo.BRIEF}.")),
+        (False, True, True, True, demo.Mode(True, False, f"Headless (CI is set): {demo.BRIEF}.")),
+        (
+            False,
+            False,
+            False,
+            True,
+            demo.Mode(True, False, f"Headless (standard input is not a terminal): {demo.BRIEF}."),
+        ),
+    ],
+)
+def test_the_demo_says_why_it_runs_headless(
+    asked: bool, ci: bool, terminal: bool, display: bool, mode: demo.Mode
+) -> None:
+    assert demo.choose_mode(asked, ci, terminal, display) == mode
+
+
+def test_without_a_display_the_demo_says_what_it_does_instead() -> None:
+    mode = demo.choose_mode(asked=False, ci=False, terminal=True, display=False)
+
+    assert (mode.headless, mode.window) == (False, False)
+    assert mode.note.startswith(
+        "No display (neither DISPLAY nor WAYLAND_DISPLAY is set): the game plays a scripted "
+        "match and prints its result instead of opening a window"
+    )

@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from importlib.util import find_spec
 from typing import Any
 
 import pytest
 from inspector_screenshots import chromium_path
 
-from statetree.inspect import Inspector
+from statetree.inspect import Inspector, serve
 
 BROWSER = [
     pytest.mark.skipif(chromium_path() is None, reason="Chromium is not installed"),
@@ -50,6 +51,18 @@ class Loop:
         self.thread.join(5)
 
 
+@contextmanager
+def served(machines: list[object], tick: Callable[[], None]) -> Iterator[Inspector]:
+    """An inspector serving ``machines`` (30 updates a second), with a loop calling ``tick``
+    each frame it lets through, until the block ends."""
+    with serve(machines, port=0, rate=30) as inspector:
+        loop = Loop(inspector, tick)
+        try:
+            yield inspector
+        finally:
+            loop.stop()
+
+
 def wait_until(condition: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
     """Poll ``condition`` until it holds; fail naming ``what`` after ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
@@ -70,8 +83,16 @@ def card(page: Any, machine: str) -> Any:
 
 
 def node(page: Any, machine: str, state: str) -> Any:
-    """A state's node in a machine's diagram."""
-    return card(page, machine).locator(f'svg g.node[data-state="{state}"]')
+    """A state in a machine's diagram: its node, or the box of a state drawn with its
+    children inside (a chart's statechart)."""
+    found = f'svg g.node[data-state="{state}"], svg g.cluster[data-state="{state}"]'
+    return card(page, machine).locator(found)
+
+
+def grip(page: Any, machine: str, state: str) -> Any:
+    """Where a person presses a state: its node, or the name on its box."""
+    found = f'svg g.node[data-state="{state}"], svg g.cluster[data-state="{state}"] > text'
+    return card(page, machine).locator(found)
 
 
 def flick(page: Any, lamp: Any) -> None:

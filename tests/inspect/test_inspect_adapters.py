@@ -275,3 +275,21 @@ def test_owner_values_keep_what_cannot_change_and_write_down_the_rest() -> None:
         ("fields", "slotted", "3"),
     ]
     assert values[2][2] is owner.at  # frozen: kept as it is, written down when asked
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (91.36666666666405, "91.3667"),  # a clock summed from 1/30 s frames
+        (2.0, "2.0"),
+        (0.1 + 0.2, "0.3"),
+        (1e-7, "1e-07"),
+        (float("inf"), "inf"),
+        ((1.23456789, [0.1 + 0.2], {"x": 2.5}), "(1.23457, [0.3], {'x': 2.5})"),
+        (7, "7"),
+    ],
+)
+def test_numbers_are_rounded_for_people(value: object, text: str) -> None:
+    from statetree.inspect.values import text_of
+
+    assert text_of(value) == text

@@ -4,13 +4,14 @@ breakpoints, pausing, and the views (zoom, fit, expand, dark theme).
 
 from __future__ import annotations
 
+import itertools
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import BROWSER, Loop, card, flick, lit, node, wait_until
+from browser_support import BROWSER, Loop, card, flick, lit, node, served, wait_until
 from inspect_samples import Lamp
 from inspector_demo import CHART, Torch, platformer
 
@@ -42,10 +43,8 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[World, Ins
     path = tmp_path_factory.mktemp("charts") / "platformer.yaml"
     shutil.copyfile(CHART, path)
     world = World(path)
-    with serve(world.machines(), port=0, rate=30) as inspector:
-        loop = Loop(inspector, world.tick)
+    with served(world.machines(), world.tick) as inspector:
         yield world, inspector
-        loop.stop()
 
 
 @pytest.fixture
@@ -203,9 +202,11 @@ def test_chart_diagrams_label_their_transitions(page: Any) -> None:
     expect(
         chart.locator('g.edge[data-link="Hero.Arms.Aiming->Hero.Arms.Relaxed"] text')
     ).to_have_text("not held: Aim")
-    # The start marker is drawn, but it is no state to select.
-    expect(chart.locator("g.node.marker")).to_have_count(1)
-    expect(chart.locator("g.node[data-state]")).to_have_count(10)
+    # Drawn as a statechart: the states with children are boxes, the others nodes; the
+    # start marker and the dots and diamonds inside the boxes are no states to select.
+    expect(chart.locator("g.cluster[data-state]")).to_have_count(3)
+    expect(chart.locator("g.node[data-state]")).to_have_count(7)
+    expect(chart.locator("g.node.marker")).to_have_count(3)  # start, Legs' diamond, Arms' dot
 
 
 def test_zoom_fit_and_expand(page: Any) -> None:
@@ -301,10 +302,53 @@ def test_a_chart_batch_is_shown_as_a_population(browser: Any) -> None:
         assert lines.evaluate_all("lines => lines.map(l => l.dataset.state)") == leaves
         # The counts follow the frames, and add up to the population.
         wait_until(lambda: _leaf_total(population) == 300 and _frame(population) > 30, "frames")
+        _axes_show_every_state(population)
         population.locator('.legend-item[data-state="Character.Dead"]').click()
         expect(lines).to_have_count(len(leaves) - 1)
         page.close()
         loop.stop()
+
+
+def _axes_show_every_state(population: Any) -> None:
+    """The chart has axes: agents (a log scale at first) and frames; on the log scale every
+    state holding agents is drawn clear of the bottom, however few it holds."""
+    from playwright.sync_api import expect
+
+    chart = population.locator("svg.population-chart")
+    scale = population.locator("button.scale")
+    expect(scale).to_have_attribute("aria-pressed", "true")
+    expect(chart.locator(".axis.y text:not(.title)")).to_have_text(["0", "1", "10", "100"])
+    expect(chart.locator(".axis.y text.title")).to_have_text("agents")
+    frames = _texts(chart.locator(".axis.x text:not(.title)"))
+    assert len(frames) >= 2 and frames[0] == "0"
+    lifts = chart.evaluate(LIFTS)
+    assert lifts and all(lift >= 8 for count, lift in lifts if count > 0), lifts
+
+    scale.click()
+    expect(scale).to_have_attribute("aria-pressed", "false")
+    ticks = [
+        int(text.replace(",", "")) for text in _texts(chart.locator(".axis.y text:not(.title)"))
+    ]
+    steps = {b - a for a, b in itertools.pairwise(ticks)}
+    assert ticks[0] == 0 and len(steps) == 1 and ticks[-1] >= 100
+    scale.click()
+
+
+def _texts(found: Any) -> list[str]:
+    return list(found.evaluate_all("texts => texts.map(text => text.textContent)"))
+
+
+# For each line: the latest count of its state and how far above the bottom it is drawn.
+LIFTS = """chart => {
+  const bottom = Number(chart.querySelector(".axis.y line.base").getAttribute("y1"));
+  const legend = chart.closest(".population").querySelectorAll(".legend-item");
+  const counts = new Map([...legend].map(
+    (i) => [i.dataset.state, Number(i.textContent.split(" ").pop().replace(/,/g, ""))]));
+  return [...chart.querySelectorAll("polyline")].map((line) => {
+    const last = line.getAttribute("points").split(" ").pop().split(",");
+    return [counts.get(line.dataset.state), bottom - Number(last[1])];
+  });
+}"""
 
 
 def _frame(population: Any) -> int:

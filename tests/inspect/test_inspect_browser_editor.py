@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import BROWSER, Loop, card, node
+from browser_support import BROWSER, card, grip, node, served
 from inspector_demo import CHART, platformer
 
-from statetree.inspect import EditableChartAdapter, Inspector, serve
+from statetree.inspect import EditableChartAdapter, Inspector
 
 pytestmark = BROWSER
 
@@ -45,10 +45,8 @@ def chart(tmp_path: Path) -> Iterator[Chart]:
     path = tmp_path / "platformer.yaml"
     shutil.copyfile(CHART, path)
     adapter = platformer(path)
-    with serve([adapter], port=0, rate=30) as inspector:
-        loop = Loop(inspector, lambda: adapter.chart_machine.tick(0.01))
+    with served([adapter], lambda: adapter.chart_machine.tick(0.01)) as inspector:
         yield Chart(adapter, inspector)
-        loop.stop()
 
 
 @pytest.fixture
@@ -66,7 +64,7 @@ def select(page: Any, state: str) -> Any:
     """Click a state in the diagram; returns the panel that edits it."""
     from playwright.sync_api import expect
 
-    node(page, MACHINE, state).click()
+    grip(page, MACHINE, state).click()
     panel = card(page, MACHINE).locator(".selection")
     expect(panel.locator("h4").first).to_have_text(state)
     return panel
@@ -124,6 +122,7 @@ def test_children_are_added_reordered_and_deleted_and_undone(page: Any, chart: C
     expect(editor.locator("button.undo")).to_be_disabled()
 
     editor.locator("button.redo").click()
+    expect(head).to_have_attribute("data-undo", "1")  # saved: the reply came
     expect(node(page, MACHINE, "Hero.Arms.Blocking")).to_have_count(1)
     assert "        - name: Blocking\n" in chart.text
 
@@ -207,22 +206,55 @@ def test_actions_are_edited_with_typed_controls(page: Any, chart: Chart) -> None
 def test_a_bad_edit_gets_the_loaders_message_next_to_the_field(page: Any, chart: Chart) -> None:
     from playwright.sync_api import expect
 
-    panel = select(page, "Hero.Legs.Standing")
+    panel = select(page, "Hero.Legs.Running")
     pre = panel.locator('fieldset[data-section="pre"]')
-    pre.locator("button.add").click()
-    pre.locator("input.trigger-name").fill("Sit")
+    pre.locator("select.kind").select_option("timer")
+    pre.locator("input.trigger-name").fill("Nap")
 
     # Checked as typed, with the loader's own words, next to the field: nothing is saved.
     message = pre.locator(".field-message .problem")
     expect(message).to_have_text(
-        "line 28: priority state Hero.Legs has no ground state: its last child Standing has "
-        "a pre-condition; add a last child without one, chosen when no other is"
+        "line 19: no start_timer action starts a timer named 'Nap' (timers started: Reload)"
     )
     pre.locator("button.apply").click()
     expect(message).to_have_count(1)
     expect(pre.locator(".field-message")).not_to_contain_text("saving")
     assert chart.text == chart.original
     expect(page.locator("#notices .notice")).to_have_count(0)
+
+
+# What the form of each state offers, as the chart's rule says (Hero is concurrent, Legs a
+# priority state whose last child is its ground state, Arms explicit): whether its policy
+# can be chosen, and its sections.
+OFFERS = {
+    "Hero": (True, ["children", "enter", "exit"]),
+    "Hero.Legs": (True, ["children", "enter", "exit"]),
+    "Hero.Legs.Jumping": (False, ["children", "pre", "post", "enter", "exit"]),
+    "Hero.Legs.Standing": (False, ["children", "enter", "exit"]),
+    "Hero.Arms.Aiming": (False, ["children", "enter", "exit", "transitions"]),
+}
+
+
+@pytest.mark.parametrize("state", list(OFFERS))
+def test_each_state_is_offered_only_what_the_loader_accepts_there(
+    page: Any, chart: Chart, state: str
+) -> None:
+    from playwright.sync_api import expect
+
+    policy, sections = OFFERS[state]
+    form = select(page, state).locator(".state-form")
+    expect(form.locator("fieldset.section")).to_have_count(len(sections))
+    shown = form.locator("fieldset.section").evaluate_all(
+        "sets => sets.map(set => set.dataset.section || set.classList[1])"
+    )
+    assert shown == sections
+    chooser = form.locator('select[data-field="policy"]')
+    if policy:
+        expect(chooser).to_be_enabled()
+    else:  # a leaf: a policy would choose among children it does not have
+        expect(chooser).to_be_disabled()
+        expect(chooser).to_have_value("")
+    expect(form.locator("p.placement")).not_to_be_empty()
 
 
 def test_the_text_is_edited_checked_and_saved(page: Any, chart: Chart) -> None:

@@ -383,7 +383,8 @@ def test_a_commit_refuses_a_file_changed_since_the_edit_was_checked(tmp_path: Pa
 
 
 def test_a_chart_file_runs_alone_with_the_types_it_uses(tmp_path: Path) -> None:
-    from statetree.inspect.chart_world import ChartWorld, stand_in_registry
+    from statetree.chart.stand_in import stand_in_registry
+    from statetree.inspect.chart_world import ChartWorld
 
     path = tmp_path / "platformer.yaml"
     shutil.copyfile(PLATFORMER_CHART, path)

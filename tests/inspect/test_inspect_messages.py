@@ -3,6 +3,7 @@ a page's mistake gets the reason back and changes nothing."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Iterator
 from importlib.util import find_spec
@@ -131,16 +132,25 @@ def test_a_refused_edit_carries_the_loaders_problems(socket: Any, world: World) 
     [
         (b"# caf\xe9\n", ":1: not UTF-8 text: byte 0xe9 at column 6; save the chart as UTF-8"),
         (None, ": cannot read: No such file or directory"),
+        pytest.param(
+            "pipe",
+            ": cannot read: not a regular file",
+            marks=pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="pipes are POSIX"),
+        ),
     ],
 )
 def test_a_file_that_cannot_be_read_gets_the_loaders_error(
-    socket: Any, world: World, damage: bytes | None, problem: str
+    socket: Any, world: World, damage: bytes | str | None, problem: str
 ) -> None:
     path, machine = world.chart.file.path, world.chart.chart_machine
     chart, active = machine.chart, machine.active
     if damage is None:
         path.unlink()  # the file vanished (a save by renaming, half done)
+    elif damage == "pipe":  # reading it would wait for a writer forever
+        path.unlink()
+        os.mkfifo(path)
     else:
+        assert isinstance(damage, bytes)
         path.write_bytes(damage + path.read_bytes())
 
     source = {"type": "chart-source", "machine": "Platformer"}
@@ -274,3 +284,36 @@ def test_a_charts_view_has_its_palette_and_regions(world: World) -> None:
         ("Hero", "Hero.Legs", 4),
         ("Hero", "Hero.Arms", 5),
     ]
+
+
+@pytest.mark.parametrize(
+    ("message", "command", "reason"),
+    [
+        ({"type": "step", "frames": 0}, "step", "field 'frames' must be an integer from 1 to 1000"),
+        ({"type": "pause"}, "pause", "'pause' message lacks field(s): paused"),
+        ({"type": "travel", "machine": "Lamp", "seq": 1, "x": 1}, "travel", "unexpected field"),
+        ({"type": "eval"}, None, "unknown message type 'eval'"),
+    ],
+)
+def test_a_message_that_fails_validation_gets_its_ref_back(
+    socket: Any, message: dict[str, Any], command: str | None, reason: str
+) -> None:
+    socket.send_json({**message, "ref": 41})
+
+    error = receive(socket, "error")
+
+    assert error["ref"] == 41
+    assert error.get("request") == command
+    assert reason in error["message"]
+
+
+def test_a_message_with_a_bad_ref_gets_an_error_without_one(socket: Any) -> None:
+    socket.send_json({"type": "pause", "paused": True, "ref": -3})
+
+    error = receive(socket, "error")
+
+    assert error == {
+        "type": "error",
+        "message": "field 'ref' must be a non-negative integer",
+        "request": "pause",
+    }

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hs
 
 from statetree.inspect import COMMANDS, ProtocolError, parse_message
 from statetree.inspect.protocol import MAX_MESSAGE_BYTES
@@ -171,3 +173,53 @@ def test_an_edit_may_not_nest_without_bound() -> None:
     message = json.dumps({"type": "edit-chart", "machine": "c", "edit": {"op": "x", "v": deep}})
 
     assert refused(message) == "field 'edit' nests deeper than 24 levels"
+
+
+def test_a_refusal_carries_the_command_and_ref_the_message_gave() -> None:
+    with pytest.raises(ProtocolError) as caught:
+        parse_message('{"type": "step", "frames": 0, "ref": 9}')
+    assert (caught.value.request, caught.value.ref) == ("step", 9)
+
+    with pytest.raises(ProtocolError) as caught:
+        parse_message('{"type": "eval", "ref": 3}')
+    assert (caught.value.request, caught.value.ref) == (None, 3)
+
+    with pytest.raises(ProtocolError) as caught:
+        parse_message('{"type": "pause", "paused": true, "ref": 1.5}')
+    assert str(caught.value) == "field 'ref' must be a non-negative integer"
+    assert (caught.value.request, caught.value.ref) == ("pause", None)
+
+    with pytest.raises(ProtocolError) as caught:
+        parse_message('[{"ref": 4}]')
+    assert (caught.value.request, caught.value.ref) == (None, None)
+
+
+JSON = hs.recursive(
+    hs.none() | hs.booleans() | hs.integers() | hs.floats(allow_nan=False) | hs.text(max_size=6),
+    lambda inner: (
+        hs.lists(inner, max_size=3) | hs.dictionaries(hs.text(max_size=8), inner, max_size=3)
+    ),
+    max_leaves=12,
+)
+FIELDS = sorted({field for schema in COMMANDS.values() for field in schema})
+
+
+@settings(max_examples=200)
+@given(
+    hs.one_of(hs.sampled_from(list(COMMANDS)), JSON),
+    hs.one_of(hs.integers(0, 2**53 - 1), JSON),
+    hs.dictionaries(hs.sampled_from([*FIELDS, "extra"]), JSON, max_size=4),
+)
+def test_a_hostile_message_is_a_command_or_a_refusal_that_keeps_its_ref(
+    kind: object, ref: object, fields: dict[str, object]
+) -> None:
+    message = json.dumps({"type": kind, "ref": ref, **fields})
+    try:
+        command = parse_message(message)
+    except ProtocolError as error:
+        valid = isinstance(ref, int) and not isinstance(ref, bool) and 0 <= ref < 2**53
+        assert error.ref == (ref if valid else None)
+        assert error.request == (kind if isinstance(kind, str) and kind in COMMANDS else None)
+    else:
+        assert command.type == kind and command.ref == ref
+        assert set(command.fields) == set(COMMANDS[command.type])

@@ -135,6 +135,51 @@ def test_a_client_with_another_wire_schema_is_refused_naming_both(
     )
 
 
+@pytest.mark.parametrize(
+    ("answer", "reason"),
+    [
+        (
+            HandshakeMessage(MessageKind.WELCOME, OTHER),
+            f"it welcomed this client with another wire schema: the server's fingerprint is "
+            f"{OTHER}, this client's is {SCHEMA}; the two programs encode machines "
+            "differently (compare their schema files: statetree net schema --check), and a "
+            "statetree server would have refused the client",
+        ),
+        (
+            HandshakeMessage(MessageKind.REFUSED, SCHEMA, "maintenance"),
+            "it refused this client (maintenance)",
+        ),
+        (HandshakeMessage(MessageKind.REFUSED, SCHEMA), "it refused this client (no reason given)"),
+    ],
+    ids=["welcome with another schema", "refusal with a reason", "refusal without one"],
+)
+def test_a_rogue_servers_answer_is_reported_as_it_was(
+    answer: HandshakeMessage, reason: str
+) -> None:
+    async def scenario() -> None:
+        rogue = Raw()
+        address = rogue.socket.getsockname()
+
+        async def answer_the_hello() -> None:
+            data, sender = await asyncio.get_running_loop().sock_recvfrom(rogue.socket, 2048)
+            assert decode_message(data) == HandshakeMessage(MessageKind.HELLO, SCHEMA)
+            rogue.send(encode_message(answer), sender)
+
+        answering = asyncio.create_task(answer_the_hello())
+        try:
+            with pytest.raises(HandshakeError) as error:
+                await client(address, timeout=5.0, retry=5.0)
+            await answering
+        finally:
+            rogue.close()
+        assert str(error.value) == (
+            f"handshake with the server at 127.0.0.1:{address[1]} failed: {reason}"
+        )
+        assert (error.value.ours, error.value.theirs) == (SCHEMA, answer.fingerprint)
+
+    run(scenario)
+
+
 def test_a_client_nobody_answers_gives_up_after_its_timeout() -> None:
     async def scenario() -> None:
         silent = Raw()  # bound, so the port is taken, but it never answers

@@ -6,9 +6,10 @@ loaded into an immutable, validated model, compiled into ``State`` classes and r
 unchanged. YAML needs ``ruamel.yaml`` and TOML before Python 3.11 needs ``tomli`` (the
 ``chart`` extra); they are imported only when such a file is read.
 
-:class:`ChartBatch` runs one chart for many agents as NumPy arrays (the ``batch`` extra);
-it and its companions are loaded on first access and left out of ``__all__``, so a star
-import works without NumPy.
+:class:`ChartBatch` runs one chart for many agents as NumPy arrays (the ``batch`` extra),
+and :class:`ShardedBatch` splits them into shards held by Ray actors (the ``shard`` extra);
+they and their companions are loaded on first access and left out of ``__all__``, so a star
+import works without NumPy or Ray.
 """
 
 from __future__ import annotations
@@ -65,6 +66,11 @@ if TYPE_CHECKING:
     from statetree.chart.batch import BatchLoopError as BatchLoopError
     from statetree.chart.batch import BatchSnapshot as BatchSnapshot
     from statetree.chart.batch import ChartBatch as ChartBatch
+    from statetree.chart.shard import Shard as Shard
+    from statetree.chart.shard import ShardedBatch as ShardedBatch
+    from statetree.chart.shard import ShardError as ShardError
+    from statetree.chart.shard import ShardLostError as ShardLostError
+    from statetree.chart.shard import ShardPool as ShardPool
 
 _BATCH = (
     "AgentView",
@@ -74,6 +80,7 @@ _BATCH = (
     "BatchSnapshot",
     "ChartBatch",
 )
+_SHARD = ("Shard", "ShardError", "ShardLostError", "ShardPool", "ShardedBatch")
 
 __all__ = [
     "DEFAULT_REGISTRY",
@@ -138,4 +145,6 @@ def __getattr__(name: str) -> Any:
     # The batch engine needs NumPy, so it is imported only when first asked for.
     if name in _BATCH:
         return getattr(importlib.import_module("statetree.chart.batch"), name)
+    if name in _SHARD:  # Ray too: the shard package
+        return getattr(importlib.import_module("statetree.chart.shard"), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

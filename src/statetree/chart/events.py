@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from difflib import get_close_matches
 from typing import Literal, NamedTuple
 
 from statetree.chart.errors import ScriptError
-from statetree.chart.registry import HELD
+from statetree.chart.registry import HELD, Registry
 
 __all__ = ["Event", "ScriptStep", "read_script"]
 
@@ -58,36 +59,87 @@ class ScriptStep:
         return f"{self.kind} {shown}"
 
 
-def _step(words: list[str], line: int, file: str) -> ScriptStep:
+def _seconds(text: str, where: str) -> float:
+    """The time of a ``tick`` line, or why it is not one."""
+    try:
+        dt = float(text)
+    except ValueError:
+        dt = math.nan
+    if math.isfinite(dt) and dt >= 0:
+        return dt
+    if math.isnan(dt):
+        why = f"{text!r} is not a number"
+    elif math.isinf(dt):
+        why = f"{text!r} is too large"
+    else:
+        why = f"time does not go back, got {text!r}"
+    raise ScriptError(f"{where}: tick needs a number of seconds, 0 or more (tick 0.5); {why}")
+
+
+def _step(words: list[str], where: str, line: int) -> ScriptStep:
     first = words[0]
     if first == "tick" and len(words) == 2:
-        try:
-            dt = float(words[1])
-        except ValueError:
-            dt = math.nan
-        if not (math.isfinite(dt) and dt >= 0):
-            raise ScriptError(f"{file}:{line}: tick needs a time of at least 0, got {words[1]!r}")
-        return ScriptStep("tick", dt=dt, line=line)
+        return ScriptStep("tick", dt=_seconds(words[1], where), line=line)
     if first in ("hold", "release") and len(words) in (2, 3):
         kind, name = (HELD, words[1]) if len(words) == 2 else (words[1], words[2])
         return ScriptStep("hold" if first == "hold" else "release", Event(kind, name), line=line)
     if len(words) == 2:
         return ScriptStep("send", Event(first, words[1]), line=line)
     raise ScriptError(
-        f"{file}:{line}: cannot read {' '.join(words)!r}; write KIND NAME (e.g. input Jump), "
+        f"{where}: cannot read {' '.join(words)!r}; write KIND NAME (e.g. input Jump), "
         "tick SECONDS, hold NAME or release NAME"
     )
 
 
-def read_script(text: str, file: str = "<script>") -> tuple[ScriptStep, ...]:
+def _check_kind(step: ScriptStep, registry: Registry, where: str) -> None:
+    """Refuse an event of a kind the chart does not know, or sent the wrong way."""
+    event = step.event
+    if event is None:
+        return
+    trigger = registry.triggers.get(event.kind)
+    if trigger is None:
+        known = list(registry.triggers)
+        close = get_close_matches(event.kind, [*known, "tick", "hold", "release"], n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise ScriptError(
+            f"{where}: unknown event kind {event.kind!r}{hint}; this chart's kinds are "
+            f"{', '.join(known)} (and tick, hold, release)"
+        )
+    if step.kind == "send" and trigger.level:
+        raise ScriptError(
+            f"{where}: {event.kind} is a level trigger, held on and off: write "
+            f"'hold {event.name}' or 'release {event.name}'"
+        )
+    if step.kind != "send" and not trigger.level:
+        raise ScriptError(
+            f"{where}: {event.kind} is not a level trigger, so it cannot be held: send it "
+            f"with '{event.kind} {event.name}'"
+        )
+
+
+def read_script(
+    text: str, file: str = "<script>", registry: Registry | None = None, *, first_line: int = 1
+) -> tuple[ScriptStep, ...]:
     """The steps of an events script.
 
+    Args:
+        text: the script.
+        file: its name, for messages.
+        registry: the chart's registry (``chart.registry``): each event's kind must then be
+            one of its trigger types, held or released only if it is a level trigger.
+        first_line: the number of the text's first line (for text read line by line).
+
     Raises:
-        ScriptError: a line cannot be read; the message names the file and line.
+        ScriptError: a line cannot be read, or names a kind the registry does not know;
+            the message names the file and line.
     """
     steps = []
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(text.splitlines(), start=first_line):
         words = raw.split("#", 1)[0].split()
         if words:
-            steps.append(_step(words, number, file))
+            where = f"{file}:{number}"
+            step = _step(words, where, number)
+            if registry is not None:
+                _check_kind(step, registry, where)
+            steps.append(step)
     return tuple(steps)

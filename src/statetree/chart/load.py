@@ -7,7 +7,10 @@ no problem is returned. Otherwise :class:`ChartError` lists every problem found.
 from __future__ import annotations
 
 import dataclasses
+import errno
 import importlib
+import os
+import stat
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -56,7 +59,8 @@ def format_module(format: Format) -> ModuleType:
     try:
         return importlib.import_module(f"statetree.chart.load_{format}")
     except ModuleNotFoundError as missing:
-        raise ModuleNotFoundError(f"{format} charts need {missing.name}: {_EXTRA}") from None
+        message = f"{format} charts need {missing.name}: {_EXTRA}"
+        raise ModuleNotFoundError(message, name=missing.name) from None
 
 
 def format_of(path: str | Path) -> Format | None:
@@ -79,9 +83,22 @@ def read_head(path: str | Path) -> bytes:
     """The bytes of the file at ``path``, up to one past ``MAX_CHART_SIZE`` (never more).
 
     Raises:
-        OSError: the file cannot be read.
+        OSError: the file cannot be read, or is not a regular file (a named pipe, a device
+            or a folder, which are refused before anything is read from them).
     """
-    with open(path, "rb") as file:
+    # Opened without blocking: opening a named pipe for reading waits for a writer, and a
+    # chart path that became one must not hang its reader (an editor, a watcher).
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    handle = os.open(path, flags)
+    try:
+        regular = stat.S_ISREG(os.fstat(handle).st_mode)
+    except BaseException:
+        os.close(handle)
+        raise
+    if not regular:
+        os.close(handle)
+        raise OSError(errno.EINVAL, "not a regular file")
+    with open(handle, "rb") as file:
         return file.read(MAX_CHART_SIZE + 1)
 
 

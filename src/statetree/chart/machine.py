@@ -13,7 +13,7 @@ import math
 from collections import deque
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Any, TypeVar
+from typing import Any, SupportsFloat, TypeVar
 
 from statetree.chart.actions import ActionCall, Handler, owned_calls
 from statetree.chart.compile import CompiledChart, compile_chart
@@ -32,6 +32,7 @@ from statetree.chart.saving import (
 )
 from statetree.chart.states import ChartState
 from statetree.chart.structure import compiled_structure
+from statetree.core.events import seconds
 from statetree.core.loops import KEPT_CHANGES, find_cycle
 from statetree.core.machine import StateMachine
 from statetree.core.options import DEFAULT_MAX_TRANSITIONS
@@ -150,15 +151,17 @@ class ChartMachine:
         if not self.machine.started:
             self._process(None)
 
-    def send(self, event: Event) -> None:
+    def send(self, event: Event | object) -> None:
         """Latch ``event`` and process transitions until the machine settles.
 
         Called from an action handler while the machine processes, the event is latched
         into the current processing instead (as the ``raise`` action does).
 
         Raises:
-            UsageError: ``event`` is of a level trigger type (use ``hold`` / ``release``).
+            UsageError: ``event`` is not an ``Event`` of two strings, or is of a level
+                trigger type (use ``hold`` / ``release``).
         """
+        event = _event(event, "send")
         if event[0] in self._compiled.level_kinds:
             raise UsageError(f"{event} is a level trigger: use hold() and release()")
         if self._runtime.processing:
@@ -168,13 +171,21 @@ class ChartMachine:
             self.start()
         self._process(event)
 
-    def hold(self, event: Event) -> None:
-        """Hold a level trigger on (e.g. ``Event("held", "Jump")``), then process."""
-        self._level(event, True)
+    def hold(self, event: Event | object) -> None:
+        """Hold a level trigger on (e.g. ``Event("held", "Jump")``), then process.
 
-    def release(self, event: Event) -> None:
-        """Release a level trigger, then process."""
-        self._level(event, False)
+        Raises:
+            UsageError: ``event`` is not an ``Event`` of a level trigger type.
+        """
+        self._level(_event(event, "hold"), True)
+
+    def release(self, event: Event | object) -> None:
+        """Release a level trigger, then process.
+
+        Raises:
+            UsageError: ``event`` is not an ``Event`` of a level trigger type.
+        """
+        self._level(_event(event, "release"), False)
 
     def set_levels(self, levels: Mapping[Event, bool]) -> None:
         """Hold or release several level triggers at once, then process once.
@@ -184,20 +195,27 @@ class ChartMachine:
         processing sees them all.
 
         Raises:
-            UsageError: an event is not a level trigger (nothing changed).
+            UsageError: ``levels`` is not a mapping, or one of its events is not an
+                ``Event`` of a level trigger type (nothing changed).
         """
         runtime = self._runtime
-        for event in levels:
+        if not isinstance(levels, Mapping):
+            raise UsageError(
+                "set_levels() takes a mapping of level events to true or false, such as "
+                f"{{Event('held', 'Jump'): True}}; got {levels!r}"
+            )
+        wanted = _levels(levels)
+        for event in wanted:
             self._check_level(event)
         self._not_processing("set_levels")
-        if all((event in runtime.held) == bool(on) for event, on in levels.items()):
+        if all((event in runtime.held) == on for event, on in wanted.items()):
             return
         self.start()
-        for event, on in levels.items():
-            runtime.set_level(event, bool(on))
+        for event, on in wanted.items():
+            runtime.set_level(event, on)
         self._process(None)
 
-    def tick(self, dt: float) -> None:
+    def tick(self, dt: SupportsFloat) -> None:
         """Advance the clock by ``dt``; each timer due fires, in order, its own processing.
 
         Timers due in the same tick fire in expiry order, ties in the order they started;
@@ -209,18 +227,21 @@ class ChartMachine:
         that timer still started (see the chart reload guide for the exact rule).
 
         Raises:
-            UsageError: ``dt`` is negative, infinite or NaN, or the machine is processing.
+            UsageError: ``dt`` is not a real number (an int, a float, a NumPy scalar...),
+                or is negative, infinite or NaN, or the machine is processing.
             TransitionLoopError: more than ``max_transitions`` timers fell due in this tick
                 (timers restarting each other with a zero or tiny delay); it names the
                 states whose timers kept firing.
         """
         runtime = self._runtime
-        if not 0 <= dt < math.inf:  # NaN fails every comparison
-            problem = "time cannot go backwards" if dt < 0 else "dt must be a finite number"
-            raise UsageError(f"tick({dt}): {problem}")
+        elapsed = seconds(dt)
+        if not 0 <= elapsed < math.inf:  # NaN fails every comparison
+            finite = "dt must be a finite number of seconds"
+            problem = "time cannot go backwards" if elapsed < 0 else finite
+            raise UsageError(f"tick({dt!r}): {problem}")
         self._not_processing("tick")
         self.start()
-        end = runtime.clock + dt
+        end = runtime.clock + elapsed
         fired: list[str] = []  # the states whose timers fired, to name a loop
         timer = runtime.due(end)
         while timer is not None:
@@ -235,7 +256,13 @@ class ChartMachine:
         runtime.clock = end
 
     def play(self, step: ScriptStep) -> None:
-        """Do one step of an events script."""
+        """Do one step of an events script.
+
+        Raises:
+            UsageError: ``step`` is not a ``ScriptStep`` (see ``read_script``).
+        """
+        if not isinstance(step, ScriptStep):
+            raise UsageError(f"play() takes a step of a script (see read_script); got {step!r}")
         if step.kind == "tick":
             self.tick(step.dt)
         elif step.event is not None:
@@ -468,6 +495,36 @@ class ChartMachine:
 
     def __setstate__(self, saved: dict[str, Any]) -> None:
         set_machine_state(self, saved)
+
+
+def _event(event: object, call: str) -> Event:
+    """``event``, known to be an ``Event`` of two strings.
+
+    Raises:
+        UsageError: it is not (``call`` names the call it was given to).
+    """
+    if isinstance(event, Event) and isinstance(event[0], str) and isinstance(event[1], str):
+        return event
+    raise UsageError(
+        f"{call}() takes an Event(kind, name) of two strings, such as Event('input', 'Jump'); "
+        f"got {event!r}"
+    )
+
+
+def _levels(levels: Mapping[Any, Any]) -> dict[Event, bool]:
+    """The events of ``levels``, each with the truth of its value.
+
+    Raises:
+        UsageError: a key is not an ``Event``, or a value has no truth value.
+    """
+    wanted: dict[Event, bool] = {}
+    for key, on in levels.items():
+        event = _event(key, "set_levels")
+        try:
+            wanted[event] = bool(on)
+        except Exception:
+            raise UsageError(f"set_levels(): {event} must be true or false; got {on!r}") from None
+    return wanted
 
 
 def _without(listeners: tuple[T, ...], listener: T, kind: str) -> tuple[T, ...]:

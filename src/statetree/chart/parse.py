@@ -259,10 +259,16 @@ class _Reader(ShapeReader):
         return ActionDef(kind, tuple(pairs))
 
     def shorthand(self, kind: str, value: object, path: DataPath) -> ActionDef | None:
-        """``raise: Next``: a scalar sets the one required parameter of the action type."""
+        """``raise: Next``: a scalar sets the one required parameter of the action type.
+
+        The scalar of a type the registry does not know is kept as its parameter ``value``
+        (validation reports the type, unless types are not checked).
+        """
         declared = self.registry.actions.get(kind)
         if declared is None:
-            return ActionDef(kind)  # the unknown type is reported by validation
+            if isinstance(value, (str, int, float, bool)):
+                return ActionDef(kind, (("value", value),))
+            return ActionDef(kind)
         required = [param for param in declared.params if param.default is None]
         if len(required) != 1:
             self.problem(

@@ -12,6 +12,7 @@ from statetree.chart.events import ScriptStep, read_script
 from statetree.chart.machine import ChartMachine
 from statetree.chart.model import Chart
 from statetree.chart.reload import Reloaded
+from statetree.chart.stand_in import EVERY_ACTION
 from statetree.chart.watch import ChartWatcher
 from statetree.core.trace import TraceLevel
 from statetree.errors import StateTreeError
@@ -27,9 +28,9 @@ class ChartSession:
 
     def __init__(self, chart: Chart, out: Out, level: TraceLevel = TraceLevel.BASIC) -> None:
         self.out = out
-        handlers = {name: _ignore for name in chart.registry.actions}
+        # Host actions only print (on_action): any type, even one a reload adds.
         self.machine = ChartMachine(
-            chart, handlers, trace=level, trace_sink=out, on_action=self.action
+            chart, EVERY_ACTION, trace=level, trace_sink=out, on_action=self.action
         )
 
     def action(self, call: ActionCall) -> None:
@@ -51,27 +52,49 @@ class ChartSession:
         return report
 
 
-def _ignore(call: ActionCall) -> None:
-    """The handler of every host action when a chart runs on its own: print only."""
-
-
-def watch(session: ChartSession, watcher: ChartWatcher, lines: Iterable[str | None]) -> None:
-    """Before each line (``None``: no line yet), reload the chart if its file changed.
+def watch(
+    session: ChartSession,
+    watcher: ChartWatcher | None,
+    lines: Iterable[str | None],
+    prompt: Callable[[], None] | None = None,
+) -> None:
+    """Play each line as it comes (``None``: no line yet); before each, reload the chart if
+    its file changed (when there is a ``watcher``).
 
     A changed file that does not load, or whose reload is refused (an action without a
     handler, a chart that would not settle), is reported and the running chart is kept;
-    the next good save is loaded. A line that is not a script step, or whose step the
-    machine refuses, is reported too, and the session goes on.
+    the next good save is loaded. A line that is not a script step, names an event kind the
+    chart does not know, or whose step the machine refuses, is reported too, and the
+    session goes on. ``prompt`` is called whenever the session waits for the next line.
     """
+    ask = prompt or _ignore_prompt
+    ask()
+    number = 0
     for line in lines:
+        if watcher is not None and _reloaded(session, watcher):
+            ask()
+        if line is None:
+            continue
+        number += 1
         try:
-            changed = watcher.poll()
-            if changed is not None:
-                session.reload(changed)
+            registry = session.machine.chart.registry
+            session.play(read_script(line, "<stdin>", registry, first_line=number))
         except StateTreeError as error:
-            session.out(f"! not reloaded: {error}")
-        if line is not None:
-            try:
-                session.play(read_script(line, "<stdin>"))
-            except StateTreeError as error:
-                session.out(f"! {error}")
+            session.out(f"! {error}")
+        ask()
+
+
+def _reloaded(session: ChartSession, watcher: ChartWatcher) -> bool:
+    """Reload the chart if its file changed; whether anything was printed."""
+    try:
+        changed = watcher.poll()
+        if changed is None:
+            return False
+        session.reload(changed)
+    except StateTreeError as error:
+        session.out(f"! not reloaded: {error}")
+    return True
+
+
+def _ignore_prompt() -> None:
+    """No prompt: the lines do not come from a person at a terminal."""

@@ -23,16 +23,10 @@ from statetree.chart.model import (
     TriggerDef,
     triggers_of,
 )
+from statetree.chart.parts import READERS
 from statetree.chart.registry import DEFAULT_REGISTRY, START_TIMER, TIMER, ActionType, Registry
 
 __all__ = ["validate"]
-
-# Which parents read which part of a child: anything else could never have an effect.
-_READERS = {
-    "pre": (Policy.PRIORITY,),
-    "post": (Policy.SEQUENTIAL, Policy.PRIORITY),
-    "transitions": (Policy.EXPLICIT,),
-}
 
 
 class _Validator:
@@ -86,7 +80,8 @@ class _Validator:
         self, state: StateDef, path: str, where: DataPath, parent: StateDef | None
     ) -> None:
         """Pre, post and transitions only where the parent's policy reads them."""
-        for key, readers in _READERS.items():
+        # Which parents read which part of a child: anything else could never have an effect.
+        for key, readers in READERS.items():
             if not getattr(state, key):
                 continue
             if parent is None:

@@ -30,6 +30,7 @@ from statetree.chart.load import (
 )
 from statetree.chart.model import Chart
 from statetree.chart.registry import DEFAULT_REGISTRY, Registry
+from statetree.chart.stand_in import loads_stand_in
 from statetree.chart.text import decode
 
 __all__ = ["ChartWatcher", "input_lines"]
@@ -57,7 +58,8 @@ class ChartWatcher:
 
     Args:
         path: the chart file.
-        registry: the registry to load it with.
+        registry: the registry to load it with; ``None`` takes the types the chart uses
+            that are not built in as it uses them (see :mod:`statetree.chart.stand_in`).
         mtime: returns a file's modification time (``os.stat`` by default).
         read: returns a file's bytes (at most one more than the size limit of charts).
 
@@ -68,7 +70,7 @@ class ChartWatcher:
     def __init__(
         self,
         path: str | Path,
-        registry: Registry = DEFAULT_REGISTRY,
+        registry: Registry | None = DEFAULT_REGISTRY,
         *,
         mtime: Callable[[Path], int] = _mtime,
         read: Callable[[Path], bytes] = read_head,
@@ -109,7 +111,11 @@ class ChartWatcher:
         except OSError as error:
             raise cannot_read(self.path, error) from None
         name = str(self.path)
-        chart = loads(decode(data, name), self.format, self.registry, file=name)
+        text = decode(data, name)
+        if self.registry is None:
+            chart = loads_stand_in(text, self.format, file=name)
+        else:
+            chart = loads(text, self.format, self.registry, file=name)
         self._watch(chart.origin.imported)
         return chart
 

@@ -15,12 +15,17 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from difflib import get_close_matches
-from pathlib import Path
 
 from statetree.chart.document import Document
 from statetree.chart.errors import ChartError, Problem
 from statetree.chart.expand import Expanded, expand_document
-from statetree.chart.load import format_of, parse_expanded, read_document, read_file
+from statetree.chart.load import (
+    format_of,
+    parse_expanded,
+    read_chart_file,
+    read_document,
+    read_file,
+)
 from statetree.chart.model import (
     Chart,
     DataPath,
@@ -96,11 +101,7 @@ def _read_file(path: str) -> Document:
         ChartError: the file cannot be read or does not parse.
     """
     format = format_of(path) or "yaml"
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        raise ChartError([Problem(f"cannot read: {error.strerror}", file=path)]) from error
-    return read_document(text, format, path)
+    return read_document(read_chart_file(path), format, path)
 
 
 def _is_library(document: Document) -> bool:

@@ -10,6 +10,7 @@ so that ``statetree --help`` stays fast.
 from __future__ import annotations
 
 import argparse
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -63,7 +64,11 @@ def positive_number(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a number above 0, got {text}")
+        value = math.nan
+    if math.isnan(value):
+        raise argparse.ArgumentTypeError(f"needs a number above 0; {text!r} is not a number")
+    if math.isinf(value):
+        raise argparse.ArgumentTypeError(f"needs a number above 0; {text!r} is too large")
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"needs a number above 0, got {text}")
     return value

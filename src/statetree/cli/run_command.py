@@ -7,8 +7,11 @@ import sys
 from pathlib import Path
 
 from statetree.chart.events import read_script
-from statetree.chart.load import load
+from statetree.chart.load import chart_format, load, read_chart_file
+from statetree.chart.model import Chart
+from statetree.chart.registry import Registry
 from statetree.chart.session import ChartSession, watch
+from statetree.chart.stand_in import loads_stand_in, stand_in_names
 from statetree.chart.watch import ChartWatcher, input_lines
 from statetree.cli.command import EXIT_OK, Command, positive_number
 from statetree.cli.structures import load_registry
@@ -19,6 +22,13 @@ __all__ = ["RUN_COMMAND"]
 
 _LEVELS = {"basic": TraceLevel.BASIC, "diagnostic": TraceLevel.DIAGNOSTIC}
 
+PROMPT = "event> "
+"""Shown on a terminal while ``statetree run`` waits for the next event."""
+HINT = (
+    "Type one event per line: KIND NAME (KIND is one of {kinds}), tick SECONDS, hold NAME or "
+    "release NAME; Ctrl-D ends."
+)
+
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("chart", type=Path, metavar="CHART", help="a .yaml, .toml or .json chart")
@@ -28,14 +38,15 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         type=Path,
         metavar="FILE",
         help="the events script, one per line: 'input Jump', 'tick 0.5', 'hold Jump'... "
-        "(default: standard input)",
+        "(default: standard input; typed on a terminal, each line plays as it is entered)",
     )
     parser.add_argument(
         "-r",
         "--registry",
         metavar="MODULE:NAME",
         help="the host's registry of trigger and action types (a dotted module or a .py "
-        "file, then the name; default name REGISTRY). Without it only built-ins are known",
+        "file, then the name; default name REGISTRY). Without it, as for check and inspect, "
+        "the types the chart uses that are not built in are taken as it uses them",
     )
     parser.add_argument("--trace", choices=tuple(_LEVELS), default="basic", help="trace level")
     parser.add_argument(
@@ -54,19 +65,51 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _load(path: Path, registry: str | None) -> Chart:
+    """The chart, as ``check`` and ``inspect`` take it: without ``--registry`` the types it
+    uses that are not built in are taken as it uses them (and said so on standard error)."""
+    if registry is not None:
+        return load(path, load_registry(registry))
+    chart = loads_stand_in(read_chart_file(path), chart_format(path), file=str(path))
+    names = stand_in_names(chart)
+    if names:
+        print(
+            f"statetree: note: without --registry, {', '.join(names)} are taken as the chart "
+            "uses them (host actions only print)",
+            file=sys.stderr,
+        )
+    return chart
+
+
+def _prompt() -> None:
+    print(PROMPT, end="", file=sys.stderr, flush=True)
+
+
 def _run(args: argparse.Namespace) -> int:
-    chart = existing_file(args.chart, "chart file")
+    path = existing_file(args.chart, "chart file")
     events = None if args.events is None else existing_file(args.events, "events script")
-    registry = load_registry(args.registry)
-    session = ChartSession(load(chart, registry), print, _LEVELS[args.trace])
+    chart = _load(path, args.registry)
+    session = ChartSession(chart, print, _LEVELS[args.trace])
+    typed = events is None and sys.stdin.isatty()
     if events is not None:
-        session.play(read_script(events.read_text(encoding="utf-8"), str(events)))
-    elif not args.watch:
-        session.play(read_script(sys.stdin.read(), "<stdin>"))
-    if args.watch:
-        watch(session, ChartWatcher(args.chart, registry), input_lines(args.poll))
+        session.play(read_script(events.read_text(encoding="utf-8"), str(events), chart.registry))
+    elif not args.watch and not typed:
+        session.play(read_script(sys.stdin.read(), "<stdin>", chart.registry))
+    if args.watch or typed:
+        # Line by line, each played as it comes; a person at a terminal gets a prompt.
+        if typed:
+            print(HINT.format(kinds=", ".join(chart.registry.triggers)), file=sys.stderr)
+        session.play([])
+        watcher = ChartWatcher(path, _registry_or_stand_in(args.registry)) if args.watch else None
+        watch(session, watcher, input_lines(args.poll), _prompt if typed else None)
+        if typed:
+            print(file=sys.stderr)
     print(f"active: {', '.join(session.machine.active)}")
     return EXIT_OK
+
+
+def _registry_or_stand_in(name: str | None) -> Registry | None:
+    return None if name is None else load_registry(name)
 
 
 RUN_COMMAND = Command(

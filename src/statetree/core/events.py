@@ -12,18 +12,45 @@ Time in state, when a machine tracks it, is the sum of the ``dt`` given to the
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
-from typing import Any
+from operator import eq
+from typing import Any, SupportsFloat, cast
 
 from statetree.errors import UsageError
 
-__all__ = ["find_event", "frame_time", "matches"]
+__all__ = ["caused_by", "find_event", "frame_time", "matches", "seconds"]
 
 
 def matches(event: object, kind: object) -> bool:
     """Whether ``event`` is of ``kind``: an instance of it when ``kind`` is a class, else
-    equal to it (a string, an enum member, a value)."""
-    return (isinstance(kind, type) and isinstance(event, kind)) or event == kind
+    equal to it (a string, an enum member, a value).
+
+    Raises:
+        UsageError: ``==`` gives no truth value (it raised, or gave something whose truth
+            raised); the exception it raised is the cause.
+    """
+    if isinstance(kind, type) and isinstance(event, kind):
+        return True
+    # == may give any object (NumPy scalars give numpy.bool): its truth is what counts.
+    # operator.eq keeps it an object in compiled code too, where == is taken as a bool.
+    try:
+        return bool(eq(event, kind))
+    except Exception as error:
+        raise caused_by(
+            UsageError(
+                f"comparing it with the event {event!r} gives neither true nor false (an "
+                "event's == must give a truth value)"
+            ),
+            error,
+        ) from error
+
+
+def caused_by(error: UsageError, cause: BaseException | None) -> UsageError:
+    """``error`` with ``cause`` as its ``__cause__`` (set here: compiled code does not set
+    it from ``raise ... from``)."""
+    error.__cause__ = cause
+    return error
 
 
 def find_event(events: list[object], kind: object, take: bool) -> Any:
@@ -36,16 +63,36 @@ def find_event(events: list[object], kind: object, take: bool) -> Any:
     return None
 
 
+def seconds(value: object) -> float:
+    """``value`` as a float number of seconds, whatever real number it is (an int, a float,
+    a NumPy scalar, a ``Fraction``, a ``Decimal``); NaN for anything else (a bool, a string,
+    ``None``, a list) and infinity for an int too large for a float, so that one range
+    check refuses them all.
+    """
+    if type(value) is float:
+        return value
+    if isinstance(value, (bool, str, bytes, bytearray)):  # float() reads text, not time
+        return math.nan
+    try:
+        return float(cast(SupportsFloat, value))
+    except OverflowError:
+        return math.inf
+    except (TypeError, ValueError, ArithmeticError):
+        return math.nan
+
+
 def frame_time(args: tuple[Any, ...], kwargs: Mapping[str, Any], machine: str) -> float:
     """The ``dt`` of an ``update_states`` call: its first argument, or ``dt=``.
 
     Raises:
-        UsageError: there is none, or it is not a number of seconds at least 0.
+        UsageError: there is none, or it is not a finite number of seconds at least 0.
     """
     dt = args[0] if args else kwargs.get("dt")
-    if isinstance(dt, bool) or not isinstance(dt, (int, float)) or not dt >= 0:
+    found = seconds(dt)
+    if not 0 <= found < math.inf:  # NaN fails every comparison
         raise UsageError(
             f"update_states() on {machine} tracks time in state, so it needs the frame's "
-            f"time as its first argument or dt= (seconds, at least 0); got {dt!r}"
+            f"time as its first argument or dt= (a finite number of seconds, at least 0); "
+            f"got {dt!r}"
         )
-    return float(dt)
+    return found

@@ -278,6 +278,29 @@ class StateMachine(Options, Generic[OwnerT]):
         finally:
             self._busy = 0
 
+    def post(self, event: object) -> None:
+        """Post a one-shot ``event`` (any object but ``None``: a string, an enum member, a
+        dataclass).
+
+        States see it from their ``transition()`` with ``self.received(kind)`` or
+        ``self.take(kind)`` during the next ``process_state_transitions()``, which discards
+        it when it ends, taken or not. Posted from a hook while the machine processes, it
+        joins the current processing.
+
+        Raises:
+            UsageError: ``event`` is ``None``, or another thread is driving this machine
+                (nothing is posted).
+        """
+        driver = self._busy
+        if driver and driver != get_ident():
+            raise UsageError(self._reentry_message("post"))
+        if event is None:
+            raise UsageError(
+                f"post(None) on {self._label()}: None is not an event (received() and take() "
+                "give None when there is no event); post a string, an enum member or an object"
+            )
+        self._extra().events.append(event)
+
     def stop(self) -> None:
         """Exit every active state, innermost first. The next processing starts again.
 

@@ -14,7 +14,7 @@ from typing import Any, SupportsIndex
 
 from statetree.core import mypyc_attr
 from statetree.core.cause import Cause
-from statetree.core.events import find_event
+from statetree.core.events import caused_by, find_event
 from statetree.core.state import State
 from statetree.core.state_value import StateValue
 from statetree.core.trace import StepListener, TraceLevel, Tracer
@@ -222,16 +222,6 @@ class Options:
 
     # -- one-shot events and time in state ---------------------------------------------------
 
-    def post(self, event: object) -> None:
-        """Post a one-shot ``event`` (any object: a string, an enum member, a dataclass).
-
-        States see it from their ``transition()`` with ``self.received(kind)`` or
-        ``self.take(kind)`` during the next ``process_state_transitions()``, which discards
-        it when it ends, taken or not. Posted from a hook while the machine processes, it
-        joins the current processing.
-        """
-        self._extra().events.append(event)
-
     @property
     def events(self) -> tuple[object, ...]:
         """The events posted and not yet taken nor discarded, oldest first."""
@@ -246,10 +236,20 @@ class Options:
         self._extra().timers = {}
 
     def _event(self, kind: object, take: bool) -> Any:
+        if kind is None:
+            raise UsageError(
+                f"{'take' if take else 'received'}(None) on {self._label()}: None is not an "
+                "event kind; give a class, a string, an enum member or a value"
+            )
         extras = self._extras
         if extras is None or not extras.events:
             return None
-        return find_event(extras.events, kind, take)
+        try:
+            return find_event(extras.events, kind, take)
+        except UsageError as error:  # an event that compares with no truth value
+            call = f"{'take' if take else 'received'}({kind!r})"
+            cause = error.__cause__
+            raise caused_by(UsageError(f"{call} on {self._label()}: {error}"), cause) from cause
 
     def _time_in(self, state: State[Any]) -> float:
         timers = self._extras.timers if self._extras else None

@@ -95,7 +95,13 @@ class State(Generic[OwnerT]):
 
     def received(self, kind: object) -> Any:
         """The oldest pending event of ``kind`` (an instance of it, if it is a class; else an
-        equal event), left for other states to see too; ``None`` if there is none."""
+        event for which ``event == kind`` is true), left for other states to see too;
+        ``None`` if there is none.
+
+        Raises:
+            UsageError: ``kind`` is ``None``, or ``==`` with a pending event gives no truth
+                value (nothing is taken).
+        """
         return self.machine._event(kind, False)
 
     def take(self, kind: object) -> Any:

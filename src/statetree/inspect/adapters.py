@@ -33,6 +33,7 @@ __all__ = [
     "Flag",
     "FlagsView",
     "InspectError",
+    "Layout",
     "MachineView",
     "Note",
     "PacketField",
@@ -54,6 +55,10 @@ class InspectError(UsageError):
 
 Category = Literal["enter", "exit", "event", "action", "edit"]
 """The kinds of timeline lines."""
+
+Layout = Literal["nested", "tree"]
+"""How a diagram is laid out: a statechart (children inside their parent), or the HSM book's
+levels (children one row below)."""
 
 Note = Callable[[Any], None]
 """Called on the program's thread with one raw step record; it must stay cheap."""
@@ -81,9 +86,18 @@ class Event:
 
 @dataclass(frozen=True, slots=True)
 class DiagramView:
-    """Draw the machine as its structure's diagram (laid out as ``statetree plot`` does)."""
+    """Draw the machine as its structure's diagram (laid out as ``statetree plot`` does).
+
+    Attributes:
+        structure: what to draw.
+        layout: the layout shown first: ``nested``, a statechart with each state's children
+            inside it (charts), or ``tree``, the HSM book's levels (class-based machines).
+            The page offers the other one too where the structure allows it (a structure
+            whose states are reused in several places has only the book's).
+    """
 
     structure: Structure
+    layout: Layout = "tree"
 
 
 @dataclass(frozen=True, slots=True)

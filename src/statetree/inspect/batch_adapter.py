@@ -61,7 +61,7 @@ class ChartBatchAdapter:
         """The chart's diagram (a new one after a reload), with counts."""
         chart = self.batch.chart
         if self._shown is None or self._shown[0] is not chart:
-            self._shown = (chart, PopulationView(self.batch.structure))
+            self._shown = (chart, PopulationView(self.batch.structure, "nested"))
         return self._shown[1]
 
     def active(self) -> tuple[str, ...]:
@@ -131,7 +131,7 @@ class ChartAgentAdapter:
         chart = self.agent.chart
         if self._shown is None or self._shown[0] is not chart:
             self._shown = (chart, self.agent.structure)
-        return DiagramView(self._shown[1])
+        return DiagramView(self._shown[1], "nested")
 
     def active(self) -> tuple[str, ...]:
         """The agent's active states' paths, regions after their host (none once the

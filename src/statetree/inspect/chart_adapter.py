@@ -89,7 +89,7 @@ class ChartAdapter:
         chart = self.chart_machine.chart
         if self._shown is None or self._shown[0] is not chart:
             self._shown = (chart, chart_structure(chart, mark_patterns=True))
-        return DiagramView(self._shown[1])
+        return DiagramView(self._shown[1], "nested")
 
     def active(self) -> tuple[str, ...]:
         """The active states' paths, regions after their host."""
@@ -200,8 +200,9 @@ class EditableChartAdapter(ChartAdapter):
     def source(self) -> dict[str, Any]:
         """The file's text and chart, for the page's editor, how many edits can be undone
         and redone, and the running chart's patterns and their uses."""
+        source = self.file.source()
         patterns = pattern_source(self.chart_machine.chart)
-        return {**self.file.source(), "history": self.history.counts, **patterns}
+        return {**source, "history": self.history.counts(source["text"]), **patterns}
 
     def prepare(self, edit: dict[str, Any]) -> PreparedEdit:
         """Check ``edit`` with the chart loader (see :meth:`ChartFile.prepare`); ``undo``
@@ -217,7 +218,10 @@ class EditableChartAdapter(ChartAdapter):
         """Hot-reload the machine with the edited chart, then save the file.
 
         Raises:
-            InspectError: the file changed since the edit was checked; nothing changed.
+            InspectError: the file, or the history of an undo or redo, changed since the
+                edit was checked; nothing changed.
+                Also when the file cannot be written (nothing changed then), or, rarely,
+                cannot be put in place once the machine was reloaded.
             ChartError, HandlerError: the machine refused the chart; nothing was saved.
         """
         if self.file.read() != prepared.base:
@@ -225,8 +229,22 @@ class EditableChartAdapter(ChartAdapter):
                 "the chart file changed while this edit was checked: nothing was saved, "
                 "make the edit again"
             )
-        report = self.chart_machine.reload(prepared.definition)
-        self.file.save(prepared.text)
+        self.history.check(prepared)
+        # Written beside the file first: a folder that cannot be written changes nothing,
+        # and the machine refusing the chart leaves no file behind.
+        staged = self.file.stage(prepared.text)
+        try:
+            report = self.chart_machine.reload(prepared.definition)
+        except BaseException:
+            staged.discard()
+            raise
+        try:
+            staged.commit()
+        except OSError as error:  # rare: the file's folder was writable a moment ago
+            raise InspectError(
+                f"the machine runs the edit, but {self.file.path.name} could not be saved: "
+                f"{error.strerror or error}"
+            ) from None
         self.history.saved(prepared)
         self.reloaded(report)
         return {

@@ -1,29 +1,32 @@
 """A chart file edited from the page: checked by the loader, saved with a readable diff.
 
 Structured edits change the document the loader read: YAML through ``ruamel.yaml``'s
-round-trip tree, so comments and layout are kept; JSON as data, written back indented.
-TOML charts can be edited as text only (there is no TOML writer in the standard library).
-Every edit is loaded before anything is saved, so a bad edit fails with the loader's own
-error, naming the file, line and place, and leaves the file as it was.
+round-trip tree, so comments and layout are kept (see :mod:`~statetree.inspect.yaml_edit`);
+JSON as data, written back indented. TOML charts can be edited as text only (there is no
+TOML writer in the standard library). Every edit is loaded before anything is saved, so a
+bad edit fails with the loader's own error, naming the file, line and place, and leaves the
+file as it was. The file is saved with its own line ends, byte order mark and mode, through
+its link if it is one, and at once (see :mod:`~statetree.inspect.text_file`).
 """
 
 from __future__ import annotations
 
+import copy
 import difflib
 import importlib
-import io
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any, Literal
 
 from statetree.chart import DEFAULT_REGISTRY, Registry, format_of, loads, read_document, to_data
+from statetree.chart.document import Document
 from statetree.chart.load import Format, read_chart_file
 from statetree.chart.model import Chart
+from statetree.chart.parts import placements
 from statetree.inspect.adapters import InspectError, PreparedEdit
 from statetree.inspect.chart_ops import OPERATIONS, apply_edit
 from statetree.inspect.chart_patterns import param_data
+from statetree.inspect.text_file import Layout, Staged, stage
 
 __all__ = ["ChartFile", "Unchanged", "registry_data"]
 
@@ -90,6 +93,7 @@ class ChartFile:
             "text": text,
             "chart": to_data(chart),
             "states": [path for path, _, _ in chart.walk()],
+            "parts": {path: list(parts) for path, parts in placements(chart).items()},
             "operations": [*OPERATIONS] if self.format != "toml" else [],
             "registry": registry_data(self.registry or chart.registry, self.registry is not None),
         }
@@ -126,35 +130,58 @@ class ChartFile:
         return PreparedEdit(new, "".join(diff), chart, old, step)
 
     def _edited(self, old: str, edit: dict[str, Any]) -> str:
+        layout = Layout.of(old)
         if edit.get("op") == "replace-text":
             text = edit.get("text")
             if not isinstance(text, str) or len(text) > MAX_TEXT:
                 raise InspectError(
                     f"'replace-text' edit needs 'text', at most {MAX_TEXT} characters"
                 )
-            return text
+            return layout.dressed(text)
         if self.format == "toml":
             raise InspectError(
                 "TOML charts are edited as text only (no TOML writer keeps the file): "
                 "use replace-text"
             )
-        document = read_document(old, self.format, str(self.path))
-        tree = document.tree if document.tree is not None else document.data
-        apply_edit(tree, edit, document)
+        plain = layout.plain(old)
+        document = read_document(plain, self.format, str(self.path))
         if self.format == "json":
-            return json.dumps(tree, indent=2, ensure_ascii=False) + "\n"
-        return _write_yaml(tree, old)
+            tree = copy.deepcopy(document.data)
+            apply_edit(tree, edit, document)
+            new = json.dumps(tree, indent=2, ensure_ascii=False) + "\n"
+        else:
+            new = _edit_yaml(plain, edit, document)
+        if _same(read_document(new, self.format, str(self.path)).data, document.data):
+            raise Unchanged("the edit changes nothing")
+        return layout.dressed(new)
 
     def save(self, text: str) -> None:
-        """Replace the file's text at once (readers never see half a file)."""
-        handle, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.")
+        """Replace the file's text at once (readers never see half a file).
+
+        Raises:
+            InspectError: the file cannot be written; it is as it was.
+        """
+        staged = self.stage(text)
         try:
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                out.write(text)
-            os.replace(temporary, self.path)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+            staged.commit()
+        except OSError as error:
+            raise self._cannot_save(error) from None
+
+    def stage(self, text: str) -> Staged:
+        """Write ``text`` beside the file, to be put in its place by ``commit()`` (or
+        dropped by ``discard()``), with the file's mode, through its link.
+
+        Raises:
+            InspectError: the folder cannot be written; nothing changed.
+        """
+        try:
+            return stage(self.path, text)
+        except OSError as error:
+            raise self._cannot_save(error) from None
+
+    def _cannot_save(self, error: OSError) -> InspectError:
+        reason = error.strerror or str(error)
+        return InspectError(f"cannot save {self.path.name}: {reason}; the file is as it was")
 
 
 def registry_data(registry: Registry, checked: bool) -> dict[str, Any]:
@@ -179,17 +206,27 @@ def registry_data(registry: Registry, checked: bool) -> dict[str, Any]:
     }
 
 
-def _write_yaml(tree: Any, original: str) -> str:
-    """The round-trip ``tree`` as YAML, indented as ``original`` is, comments kept."""
-    # The chart package reads YAML (and so needs ruamel.yaml already); its writer uses a
-    # fixed indentation, so the file's own is measured and kept here.
-    util = importlib.import_module("ruamel.yaml.util")
-    yaml_module = importlib.import_module("ruamel.yaml")
-    _, sequence, offset = util.load_yaml_guess_indent(original)
-    writer = yaml_module.YAML(typ="rt")
-    writer.default_flow_style = False
-    writer.indent(mapping=max(2, sequence - offset), sequence=sequence, offset=offset)
-    out = io.StringIO()
-    writer.dump(tree, out)
-    text: str = out.getvalue()
-    return text
+def _edit_yaml(text: str, edit: dict[str, Any], document: Document) -> str:
+    """``text`` with ``edit`` made, comments kept (see :mod:`statetree.inspect.yaml_edit`)."""
+    # Imported on first use: it needs ruamel.yaml, which only YAML charts need.
+    module = importlib.import_module("statetree.inspect.yaml_edit")
+    edited: str = module.edit_yaml(text, edit, document)
+    return edited
+
+
+def _same(new: object, old: object) -> bool:
+    """Whether two documents hold the same data, value for value (``1`` is not ``true``)."""
+    pending = [(new, old)]
+    while pending:
+        a, b = pending.pop()
+        if isinstance(a, dict) and isinstance(b, dict):
+            if a.keys() != b.keys():
+                return False
+            pending.extend((a[key], b[key]) for key in a)
+        elif isinstance(a, list) and isinstance(b, list):
+            if len(a) != len(b):
+                return False
+            pending.extend(zip(a, b, strict=True))
+        elif type(a) is not type(b) or a != b:
+            return False
+    return True

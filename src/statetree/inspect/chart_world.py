@@ -4,89 +4,20 @@ A designer can open a chart without the game: the page shows it running, sends i
 from its palette, and edits, saves and hot-reloads the file. The host's actions do nothing
 but appear on the timeline. Without the host's registry, the trigger and action types the
 chart uses are taken as the chart uses them (a *stand-in* registry), so any chart that is
-well formed runs; give the registry to have them checked.
+well formed runs (see :mod:`statetree.chart.stand_in`); give the registry to have them
+checked.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
 from pathlib import Path
 
-from statetree.chart import (
-    DEFAULT_REGISTRY,
-    ActionCall,
-    ActionType,
-    Chart,
-    ChartMachine,
-    Handler,
-    Param,
-    ParamValue,
-    Registry,
-    TriggerType,
-    loads,
-)
-from statetree.chart.model import triggers_of
+from statetree.chart import Chart, ChartMachine, Registry
+from statetree.chart.stand_in import EVERY_ACTION, loads_stand_in
 from statetree.inspect.chart_adapter import EditableChartAdapter
 from statetree.inspect.chart_file import ChartFile
 
-__all__ = ["ChartWorld", "StandInChartFile", "stand_in_registry"]
-
-
-def _performed(call: ActionCall) -> None:
-    """A host action of a chart run without its game: it only shows on the timeline."""
-
-
-class _EveryAction(Mapping[str, Handler]):
-    """A handler for any action type, even one an edit adds later."""
-
-    def __getitem__(self, name: str) -> Handler:
-        return _performed
-
-    def __contains__(self, name: object) -> bool:
-        return True
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(())
-
-    def __len__(self) -> int:
-        return 0
-
-
-def _param_type(values: list[ParamValue]) -> type:
-    kinds = {type(value) for value in values}
-    if len(kinds) == 1:
-        return kinds.pop()
-    return float if kinds <= {int, float} else str
-
-
-def _action_type(name: str, uses: list[dict[str, ParamValue]]) -> ActionType:
-    """An action type fitting every use: a parameter some uses leave out is optional, its
-    default the empty value of its type (false, 0, "")."""
-    names = list(dict.fromkeys(key for use in uses for key in use))
-    params = []
-    for key in names:
-        seen = [use[key] for use in uses if key in use]
-        kind = _param_type(seen)
-        default: ParamValue | None = None if len(seen) == len(uses) else kind()
-        params.append(Param(key, kind, default))
-    return ActionType(name, tuple(params))
-
-
-def stand_in_registry(chart: Chart, known: Registry = DEFAULT_REGISTRY) -> Registry:
-    """``known`` plus the trigger and action types ``chart`` uses that it lacks."""
-    triggers: dict[str, None] = {}
-    actions: dict[str, list[dict[str, ParamValue]]] = {}
-    for _, state, _ in chart.walk():
-        conditions = (*state.pre, *state.post, *(t.on for t in state.transitions))
-        for condition in conditions:
-            triggers.update((t.type, None) for t in triggers_of(condition))
-        for action in (*state.enter, *state.exit):
-            actions.setdefault(action.type, []).append(dict(action.params))
-    return known.with_triggers(
-        *(TriggerType(name) for name in triggers if name not in known.triggers)
-    ).with_actions(
-        *(_action_type(name, uses) for name, uses in actions.items() if name not in known.actions)
-    )
+__all__ = ["ChartWorld", "StandInChartFile"]
 
 
 class StandInChartFile(ChartFile):
@@ -101,8 +32,7 @@ class StandInChartFile(ChartFile):
         Raises:
             ChartError: the text is not a well-formed chart.
         """
-        found = loads(text, self.format, file=str(self.path), check_types=False)
-        return loads(text, self.format, stand_in_registry(found), file=str(self.path))
+        return loads_stand_in(text, self.format, file=str(self.path))
 
 
 class ChartWorld:
@@ -119,7 +49,7 @@ class ChartWorld:
     def __init__(self, path: str | Path, registry: Registry | None = None) -> None:
         file = ChartFile(path, registry) if registry is not None else StandInChartFile(path)
         chart = file.load(file.read())
-        self.machine = ChartMachine(chart, _EveryAction(), name=chart.name)
+        self.machine = ChartMachine(chart, EVERY_ACTION, name=chart.name)
         self.adapter = EditableChartAdapter(self.machine, file)
 
     def machines(self) -> list[object]:

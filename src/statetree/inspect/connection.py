@@ -18,7 +18,7 @@ from statetree.chart.errors import ChartError
 from statetree.errors import StateTreeError
 from statetree.inspect.commands import HANDLERS, WAITING, problems_of
 from statetree.inspect.hub import Hub
-from statetree.inspect.protocol import Command, parse_message
+from statetree.inspect.protocol import Command, ProtocolError, parse_message
 from statetree.inspect.views import Views, view_token
 from statetree.inspect.watcher import Watcher
 
@@ -107,12 +107,13 @@ class Connection:
 
     async def _receive(self, text: str | None) -> None:
         if text is None:
-            await self.send(_error("send JSON text messages, not binary ones", None))
+            await self.send(_error("send JSON text messages, not binary ones"))
             return
         try:
             command = parse_message(text)
-        except StateTreeError as error:
-            await self.send(_error(str(error), None))
+        except ProtocolError as error:
+            # Echo what the message said of itself, so the page can match the reply.
+            await self.send(_error(str(error), error.request, error.ref))
             return
         if command.type in WAITING:
             task = asyncio.create_task(self._handle(command))
@@ -125,11 +126,11 @@ class Connection:
         try:
             reply = await HANDLERS[command.type](self, command)
         except StateTreeError as error:
-            await self.send(_error(str(error), command, error))
+            await self.send(_error(str(error), command.type, command.ref, error))
             return
         except Exception as error:  # a bug: the page is told, the program keeps running
             logger.exception("the inspector failed to answer a %r message", command.type)
-            await self.send(_error(f"the inspector failed: {error!r}", command))
+            await self.send(_error(f"the inspector failed: {error!r}", command.type, command.ref))
             return
         if command.ref is not None:
             reply["ref"] = command.ref
@@ -176,13 +177,17 @@ class Connection:
 
 
 def _error(
-    message: str, command: Command | None, error: StateTreeError | None = None
+    message: str,
+    request: str | None = None,
+    ref: int | None = None,
+    error: StateTreeError | None = None,
 ) -> dict[str, Any]:
+    """The error reply to a message (``request`` names its command, ``ref`` is echoed)."""
     reply: dict[str, Any] = {"type": "error", "message": message}
-    if command is not None:
-        reply["request"] = command.type
-        if command.ref is not None:
-            reply["ref"] = command.ref
+    if request is not None:
+        reply["request"] = request
+    if ref is not None:
+        reply["ref"] = ref
     if isinstance(error, ChartError):
         reply["problems"] = problems_of(error)
     return reply

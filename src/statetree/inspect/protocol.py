@@ -38,7 +38,18 @@ _ID = re.compile(r"[A-Za-z0-9_.:-]{1,80}\Z")
 
 
 class ProtocolError(UsageError):
-    """A message from a page does not follow the inspector's schema."""
+    """A message from a page does not follow the inspector's schema.
+
+    Attributes:
+        request: the command the message names, when it names a known one.
+        ref: the message's ``ref``, when it has a valid one, so that the error reply can
+            echo it like any reply.
+    """
+
+    def __init__(self, message: str, *, request: str | None = None, ref: int | None = None) -> None:
+        super().__init__(message)
+        self.request = request
+        self.ref = ref
 
 
 Check = Callable[[str, object], object]
@@ -178,15 +189,29 @@ def parse_message(message: str | bytes) -> Command:
     Raises:
         ProtocolError: the message is too big, not JSON, not an object, names an unknown
             command, lacks a field, has a field the command does not take, or a value of
-            the wrong type or range.
+            the wrong type or range. It carries the command and the ``ref`` of a message
+            that is an object naming them.
     """
     data = _decode(message)
     if not isinstance(data, dict):
         raise ProtocolError("a message must be a JSON object with a 'type'")
     kind = data.get("type")
-    if not isinstance(kind, str) or kind not in COMMANDS:
+    request = kind if isinstance(kind, str) and kind in COMMANDS else None
+    try:
+        ref = _ref(data)
+    except ProtocolError as error:
+        raise ProtocolError(str(error), request=request) from None
+    if request is None:
         known = ", ".join(COMMANDS)
-        raise ProtocolError(f"unknown message type {kind!r}; expected one of: {known}")
+        raise ProtocolError(f"unknown message type {kind!r}; expected one of: {known}", ref=ref)
+    try:
+        return Command(request, _fields(request, data), ref)
+    except ProtocolError as error:
+        raise ProtocolError(str(error), request=request, ref=ref) from None
+
+
+def _fields(kind: str, data: dict[str, Any]) -> dict[str, Any]:
+    """The fields of a ``kind`` command, checked."""
     schema = COMMANDS[kind]
     extra = sorted(set(data) - {"type", "ref", *schema})
     if extra:
@@ -194,5 +219,4 @@ def parse_message(message: str | bytes) -> Command:
     missing = [field for field in schema if field not in data]
     if missing:
         raise ProtocolError(f"{kind!r} message lacks field(s): {', '.join(missing)}")
-    fields = {field: check(field, data[field]) for field, check in schema.items()}
-    return Command(kind, fields, _ref(data))
+    return {field: check(field, data[field]) for field, check in schema.items()}

@@ -21,12 +21,27 @@ from statetree.core.machine import StateMachine
 from statetree.core.state_value import StateValue
 from statetree.inspect.adapters import Value
 
-__all__ = ["MAX_FIELDS", "owner_values", "text_of"]
+__all__ = ["MAX_FIELDS", "owner_values", "rounded", "text_of"]
 
 MAX_FIELDS = 40
 """The most fields shown for one owner."""
 
-_SHORT = reprlib.Repr()
+
+def rounded(number: float) -> str:
+    """A float as people read it: six significant digits, so a clock summed from many
+    frame times shows ``91.3667``, not ``91.36666666666405`` (and ``2.0`` stays a float)."""
+    text = format(number, ".6g")
+    return text if any(mark in text for mark in ".ein") else f"{text}.0"
+
+
+class _Short(reprlib.Repr):
+    """``reprlib`` cutting values short, floats rounded wherever they are (in a tuple...)."""
+
+    def repr_float(self, value: float, level: int) -> str:
+        return rounded(value)
+
+
+_SHORT = _Short()
 _SHORT.maxstring = 60
 _SHORT.maxother = 60
 _SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxset = _SHORT.maxdict = 8
@@ -56,11 +71,14 @@ class _Text(str):
 
 
 def text_of(value: object) -> str:
-    """``value`` as short text: numbers and enums as they print, the rest cut short."""
+    """``value`` as short text: numbers and enums as they print (floats rounded, see
+    :func:`rounded`), the rest cut short."""
     if isinstance(value, _Text):
         return str(value)
     if isinstance(value, enum.Enum):
         return str(value)
+    if type(value) is float:
+        return rounded(value)
     if type(value) in _PLAIN and not isinstance(value, str):
         return repr(value)
     try:

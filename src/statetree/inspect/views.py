@@ -19,6 +19,7 @@ from statetree.inspect.adapters import (
     CountsAgents,
     DecodedPacket,
     DiagramView,
+    Layout,
     MachineView,
     PopulationView,
     ReceivesEvents,
@@ -29,6 +30,7 @@ from statetree.inspect.hub import Hub
 from statetree.inspect.trail import Travelled
 from statetree.inspect.values import text_of
 from statetree.plot import DEFAULT_STYLE, PlotStyle, RenderError, build_diagram, render, to_dot
+from statetree.plot.nested import nested_to_dot
 from statetree.structure import Edge, Structure
 
 __all__ = ["Views", "regions", "travel_highlight", "view_token"]
@@ -49,7 +51,7 @@ class Views:
         self.hub = hub
         self.style = style
         self._lock = threading.Lock()
-        self._svgs: dict[int, tuple[Structure, dict[str, Any]]] = {}
+        self._svgs: dict[tuple[int, Layout], tuple[Structure, dict[str, Any]]] = {}
         self._highlights: OrderedDict[tuple[int, tuple[str, ...]], dict[str, Any]] = OrderedDict()
 
     def view_message(self, machine_id: str) -> dict[str, Any]:
@@ -68,12 +70,13 @@ class Views:
 
     def _view(self, view: MachineView) -> dict[str, Any]:
         if isinstance(view, DiagramView):
-            return self._diagram(view.structure)
+            return self._diagram(view.structure, view.layout)
         return {"view": "flags", "flags": [asdict(flag) for flag in view.flags]}
 
-    def _diagram(self, structure: Structure) -> dict[str, Any]:
+    def _diagram(self, structure: Structure, layout: Layout) -> dict[str, Any]:
+        key = (id(structure), layout)
         with self._lock:
-            cached = self._svgs.get(id(structure))
+            cached = self._svgs.get(key)
         if cached is not None:
             return cached[1]
         style = self.style
@@ -88,12 +91,12 @@ class Views:
             },
         }
         try:
-            found["svg"] = render(to_dot(structure, style=style), "svg").decode()
+            found.update(_layouts(structure, layout, style))
         except RenderError as error:
             found["svg"] = ""
             found["error"] = str(error)
         with self._lock:
-            self._svgs[id(structure)] = (structure, found)
+            self._svgs[key] = (structure, found)
         return found
 
     def describe(self, channel: str, machine_id: str, value: object) -> Any:
@@ -147,6 +150,23 @@ class Views:
         else:
             self._highlights.move_to_end(key)
         return found
+
+
+def _layouts(structure: Structure, preferred: Layout, style: PlotStyle) -> dict[str, Any]:
+    """The diagram in every layout the structure allows, ``preferred`` first (the book's
+    when it cannot be nested): ``layout`` (the one shown), its ``svg``, and ``layouts``,
+    the SVG of each.
+
+    Raises:
+        RenderError: Graphviz is missing or failed.
+    """
+    dots: dict[Layout, str | None] = {
+        "nested": nested_to_dot(structure, style=style),
+        "tree": to_dot(structure, style=style),
+    }
+    svgs = {name: render(dot, "svg").decode() for name, dot in dots.items() if dot is not None}
+    shown = preferred if preferred in svgs else "tree"
+    return {"layout": shown, "svg": svgs[shown], "layouts": svgs}
 
 
 def regions(structure: Structure) -> list[dict[str, Any]]:

@@ -133,12 +133,19 @@ class StateClient:
 
 
 def _refusal(reply: HandshakeMessage, ours: str) -> str:
-    if reply.reason == REFUSED_SCHEMA:
+    """What the server's answer (a refusal, or a welcome with another schema) means."""
+    differ = (
+        f"the server's fingerprint is {reply.fingerprint}, this client's is {ours}; the two "
+        "programs encode machines differently (compare their schema files: statetree net "
+        "schema --check)"
+    )
+    if reply.kind is MessageKind.WELCOME:  # no statetree server welcomes another schema
         return (
-            f"it refused this client's wire schema: the server's fingerprint is "
-            f"{reply.fingerprint}, this client's is {ours}; the two programs encode machines "
-            "differently (compare their schema files: statetree net schema --check)"
+            f"it welcomed this client with another wire schema: {differ}, and a statetree "
+            "server would have refused the client"
         )
+    if reply.reason == REFUSED_SCHEMA:
+        return f"it refused this client's wire schema: {differ}"
     if reply.reason == REFUSED_FULL:
         return "it is full (it has as many clients as it takes, none idle)"
     return f"it refused this client ({reply.reason or 'no reason given'})"

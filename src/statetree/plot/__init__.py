@@ -18,6 +18,7 @@ from __future__ import annotations
 from statetree.plot.diagram import Active, Cluster, Diagram, Link, Node, NodeKind, build_diagram
 from statetree.plot.dot import diagram_to_dot, to_dot
 from statetree.plot.mermaid import diagram_to_mermaid, to_mermaid
+from statetree.plot.nested import Nesting, nested_to_dot, nesting
 from statetree.plot.output import (
     EXTENSIONS,
     PlotFormat,
@@ -49,6 +50,7 @@ __all__ = [
     "Cluster",
     "Diagram",
     "Link",
+    "Nesting",
     "Node",
     "NodeKind",
     "PlotFormat",
@@ -64,6 +66,8 @@ __all__ = [
     "diagram_to_dot",
     "diagram_to_mermaid",
     "format_for",
+    "nested_to_dot",
+    "nesting",
     "plot_bytes",
     "plot_text",
     "render",

@@ -44,6 +44,8 @@ class PlotStyle:
         line: the colour of transitions and borders.
         font: the font name.
         clusters: whether to group ``Prefix_`` states.
+        box_fills: the backgrounds of states drawn with their children inside (the nested
+            layout), outermost (lightest) first; deeper boxes use the last one.
     """
 
     depth_fills: tuple[str, ...] = (
@@ -66,10 +68,15 @@ class PlotStyle:
     line: str = "#3d3d3d"
     font: str = "Helvetica"
     clusters: bool = True
+    box_fills: tuple[str, ...] = ("#fbf8f2", "#f3ecdf", "#ebe0cc", "#e2d4ba")
 
     def fill(self, depth: int) -> str:
         """The fill colour of a state at ``depth``."""
         return self.depth_fills[min(depth, len(self.depth_fills) - 1)]
+
+    def box_fill(self, depth: int) -> str:
+        """The background of a state at ``depth`` drawn with its children inside."""
+        return self.box_fills[min(depth, len(self.box_fills) - 1)]
 
     def text(self, depth: int) -> str:
         """The text colour of a state at ``depth``."""

@@ -10,6 +10,10 @@ import { renderPacket } from "./packets.js";
 import { Population } from "./population.js";
 
 const ZOOM_STEP = 1.25;
+const LAYOUTS = {
+  nested: ["Statechart", "a statechart, each state's children inside it"],
+  tree: ["Levels", "the HSM book's levels, each state one row below the states it can be in"],
+};
 
 // The active states as one line, each region's path in brackets after its host:
 // "Lit › [Flame › Steady | Heat › Warm]".
@@ -54,6 +58,7 @@ export class Card {
     this.part("name").textContent = machine.name;
     this.part("kind").textContent = machine.kind;
     this.diagram = null;
+    this.layout = null; // the layout chosen on this card (null: the view's own)
     this.view = null; // the last view message
     this.active = { states: [], links: [], order: [] };
     this.travel = null; // the "travelled" message shown instead of the live states
@@ -61,19 +66,23 @@ export class Card {
     this.breaks = [];
     this.held = new Set();
     this.editor = machine.caps.includes("edit") ? new ChartEditor(this, app) : null;
+    this.root.addEventListener("animationend", () => this.root.classList.remove("flash"));
     this.wireHeader();
   }
 
   wireHeader() {
     const tools = this.part("tools");
     const zoom = (factor) => () => this.diagram?.zoomBy(factor);
+    const layout = button("", () => this.switchLayout(), "");
     tools.append(
+      layout,
       button("−", zoom(1 / ZOOM_STEP), "Zoom out (or Ctrl + wheel)"),
       button("+", zoom(ZOOM_STEP), "Zoom in (or Ctrl + wheel)"),
-      button("Fit", () => this.diagram?.fit(), "Fit the diagram in the card"),
+      button("Fit", () => this.diagram?.fit(this.shownStates()),
+        "Fit the diagram in the card, as far as its labels stay readable (Expand for more room)"),
       button("Expand", () => this.toggleExpanded(), "Show this card on the whole page (Esc)"),
     );
-    for (const [index, name] of ["zoom-out", "zoom-in", "fit", "expand"].entries()) {
+    for (const [index, name] of ["layout", "zoom-out", "zoom-in", "fit", "expand"].entries()) {
       tools.children[index].classList.add(name);
     }
     this.part("close").addEventListener("click", () => this.app.unwatch([this.machine.id]));
@@ -83,27 +92,31 @@ export class Card {
     const expanded = this.root.classList.toggle("expanded", force);
     document.body.classList.toggle("has-expanded", expanded);
     this.part("expand").textContent = expanded ? "Close" : "Expand";
-    requestAnimationFrame(() => this.diagram?.fit());
+    requestAnimationFrame(() => this.diagram?.fit(this.shownStates()));
+  }
+
+  // Bring the card into view and make it flash (a timeline row was clicked).
+  reveal() {
+    this.root.scrollIntoView({ block: "nearest", inline: "nearest" });
+    this.root.classList.remove("flash");
+    void this.root.offsetWidth; // restart the animation
+    this.root.classList.add("flash");
+  }
+
+  // The states shown active now (live, or at the step travelled to).
+  shownStates() {
+    return (this.travel ? this.travel.highlight : this.active).states;
   }
 
   // -- the view ------------------------------------------------------------------------------
 
   showView(message) {
     this.view = message;
-    const box = this.part("view");
     if (message.view === "flags") {
       this.diagram = null;
-      box.replaceChildren(this.flagsTable(message.flags));
+      this.part("view").replaceChildren(this.flagsTable(message.flags));
     } else {
-      this.setColors(message.colors);
-      const hooks = {
-        onSelect: (name) => this.select(name),
-        onConnect: (from, to) => this.editor?.connect(from, to),
-      };
-      this.diagram = new Diagram(message, hooks, Boolean(this.editor));
-      box.replaceChildren(this.diagram.root);
-      this.root.classList.toggle("wide", (this.diagram.natural?.width || 0) > 560);
-      this.diagram.mount();
+      this.drawDiagram(message);
     }
     this.part("tools").hidden = !this.diagram;
     this.population = message.population
@@ -115,6 +128,43 @@ export class Card {
     if (this.selected && !this.knows(this.selected)) this.selected = null;
     this.repaint();
     this.editor?.load();
+  }
+
+  drawDiagram(message) {
+    this.setColors(message.colors);
+    const hooks = {
+      onSelect: (name) => this.select(name),
+      onConnect: (from, to) => this.editor?.connect(from, to),
+    };
+    const layouts = Object.keys(message.layouts || {});
+    const layout = layouts.includes(this.layout) ? this.layout : message.layout || "tree";
+    this.diagram = new Diagram(message, layout, hooks, Boolean(this.editor));
+    this.part("view").replaceChildren(this.diagram.root);
+    this.root.classList.toggle("wide", (this.diagram.natural?.width || 0) > 560);
+    this.diagram.mount();
+    this.showLayoutButton(layouts);
+  }
+
+  // Draw the diagram in its other layout (statechart or the book's levels).
+  switchLayout() {
+    const names = Object.keys(this.view?.layouts || {});
+    const other = names.find((name) => name !== this.diagram?.layout);
+    if (!other) return;
+    this.layout = other;
+    this.drawDiagram(this.view);
+    this.population?.redraw(this.diagram);
+    this.repaint();
+  }
+
+  // The layout button offers the other layout, where the structure has two.
+  showLayoutButton(layouts) {
+    const other = layouts.find((name) => name !== this.diagram?.layout);
+    const control = this.part("layout");
+    control.hidden = !other;
+    if (!other) return;
+    const [text, title] = LAYOUTS[other];
+    control.textContent = text;
+    control.title = `Draw it as ${title}`;
   }
 
   setColors(colors) {
@@ -177,6 +227,7 @@ export class Card {
 
   paint(highlight) {
     this.mark("st-active", highlight.states, highlight.links);
+    this.diagram?.frame(highlight.states); // the first view, once the active states are known
     const order = highlight.order || highlight.states;
     const none = this.view?.view === "flags" ? "no flag active" : "not started";
     const line = this.view?.population

@@ -1,6 +1,9 @@
 // A machine's diagram: Graphviz's SVG (laid out by the server as `statetree plot` does),
-// with zoom, pan, fit-to-card, concurrent regions drawn as boxes, states selected by a
-// click and, for editable charts, transitions drawn by dragging from state to state.
+// as a statechart (each state's children inside it) or in the HSM book's levels, with
+// zoom (Ctrl + wheel, or the card's buttons), pan (drag the background), a first view
+// framed on the active states at a readable size, concurrent regions drawn as boxes, states
+// selected by a click and, for editable charts, transitions drawn by dragging from state to
+// state.
 "use strict";
 
 import { element } from "./dom.js";
@@ -9,23 +12,37 @@ const SVG = "http://www.w3.org/2000/svg";
 const PT = 4 / 3; // Graphviz sizes are in points; CSS pixels are 3/4 of a point
 const MIN_ZOOM = 0.1;
 const MAX_ZOOM = 4;
-const READABLE = 0.8; // the first view is never smaller than this: text stays readable
+const READABLE = 0.75; // labels of 12 points stay 12 pixels high: the first view and Fit stop here
+const EXPANDED_ZOOM = 1.5; // the largest zoom Fit gives an expanded card
 const DRAG = 5; // pixels the pointer moves before a press becomes a drag
+const MARGIN = 24; // pixels kept around what is framed
+
+// The state or transition a Graphviz group draws: its id ("state:NAME", "link:A->B") in
+// the nested layout, its title ("NAME", "A->B", "cluster_X") in the book's.
+function keyOf(group) {
+  const id = group.getAttribute("id") || "";
+  if (id.startsWith("state:") || id.startsWith("link:")) return id.slice(id.indexOf(":") + 1);
+  return group.querySelector(":scope > title")?.textContent ?? "";
+}
 
 export class Diagram {
-  // message: the server's "view" message; hooks: {onSelect(name), onConnect(from, to)},
-  // connect: whether dragging between states draws a transition.
-  constructor(message, hooks, connect = false) {
+  // message: the server's "view" message; layout: which of its layouts to draw; hooks:
+  // {onSelect(name), onConnect(from, to)}; connect: whether dragging between states draws
+  // a transition.
+  constructor(message, layout, hooks, connect = false) {
     this.hooks = hooks;
     this.connect = connect;
+    this.layout = layout;
     this.items = new Map(); // state name -> element to highlight
     this.links = new Map(); // "source->target" -> edge element
-    this.regions = message.regions || [];
+    this.regions = layout === "tree" ? message.regions || [] : []; // nested: boxes already
     this.zoom = 1;
-    this.fitted = true; // follows the card's size until the user zooms
+    this.touched = false; // the user zoomed or panned: the view is theirs
+    this.framed = false; // the first view was framed on the active states
     this.root = element("div", "diagram-view");
     this.root.tabIndex = 0;
-    this.svg = message.svg ? this.parse(message.svg, message.states) : null;
+    const text = message.layouts?.[layout] ?? message.svg;
+    this.svg = text ? this.parse(text, message.states) : null;
     if (this.svg) {
       this.root.append(this.svg);
       this.wire();
@@ -40,23 +57,19 @@ export class Diagram {
     const known = new Set(states);
     const parsed = new DOMParser().parseFromString(text, "image/svg+xml");
     const svg = document.importNode(parsed.documentElement, true);
-    svg.classList.add("diagram");
-    // Graphviz names each node and edge in its <title> ("Alive", "Alive->Dead") and gives
-    // it an id ("node1") that repeats across diagrams: keep the names, drop the ids.
-    for (const group of svg.querySelectorAll("g.node, g.edge")) {
-      const key = group.querySelector("title")?.textContent ?? "";
+    svg.classList.add("diagram", `layout-${this.layout}`);
+    // Graphviz's ids ("node1", "clust2") repeat across diagrams: keep the names, drop them.
+    for (const group of svg.querySelectorAll("g.node, g.edge, g.cluster")) {
+      const key = keyOf(group);
       group.removeAttribute("id");
-      if (group.classList.contains("node")) {
-        // Only states are nodes to select: not the start marker or a hidden layout root.
-        if (!known.has(key)) {
-          group.classList.add("marker");
-          continue;
-        }
-        group.dataset.state = key;
-        this.items.set(key, group);
-      } else {
+      if (group.classList.contains("edge")) {
         group.dataset.link = key;
         this.links.set(key, group);
+      } else if (known.has(key)) {
+        group.dataset.state = key;
+        this.items.set(key, group);
+      } else if (group.classList.contains("node")) {
+        group.classList.add("marker"); // a start dot, a choice, a hidden layout root
       }
     }
     svg.removeAttribute("id");
@@ -90,7 +103,7 @@ export class Diagram {
       this.drawRegions();
       this.grow();
     }
-    this.fit(true);
+    this.setZoom(this.fitZoom());
   }
 
   // Make room for what was drawn around Graphviz's layout (the regions' boxes).
@@ -109,7 +122,8 @@ export class Diagram {
     this.natural = { width: (right - left) * PT, height: (bottom - top) * PT };
   }
 
-  // Each concurrent region as a dashed box behind its states, labelled with its root.
+  // Each concurrent region as a dashed box behind its states, labelled with its root (the
+  // book's layout; the nested one draws regions itself).
   drawRegions() {
     const graph = this.svg.querySelector("g.graph") || this.svg;
     const anchor = graph.querySelector(":scope > g") || null;
@@ -159,29 +173,87 @@ export class Diagram {
     view.scrollLeft = contentX * next - at.x;
     view.scrollTop = contentY * next - at.y;
     this.root.dataset.zoom = next.toFixed(2);
-    this.hooks.onZoom?.(next);
   }
 
   zoomBy(factor, anchor) {
-    this.fitted = false;
+    this.touched = true;
     this.setZoom(this.zoom * factor, anchor);
   }
 
-  // Fit the whole diagram in the view; the first time, never below a readable size (the
-  // rest is reached by panning, or by expanding the card).
-  fit(first = false) {
-    if (!this.svg) return;
-    const width = this.root.clientWidth - 4;
-    const height = this.maxHeight() - 4;
-    let zoom = Math.min(width / this.natural.width, height / this.natural.height, 1);
-    if (first) zoom = Math.max(zoom, Math.min(READABLE, 1));
-    this.fitted = true;
-    this.setZoom(zoom);
+  // The room the diagram has: the view's width, and its height (or the most it may grow to).
+  room() {
+    const limit = parseFloat(getComputedStyle(this.root).maxHeight);
+    const height = Number.isFinite(limit) ? limit : this.root.clientHeight;
+    return { width: this.root.clientWidth - 4, height: height - 4 };
   }
 
-  maxHeight() {
-    const limit = parseFloat(getComputedStyle(this.root).maxHeight);
-    return Number.isFinite(limit) ? limit : this.root.clientHeight;
+  // The zoom that shows the whole diagram, never below a readable size (a larger diagram
+  // is then panned, or its card expanded), and at most its natural size in a card (a bit
+  // more on the whole page, which it then fills).
+  fitZoom() {
+    const room = this.room();
+    const largest = this.root.closest(".expanded") ? EXPANDED_ZOOM : 1;
+    const whole = Math.min(room.width / this.natural.width, room.height / this.natural.height);
+    return Math.max(Math.min(whole, largest), READABLE);
+  }
+
+  // Fit the diagram in the view (as far as its labels stay readable), centred on the active
+  // states when it does not fit whole.
+  fit(active = []) {
+    if (!this.svg) return;
+    this.touched = false;
+    this.setZoom(this.fitZoom());
+    this.centre(active);
+  }
+
+  // The first view: readable, framed on the active states; later calls do nothing once the
+  // user has moved the view.
+  frame(active) {
+    if (!this.svg || this.framed || this.touched || !active.length) return;
+    this.framed = true;
+    this.setZoom(this.fitZoom());
+    this.centre(active);
+  }
+
+  // Scroll so that the innermost active states are in the middle of the view.
+  centre(active) {
+    const box = this.boxOf(active);
+    if (!box) return;
+    const view = this.root;
+    view.scrollLeft = box.x + box.width / 2 - view.clientWidth / 2;
+    view.scrollTop = box.y + box.height / 2 - view.clientHeight / 2;
+  }
+
+  // The pixel box (in the view's scrolled content) of the states to frame: the active
+  // states drawn as plain nodes (the innermost; boxes of the nested layout hold them), the
+  // deepest alone when they do not all fit.
+  boxOf(names) {
+    const items = names.map((name) => this.items.get(name)).filter(Boolean);
+    const nodes = items.filter((item) => item.classList.contains("node"));
+    const chosen = nodes.length ? nodes : items;
+    if (!chosen.length) return null;
+    const boxes = chosen.map((item) => this.pixelBox(item));
+    const union = boxes.reduce((a, b) => {
+      const x = Math.min(a.x, b.x);
+      const y = Math.min(a.y, b.y);
+      const right = Math.max(a.x + a.width, b.x + b.width);
+      const bottom = Math.max(a.y + a.height, b.y + b.height);
+      return { x, y, width: right - x, height: bottom - y };
+    });
+    const fits = union.width + 2 * MARGIN <= this.root.clientWidth
+      && union.height + 2 * MARGIN <= this.root.clientHeight;
+    return fits ? union : boxes[boxes.length - 1];
+  }
+
+  pixelBox(item) {
+    const own = item.getBoundingClientRect();
+    const view = this.root.getBoundingClientRect();
+    return {
+      x: own.left - view.left + this.root.scrollLeft,
+      y: own.top - view.top + this.root.scrollTop,
+      width: own.width,
+      height: own.height,
+    };
   }
 
   // -- pointer: select, pan, connect -------------------------------------------------------------
@@ -189,10 +261,8 @@ export class Diagram {
   wire() {
     const view = this.root;
     view.addEventListener("wheel", (event) => {
-      // Plain scrolling scrolls the page; with Ctrl (or a pinch) or in the expanded view
-      // the wheel zooms.
-      const expanded = view.closest(".card")?.classList.contains("expanded");
-      if (!event.ctrlKey && !event.metaKey && !expanded) return;
+      // The wheel scrolls; with Ctrl (or Cmd, or a trackpad's pinch) it zooms.
+      if (!event.ctrlKey && !event.metaKey) return;
       event.preventDefault();
       const rect = view.getBoundingClientRect();
       const anchor = { x: event.clientX - rect.left, y: event.clientY - rect.top };
@@ -201,14 +271,25 @@ export class Diagram {
     view.addEventListener("pointerdown", (event) => this.press(event));
   }
 
+  // The state a press or a drop is on: a plain state, or a state's box by its name. A
+  // press on a box's background is on the box only for a click (a drag there pans).
+  stateAt(target) {
+    const node = target.closest?.("g.node[data-state]");
+    if (node && this.svg.contains(node)) return { name: node.dataset.state, handle: true };
+    const box = target.closest?.("g.cluster[data-state]");
+    if (!box || !this.svg.contains(box)) return null;
+    return { name: box.dataset.state, handle: target.tagName === "text" };
+  }
+
   nodeAt(x, y) {
-    const found = document.elementFromPoint(x, y)?.closest("g.node[data-state]");
-    return found && this.svg.contains(found) ? found.dataset.state : null;
+    const found = document.elementFromPoint(x, y);
+    return found ? this.stateAt(found)?.name ?? null : null;
   }
 
   press(event) {
     if (event.button !== 0) return;
-    const state = event.target.closest?.("g.node[data-state]")?.dataset.state ?? null;
+    const on = this.stateAt(event.target);
+    const draws = Boolean(on?.handle && this.connect);
     const start = { x: event.clientX, y: event.clientY };
     const scroll = { left: this.root.scrollLeft, top: this.root.scrollTop };
     let dragging = false;
@@ -218,10 +299,11 @@ export class Diagram {
       const dy = moved.clientY - start.y;
       if (!dragging && Math.hypot(dx, dy) < DRAG) return;
       dragging = true;
-      if (state && this.connect) {
-        line = line || this.startLine(state);
+      if (draws) {
+        line = line || this.startLine(on.name);
         this.moveLine(line, moved.clientX, moved.clientY);
-      } else if (!state) {
+      } else if (!on?.handle) {
+        this.touched = true;
         this.root.scrollLeft = scroll.left - dx;
         this.root.scrollTop = scroll.top - dy;
       }
@@ -232,16 +314,16 @@ export class Diagram {
       this.root.classList.remove("connecting", "panning");
       line?.remove();
       if (!dragging) {
-        if (state) this.hooks.onSelect(state);
+        if (on) this.hooks.onSelect(on.name);
         return;
       }
       const target = line ? this.nodeAt(released.clientX, released.clientY) : null;
-      if (target && target !== state) this.hooks.onConnect?.(state, target);
+      if (target && target !== on.name) this.hooks.onConnect?.(on.name, target);
     };
     window.addEventListener("pointermove", move);
     window.addEventListener("pointerup", up);
-    this.root.classList.add(state && this.connect ? "connecting" : "panning");
-    if (!state || this.connect) event.preventDefault();
+    this.root.classList.add(draws ? "connecting" : "panning");
+    if (!on?.handle || this.connect) event.preventDefault();
   }
 
   // The graph's own coordinates of a point on the screen.

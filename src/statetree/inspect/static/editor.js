@@ -2,7 +2,9 @@
 //
 // Click a state in the diagram to edit it: rename it, add a child, reorder or delete it,
 // change its policy, its conditions, actions and transitions (typed controls), or drag
-// from one state to a sibling to draw a transition. Every change is checked by the
+// from one state to a sibling to draw a transition. A state is offered only the parts the
+// chart loader accepts where it stands: the server says which ("parts" of each state, from
+// the chart's own rule), the page never decides it. Every change is checked by the
 // server's chart loader as you type ("check-chart": its messages show next to the field),
 // then applied with "edit-chart": the server edits the file's document (YAML comments
 // kept), loads it, hot-reloads the running machine and saves the file. Undo and redo go
@@ -14,7 +16,11 @@ import { button, debounce, element, input, labelled, select, shortName } from ".
 import { notify } from "./notices.js";
 import { patternChart, patternList, usedStateForm } from "./patterns.js";
 
-const POLICIES = [["", "(none)"], "explicit", "sequential", "priority", "concurrent"];
+const POLICIES = [["", "(default: explicit)"], "explicit", "sequential", "priority", "concurrent"];
+const SECTIONS = {
+  pre: ["Pre-conditions", "When its parent may choose it (all must hold)"],
+  post: ["Post-conditions", "When it is done (any one suffices)"],
+};
 const CHECK_DELAY = 250; // ms of quiet typing before an edit is checked
 
 // The state at a dotted path in the chart data, with its parent and its place.
@@ -231,20 +237,25 @@ export class ChartEditor {
     const chart = path.startsWith("@") ? patternChart(this.source.chart, path) : this.source.chart;
     const { state, parent, where } = stateAt(chart, path);
     if (!state) return form;
+    const parts = new Set(this.source.parts?.[path] || []);
     form.dataset.path = path;
     form.dataset.where = where;
     const pattern = path.startsWith("@") && !path.includes(".");
     const title = pattern
       ? element("p", "pattern-note", `The pattern ${path.slice(1)}: every use follows its edits.`)
       : this.nameRow(path);
-    form.append(title, this.policyRow(path, state), this.childrenRow(path, state));
+    form.append(title, this.policyRow(path, state, parts.has("policy")));
+    form.append(this.childrenRow(path, state));
     const siblings = (parent?.states || []).map((child) => child.name).filter((n) => n !== state.name);
     const context = this.context();
     for (const kind of ["pre", "post"]) {
-      form.append(this.section(kind === "pre" ? "Pre-conditions" : "Post-conditions", kind,
-        asList(state[kind]),
+      if (!parts.has(kind)) continue;
+      const [title, hint] = SECTIONS[kind];
+      const section = this.section(title, kind, asList(state[kind]),
         (value, changed) => conditionList(value, context, changed),
-        (value) => ({ op: "set-conditions", path, kind, conditions: fromList(value) })));
+        (value) => ({ op: "set-conditions", path, kind, conditions: fromList(value) }));
+      section.title = hint;
+      form.append(section);
     }
     for (const kind of ["enter", "exit"]) {
       form.append(this.section(kind === "enter" ? "Enter actions" : "Exit actions", kind,
@@ -252,16 +263,29 @@ export class ChartEditor {
         (value, changed) => actionList(value, this.source.registry, changed),
         (value) => ({ op: "set-actions", path, kind, actions: value.length ? value : null })));
     }
-    if (parent) {
+    if (parts.has("transitions")) {
       form.append(this.section("Transitions", "transitions", state.transitions || [],
         (value, changed) => transitionList(value, siblings, context, changed),
         (value) => ({ op: "set-transitions", path, transitions: value.length ? value : null })));
+    }
+    if (parent) {
       const remove = button("Delete this state", () =>
         this.edit({ op: "remove-state", path }, null, parentPath(path)));
       remove.classList.add("danger", "delete-state");
       form.append(remove);
     }
+    form.append(element("p", "muted hint placement", this.placementNote(parts, parent)));
     return form;
+  }
+
+  // What its place lets the state have (as the server says), in the chart's terms.
+  placementNote(parts, parent) {
+    const named = { pre: "pre-conditions", post: "post-conditions", transitions: "transitions" };
+    const read = Object.keys(named).filter((part) => parts.has(part)).map((part) => named[part]);
+    const may = read.length ? read.join(" and ") : "no pre- or post-conditions and no transitions";
+    const where = parent ? `Under a ${parent.policy || "explicit"} parent` : "As the root";
+    const others = read.length ? "; nothing would read the others" : ": nothing would read them";
+    return `${where}, this state may have ${may}${others}.`;
   }
 
   nameRow(path) {
@@ -289,15 +313,19 @@ export class ChartEditor {
     return box;
   }
 
-  policyRow(path, state) {
-    const policy = select(POLICIES, state.policy || "", "policy");
+  policyRow(path, state, allowed) {
+    const choices = allowed ? POLICIES : [["", "(none: no children)"]];
+    const policy = select(choices, state.policy || "", "policy");
     policy.dataset.field = "policy";
+    policy.disabled = !allowed;
     const message = element("div", "field-message");
     policy.addEventListener("change", () => {
       this.edit({ op: "set-policy", path, policy: policy.value || null }, message);
     });
     const box = element("div");
-    box.append(labelled("Policy", policy), message);
+    const row = labelled("Policy", policy);
+    if (!allowed) row.title = "A policy chooses among children: add a child first";
+    box.append(row, message);
     return box;
   }
 
@@ -366,6 +394,14 @@ export class ChartEditor {
       notify(
         `A transition goes to a sibling: ${shortName(to)} is not a sibling of ` +
           `${shortName(from)} (drag between two children of one state).`,
+      );
+      return;
+    }
+    if (!(this.source.parts?.[from] || []).includes("transitions")) {
+      const parent = stateAt(this.source.chart, parentPath(from)).state;
+      notify(
+        `${shortName(parentPath(from))} does not read its children's transitions (its ` +
+          `policy is ${parent?.policy || "explicit"}).`,
       );
       return;
     }

@@ -13,7 +13,7 @@
 import { Card } from "./cards.js";
 import { $, element } from "./dom.js";
 import { notify } from "./notices.js";
-import { Timeline } from "./timeline.js";
+import { Timeline, TimelinePanel } from "./timeline.js";
 
 const DEFAULT_WATCHED = 6; // machines watched when the page opens
 const MAX_WATCH_SHOWN = 100; // "Watch shown" watches at most this many, and says so
@@ -36,10 +36,15 @@ const page = {
   travels: new Map(), // machine id -> {busy, wanted}: time travel requests in flight
   lastError: "",
   helloSeen: false,
+  panel: null, // the timeline's panel (its size, collapsed or not)
 };
 
 const machineName = (id) => page.machines.get(id)?.name ?? id;
-const timeline = new Timeline(machineName, (machine, seq) => travel(machine, seq));
+const timeline = new Timeline(machineName, (machine, seq) => {
+  // A clicked step: its machine's card comes into view, showing the machine at that step.
+  page.cards.get(machine)?.reveal();
+  travel(machine, seq);
+});
 
 // -- the connection -----------------------------------------------------------------------
 
@@ -358,6 +363,7 @@ function ensureCard(id) {
 // -- wiring -------------------------------------------------------------------------------
 
 function start() {
+  page.panel = new TimelinePanel();
   $("pause").addEventListener("click", togglePause);
   $("step").addEventListener("click", () => send({ type: "step", frames: 1 }));
   $("machine-filter").addEventListener("input", renderMachineList);

@@ -147,3 +147,93 @@ export class Timeline {
     select.value = watched.has(chosen) ? chosen : "";
   }
 }
+
+// -- the timeline's panel: resized by dragging its top edge, collapsed to its toolbar ---------
+
+const PANEL_KEY = "statetree.inspector.timeline"; // its size and state, kept for the next visit
+const MIN_HEIGHT = 90; // pixels: the toolbar and a few rows
+const KEY_STEP = 24; // pixels an arrow key resizes by
+
+export class TimelinePanel {
+  constructor() {
+    this.panel = $("timeline");
+    this.handle = $("timeline-resize");
+    this.toggle = $("timeline-toggle");
+    const kept = this.read();
+    this.height = kept.height ?? null; // null: the page's default (a third of the window)
+    this.collapsed = Boolean(kept.collapsed);
+    this.toggle.addEventListener("click", () => this.setCollapsed(!this.collapsed));
+    this.handle.addEventListener("pointerdown", (event) => this.drag(event));
+    this.handle.addEventListener("dblclick", () => this.resize(null));
+    this.handle.addEventListener("keydown", (event) => this.key(event));
+    window.addEventListener("resize", () => this.apply());
+    this.apply();
+  }
+
+  read() {
+    try {
+      return JSON.parse(localStorage.getItem(PANEL_KEY) || "{}") || {};
+    } catch {
+      return {}; // storage refused (a private window) or spoiled: the defaults
+    }
+  }
+
+  save() {
+    try {
+      localStorage.setItem(PANEL_KEY, JSON.stringify({ height: this.height, collapsed: this.collapsed }));
+    } catch {
+      // Not kept for the next visit; this one still works.
+    }
+  }
+
+  // The most the timeline may take: the page keeps room for its header and some cards.
+  limit() {
+    return Math.max(MIN_HEIGHT, window.innerHeight - 160);
+  }
+
+  apply() {
+    const height = this.height === null ? null : Math.min(this.limit(), Math.max(MIN_HEIGHT, this.height));
+    if (height === null) document.body.style.removeProperty("--timeline-height");
+    else document.body.style.setProperty("--timeline-height", `${height}px`);
+    document.body.classList.toggle("timeline-collapsed", this.collapsed);
+    this.toggle.setAttribute("aria-expanded", String(!this.collapsed));
+    this.toggle.textContent = this.collapsed ? "▸" : "▾";
+    this.toggle.title = this.collapsed ? "Show the timeline's steps" : "Hide the timeline's steps";
+    this.handle.setAttribute("aria-valuenow", String(Math.round(this.panel.offsetHeight)));
+  }
+
+  setCollapsed(collapsed) {
+    this.collapsed = collapsed;
+    this.apply();
+    this.save();
+  }
+
+  resize(height) {
+    this.height = height;
+    this.collapsed = false;
+    this.apply();
+    this.save();
+  }
+
+  drag(event) {
+    if (event.button !== 0) return;
+    event.preventDefault();
+    this.handle.setPointerCapture(event.pointerId);
+    this.handle.classList.add("dragging");
+    const move = (moved) => this.resize(window.innerHeight - moved.clientY);
+    const up = () => {
+      this.handle.removeEventListener("pointermove", move);
+      this.handle.removeEventListener("pointerup", up);
+      this.handle.classList.remove("dragging");
+    };
+    this.handle.addEventListener("pointermove", move);
+    this.handle.addEventListener("pointerup", up);
+  }
+
+  key(event) {
+    const steps = { ArrowUp: KEY_STEP, ArrowDown: -KEY_STEP, PageUp: 4 * KEY_STEP, PageDown: -4 * KEY_STEP };
+    if (!(event.key in steps)) return;
+    event.preventDefault();
+    this.resize(this.panel.offsetHeight + steps[event.key]);
+  }
+}

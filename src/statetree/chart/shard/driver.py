@@ -1,0 +1,245 @@
+"""The driver's side of a sharded batch: one message per shard per call, every answer heard
+before anything is raised, mail routed between shards, checkpoints and recovery.
+
+A call sends each shard concerned its operation and the mail waiting for its agents, then
+waits for every answer. Only then does it route the mail the shards' agents sent (to be
+delivered with the next call) and raise what went wrong: the first error of a shard, a send
+to an agent that does not exist, or one ``BatchLoopError`` for all the shards' agents that
+could not settle. A shard whose actor died is replaced, every shard is brought back to the
+checkpoint and the call raises :class:`ShardLostError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+import numpy as np
+
+from statetree.chart.batch import BatchLoopError
+from statetree.chart.compile import CompiledChart
+from statetree.chart.shard.cluster import ShardPool
+from statetree.chart.shard.errors import ShardError, ShardLostError
+from statetree.chart.shard.layout import Layout
+from statetree.chart.shard.parts import Loop, Mail, Reply, ShardPart, ShardSetup
+from statetree.errors import UsageError
+
+__all__ = ["Checkpoint", "Driver"]
+
+
+@dataclass
+class Checkpoint:
+    """Everything needed to bring the batch back: each shard's part, the layout, the mail
+    waiting, the chart."""
+
+    parts: list[ShardPart]
+    layout: Layout
+    mail: list[list[Mail]]
+    compiled: CompiledChart
+
+
+class Driver:
+    """The shards of one batch, reached through the actors of ``pool``."""
+
+    def __init__(
+        self, pool: ShardPool, owned: bool, setup: ShardSetup, checkpoint: Checkpoint
+    ) -> None:
+        if pool.user is not None:
+            raise UsageError(f"the shard pool is in use by batch {pool.user!r}: close it first")
+        if len(pool) != setup.shards:
+            raise UsageError(f"the pool has {len(pool)} actors for {setup.shards} shards")
+        pool.user = setup.name
+        self.pool = pool
+        self.owned = owned
+        self.setup = setup
+        self.closed = False
+        self.calls: list[str] = []
+        """The calls that changed agents since the checkpoint."""
+        self.offset = 0
+        self.restore(checkpoint)
+        try:
+            alive = self._load(range(setup.shards))
+        except BaseException:
+            self.close()
+            raise
+        for shard, flags in alive.items():  # a restored snapshot may have free slots
+            checkpoint.layout.alive[checkpoint.layout.members[shard]] = flags
+            self.layout.alive[self.layout.members[shard]] = flags
+
+    @property
+    def shards(self) -> int:
+        return self.setup.shards
+
+    def restore(self, checkpoint: Checkpoint) -> None:
+        """Take the driver's side of ``checkpoint`` (the shards are loaded separately)."""
+        self.checkpoint = checkpoint
+        self.layout = checkpoint.layout.copy()
+        self.mail = [list(box) for box in checkpoint.mail]
+        self.compiled = checkpoint.compiled
+        self.calls = []
+
+    def _load(self, shards: Iterable[int]) -> dict[int, Any]:
+        """Load the checkpoint's part of each of ``shards``; whether each slot is alive."""
+        ray = self.pool._ray
+        parts = self.checkpoint.parts
+        actors = self.pool.actors
+        calls = {s: actors[s].load.remote(self.setup, s, parts[s]) for s in shards}
+        return {shard: ray.get(call) for shard, call in calls.items()}
+
+    # -- calls -----------------------------------------------------------------------------
+
+    def run(
+        self,
+        op: str,
+        args: Mapping[int, tuple[Any, ...]] | tuple[Any, ...] = (),
+        *,
+        changes: bool = True,
+        label: str | None = None,
+        after: Callable[[dict[int, Reply]], None] | None = None,
+    ) -> dict[int, Any]:
+        """Run ``op`` on the shards: those of ``args`` when it maps shards to their
+        arguments, else every shard with these arguments.
+
+        Args:
+            changes: the call may change agents: it delivers the mail waiting (to every
+                shard with some) and counts among the calls a loss would undo.
+            label: the call's name among those (default ``op``; empty: not counted, for
+                the second message of a call).
+            after: called with the answers before mail is routed and errors raised.
+
+        Returns:
+            Each shard's result, by shard.
+        """
+        if self.closed:
+            raise UsageError(f"sharded batch {self.setup.name!r} is closed")
+        if changes and label != "":
+            self.calls.append(label or op)
+        every = range(self.shards)
+        per_shard = args if isinstance(args, Mapping) else dict.fromkeys(every, args)
+        targets = set(per_shard)
+        if changes:
+            targets |= {shard for shard in every if self.mail[shard]}
+        calls = {shard: self._submit(shard, op, per_shard, changes) for shard in sorted(targets)}
+        replies = self._gather(calls)
+        if after is not None:
+            after(replies)
+        self._settle(replies)
+        return {shard: reply.result for shard, reply in replies.items()}
+
+    def _submit(
+        self, shard: int, op: str, args: Mapping[int, tuple[Any, ...]], changes: bool
+    ) -> Any:
+        inbox: list[Mail] = []
+        if changes:
+            inbox, self.mail[shard] = self.mail[shard], []
+        if shard not in args:
+            op, arguments = "deliver", ()
+        else:
+            arguments = args[shard]
+        return self.pool.actors[shard].call.remote((inbox, op, arguments))
+
+    def _gather(self, calls: Mapping[int, Any]) -> dict[int, Reply]:
+        """Every answer; a shard whose actor died brings the batch back to its checkpoint."""
+        ray = self.pool._ray
+        try:  # one wait for all: the common case
+            return dict(zip(calls, ray.get(list(calls.values())), strict=True))
+        except ray.exceptions.RayError:
+            pass  # find out which shard failed, and hear every other one first
+        replies: dict[int, Reply] = {}
+        lost = []
+        for shard, call in calls.items():
+            try:
+                replies[shard] = ray.get(call)
+            except ray.exceptions.RayActorError:
+                lost.append(shard)
+            except ray.exceptions.RayError as error:
+                raise ShardError(f"shard {shard} of {self.setup.name!r} failed: {error}") from None
+        if lost:
+            self._recover(lost)
+        return replies
+
+    def _settle(self, replies: Mapping[int, Reply]) -> None:
+        """Route the mail the shards sent, then raise what went wrong."""
+        unknown = self._route(mail for reply in replies.values() for mail in reply.outbox)
+        errors = [reply.error for reply in replies.values() if reply.error is not None]
+        if errors:
+            raise errors[0]
+        if unknown is not None:
+            raise unknown
+        loops = [loop for reply in replies.values() for loop in reply.loops]
+        if loops:
+            raise self._loop_error(loops)
+
+    def _route(self, outbox: Iterable[Mail]) -> UsageError | None:
+        """Queue each event for the shards of its agents; the error of a send to agents
+        that do not exist (that send is dropped)."""
+        layout, problem = self.layout, None
+        for event, ids in outbox:
+            valid = (ids >= 0) & (ids < layout.size)
+            valid[valid] = layout.alive[ids[valid]]
+            if not valid.all():
+                problem = problem or UsageError(
+                    f"an agent of {self.setup.name!r} sent {event} to agent "
+                    f"{int(ids[~valid][0])}, which does not exist: that send was dropped"
+                )
+                continue
+            owners = layout.owner[ids]
+            for shard in np.unique(owners).tolist():
+                self.mail[shard].append((event, np.sort(ids[owners == shard])))
+        return problem
+
+    def _loop_error(self, loops: Sequence[Loop]) -> BatchLoopError:
+        offset = self.offset
+        first = min(loops, key=lambda loop: loop.entities[0])
+        agents = sorted({agent + offset for loop in loops for agent in loop.entities})
+        name = f"{self.setup.name}[{first.entities[0] + offset}]"
+        bound = self.setup.max_transitions
+        return BatchLoopError(name, first.cycle, bound, agents, timers=first.timers)
+
+    # -- checkpoints and losses ------------------------------------------------------------
+
+    def keep(self) -> None:
+        """Make the shards as they are now the checkpoint a loss brings back."""
+        parts = self.run("part", changes=False)
+        self.checkpoint = Checkpoint(
+            [parts[shard] for shard in range(self.shards)],
+            self.layout.copy(),
+            [list(box) for box in self.mail],
+            self.compiled,
+        )
+        self.calls = []
+
+    def _recover(self, lost: Sequence[int]) -> NoReturn:
+        """Replace the actors ``lost``, load every shard from the checkpoint, and raise."""
+        calls = self.calls
+        for _ in range(3):  # another actor may die while the others are being loaded
+            try:
+                for shard in lost:
+                    self.pool.replace(shard)
+                self.restore(self.checkpoint)
+                self._load(range(self.shards))
+                break
+            except self.pool._ray.exceptions.RayActorError:
+                lost = [s for s in range(self.shards) if not self._alive(s)]
+        else:
+            self.close()
+            raise ShardError(f"the shards of {self.setup.name!r} could not be brought back")
+        raise ShardLostError(self.setup.name, lost, calls)
+
+    def _alive(self, shard: int) -> bool:
+        ray = self.pool._ray
+        try:
+            ray.get(self.pool.actors[shard].ping.remote())
+        except ray.exceptions.RayActorError:
+            return False
+        return True
+
+    def close(self) -> None:
+        """Hand the actors back to the pool (or end them, with the pool the batch made)."""
+        if self.closed:
+            return
+        self.closed = True
+        self.pool.user = None
+        if self.owned:
+            self.pool.close()

@@ -1,0 +1,140 @@
+"""What a shard is made of, as data that travels between the driver and the actors.
+
+A shard's agents are a :class:`~statetree.chart.BatchSnapshot` (or a count of agents not
+started yet) plus the host's data columns and the global index of each of its slots. Its
+slots are in increasing global order: a shard's first failing agent in a call is then also
+its first by global index, and global indexes are found by binary search.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+import numpy as np
+from numpy.typing import DTypeLike, NDArray
+
+from statetree.chart.batch import BatchCall, BatchSnapshot, ChartBatch
+from statetree.chart.compile import CompiledChart
+from statetree.chart.events import Event
+from statetree.chart.model import Chart
+from statetree.chart.shard.entities import Indexes
+from statetree.errors import UsageError
+
+if TYPE_CHECKING:
+    from statetree.chart.shard.shard import Shard
+
+__all__ = [
+    "Columns",
+    "Loop",
+    "Mail",
+    "Reply",
+    "ShardHandler",
+    "ShardPart",
+    "ShardSetup",
+    "StepFunction",
+    "take",
+]
+
+ShardHandler: TypeAlias = "Callable[[Shard, BatchCall], None]"
+"""A host action handler of a sharded batch: runs in the shard's actor, with the shard (its
+data columns, its calls) and the call (``call.entities`` are global indexes)."""
+StepFunction: TypeAlias = "Callable[..., Any]"
+"""The per-frame work of a shard: ``step(shard, *args)``, run in every shard's actor by
+``ShardedBatch.step(*args)``; what it returns comes back, one value per shard."""
+Columns: TypeAlias = "dict[str, NDArray[Any]]"
+Mail: TypeAlias = "tuple[Event, Indexes]"
+"""An event sent to agents of another shard (global indexes), delivered at the next call."""
+
+
+@dataclass(frozen=True)
+class ShardSetup:
+    """What every shard of one batch shares: the host's code and the column types."""
+
+    name: str
+    handlers: Mapping[str, ShardHandler]
+    step: StepFunction | None
+    columns: Mapping[str, np.dtype[Any]]
+    max_transitions: int
+    shards: int
+
+    @classmethod
+    def of(
+        cls,
+        compiled: CompiledChart,
+        handlers: Mapping[str, ShardHandler],
+        shards: int,
+        columns: Mapping[str, DTypeLike] | None,
+        *,
+        step: StepFunction | None,
+        name: str | None,
+        bound: int,
+    ) -> ShardSetup:
+        """The setup of a batch, its arguments checked as ``ChartBatch`` checks its own.
+
+        Raises:
+            HandlerError: an action the chart uses has no handler.
+            UsageError: fewer than one shard, a column type NumPy does not know, or a
+                ``max_transitions`` below 1.
+        """
+        if shards < 1:
+            raise UsageError(f"a sharded batch needs at least 1 shard, got {shards}")
+        kinds = {}
+        for column, kind in (columns or {}).items():
+            try:
+                kinds[column] = np.dtype(kind)
+            except TypeError as error:
+                raise UsageError(f"column {column!r}: {kind!r} is not a NumPy type") from error
+        ChartBatch(compiled, 0, dict.fromkeys(handlers, _nothing), max_transitions=bound)
+        name = compiled.chart.name if name is None else name
+        return cls(name, dict(handlers), step, kinds, bound, shards)
+
+
+@dataclass(frozen=True)
+class ShardPart:
+    """The agents of one shard.
+
+    Attributes:
+        chart: the chart they run.
+        members: the global index of each slot, increasing (free slots included).
+        snapshot: their arrays, or ``None`` for ``len(members)`` agents not started.
+        columns: the host's data, one row per slot (empty: all zeros).
+    """
+
+    chart: Chart
+    members: Indexes
+    snapshot: BatchSnapshot | None = None
+    columns: Columns = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Loop:
+    """Agents of a shard that could not settle (global indexes): the first one's cycle."""
+
+    entities: tuple[int, ...]
+    cycle: tuple[str, ...]
+    timers: bool
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What a shard answers to a call: its result, the mail its agents sent to other
+    shards, the agents that could not settle, and the error that aborted it."""
+
+    result: Any = None
+    outbox: tuple[Mail, ...] = ()
+    loops: tuple[Loop, ...] = ()
+    error: BaseException | None = None
+
+
+def _nothing(call: object) -> None:
+    """A host action of a batch that only checks arguments (it has no agents)."""
+
+
+def take(snapshot: BatchSnapshot, positions: Indexes, offset: int = 0) -> BatchSnapshot:
+    """The slots ``positions`` of ``snapshot`` (in that order), as a snapshot of their own."""
+    arrays = {name: array[..., positions] for name, array in snapshot.arrays.items()}
+    return BatchSnapshot(
+        snapshot.chart, snapshot.carried, snapshot.held_events, snapshot.sequence, offset, arrays
+    )

@@ -1,0 +1,109 @@
+"""A chart run without its host: the types it uses stand in for the host's registry.
+
+A designer runs a chart file on its own (``statetree run door.yaml``, ``statetree inspect
+door.yaml``) without the game that declares its trigger and action types. Each type the
+chart uses that is not built in is then taken as the chart uses it, so any chart that is
+well formed runs (as ``statetree check`` accepts it without ``--registry``); the host's
+registry, when given, checks them for real.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+
+from statetree.chart.actions import ActionCall, Handler
+from statetree.chart.load import Format, loads, read_document
+from statetree.chart.model import Chart, triggers_of
+from statetree.chart.parse import parse_document
+from statetree.chart.registry import (
+    DEFAULT_REGISTRY,
+    ActionType,
+    Param,
+    ParamValue,
+    Registry,
+    TriggerType,
+)
+
+__all__ = ["EVERY_ACTION", "loads_stand_in", "stand_in_names", "stand_in_registry"]
+
+
+def _performed(call: ActionCall) -> None:
+    """A host action of a chart run without its host: the caller shows it, if anything."""
+
+
+class _EveryAction(Mapping[str, Handler]):
+    """A handler for any action type, even one a reload adds later."""
+
+    def __getitem__(self, name: str) -> Handler:
+        return _performed
+
+    def __contains__(self, name: object) -> bool:
+        return True
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(())
+
+    def __len__(self) -> int:
+        return 0
+
+
+EVERY_ACTION: Mapping[str, Handler] = _EveryAction()
+"""The handlers of a chart run without its host: every host action does nothing (watch it
+with ``on_action``), whatever its type, even one a reload adds."""
+
+
+def _param_type(values: list[ParamValue]) -> type:
+    kinds = {type(value) for value in values}
+    if len(kinds) == 1:
+        return kinds.pop()
+    return float if kinds <= {int, float} else str
+
+
+def _action_type(name: str, uses: list[dict[str, ParamValue]]) -> ActionType:
+    """An action type fitting every use: a parameter some uses leave out is optional, its
+    default the empty value of its type (false, 0, "")."""
+    names = list(dict.fromkeys(key for use in uses for key in use))
+    params = []
+    for key in names:
+        seen = [use[key] for use in uses if key in use]
+        kind = _param_type(seen)
+        default: ParamValue | None = None if len(seen) == len(uses) else kind()
+        params.append(Param(key, kind, default))
+    return ActionType(name, tuple(params))
+
+
+def stand_in_registry(chart: Chart, known: Registry = DEFAULT_REGISTRY) -> Registry:
+    """``known`` plus the trigger and action types ``chart`` uses that it lacks."""
+    triggers: dict[str, None] = {}
+    actions: dict[str, list[dict[str, ParamValue]]] = {}
+    for _, state, _ in chart.walk():
+        conditions = (*state.pre, *state.post, *(t.on for t in state.transitions))
+        for condition in conditions:
+            triggers.update((t.type, None) for t in triggers_of(condition))
+        for action in (*state.enter, *state.exit):
+            actions.setdefault(action.type, []).append(dict(action.params))
+    return known.with_triggers(
+        *(TriggerType(name) for name in triggers if name not in known.triggers)
+    ).with_actions(
+        *(_action_type(name, uses) for name, uses in actions.items() if name not in known.actions)
+    )
+
+
+def stand_in_names(chart: Chart, known: Registry = DEFAULT_REGISTRY) -> tuple[str, ...]:
+    """The types of ``chart`` that stand in for the host's: neither built in nor ``known``."""
+    return tuple(
+        name
+        for name in (*chart.registry.triggers, *chart.registry.actions)
+        if name not in known.triggers and name not in known.actions
+    )
+
+
+def loads_stand_in(text: str, format: Format, *, file: str = "<text>") -> Chart:
+    """The chart in ``text``, its types that are not built in taken as it uses them.
+
+    Raises:
+        ChartError: the text is not a well-formed chart (everything built in is checked).
+    """
+    # The types come from the chart as written; every problem, from the load that uses them.
+    written = parse_document(read_document(text, format, file), DEFAULT_REGISTRY)
+    return loads(text, format, stand_in_registry(written), file=file)

@@ -1,0 +1,194 @@
+"""A sharded batch when things go wrong: a shard's process dies, a call is refused (by every
+shard or by none), the cluster cannot be reached."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+from shard_charts import ALARM, COLUMNS, GUARD, HANDLERS, SIZE
+
+from statetree.chart import (
+    BatchLoopError,
+    ChartBatch,
+    Event,
+    HandlerError,
+    ShardedBatch,
+    ShardError,
+    ShardLostError,
+    ShardPool,
+)
+from statetree.chart import builder as b
+from statetree.errors import UsageError
+
+HELD = Event("held", "H")
+
+
+@pytest.fixture
+def guards(shard_pool: ShardPool) -> Iterator[ShardedBatch]:
+    with ShardedBatch(GUARD, SIZE, HANDLERS, shards=shard_pool, columns=COLUMNS) as batch:
+        batch.start()
+        yield batch
+
+
+def kill(actor: Any) -> None:
+    """Kill a shard's process and wait until Ray knows it is gone."""
+    import ray  # once the session's cluster runs: see start_local
+
+    os.kill(ray.get(actor.ping.remote()), signal.SIGKILL)
+    wait_gone(actor)
+
+
+def wait_gone(actor: Any) -> None:
+    """Wait until calls to ``actor`` fail because it is gone."""
+    import ray
+
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:  # each try waits for Ray's answer: no sleep
+        try:
+            ray.get(actor.ping.remote(), timeout=10)
+        except ray.exceptions.RayActorError:
+            return
+    raise AssertionError("the shard's actor still answers")
+
+
+def state(batch: ShardedBatch) -> tuple[bytes, list[int], int]:
+    return batch.snapshot().to_bytes(), batch.columns("chases")["chases"].tolist(), batch.pending
+
+
+def test_a_dead_shard_brings_every_shard_back_to_the_checkpoint(guards: ShardedBatch) -> None:
+    guards.send(ALARM, [5])
+    guards.checkpoint()
+    kept = state(guards)
+    guards.tick(0.5)
+    guards.send(ALARM, [0])  # 0 runs and calls 1: mail
+    guards.tick(0.5)
+    victim = guards.actors[1]
+    kill(victim)
+    with pytest.raises(ShardLostError) as lost:
+        guards.tick(0.5)
+    assert (lost.value.shards, lost.value.lost) == ((1,), ("tick", "send", "tick", "tick"))
+    assert lost.value.frames == 3
+    assert "the 4 calls that changed agents since then are lost (3 of them frames" in str(
+        lost.value
+    )
+    assert guards.actors[1] != victim
+    assert state(guards) == kept
+    guards.tick(2.5)  # the batch goes on: agent 5 gives up the chase
+    assert guards.counts()["Top.Chase"] == 0
+
+
+def test_without_a_checkpoint_the_batch_comes_back_as_it_was_built(guards: ShardedBatch) -> None:
+    guards.tick(1.0)
+    kill(guards.actors[0])
+    with pytest.raises(ShardLostError) as lost:
+        guards.counts()  # a read notices it too; no read is lost
+    assert lost.value.lost == ("start", "tick")
+    assert guards.counts()["Top"] == 0 and guards.population == SIZE
+
+
+def test_a_refused_call_changes_no_shard(guards: ShardedBatch) -> None:
+    guards.send(ALARM, [5])
+    before = state(guards)
+    choices = np.array([0, -1, 0, -1, 0, 7])  # only agent 5, in shard 2, names no event
+    with pytest.raises(UsageError, match="choice 7 names no event: there are 1"):
+        guards.send_each([ALARM], choices)
+    with pytest.raises(UsageError, match="is a level trigger"):
+        guards.send(HELD, [0])
+    with pytest.raises(UsageError, match="is not a level trigger"):
+        guards.hold(ALARM, [0])
+    with pytest.raises(UsageError, match="agent index 99 is out of range: the batch has 6"):
+        guards.send(ALARM, [1, 99])
+    with pytest.raises(UsageError, match="agent 4 is named twice"):
+        guards.set_levels({HELD: np.array([True, False])}, [4, 4])
+    with pytest.raises(UsageError, match="time cannot go backwards"):
+        guards.tick(-1.0)
+    with pytest.raises(UsageError, match="there is no shard 3"):
+        guards.migrate([0], 3)
+    with pytest.raises(UsageError, match="spawn"):
+        guards.spawn(-1)
+    with pytest.raises(UsageError, match="has no step function: give step="):
+        guards.step(0.5)
+    assert state(guards) == before
+
+
+def test_a_reload_one_shard_would_not_settle_on_changes_no_shard(guards: ShardedBatch) -> None:
+    guards.hold(HELD, [4])
+    before = state(guards)
+    flip = [b.on(b.held("H"), "Chase")], [b.on(b.held("H"), "Patrol")]
+    top = b.state(
+        "Top",
+        b.state("Patrol", enter=[b.action("play_animation", name="Walk")], transitions=flip[0]),
+        b.state("Chase", enter=[b.action("play_animation", name="Run")], transitions=flip[1]),
+    )
+    looping = b.chart("Guard", top, registry=GUARD.registry)
+    with pytest.raises(BatchLoopError) as failure:
+        guards.reload(looping)
+    assert failure.value.entities == (4,) and failure.value.machine == "Guard[4]"
+    assert state(guards) == before
+    guards.send(ALARM, [5])
+    hunt = b.state("Hunt", enter=[b.action("play_animation", name="Run")])
+    patrol = b.state("Patrol", enter=[b.action("play_animation", name="Walk")])
+    renamed = b.chart("Guard", b.state("Top", patrol, hunt), registry=GUARD.registry)
+    one = ChartBatch(GUARD, SIZE, {"play_animation": lambda call: None})
+    one.start()
+    one.hold(HELD, [4])
+    one.send(ALARM, [5])
+    assert guards.reload(renamed) == one.reload(renamed)
+    assert guards.counts() == one.counts()
+
+
+def test_a_send_to_an_agent_that_does_not_exist_is_dropped_and_said(guards: ShardedBatch) -> None:
+    guards.despawn([3])
+    with pytest.raises(UsageError, match=r"sent .*Call.* to agent 3, which does not exist"):
+        guards.send(ALARM, [2])  # 2 runs, then calls 3
+    assert guards.active(2) == ("Top", "Top.Chase") and guards.pending == 0
+
+
+def test_bad_batches_are_refused_before_any_actor_starts() -> None:
+    with pytest.raises(UsageError, match="at least 1 shard, got 0"):
+        ShardedBatch(GUARD, 4, HANDLERS, shards=0)
+    with pytest.raises(UsageError, match="at least 1 shard, got 0"):
+        ShardPool(0)
+    with pytest.raises(UsageError, match="at least 0 agents, got -1"):
+        ShardedBatch(GUARD, -1, HANDLERS, shards=2)
+    with pytest.raises(HandlerError, match="play_animation"):
+        ShardedBatch(GUARD, 4, {}, shards=2)
+    with pytest.raises(UsageError, match="'nowhere' is not a NumPy type"):
+        ShardedBatch(GUARD, 4, HANDLERS, shards=2, columns={"x": "nowhere"})
+    with pytest.raises(UsageError, match="host:port"):
+        ShardedBatch(GUARD, 4, HANDLERS, shards=2, address="nowhere")
+
+
+def test_an_address_where_no_cluster_answers_is_a_library_error() -> None:
+    with socket.socket() as silent:  # bound, never listening: connections are refused
+        silent.bind(("127.0.0.1", 0))
+        address = f"127.0.0.1:{silent.getsockname()[1]}"
+        with pytest.raises(ShardError, match=f"cannot reach a Ray cluster at '{address}'"):
+            ShardedBatch(GUARD, 4, HANDLERS, shards=2, address=address)
+
+
+def test_another_cluster_than_the_one_connected_is_refused(ray_cluster: None) -> None:
+    with socket.socket() as other:
+        other.bind(("127.0.0.1", 0))
+        other.listen()
+        address = f"127.0.0.1:{other.getsockname()[1]}"
+        with pytest.raises(UsageError, match="already connected to the Ray cluster at"):
+            ShardedBatch(GUARD, 4, HANDLERS, shards=2, address=address)
+
+
+def test_a_batch_given_a_shard_count_ends_its_own_actors(ray_cluster: None) -> None:
+    with ShardedBatch(GUARD, 4, HANDLERS, shards=2, columns=COLUMNS) as batch:
+        batch.start()
+        actors = batch.actors
+        assert batch.counts()["Top.Patrol"] == 4
+    for actor in actors:
+        wait_gone(actor)
+    with pytest.raises(UsageError, match="is closed"):
+        batch.tick(0.1)
