@@ -17,13 +17,12 @@ import pickle
 import threading
 from typing import Any, Final
 
-from statetree.core.refs import missing
+from statetree.core.refs import PROTOCOL, missing
 from statetree.errors import LoadError, SaveError
 
 __all__ = ["read_save", "write_save"]
 
 HEADER: Final = b"statetree save 1\n"
-_PROTOCOL: Final = 4  # read by every Python the package supports
 
 
 def write_save(path: str | os.PathLike[str], value: object) -> None:
@@ -35,7 +34,7 @@ def write_save(path: str | os.PathLike[str], value: object) -> None:
         OSError: the file cannot be written; a file already there is left as it was.
     """
     try:
-        data = HEADER + pickle.dumps(value, _PROTOCOL)
+        data = HEADER + pickle.dumps(value, PROTOCOL)
     except SaveError:
         raise
     except (pickle.PicklingError, TypeError, AttributeError) as error:

@@ -58,6 +58,13 @@ def test_a_saved_player_is_its_own_and_goes_on_as_the_original(how: str) -> None
     )
 
 
+def test_a_shallow_copy_is_refused_and_shares_nothing() -> None:
+    player = fighting()
+    with pytest.raises(st.UsageError, match=r"^copy.copy\(bitmask machine 'p1'\): a shallow"):
+        copy.copy(player.machine)
+    assert all(state.machine is player.machine for state in player.machine.states)
+
+
 def test_saving_from_a_hook_is_refused() -> None:
     refused: list[str] = []
 
@@ -81,7 +88,11 @@ def test_a_state_class_made_inside_a_function_is_refused_by_name() -> None:
         pass
 
     machine = BitmaskMachine(BitmaskDefinition.from_classes([Local]))
-    with pytest.raises(st.SaveError, match=r"the class .*<locals>\.Local of module"):
+    with pytest.raises(
+        st.SaveError,
+        match=r"^cannot save the class .*<locals>\.Local of module test_bitmask_saving \(the "
+        r"behaviour of state 'Local'\): it was made inside a function",
+    ):
         pickle.dumps(machine)
     assert copy.deepcopy(machine).definition is machine.definition
 

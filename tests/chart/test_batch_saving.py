@@ -73,7 +73,11 @@ def test_a_shallow_copy_shares_the_handlers() -> None:
 
 def test_a_handler_made_inside_a_function_is_refused_by_name() -> None:
     batch = ChartBatch(CHART, 1, {"host": lambda call: None, "echo": print})
-    with pytest.raises(st.SaveError, match=r"the function .*<lambda> of module test_batch_saving"):
+    with pytest.raises(
+        st.SaveError,
+        match=r"^cannot save the function .*<lambda> of module test_batch_saving \(the handler "
+        r"'host' of batch 'Crowd'\): it was made inside a function",
+    ):
         pickle.dumps(batch)
 
 

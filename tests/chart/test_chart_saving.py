@@ -261,9 +261,31 @@ def test_what_a_machine_was_given_later_is_not_saved() -> None:
 
 def test_a_handler_made_inside_a_function_is_refused_by_name() -> None:
     machine = ChartMachine(CHART, {"play": lambda call: None})
-    with pytest.raises(st.SaveError, match=r"the function .*<lambda> of module test_chart_saving"):
+    with pytest.raises(
+        st.SaveError,
+        match=r"^cannot save the function .*<lambda> of module test_chart_saving \(the handler "
+        r"'play' of chart machine 'Guard'\): it was made inside a function",
+    ):
         pickle.dumps(machine)
     assert copy.deepcopy(machine).active == machine.active  # copies need no name
+
+
+def test_an_action_listener_and_a_sink_bound_to_files_are_refused_by_role(
+    tmp_path: Path,
+) -> None:
+    with open(tmp_path / "log.txt", "w") as log:
+        listened = ChartMachine(CHART, {"play": print}, on_action=log.write)
+        traced = ChartMachine(
+            CHART, {"play": print}, trace=st.TraceLevel.BASIC, trace_sink=log.write
+        )
+        for machine, role in ((listened, "on_action"), (traced, "trace sink")):
+            for save in (pickle.dumps, copy.deepcopy):
+                with pytest.raises(
+                    st.SaveError,
+                    match=rf"^cannot save the {role} of chart machine 'Guard' \(the method write "
+                    r"of a TextIOWrapper\): ",
+                ):
+                    save(machine)
 
 
 def test_saving_from_a_handler_is_refused() -> None:

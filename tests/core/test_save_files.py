@@ -31,7 +31,9 @@ def test_a_failed_save_leaves_the_last_good_one_as_it_was(tmp_path: Path) -> Non
     hero = running_hero()
     hero.machine.add_state_override(sm.Walk, type("Runtime", (sm.Walk,), {}))
     with pytest.raises(
-        st.SaveError, match=r"cannot save the class test_save_files\.Runtime: that name"
+        st.SaveError,
+        match=r"^cannot save the class test_save_files\.Runtime \(the override of Walk in "
+        r"machine 'Hero'\): that name does not lead back to it",
     ):
         st.write_save(path, hero)
     hero.lock = threading.Lock()  # type: ignore[attr-defined]

@@ -11,6 +11,7 @@ import pickle
 import subprocess
 import sys
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -193,9 +194,33 @@ def test_a_class_made_inside_a_function_is_refused_by_name_but_copies() -> None:
 
 
 def test_a_sink_that_cannot_be_found_by_name_is_refused() -> None:
-    machine = st.StateMachine(sm.Dead, trace=st.TraceLevel.BASIC, trace_sink=lambda _: None)
-    with pytest.raises(st.SaveError, match=r"cannot save the function .*<lambda> of module"):
+    machine = st.StateMachine(
+        sm.Dead, name="Hero", trace=st.TraceLevel.BASIC, trace_sink=lambda _: None
+    )
+    with pytest.raises(
+        st.SaveError,
+        match=r"^cannot save the function .*<lambda> of module test_saving \(the trace sink of "
+        r"machine 'Hero'\): it was made inside a function",
+    ):
         pickle.dumps(machine)
+
+
+def test_a_sink_bound_to_what_cannot_be_saved_is_refused_by_its_role(tmp_path: Path) -> None:
+    with open(tmp_path / "trace.txt", "w") as log:
+        for sink in (log.write, sys.stdout.write):
+            machine = st.StateMachine(sm.Dead, trace=st.TraceLevel.BASIC, trace_sink=sink)
+            kind = type(sink.__self__).__qualname__  # the console's stream is pytest's here
+            for save in (partial(st.write_save, tmp_path / "slot.save"), copy.deepcopy):
+                with pytest.raises(st.SaveError) as refused:
+                    save(machine)
+                assert str(refused.value).startswith(
+                    f"cannot save the trace sink of the machine (the method write of a {kind}): "
+                )
+                assert str(refused.value).endswith(
+                    "; give the machine a function defined at the top level of a module, or a "
+                    "method of an object that can be saved"
+                )
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["trace.txt"]
 
 
 def test_a_sink_saved_by_name_is_found_again() -> None:

@@ -190,7 +190,8 @@ class BitmaskDefinition:
 
 def _saved_rule(rule: StateRule) -> dict[str, Any]:
     """``rule`` as a save holds it: its fields, the behaviour class by name."""
-    return {**dataclasses.asdict(rule), "behaviour": Ref(rule.behaviour)}
+    behaviour = Ref(rule.behaviour, f"the behaviour of state {rule.name!r}")
+    return {**dataclasses.asdict(rule), "behaviour": behaviour}
 
 
 def load_definition(name: str, rules: tuple[dict[str, Any], ...]) -> BitmaskDefinition:

@@ -14,7 +14,7 @@ from statetree.bitmask.plan import Step, removal_steps, setup, teardown
 from statetree.bitmask.records import BitCause, Change
 from statetree.bitmask.spec import StateRule
 from statetree.bitmask.state import BitState, Owner, StateRef
-from statetree.core.refs import Ref, new_instance, saved_data
+from statetree.core.refs import Ref, new_instance, saved_data, shallow_copy_refused
 from statetree.errors import SaveError
 
 _FORMAT = 1
@@ -368,7 +368,7 @@ class BitmaskMachine(Generic[Owner]):
     def __repr__(self) -> str:
         return f"<BitmaskMachine {self.name!r} active={list(self.active_states)}>"
 
-    # -- saving (pickle, copy.deepcopy) ----------------------------------------------------
+    # -- saving (pickle, copy.deepcopy; copy.copy is refused) ------------------------------
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Saved as its definition, its states (with their attributes), its mask and
@@ -406,6 +406,9 @@ class BitmaskMachine(Generic[Owner]):
         history = saved["history"]
         self._history = None if history is None else deque(history[1], maxlen=history[0])
         self._adopt(tuple(saved["states"]))
+
+    def __copy__(self) -> BitmaskMachine[Owner]:
+        raise shallow_copy_refused(f"bitmask machine {self.name!r}")
 
 
 def _describe(hook: Callable[..., object]) -> str:

@@ -149,8 +149,11 @@ copyreg.pickle(Chart, _reduce_chart)
 copyreg.pickle(CompiledChart, _reduce_compiled)
 
 
-def _refs(handlers: Mapping[str, Any]) -> dict[str, Ref]:
-    return {name: Ref(handler) for name, handler in handlers.items()}
+def _refs(handlers: Mapping[str, Any], owner: str) -> dict[str, Ref]:
+    """``handlers`` saved by name, each named with ``owner`` (its machine) in messages."""
+    return {
+        name: Ref(handler, f"the handler {name!r} of {owner}") for name, handler in handlers.items()
+    }
 
 
 def _handlers(refs: Mapping[str, Any]) -> dict[str, Any]:
@@ -166,23 +169,24 @@ def machine_state(machine: ChartMachine) -> dict[str, Any]:
     Raises:
         SaveError: the machine is processing (called from one of its handlers).
     """
+    core = machine.machine
+    label = f"chart machine {core.name!r}"
     if machine._runtime.processing:
         raise SaveError(
-            f"cannot save chart machine {machine.machine.name!r} while it processes (from "
-            "one of its handlers or listeners): save between two calls"
+            f"cannot save {label} while it processes (from one of its handlers or "
+            "listeners): save between two calls"
         )
-    core = machine.machine
     sink = core._extras.sink if core._extras else None
     on_action = machine._on_action
     return {
         "format": FORMAT,
         "snapshot": snapshot_of(machine, chart_fingerprint(machine.compiled)).to_bytes(),
-        "handlers": _refs(machine._handlers),
+        "handlers": _refs(machine._handlers, label),
         "owner": machine.owner,
-        "on_action": None if on_action is None else Ref(on_action),
+        "on_action": None if on_action is None else Ref(on_action, f"the on_action of {label}"),
         "name": core.name,
         "trace": int(core.trace_level),
-        "sink": None if sink is None else Ref(sink),
+        "sink": None if sink is None else Ref(sink, f"the trace sink of {label}"),
         "max_transitions": core.max_transitions,
     }
 
@@ -250,7 +254,7 @@ def batch_state(batch: _Batch, handlers: Mapping[str, Any], bound: int) -> dict[
         "format": FORMAT,
         "chart": batch.compiled,
         "snapshot": snapshot.to_bytes(),
-        "handlers": _refs(handlers),
+        "handlers": _refs(handlers, f"batch {batch.name!r}"),
         "name": batch.name,
         "max_transitions": bound,
     }

@@ -10,7 +10,7 @@ from typing import Any, Generic, SupportsIndex, TypeVar
 from statetree.core import mypyc_attr
 from statetree.core.events import frame_time
 from statetree.core.options import DEFAULT_MAX_TRANSITIONS, Extras, Options
-from statetree.core.refs import Ref, new_instance
+from statetree.core.refs import Ref, new_instance, shallow_copy_refused
 from statetree.core.saving import machine_state, set_machine_state
 from statetree.core.settle import (
     INIT_STEP,
@@ -421,10 +421,7 @@ class StateMachine(Options, Generic[OwnerT]):
         set_machine_state(self, saved)
 
     def __copy__(self) -> StateMachine[OwnerT]:
-        raise UsageError(
-            f"copy.copy({self._label()}): a shallow copy would share its states, which "
-            "belong to one machine; use copy.deepcopy (of the machine or of its owner)"
-        )
+        raise shallow_copy_refused(self._label())
 
 
 def _index_in(stack: Stack, state: State[Any]) -> int:

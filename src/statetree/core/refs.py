@@ -13,13 +13,16 @@ one breaks the saves written before.
 from __future__ import annotations
 
 import copy
+import copyreg
 import importlib
-from types import BuiltinMethodType, FunctionType, ModuleType
+import pickle
+from types import BuiltinMethodType, FunctionType, MethodType, ModuleType
 from typing import Any, Final
 
-from statetree.errors import LoadError, SaveError
+from statetree.errors import LoadError, SaveError, UsageError
 
 __all__ = [
+    "PROTOCOL",
     "Ref",
     "attributes",
     "find",
@@ -27,43 +30,57 @@ __all__ = [
     "new_instance",
     "saved_data",
     "set_attributes",
+    "shallow_copy_refused",
     "target_of",
 ]
 
 _SKIPPED: Final = frozenset({"__dict__", "__weakref__"})
+PROTOCOL: Final = 4
+"""The pickle protocol of save files (read by every Python the package supports)."""
 
 
 class Ref:
     """A class or function saved by its name (``module.qualified.name``).
 
     Any other object (a bound method, a ``functools.partial``, a callable instance, a
-    built-in) is saved, and deep-copied, as any object is. Copies keep classes and
-    functions themselves.
+    built-in) is saved, and deep-copied, as any object is, once the object it is (or whose
+    method it is) is found to save (or copy). Copies keep classes and functions themselves. ``role``
+    says what the target is to the machine (``"the trace sink of machine 'Hero'"``), for the
+    messages: it is not saved.
     """
 
-    __slots__ = ("target",)
+    __slots__ = ("role", "target")
 
-    def __init__(self, target: object) -> None:
+    def __init__(self, target: object, role: str = "") -> None:
         self.target = target
+        self.role = role
 
     def __reduce__(self) -> tuple[Any, ...]:
-        """Saved by name (checked now).
+        """Saved by name (checked now), or as the object it is.
 
         Raises:
-            SaveError: the class or function cannot be found again by its name.
+            SaveError: the class or function cannot be found again by its name, or the
+                object (the one a method is bound to) cannot be saved.
         """
         target = self.target
         if isinstance(target, (type, FunctionType)):
-            return (find, _name_of(target))
+            return (find, _name_of(target, self.role))
+        _check_saves(target, self.role)
         return (Ref, (target,))
 
     def __copy__(self) -> Ref:
         return self
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Ref:
+        """A copy keeping classes and functions, and copying any other object.
+
+        Raises:
+            SaveError: the object (the one a method is bound to) cannot be copied.
+        """
         target = self.target
         if isinstance(target, (type, FunctionType)):
             return self
+        _check_saves(target, self.role)
         bound = getattr(target, "__self__", None)
         if isinstance(target, BuiltinMethodType) and not isinstance(bound, ModuleType):
             # copy.deepcopy keeps a built-in's method (``lines.append``) as it is: the copy
@@ -129,19 +146,29 @@ def set_attributes(instance: object, values: dict[str, Any]) -> None:
         object.__setattr__(instance, name, value)
 
 
-def _name_of(target: type | FunctionType) -> tuple[str, str]:
-    """The module and qualified name ``target`` is found again by.
+def shallow_copy_refused(machine: str) -> UsageError:
+    """The error of ``copy.copy`` on a machine whose state instances belong to it alone
+    (``machine`` names it)."""
+    return UsageError(
+        f"copy.copy({machine}): a shallow copy would share its states, which belong to one "
+        "machine; use copy.deepcopy (of the machine or of its owner)"
+    )
+
+
+def _name_of(target: type | FunctionType, role: str) -> tuple[str, str]:
+    """The module and qualified name ``target`` (``role`` to its machine) is found again by.
 
     Raises:
         SaveError: it is not found by that name (made inside a function, or replaced).
     """
     kind = "class" if isinstance(target, type) else "function"
     module, name = target.__module__, target.__qualname__
+    what = f" ({role})" if role else ""
     if "<locals>" in name or "<lambda>" in name:
         raise SaveError(
-            f"cannot save the {kind} {name} of module {module}: it was made inside a function "
-            "(or is a lambda), so a load could not find it by its name; define it at the top "
-            "level of a module"
+            f"cannot save the {kind} {name} of module {module}{what}: it was made inside a "
+            "function (or is a lambda), so a load could not find it by its name; define it at "
+            "the top level of a module"
         )
     try:
         found = _lookup(module, name)
@@ -149,11 +176,39 @@ def _name_of(target: type | FunctionType) -> tuple[str, str]:
         found = None
     if found is not target:
         raise SaveError(
-            f"cannot save the {kind} {module}.{name}: that name does not lead back to it (it "
-            "was made at run time, or the name now holds another object); define it at the "
-            "top level of a module under its own name"
+            f"cannot save the {kind} {module}.{name}{what}: that name does not lead back to it "
+            "(it was made at run time, or the name now holds another object); define it at "
+            "the top level of a module under its own name"
         )
     return module, name
+
+
+def _check_saves(target: object, role: str) -> None:
+    """Refuse, naming it, a callable ``target`` that pickle could not save itself: the
+    object it is, or whose method it is, does not save (``sys.stdout.write``, a method of
+    a lock or an open file). What that object holds is checked as pickle writes it.
+
+    Raises:
+        SaveError: it does not save.
+    """
+    holder = getattr(target, "__self__", target) if _is_method(target) else target
+    if isinstance(holder, (type, ModuleType)) or type(holder) in copyreg.dispatch_table:
+        return  # saved by name, or by a reducer of its own
+    try:
+        holder.__reduce_ex__(PROTOCOL)
+    except (TypeError, pickle.PicklingError) as error:
+        name = getattr(target, "__name__", "")
+        kind = type(holder).__qualname__
+        what = f"the method {name} of a {kind}" if holder is not target else f"a {kind}"
+        raise SaveError(
+            f"cannot save {role or 'the callable'} ({what}): {error}; give the machine a "
+            "function defined at the top level of a module, or a method of an object that "
+            "can be saved"
+        ) from None
+
+
+def _is_method(target: object) -> bool:
+    return isinstance(target, (MethodType, BuiltinMethodType))
 
 
 def _lookup(module: str, name: str) -> object:

@@ -47,6 +47,7 @@ def machine_state(machine: StateMachine[Any]) -> dict[str, Any]:
             "or while another thread processes it): save between two calls, e.g. after "
             "process_state_transitions() returns"
         )
+    label = machine._label()
     extras = machine._extras or Extras()
     states = list(walk(machine._stack, extras.regions))
     timers = extras.timers
@@ -62,10 +63,13 @@ def machine_state(machine: StateMachine[Any]) -> dict[str, Any]:
         "values": [(s, extras.saved[id(s)]) for s in states if id(s) in extras.saved],
         "timers": None if timers is None else [(s, timers[id(s)]) for s in states],
         "events": list(extras.events),
-        "overrides": [(Ref(cls), Ref(over)) for cls, over in extras.overrides.items()],
+        "overrides": [
+            (Ref(cls), Ref(over, f"the override of {cls.__qualname__} in {label}"))
+            for cls, over in extras.overrides.items()
+        ],
         "max_transitions": extras.max_transitions,
         "trace": int(tracer.level if tracer else TraceLevel.NONE),
-        "sink": None if sink is None else Ref(sink),
+        "sink": None if sink is None else Ref(sink, f"the trace sink of {label}"),
         "cause": extras.cause.value,
         "attributes": {k: v for k, v in attributes(machine).items() if k not in _OWN},
     }
