@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -12,6 +13,8 @@ from bitmask_player import Player, Punching
 from bitmask_strategies import definition_data
 from hypothesis import given, settings
 from hypothesis import strategies as hs
+from other_core import OtherCore, go_on, other_core, played
+from saved_bitmasks import Owner, Request
 
 import statetree as st
 from statetree.bitmask import BitCause, BitmaskDefinition, BitmaskMachine, BitState
@@ -97,60 +100,53 @@ def test_a_state_class_made_inside_a_function_is_refused_by_name() -> None:
     assert copy.deepcopy(machine).definition is machine.definition
 
 
-# -- random rules, random requests -----------------------------------------------------------
+# -- random rules, random requests, here and in the other core ---------------------------
 
 
-class Journaled(BitState["Owner"]):
-    """Every state's behaviour: it counts its activations and journals its hooks."""
-
-    def __init__(self) -> None:
-        self.count = 0
-
-    def on_activated(self, cause: BitCause) -> None:
-        self.count += 1
-        self.owner.journal.append(f"+{self.name}{self.count} {cause.name}")
-
-    def on_deactivated(self, cause: BitCause) -> None:
-        self.owner.journal.append(f"-{self.name} {cause.name}")
+def requests(data: list[dict[str, Any]]) -> hs.SearchStrategy[list[Request]]:
+    names = [entry["name"] for entry in data]
+    return hs.lists(hs.tuples(hs.sampled_from(names), hs.booleans()), max_size=15)
 
 
-class Owner:
-    def __init__(self, definition: BitmaskDefinition) -> None:
-        self.journal: list[str] = []
-        self.machine = BitmaskMachine(definition, self, history_size=8)
-
-    def request(self, state: str, activate: bool) -> None:
-        machine = self.machine
-        done = machine.try_activate(state) if activate else machine.deactivate(state)
-        self.journal.append(f"{state} {activate} {done}")
-
-
-def outcome(owner: Owner) -> tuple[Any, ...]:
-    machine = owner.machine
-    counts = [state.count for state in machine.states]  # type: ignore[attr-defined]
-    return owner.journal, machine.mask, machine.history, counts
+def playing(owner: Owner, script: list[Request]) -> Owner:
+    for request in script:
+        owner.play(request)
+    return owner
 
 
 @settings(max_examples=60)
 @given(definition_data(), hs.data())
 def test_saving_at_any_request_changes_nothing(data: list[dict[str, Any]], draw: Any) -> None:
-    names = [entry["name"] for entry in data]
-    definition = BitmaskDefinition.from_data(data, behaviours=dict.fromkeys(names, Journaled))
-    script = draw.draw(hs.lists(hs.tuples(hs.sampled_from(names), hs.booleans()), max_size=15))
+    script = draw.draw(requests(data), "script")
     cut = draw.draw(hs.integers(0, len(script)), "cut")
     how = draw.draw(hs.sampled_from(("pickle", "deepcopy")), "how")
-    never = Owner(definition)
-    for request in script:
-        never.request(*request)
-    original = Owner(definition)
-    for request in script[:cut]:
-        original.request(*request)
+    never = playing(Owner(data), script)
+    original = playing(Owner(data), script[:cut])
     twin = saved(original, how)
-    assert outcome(twin) == outcome(original)
+    assert twin.outcome() == original.outcome()
     for owner in (twin, original):
-        for request in script[cut:]:
-            owner.request(*request)
-        assert outcome(owner) == outcome(never)
+        playing(owner, script[cut:])
+        assert owner.outcome() == never.outcome()
+
+
+@pytest.fixture(scope="module")
+def other() -> Iterator[OtherCore]:
+    with other_core() as worker:
+        yield worker
+
+
+@settings(max_examples=40)
+@given(data=definition_data(), draw=hs.data())
+def test_a_save_goes_on_in_the_other_core_as_never_saved(
+    other: OtherCore, data: list[dict[str, Any]], draw: Any
+) -> None:
+    script = draw.draw(requests(data), "script")
+    cut = draw.draw(hs.integers(0, len(script)), "cut")
+    expected = playing(Owner(data), script).outcome()
+    saved_here = pickle.dumps(playing(Owner(data), script[:cut]))
+    assert other.call(go_on, saved_here, script[cut:]) == expected
+    saved_there: Owner = pickle.loads(other.call(played, Owner(data), script[:cut]))
+    assert playing(saved_there, script[cut:]).outcome() == expected
 
 
 def test_a_save_of_another_format_is_refused() -> None:

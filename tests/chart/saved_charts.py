@@ -7,6 +7,8 @@ lines, loops), so that a saved and continued run can be compared with one never 
 
 from __future__ import annotations
 
+from typing import Any
+
 from batch_strategies import ECHO, Step
 from batch_support import play_on_batch
 
@@ -51,6 +53,11 @@ class MachineHost:
         except TransitionLoopError as error:
             self.actions.append(f"loop {error.cycle} {error.timers}")
 
+    def outcome(self) -> tuple[Any, ...]:
+        """The actions performed, the trace lines, the active states and the snapshot."""
+        machine = self.machine
+        return self.actions, self.lines, machine.active, machine.snapshot()
+
 
 class BatchHost:
     """The owner of a batch, whose handlers record every host call (``echo`` sends the
@@ -77,6 +84,10 @@ class BatchHost:
             self._play(step, agents)
         except BatchLoopError as error:
             self.calls.append((f"loop {error.cycle} {error.timers}", list(error.entities)))
+
+    def outcome(self) -> tuple[Any, ...]:
+        """The host calls and loops, and every agent (the snapshot's bytes)."""
+        return self.calls, self.batch.snapshot().to_bytes()
 
     def _play(self, step: Step, agents: list[int]) -> None:
         if step.kind == "spawn":

@@ -121,6 +121,9 @@ class Dead(st.State[Hero]):
 
 # -- random machines on fixed classes ------------------------------------------------------
 
+Frame = tuple[list[bool], int | None, float]
+"""A random machine's frame: its variables' values, the event posted, the time step."""
+
 MAX_STATES = 30
 """A random machine with more active states than this stops (and starts again)."""
 
@@ -144,8 +147,9 @@ class SpecWorld:
             time_in_state=True,
         )
 
-    def frame(self, values: list[bool], event: int | None, dt: float) -> None:
+    def play(self, frame: Frame) -> None:
         """One frame: the variables set, an event posted, processing, then updates."""
+        values, event, dt = frame
         self.values = list(values)
         if event is not None:
             self.machine.post(event)
@@ -159,6 +163,13 @@ class SpecWorld:
             self.machine.stop()
         if self.machine.started:
             self.machine.update_states(dt)
+
+    def outcome(self) -> tuple[Any, ...]:
+        """Everything the run did and the machine is: hook calls, trace lines, stack, time
+        in state, the state value and the pending events."""
+        machine = self.machine
+        stack = [(type(s).__name__, s.depth, s.time_in_state, s.updates) for s in machine.stack]
+        return self.journal, self.lines, stack, self.value.value, machine.events
 
 
 class SpecState(st.State[SpecWorld]):

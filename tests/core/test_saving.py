@@ -5,18 +5,16 @@ name, and a save whose classes the program lost fails to load by name."""
 from __future__ import annotations
 
 import copy
-import json
-import os
 import pickle
-import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
 import saved_machines as sm
+from other_core import OtherCore, other_core
 from saved_machines import Hero
 
 import statetree as st
@@ -297,52 +295,32 @@ def go_on(hero: Hero) -> None:
     hero.door.tick(2.0)  # type: ignore[attr-defined]
 
 
-CONTINUE = """
-import json, pickle, sys
-import statetree as st
-from test_saving import go_on
-hero = pickle.loads(sys.stdin.buffer.read())
-go_on(hero)
-print(json.dumps([st.__compiled__, hero.hooks, hero.lines, hero.door.active]))
-"""
-
-SAVE = """
-import pickle, sys
-from test_saving import running_world
-sys.stdout.buffer.write(pickle.dumps(running_world()))
-"""
-
-
-def _run(code: str, pure: bool, data: bytes = b"") -> bytes:
-    here = Path(__file__).parent
-    environment = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join([str(here), str(here.parent)]),
-        "STATETREE_PURE": "1" if pure else "0",
-    }
-    return subprocess.run(
-        [sys.executable, "-c", code], input=data, capture_output=True, check=True, env=environment
-    ).stdout
-
-
-def _other_core() -> bool:
-    """Whether the core this process does not run is there to run (pure means compiled)."""
-    probe = "import statetree; print(statetree.__compiled__)"
-    compiled = _run(probe, pure=False).strip() == b"True"
-    return compiled if not st.__compiled__ else True
-
-
-@pytest.mark.skipif(not _other_core(), reason="the core is not compiled here")
-def test_a_save_of_one_core_loads_in_the_other() -> None:
-    other = bool(st.__compiled__)  # run the pure core when this one is compiled
-    hero = running_world()
-    compiled, hooks, lines, door = json.loads(_run(CONTINUE, other, pickle.dumps(hero)))
-    assert compiled is not st.__compiled__
+def went_on(data: bytes) -> tuple[list[str], list[str], tuple[str, ...]]:
+    """What the world saved as ``data`` does once loaded (run in the other core)."""
+    hero = pickle.loads(data)
     go_on(hero)
-    assert (hooks, lines, tuple(door)) == (hero.hooks, hero.lines, hero.door.active)
-    assert door == ["Door", "Door.Open"]
+    return hero.hooks, hero.lines, hero.door.active
 
-    loaded = pickle.loads(_run(SAVE, other))
+
+def saved_world() -> bytes:
+    """A running world saved (run in the other core)."""
+    return pickle.dumps(running_world())
+
+
+@pytest.fixture(scope="module")
+def other() -> Iterator[OtherCore]:
+    with other_core() as worker:
+        yield worker
+
+
+def test_a_save_of_one_core_loads_in_the_other(other: OtherCore) -> None:
+    hero = running_world()
+    hooks, lines, door = other.call(went_on, pickle.dumps(hero))
+    go_on(hero)
+    assert (hooks, lines, door) == (hero.hooks, hero.lines, hero.door.active)
+    assert door == ("Door", "Door.Open")
+
+    loaded = pickle.loads(other.call(saved_world))
     twin = running_world()
     for each in (loaded, twin):
         go_on(each)
