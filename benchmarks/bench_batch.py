@@ -1,31 +1,35 @@
-"""ChartBatch against ChartMachine: one chart, many agents, the same frames.
+"""ChartBatch against hand-written kernels and per-agent machines: one chart, many agents.
 
-The character is ``examples/charts/crowd.json`` (14 states: Alive/Dead, locomotion, a
-two-hit combo with timers, a jump). A frame gives about 10% of the agents an input
-(attack, jump, move, stop, die, respawn) and then ticks every agent by 1/60 s. The
-machines get each input with ``send`` and are ticked one by one, as a game loop would; the
-batch gets the frame's inputs in one ``send_each`` and one ``tick``. Both engines play the
-same precomputed frames, and before anything is timed 1,000 agents of each play 180 frames
-and must agree on every agent's active states and animation calls.
+The character is ``examples/charts/crowd.json`` (Alive/Dead, locomotion, a two-hit combo
+with timers, a jump). A frame gives about 10% of the agents an input (attack, jump, move,
+stop, die, respawn), then advances every agent's clock by 1/60 s.
 
-Tables: the cost per agent per frame and its ratio from 100 to 1,000,000 agents, closely
-below 1,000 to find the crossover (machines stop at 100,000: a million of them takes
-gigabytes and seconds per frame); one tick of 1,000,000 agents and the bytes per agent.
-Times are CPU times, best of interleaved repeats; only ratios within one run mean anything.
+Contenders, each fed the same precomputed frames:
 
-Run ``python benchmarks/bench_batch.py`` (``--quick`` stops the scaling at 100,000).
+- ``ChartBatch`` with its compiled pass (numba) and with its NumPy pass;
+- the hand-written references of ``crowd_kernels.py``: the same character written by hand
+  with NumPy, and as a numba kernel;
+- one ``ChartMachine`` per agent (up to 10,000 agents).
+
+Before anything is timed, every contender plays 120 frames with 2,000 agents and must end
+each frame with the same states and the same animations, agent for agent. Times are CPU
+times of each frame, the contenders interleaved frame by frame; each ratio is the median of
+the per-frame ratios. Only ratios within one run mean anything.
+
+Run ``python benchmarks/bench_batch.py`` (``--quick`` leaves out 1,000,000 agents).
 """
 
 from __future__ import annotations
 
 import runpy
+import statistics
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from time import process_time
+from time import perf_counter, process_time
 
 import numpy as np
-from corebench.timing import Timed, best_times
+from crowd_kernels import ANIMATIONS, LEAF_PATHS, NumbaCrowd, NumpyCrowd
 
 from statetree.chart import (
     ActionCall,
@@ -36,10 +40,12 @@ from statetree.chart import (
     compile_chart,
     load,
 )
+from statetree.chart.batch.batch import table_of
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = runpy.run_path(str(ROOT / "examples" / "charts" / "game.py"))["REGISTRY"]
-CHART = compile_chart(load(ROOT / "examples" / "charts" / "crowd.json", GAME))
+CHART = load(ROOT / "examples" / "charts" / "crowd.json", GAME)
+COMPILED = compile_chart(CHART)
 INPUTS = (
     (Event("input", "Attack"), 0.40),
     (Event("input", "Jump"), 0.20),
@@ -50,15 +56,11 @@ INPUTS = (
 )
 EVENTS = [event for event, _ in INPUTS]
 DT = 1 / 60
-FRAMES = 64
-TARGET_RATIO = 20.0
-TARGET_TICK_MS = 100.0
-TARGET_BYTES = 64
-SCALING = (100, 200, 300, 500, 1_000, 10_000, 100_000)
-"""Agent counts timed with both engines: small ones closely, to find the crossover."""
+NUMBER = {name: n for n, name in enumerate(ANIMATIONS)}
+Frame = np.ndarray  # type: ignore[type-arg]
 
 
-def frames(agents: int, count: int = FRAMES, seed: int = 1) -> list[np.ndarray]:  # type: ignore[type-arg]
+def frames(agents: int, count: int, seed: int = 1) -> list[Frame]:
     """``count`` frames of inputs: each agent's event index, or -1 (about 90%)."""
     random = np.random.default_rng(seed)
     odds = np.array([odds for _, odds in INPUTS])
@@ -68,159 +70,217 @@ def frames(agents: int, count: int = FRAMES, seed: int = 1) -> list[np.ndarray]:
     ]
 
 
-class Machines:
-    """One ChartMachine per agent, driven one by one."""
+class Played:
+    """What the host does with animations: one array write per call, or a log to compare."""
 
-    def __init__(self, agents: int, inputs: list[np.ndarray]) -> None:  # type: ignore[type-arg]
-        self.played: list[list[str]] = [[] for _ in range(agents)]
-        self.machines = [
-            ChartMachine(CHART, {"play_animation": self.recorder(i)}) for i in range(agents)
-        ]
-        for machine in self.machines:
-            machine.start()
-        self.inputs = [
-            [(int(i), EVENTS[int(f[i])]) for i in np.flatnonzero(f >= 0)] for f in inputs
-        ]
-        self.frame = 0
+    def __init__(self, agents: int, log: bool) -> None:
+        self.animation = np.zeros(agents, np.int8)
+        self.log: list[tuple[int, int]] | None = [] if log else None
 
-    def recorder(self, agent: int) -> Callable[[ActionCall], None]:
-        played = self.played[agent]
-        return lambda call: played.append(str(call.params["name"]))
+    def play(self, animation: int, agents: np.ndarray) -> None:  # type: ignore[type-arg]
+        self.animation[agents] = animation
+        if self.log is not None:
+            self.log.extend((int(agent), animation) for agent in agents.tolist())
 
-    def run(self, count: int) -> None:
-        machines = self.machines
-        for _ in range(count):
-            for agent, event in self.inputs[self.frame % len(self.inputs)]:
-                machines[agent].send(event)
-            for machine in machines:
-                machine.tick(DT)
-            self.frame += 1
+    def play_one(self, animation: int, agent: int) -> None:
+        self.animation[agent] = animation
+        if self.log is not None:
+            self.log.append((agent, animation))
+
+    def take(self) -> list[tuple[int, int]]:
+        assert self.log is not None
+        taken, self.log[:] = sorted(self.log, key=lambda pair: pair[0]), []
+        return taken
 
 
 class Batch:
-    """One ChartBatch of all agents, driven with one ``send_each`` and one ``tick``."""
+    """One ChartBatch, fed a frame with one ``frame`` (its inputs, then its tick)."""
 
-    def __init__(self, agents: int, inputs: list[np.ndarray], record: bool = False) -> None:  # type: ignore[type-arg]
-        self.played: list[list[str]] = [[] for _ in range(agents if record else 0)]
-        handler = self.record if record else self.animate
-        self.animation = np.zeros(agents, np.int8)
-        self.batch = ChartBatch(CHART, agents, {"play_animation": handler})
+    def __init__(self, agents: int, backend: str, played: Played) -> None:
+        def play_animation(call: BatchCall) -> None:
+            played.play(NUMBER[str(call.params["name"])], call.entities)
+
+        self.batch = ChartBatch(CHART, agents, {"play_animation": play_animation}, backend=backend)
         self.batch.start()
-        self.inputs = inputs
-        self.frame = 0
 
-    def animate(self, call: BatchCall) -> None:
-        self.animation[call.entities] = len(str(call.params["name"]))
+    def frame(self, choices: Frame, dt: float) -> None:
+        self.batch.frame(dt, EVENTS, choices)
 
-    def record(self, call: BatchCall) -> None:
-        for agent in call.entities.tolist():
-            self.played[agent].append(str(call.params["name"]))
-
-    def run(self, count: int) -> None:
-        batch = self.batch
-        for _ in range(count):
-            batch.send_each(EVENTS, self.inputs[self.frame % len(self.inputs)])
-            batch.tick(DT)
-            self.frame += 1
+    def leaves(self) -> list[str]:
+        return [self.batch.paths[n] for n in self.batch.leaf_ids().tolist()]
 
 
-def check(agents: int = 1_000, count: int = 180) -> None:
-    """Both engines on the same frames: every agent's states and animations must agree."""
-    inputs = frames(agents, count, seed=2)
-    machines, batch = Machines(agents, inputs), Batch(agents, inputs, record=True)
-    machines.run(count)
-    batch.run(count)
-    for agent in range(agents):
-        machine = machines.machines[agent]
-        if (
-            batch.batch.active(agent) != machine.active
-            or batch.played[agent] != machines.played[agent]
-        ):
-            raise SystemExit(
-                f"agent {agent} differs: {batch.batch.active(agent)} vs {machine.active}"
-            )
-    print(f"check: {agents:,} agents x {count} frames, both engines agree on every agent\n")
+class Machines:
+    """One ChartMachine per agent, each sent its input and ticked, as a game loop would."""
+
+    def __init__(self, agents: int, played: Played) -> None:
+        def handler(agent: int) -> Callable[[ActionCall], None]:
+            return lambda call: played.play_one(NUMBER[str(call.params["name"])], agent)
+
+        compiled = COMPILED
+        self.machines = [
+            ChartMachine(compiled, {"play_animation": handler(n)}) for n in range(agents)
+        ]
+        for machine in self.machines:
+            machine.start()
+
+    def frame(self, choices: Frame, dt: float) -> None:
+        machines = self.machines
+        for agent in np.flatnonzero(choices >= 0).tolist():
+            machines[agent].send(EVENTS[choices[agent]])
+        for machine in machines:
+            machine.tick(dt)
+
+    def leaves(self) -> list[str]:
+        return [machine.active[-1] for machine in self.machines]
 
 
-def per_frame(agents: int, with_machines: bool, repeats: int = 3) -> dict[str, float]:
-    """Seconds per frame of each engine at ``agents`` agents."""
-    inputs = frames(agents)
-    entries = [Timed("batch", Batch(agents, inputs).run)]
-    if with_machines:
-        entries.append(Timed("machines", Machines(agents, inputs).run))
-    timings = best_times(entries, repeats=repeats, min_time=0.2)
-    return {name: timing.seconds_per_op for name, timing in timings.items()}
+class Kernel:
+    """A hand-written reference of ``crowd_kernels.py``."""
+
+    def __init__(self, kind: type[NumpyCrowd] | type[NumbaCrowd], agents: int, played: Played):
+        self.crowd = kind(agents, played.play)
+
+    def frame(self, choices: Frame, dt: float) -> None:
+        self.crowd.frame(choices, dt)
+
+    def leaves(self) -> list[str]:
+        return [LEAF_PATHS[code & 7] for code in self.crowd.code.tolist()]
 
 
-def one_million() -> tuple[float, float, float]:
-    """At 1,000,000 agents after 1 s of play: a frame, one tick alone (seconds), bytes/agent."""
-    agents = 1_000_000
-    run = Batch(agents, frames(agents, 8))
-    run.run(60)
-    frame = min(_timed(lambda: run.run(1)) for _ in range(3))
-    tick = min(_timed(lambda: run.batch.tick(DT)) for _ in range(5))
-    return frame, tick, run.batch.nbytes / agents
+Contender = Batch | Machines | Kernel
 
 
-def _timed(work: Callable[[], object]) -> float:
-    start = process_time()
-    work()
-    return process_time() - start
+def contenders(agents: int, log: bool, machines: bool) -> dict[str, tuple[Contender, Played]]:
+    made: dict[str, tuple[Contender, Played]] = {}
+    for name, make in (
+        ("ChartBatch (numba)", lambda p: Batch(agents, "numba", p)),
+        ("ChartBatch (numpy)", lambda p: Batch(agents, "numpy", p)),
+        ("hand-written numba", lambda p: Kernel(NumbaCrowd, agents, p)),
+        ("hand-written NumPy", lambda p: Kernel(NumpyCrowd, agents, p)),
+        ("ChartMachines", lambda p: Machines(agents, p)),
+    ):
+        if name != "ChartMachines" or machines:
+            played = Played(agents, log)
+            made[name] = (make(played), played)
+    return made
+
+
+def check(agents: int = 2_000, count: int = 120) -> None:
+    """Every contender on the same frames: the same states and animations, every frame."""
+    playing = contenders(agents, log=True, machines=True)
+    for number, choices in enumerate(frames(agents, count, seed=2)):
+        seen = {}
+        for name, (contender, played) in playing.items():
+            contender.frame(choices, DT)
+            seen[name] = (contender.leaves(), played.take())
+        reference = seen["ChartMachines"]
+        for name, found in seen.items():
+            if found != reference:
+                raise SystemExit(f"{name} differs from the machines at frame {number}")
+    print(f"check: {agents:,} agents x {count} frames, every contender agrees with the machines\n")
+
+
+def timed(agents: int, count: int, machines: bool) -> dict[str, list[float]]:
+    """CPU seconds of each frame, per contender, the contenders interleaved."""
+    playing = contenders(agents, log=False, machines=machines)
+    times: dict[str, list[float]] = {name: [] for name in playing}
+    names = list(playing)
+    inputs = frames(agents, min(count, 64))
+    for number in range(count + 8):
+        choices = inputs[number % len(inputs)]
+        turn = number % len(names)
+        for name in names[turn:] + names[:turn]:
+            contender = playing[name][0]
+            start = process_time()
+            contender.frame(choices, DT)
+            if number >= 8:  # the first frames warm every contender up
+                times[name].append(process_time() - start)
+    return times
+
+
+def ratio(times: dict[str, list[float]], name: str, reference: str) -> float:
+    """The median, over frames, of ``name``'s time over ``reference``'s."""
+    return statistics.median(
+        a / b for a, b in zip(times[name], times[reference], strict=True) if b > 0
+    )
+
+
+def build_ms(repeats: int = 5) -> float:
+    """Milliseconds to build the crowd chart's tables (a fresh compilation each time)."""
+    best = float("inf")
+    for _ in range(repeats):
+        compiled = compile_chart(CHART)
+        start = perf_counter()
+        table_of(compiled, 1000)
+        best = min(best, perf_counter() - start)
+    return best * 1e3
 
 
 def main(argv: list[str]) -> int:
     check()
-    rows = {agents: per_frame(agents, True) for agents in SCALING}
-    print("Cost per agent per frame (10% of agents get an input; every agent ticks)")
-    header = ("agents", "ChartMachine", "ChartBatch", "batch frame", "speed-up")
-    print("  " + "".join(f"{title:>14}" for title in header))
-    for agents, row in rows.items():
-        machine, batch = row["machines"] / agents, row["batch"] / agents
-        cells = (f"{agents:,}", f"{machine * 1e9:.0f} ns", f"{batch * 1e9:.0f} ns")
-        cells += (f"{row['batch'] * 1e3:.2f} ms", f"{machine / batch:.1f}x")
-        print("  " + "".join(f"{cell:>14}" for cell in cells))
-    million = None if "--quick" in argv else one_million()
-    if million is not None:
-        cells = (
-            "1,000,000",
-            "(not run)",
-            f"{million[0] * 1e3:.0f} ns",
-            f"{million[0] * 1e3:.2f} ms",
+    sizes = [(100, 2000, True), (10_000, 300, True)]
+    if "--quick" not in argv:
+        sizes.append((1_000_000, 40, False))
+    results = {agents: timed(agents, count, machines) for agents, count, machines in sizes}
+    print("Milliseconds per frame (median) and ChartBatch's ratio to each reference")
+    header = ("agents", "contender", "ms/frame", "numba pass", "NumPy pass")
+    print("  " + "".join(f"{title:>20}" for title in header))
+    for agents, times in results.items():
+        for name, values in times.items():
+            cells = [f"{agents:,}", name, f"{statistics.median(values) * 1e3:.3f}"]
+            if name != "ChartBatch (numba)":
+                cells.append(f"{ratio(times, 'ChartBatch (numba)', name):.2f}x")
+                cells.append(f"{ratio(times, 'ChartBatch (numpy)', name):.2f}x")
+            print("  " + "".join(f"{cell:>20}" for cell in cells))
+    batch = Batch(1000, "numba", Played(1000, False)).batch
+    size = batch.nbytes / batch.size
+    build = build_ms()
+    print(f"\n{batch.engine}; {size:.0f} bytes per agent; tables built in {build:.1f} ms")
+    print("\nTargets (ratios of ChartBatch to the reference, in this run)")
+    targets = [
+        (
+            100,
+            "ChartBatch (numba)",
+            "ChartMachines",
+            1.0,
+            "100 agents: no slower than 100 ChartMachines",
         )
-        print("  " + "".join(f"{cell:>14}" for cell in cells))
-    ratio = rows[100_000]["machines"] / rows[100_000]["batch"]
-    small = rows[300]["machines"] / rows[300]["batch"]
-    print(f"\nCrossover: {crossover(rows)}")
-    print("\nTargets")
-    _target(
-        ratio >= TARGET_RATIO, f"100,000 agents: at least {TARGET_RATIO:g}x faster", f"{ratio:.1f}x"
+    ]
+    targets.append(
+        (
+            10_000,
+            "ChartBatch (numba)",
+            "hand-written numba",
+            3.0,
+            "10,000 agents: within 3x of the numba kernel",
+        )
     )
-    if million is not None:
-        _, tick, size = million
-        _target(
-            tick * 1e3 <= TARGET_TICK_MS,
-            "1,000,000 agents: one tick in 100 ms",
-            f"{tick * 1e3:.1f} ms",
+    if 1_000_000 in results:
+        targets.append(
+            (
+                1_000_000,
+                "ChartBatch (numba)",
+                "hand-written numba",
+                1.5,
+                "1,000,000 agents: within 1.5x of the numba kernel",
+            )
         )
-        _target(size <= TARGET_BYTES, "1,000,000 agents: 64 bytes per agent", f"{size:.1f} bytes")
-    _target(small >= 1, "300 agents: at least as fast as the machines", f"{small:.2f}x")
+        targets.append(
+            (
+                1_000_000,
+                "ChartBatch (numpy)",
+                "hand-written NumPy",
+                2.0,
+                "1,000,000 agents: NumPy pass within 2x of hand-written NumPy",
+            )
+        )
+    for agents, name, reference, bound, label in targets:
+        found = ratio(results[agents], name, reference)
+        _target(found <= bound, label, f"{found:.2f}x")
+    _target(size <= 16, "at most 16 bytes per agent", f"{size:.0f} bytes")
+    _target(build < 100, "tables built in under 100 ms", f"{build:.1f} ms")
     return 0
-
-
-def crossover(rows: dict[int, dict[str, float]]) -> str:
-    """From which count timed on the batch is at least as fast as the machines."""
-    counts = sorted(rows)
-    start = None
-    for agents in reversed(counts):
-        if rows[agents]["batch"] > rows[agents]["machines"]:
-            break
-        start = agents
-    if start is None:
-        return "the batch is slower at the largest count timed"
-    said = f"the batch is at least as fast as ChartMachines from {start:,} agents on"
-    if start == counts[0]:
-        return said + " (every count timed)"
-    return said + f" (slower at {counts[counts.index(start) - 1]:,})"
 
 
 def _target(passed: bool, label: str, value: str) -> None:

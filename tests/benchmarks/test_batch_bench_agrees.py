@@ -1,4 +1,5 @@
-"""The batch benchmark times the same work on both engines: its agreement check passes."""
+"""The batch benchmark times the same work on every contender: its agreement check passes,
+and fails when one contender ends a frame in other states than the machines."""
 
 from __future__ import annotations
 
@@ -6,34 +7,40 @@ import contextlib
 import importlib
 import io
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
-def test_batch_and_machines_agree_on_the_benchmark_frames(monkeypatch: pytest.MonkeyPatch) -> None:
+def _bench(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
     monkeypatch.syspath_prepend(str(BENCHMARKS))
-    bench = importlib.import_module("bench_batch")
+    return importlib.import_module("bench_batch")
+
+
+def test_every_contender_agrees_with_the_machines_on_the_benchmark_frames(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    bench = _bench(monkeypatch)
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         bench.check(agents=200, count=120)
-    assert out.getvalue().startswith("check: 200 agents x 120 frames, both engines agree")
+    assert out.getvalue().startswith("check: 200 agents x 120 frames, every contender agrees")
 
 
-def test_the_crossover_is_where_the_batch_keeps_up_for_good(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.syspath_prepend(str(BENCHMARKS))
-    bench = importlib.import_module("bench_batch")
-    rows = {
-        100: {"batch": 2.0, "machines": 1.0},
-        200: {"batch": 1.0, "machines": 1.5},
-        300: {"batch": 1.6, "machines": 1.5},
-        1000: {"batch": 1.0, "machines": 3.0},
-    }
-    assert bench.crossover(rows) == (
-        "the batch is at least as fast as ChartMachines from 1,000 agents on (slower at 300)"
+def test_the_check_names_a_contender_that_differs(monkeypatch: pytest.MonkeyPatch) -> None:
+    bench = _bench(monkeypatch)
+    leaves = bench.Kernel.leaves
+    # The hand-written NumPy crowd reports its first agent one state off.
+    monkeypatch.setattr(
+        bench.Kernel,
+        "leaves",
+        lambda self: (
+            ["Idle", *leaves(self)[1:]]
+            if self.crowd.__class__ is bench.NumpyCrowd
+            else leaves(self)
+        ),
     )
-    rows[300]["batch"] = 1.0
-    assert bench.crossover(rows).endswith("from 200 agents on (slower at 100)")
+    with pytest.raises(SystemExit, match=r"^hand-written NumPy differs from the machines at frame"):
+        bench.check(agents=50, count=40)

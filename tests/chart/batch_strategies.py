@@ -131,7 +131,17 @@ def _blink(delay: float) -> StateDef:
 
 
 StepKind = Literal[
-    "send", "send_each", "hold", "release", "levels", "tick", "start", "spawn", "despawn", "migrate"
+    "send",
+    "send_each",
+    "hold",
+    "release",
+    "levels",
+    "tick",
+    "frame",
+    "start",
+    "spawn",
+    "despawn",
+    "migrate",
 ]
 
 
@@ -147,9 +157,9 @@ class Step:
     event: Event | None = None
     dt: float = 0.0
     choices: tuple[int, ...] = ()
-    """For ``send_each``: the index in ``EVENTS`` of each agent's event (-1: none); for
-    ``levels``: each agent's levels, bit ``i`` holding ``LEVELS[i]``; for ``migrate`` (a
-    sharded batch's call): the shard the agents move to."""
+    """For ``send_each`` and ``frame``: the index in ``EVENTS`` of each agent's event (-1:
+    none); for ``levels``: each agent's levels, bit ``i`` holding ``LEVELS[i]``; for
+    ``migrate`` (a sharded batch's call): the shard the agents move to."""
 
     def __str__(self) -> str:
         what = self.event if self.kind != "tick" else self.dt
@@ -169,6 +179,14 @@ def _each(draw: st.DrawFn) -> Step:
 
 
 @st.composite
+def _frame(draw: st.DrawFn) -> Step:
+    """A frame: an event (or none) for each slot, then a tick."""
+    picked = tuple(draw(st.integers(-1, len(EVENTS) - 1)) for _ in range(MAX_AGENTS))
+    dt = draw(st.sampled_from((0.1, 0.25, 0.5, 1.0)))
+    return Step("frame", tuple(range(MAX_AGENTS)), dt=dt, choices=picked)
+
+
+@st.composite
 def _levels(draw: st.DrawFn) -> Step:
     agents = draw(_agents())
     picked = tuple(draw(st.integers(0, (1 << len(LEVELS)) - 1)) for _ in agents)
@@ -184,6 +202,7 @@ def steps(spawning: bool = True) -> st.SearchStrategy[Step]:
         st.builds(Step, st.sampled_from(("hold", "release")), _agents(), st.just(HELD)),
         _levels(),
         st.builds(Step, st.just("tick"), dt=st.sampled_from((0.1, 0.25, 0.5, 1.0))),
+        _frame(),
         st.builds(Step, st.just("start"), _agents()),
     ]
     if spawning:

@@ -1,7 +1,7 @@
 """Twins: a ChartBatch and one ChartMachine per agent, driven by the same calls, compared.
 
-The batch processes by recall (remembered endings, see ``statetree.chart.batch.recall``) or,
-with ``recall=False``, always in passes: both must match the machines.
+The batch steps its agents with the compiled pass (numba) or the NumPy one: both must match
+the machines.
 
 Both engines log every host action call per agent (``str`` of the action: type, params,
 state, phase) and report transition loops; ``check`` compares active states, clocks, host
@@ -51,16 +51,14 @@ class Twins:
         count: int,
         bound: int = BOUND,
         *,
-        recall: bool = True,
+        backend: str = "numpy",
     ) -> None:
         self.chart: Chart | CompiledChart = chart
         self.bound = bound
         self.batch_calls: dict[int, list[str]] = defaultdict(list)
         self.machine_calls: dict[int, list[str]] = defaultdict(list)
         handlers = {"host": self.batch_host, "echo": self.batch_echo}
-        self.batch = ChartBatch(chart, count, handlers, max_transitions=bound)
-        if not recall:  # every processing in passes: the engine recall learns from
-            self.batch._engine.recall = None
+        self.batch = ChartBatch(chart, count, handlers, max_transitions=bound, backend=backend)
         self.machines = {agent: self.machine(agent) for agent in range(count)}
         self.batch_failed: tuple[tuple[int, ...], Loop] = ((), NO_LOOP)
         self.machines_failed: dict[int, Loop] = {}
@@ -108,7 +106,8 @@ class Twins:
         elif step.kind == "despawn":
             self.despawn(self.live(step.agents))
         else:
-            agents = sorted(self.machines) if step.kind == "tick" else self.live(step.agents)
+            whole = step.kind in ("tick", "frame")
+            agents = sorted(self.machines) if whole else self.live(step.agents)
             for agent in agents:
                 self.on_machine(agent, step)
             self.on_batch(step, agents)
@@ -117,6 +116,11 @@ class Twins:
         machine = self.machines[agent]
         try:
             if step.kind == "tick":
+                machine.tick(step.dt)
+            elif step.kind == "frame":
+                choice = step.choices[agent] if agent < len(step.choices) else -1
+                if choice >= 0:
+                    machine.send(EVENTS[choice])
                 machine.tick(step.dt)
             elif step.kind == "start":
                 machine.start()
@@ -180,7 +184,7 @@ class Twins:
             self.batch_failed = (error.entities, (error.cycle, error.timers))
             return
         assert (set(report.kept), set(report.exited)) == (kept, exited)
-        assert set(report.entered) == entered
+        assert set(report.entered) == entered, (report, entered)
 
     def spawn(self) -> None:
         free = [slot for slot in range(self.batch.size) if slot not in self.machines]
@@ -219,13 +223,18 @@ class Twins:
 
 
 def play_on_batch(batch: ChartBatch, step: Step, agents: list[int]) -> None:
-    """Do ``step`` (not a spawn or despawn) on ``batch``, for the live ``agents`` it names.
+    """Do ``step`` (not a spawn or despawn) on ``batch``, for the live ``agents`` it names
+    (for a tick or a frame: every live agent).
 
     Raises:
         BatchLoopError: an agent did not settle.
     """
     if step.kind == "tick":
         batch.tick(step.dt)
+    elif step.kind == "frame":
+        live = set(agents)
+        choices = [c if n in live else -1 for n, c in enumerate(step.choices)]
+        batch.frame(step.dt, EVENTS, choices[: batch.size] + [-1] * (batch.size - len(choices)))
     elif step.kind == "start":
         batch.start(agents)
     elif step.kind == "send_each":

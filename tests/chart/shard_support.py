@@ -114,6 +114,9 @@ def _quiet(batch: ChartBatch) -> dict[str, Any]:
 def _call(batch: ChartBatch | ShardedBatch, step: Step, agents: list[int]) -> None:
     if step.kind == "tick":
         batch.tick(step.dt)
+    elif step.kind == "frame":
+        choices = [step.choices[n] if n in agents else -1 for n in range(batch.size)]
+        batch.frame(step.dt, EVENTS, np.array(choices, np.intp))
     elif step.kind == "start":
         batch.start(agents)
     elif step.kind == "send_each":

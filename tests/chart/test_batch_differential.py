@@ -14,15 +14,12 @@ always from their owners' flags, as for larger charts.
 
 from __future__ import annotations
 
-from unittest import mock
-
 from batch_strategies import MAX_AGENTS, Step, batch_charts, steps
 from batch_support import Twins
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from statetree.chart import Chart
-from statetree.chart.batch import recall, timers
 
 
 @settings(max_examples=250)
@@ -30,18 +27,13 @@ from statetree.chart.batch import recall, timers
     batch_charts(),
     st.integers(1, MAX_AGENTS),
     st.lists(steps(), max_size=14),
-    st.sampled_from(("passes", "recall", "recall sorting")),
+    st.sampled_from(("numba", "numpy")),
 )
 def test_every_agent_runs_as_its_own_chart_machine(
-    chart: Chart, count: int, script: list[Step], engine: str
+    chart: Chart, count: int, script: list[Step], backend: str
 ) -> None:
-    large = engine == "recall sorting"
-    with (
-        mock.patch.object(recall, "SMALL", 0 if large else recall.SMALL),
-        mock.patch.object(timers, "LOOKUP_ENTRIES", 0 if large else timers.LOOKUP_ENTRIES),
-    ):
-        twins = Twins(chart, count, recall=engine != "passes")
-        twins.check("creation")
-        for number, step in enumerate(script):
-            twins.play(step)
-            twins.check(f"step {number}: {step}")
+    twins = Twins(chart, count, backend=backend)
+    twins.check("creation")
+    for number, step in enumerate(script):
+        twins.play(step)
+        twins.check(f"step {number}: {step}")

@@ -20,7 +20,7 @@ def test_every_agent_reloads_as_its_own_chart_machine(
         compile_chart(edited)
     except ChartError:
         assume(False)
-    twins = Twins(chart, count, recall=data.draw(st.booleans(), "recall"))
+    twins = Twins(chart, count, backend=data.draw(st.sampled_from(("numba", "numpy")), "backend"))
     for step in data.draw(st.lists(steps(), max_size=8), "before"):
         twins.play(step)
     twins.reload(edited)

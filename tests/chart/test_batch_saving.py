@@ -12,6 +12,8 @@ from saved_charts import BatchHost
 
 import statetree as st
 from statetree.chart import BatchCall, ChartBatch, Event, from_data
+from statetree.chart.batch import batch as batch_module
+from statetree.chart.batch.step import backend_names
 
 CHART = from_data(
     {
@@ -54,6 +56,20 @@ def test_a_saved_batch_is_its_own_and_goes_on_as_the_original(how: str) -> None:
     assert twin.calls == host.calls
     assert twin.batch.active(0) == ("Crowd", "Crowd.Calm")
     assert twin.batch.snapshot().to_bytes() == host.batch.snapshot().to_bytes()
+
+
+@pytest.mark.parametrize("backend", backend_names())
+def test_a_batch_loads_with_its_backend_where_it_runs(
+    backend: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    batch = ChartBatch(CHART, 2, {"host": print, "echo": print}, backend=backend)
+    batch.send(X, [1])
+    assert pickle.loads(pickle.dumps(batch)).backend == backend
+    data = pickle.dumps(batch)
+    monkeypatch.setattr(batch_module, "backend_names", lambda: ("numpy",))  # numba missing
+    loaded = pickle.loads(data)
+    assert loaded.backend == "numpy"
+    assert loaded.snapshot().to_bytes() == batch.snapshot().to_bytes()
 
 
 def test_a_batch_saved_alone_brings_the_owner_of_its_handlers() -> None:

@@ -72,6 +72,11 @@ class Logged:
         try:
             if step.kind == "tick":
                 batch.tick(step.dt)
+            elif step.kind == "frame":
+                slots = range(batch.offset, batch.offset + batch.size)
+                alive = batch.alive.tolist()
+                picks = [step.choices[a] if alive[a - batch.offset] else -1 for a in slots]
+                batch.frame(step.dt, EVENTS, np.array(picks, np.intp))
             elif step.kind == "start":
                 batch.start(local)
             elif step.kind in ("send_each", "levels"):

@@ -218,7 +218,7 @@ def test_chart_files_have_a_structure_for_plot_and_check() -> None:
         ("Character", alive, K.INNER_ENTRY),
         (alive, "Character.Dead", K.SIBLING),
         (alive, combo, K.INNER),
-        (alive, "Character.Alive.Idle", K.INNER),
+        (alive, "Character.Alive.Idle", K.INNER_ENTRY),
         (combo, f"{combo}.ComboAttack1", K.INNER_ENTRY),
         (combo, f"{combo}.ComboAttack2", K.INNER),
         (combo, f"{combo}.ComboAttack3", K.INNER),

@@ -3,6 +3,8 @@ compilation generated) encodes its configurations, and a client chart follows a 
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from net_samples import bits
 
@@ -47,8 +49,7 @@ root:
 )
 COMPILED = compile_chart(CHART)
 STRUCTURE = chart_structure(CHART)
-# A priority state always has its ground child once settled: only its children can be inside.
-CODEC = Codec.auto(STRUCTURE, classes=COMPILED.by_path, settles_empty={"Hero.Legs": False})
+CODEC = Codec.auto(STRUCTURE, classes=COMPILED.by_path)
 
 
 def test_a_chart_structure_needs_the_compiled_classes() -> None:
@@ -100,3 +101,46 @@ def test_a_running_chart_gives_the_codec_its_classes() -> None:
     server.start()
     server.send(Event("input", "Attack"))
     assert codec.encode(server.machine) == CODEC.encode(server.machine)
+
+
+# The seed's torch tree as a chart (Ember has two parents there; here Glow's is Embers).
+_TORCH = {
+    "Torch": ["Unlit", "Lit", "BurntOut"],
+    "Lit": ["Burning"],
+    "Burning": ["Steady", "Flickering"],
+    "Steady": ["Flare", "Ember"],
+    "Flickering": ["Glow", "Gust"],
+    "Glow": ["Embers"],
+}
+
+
+def _torch_codec(policy: str, mode: HeaderMode) -> Codec:
+    # Every child can be reached: by its pre-condition, or by a transition from a sibling.
+    def state(name: str, siblings: list[str]) -> dict[str, object]:
+        spec: dict[str, object] = {"name": name}
+        if policy == "priority" and name != siblings[-1]:
+            spec["pre"] = {"held": name}
+        if policy == "explicit":
+            others = [n for n in siblings if n != name]
+            spec["transitions"] = [{"on": {"input": n}, "to": n} for n in others]
+        if name in _TORCH:
+            names = _TORCH[name]
+            spec |= {"policy": policy, "states": [state(n, names) for n in names]}
+        return spec
+
+    chart = loads(
+        json.dumps({"name": "Torch", "root": state("Torch", ["Torch"])}), "json", DEFAULT_REGISTRY
+    )
+    make = Codec.path if mode is HeaderMode.PATH else Codec.leaf
+    return make(chart_structure(chart), classes=compile_chart(chart).by_path)
+
+
+@pytest.mark.parametrize(("mode", "bits_"), [(HeaderMode.PATH, 4), (HeaderMode.LEAF, 3)])
+def test_a_priority_chart_needs_the_header_of_the_explicit_chart_of_its_tree(
+    mode: HeaderMode, bits_: int
+) -> None:
+    # A priority parent always holds a child (its ground when no pre-condition holds), as an
+    # explicit parent holds its first: the wire spends no bits on a parent without a child.
+    priority, explicit = _torch_codec("priority", mode), _torch_codec("explicit", mode)
+    assert (priority.header_bits, explicit.header_bits) == (bits_, bits_)
+    assert priority.configurations == explicit.configurations

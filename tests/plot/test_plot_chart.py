@@ -61,11 +61,14 @@ def test_the_initial_state_has_a_start_marker() -> None:
     assert "    start --> s_Character\n" in mermaid
 
 
-def test_only_the_first_child_of_an_explicit_state_has_an_entry_arrow() -> None:
+def test_the_child_a_state_is_entered_at_has_an_entry_arrow() -> None:
+    """The first child of an explicit or sequential state, and a priority state's ground
+    (entered when no pre-condition holds, so a priority state always holds a child)."""
     entries = [(e.source, e.target) for e in combo().edges if e.kind is K.INNER_ENTRY]
 
     assert entries == [
         ("Character", "Character.Alive"),
+        ("Character.Alive", "Character.Alive.Idle"),
         (COMBO, f"{COMBO}.ComboAttack1"),
         (f"{COMBO}.ComboAttack1", f"{COMBO}.ComboAttack1.Pre"),
         (f"{COMBO}.ComboAttack2", f"{COMBO}.ComboAttack2.Pre"),

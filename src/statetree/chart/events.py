@@ -21,8 +21,10 @@ from typing import Literal, NamedTuple
 
 from statetree.chart.errors import ScriptError
 from statetree.chart.registry import HELD, Registry
+from statetree.core.events import seconds
+from statetree.errors import UsageError
 
-__all__ = ["Event", "ScriptStep", "read_script"]
+__all__ = ["Event", "ScriptStep", "read_script", "time_step"]
 
 
 class Event(NamedTuple):
@@ -36,6 +38,20 @@ class Event(NamedTuple):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.name}"
+
+
+def time_step(dt: object, call: str) -> float:
+    """``dt`` as the float a clock advances by: a real number, at least 0 and finite.
+
+    Raises:
+        UsageError: anything else, named in the message as ``call(dt)``.
+    """
+    elapsed = seconds(dt)
+    if not 0 <= elapsed < math.inf:  # NaN fails every comparison
+        finite = "dt must be a finite number of seconds"
+        problem = "time cannot go backwards" if elapsed < 0 else finite
+        raise UsageError(f"{call}({dt!r}): {problem}")
+    return elapsed
 
 
 StepKind = Literal["send", "tick", "hold", "release"]

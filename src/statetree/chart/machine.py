@@ -9,7 +9,6 @@ them.
 
 from __future__ import annotations
 
-import math
 from collections import deque
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
@@ -17,7 +16,7 @@ from typing import Any, SupportsFloat, TypeVar
 
 from statetree.chart.actions import ActionCall, Handler, owned_calls
 from statetree.chart.compile import CompiledChart, compile_chart
-from statetree.chart.events import Event, ScriptStep
+from statetree.chart.events import Event, ScriptStep, time_step
 from statetree.chart.machine_snapshot import MachineSnapshot, restore_into, snapshot_of
 from statetree.chart.model import Chart
 from statetree.chart.registry import EVENT, RAISE
@@ -32,7 +31,6 @@ from statetree.chart.saving import (
 )
 from statetree.chart.states import ChartState
 from statetree.chart.structure import compiled_structure
-from statetree.core.events import seconds
 from statetree.core.loops import KEPT_CHANGES, find_cycle
 from statetree.core.machine import StateMachine
 from statetree.core.options import DEFAULT_MAX_TRANSITIONS
@@ -234,11 +232,7 @@ class ChartMachine:
                 states whose timers kept firing.
         """
         runtime = self._runtime
-        elapsed = seconds(dt)
-        if not 0 <= elapsed < math.inf:  # NaN fails every comparison
-            finite = "dt must be a finite number of seconds"
-            problem = "time cannot go backwards" if elapsed < 0 else finite
-            raise UsageError(f"tick({dt!r}): {problem}")
+        elapsed = time_step(dt, "tick")
         self._not_processing("tick")
         self.start()
         end = runtime.clock + elapsed

@@ -236,12 +236,15 @@ class _Batch(Protocol):
     @property
     def compiled(self) -> CompiledChart: ...
 
+    @property
+    def backend(self) -> str: ...
+
     def snapshot(self) -> Any: ...
 
 
 def batch_state(batch: _Batch, handlers: Mapping[str, Any], bound: int) -> dict[str, Any]:
     """What a batch saves: its chart, its snapshot's bytes, its handlers (by name), its
-    name and bound.
+    name, bound and backend.
 
     Raises:
         SaveError: the batch is processing (called from one of its handlers).
@@ -257,12 +260,14 @@ def batch_state(batch: _Batch, handlers: Mapping[str, Any], bound: int) -> dict[
         "handlers": _refs(handlers, f"batch {batch.name!r}"),
         "name": batch.name,
         "max_transitions": bound,
+        "backend": batch.backend,
     }
 
 
-def load_batch(cls: Any, snapshots: Any, saved: object) -> Any:
+def load_batch(cls: Any, snapshots: Any, saved: object, backends: tuple[str, ...]) -> Any:
     """The batch ``saved`` describes, built by ``cls.restore`` from its snapshot
-    (``snapshots.from_bytes``).
+    (``snapshots.from_bytes``), stepped by its backend if it is among the ``backends`` that
+    run here, else by the first (they step alike).
 
     Raises:
         LoadError: the data is not a batch's, or of a format this version cannot read.
@@ -280,4 +285,5 @@ def load_batch(cls: Any, snapshots: Any, saved: object) -> Any:
         _handlers(data["handlers"]),
         name=data["name"],
         max_transitions=data["max_transitions"],
+        backend=data["backend"] if data["backend"] in backends else backends[0],
     )

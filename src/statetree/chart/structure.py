@@ -2,8 +2,10 @@
 
 Edges by policy: an explicit or sequential state enters its first child (inner-entry); a
 sequential state advances to the next child when the current one's post-condition holds
-(inner); a priority state chooses any child (inner), by its pre-condition; a concurrent
-state enters every child as a region (concurrent); explicit transitions are sibling edges.
+(inner); a priority state chooses a child (inner) by its pre-condition and enters its ground
+state (its last child, inner-entry) when none holds, so it always holds a child, as every
+policy's state does; a concurrent state enters every child as a region (concurrent);
+explicit transitions are sibling edges.
 A child resumed from history has no edge of its own: it was reached by one before.
 
 A state that is a use of a pattern is noted with the pattern's name (``«ComboStep»``), and
@@ -80,9 +82,11 @@ def _child_edges(path: str, state: StateDef) -> Iterator[Edge]:
     if not children:
         return
     if state.policy is Policy.PRIORITY:
-        labels = [_all(child.pre) for child in state.states[:-1]] + [GROUND_LABEL]
-        for name, label in zip(children, labels, strict=True):
-            yield Edge(path, name, TransitionKind.INNER, label=label)
+        # Any child can be chosen by its pre-condition; the ground is entered when none holds,
+        # so a priority state always holds a child: an entry edge, as an explicit state's.
+        for child, name in zip(state.states[:-1], children, strict=False):
+            yield Edge(path, name, TransitionKind.INNER, label=_all(child.pre))
+        yield Edge(path, children[-1], TransitionKind.INNER_ENTRY, label=GROUND_LABEL)
     elif state.policy is Policy.CONCURRENT:
         yield from (Edge(path, name, TransitionKind.CONCURRENT) for name in children)
     else:  # explicit or sequential: entered at the first child

@@ -97,8 +97,12 @@ class _Writer:
             info.name: f"{info.short_name}\n{info.note}" if info.note else info.short_name
             for info in structure.states
         }
+        # A state entered at one child (explicit, sequential) shows a dot; a priority state,
+        # whose entry edge to its ground reads "otherwise", chooses: a diamond.
         self.entered = {
-            link.source for link in diagram.links if link.kind is TransitionKind.INNER_ENTRY
+            link.source
+            for link in diagram.links
+            if link.kind is TransitionKind.INNER_ENTRY and not link.label
         }
 
     def boxed(self, name: str) -> bool:
@@ -153,7 +157,8 @@ class _Writer:
         key = quote(name + ENTRY)
         line = quote(self.style.line)
         chooses = not self._entered(name) and any(
-            link.source == name and link.kind is TransitionKind.INNER for link in self.diagram.links
+            link.source == name and link.kind in (TransitionKind.INNER, TransitionKind.INNER_ENTRY)
+            for link in self.diagram.links
         )
         if self._entered(name):
             return f"{key} [shape=point, width=0.12, color={line}, fillcolor={line}];"

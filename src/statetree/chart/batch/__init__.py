@@ -11,7 +11,7 @@ from statetree.chart.batch.batch import ChartBatch
 from statetree.chart.batch.errors import BatchLoopError
 from statetree.chart.batch.snapshot import BatchSnapshot
 from statetree.chart.batch.view import AgentView, RunningTimer
-from statetree.chart.batch.wire import BatchCodec, BatchConfigurations
+from statetree.net.batch_codec import BatchCodec, BatchConfigurations
 
 __all__ = [
     "AgentView",

@@ -1,15 +1,14 @@
-"""ChartBatch: one chart run by many agents, stepped as arrays.
+"""ChartBatch: one chart run by many agents, stepped by table lookups in one pass a call.
 
 Every agent behaves exactly as its own :class:`~statetree.chart.ChartMachine` fed the same
-calls would (a differential test holds the two engines to that), but all agents live in a
-few NumPy arrays and each step is a handful of array operations, whatever the number of
-agents.
+calls would (the table's entries are outcomes of that runtime, and a differential test
+holds the two engines together), but all agents live in a few NumPy arrays and a call is
+one compiled pass over the agents it concerns.
 """
 
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, cast
@@ -17,34 +16,35 @@ from typing import Any, cast
 from numpy.typing import ArrayLike
 
 from statetree.chart.actions import Handler
+from statetree.chart.batch import vector
 from statetree.chart.batch.actions import BatchHandler
+from statetree.chart.batch.agents import Agents
 from statetree.chart.batch.arrays import Bools, Indexes, NDArray, np, read_only
-from statetree.chart.batch.engine import Engine
+from statetree.chart.batch.convert import agents_of, snapshot_of
+from statetree.chart.batch.derive import processing
 from statetree.chart.batch.entities import Entities, select
 from statetree.chart.batch.errors import BatchLoopError
-from statetree.chart.batch.plan import Plan
+from statetree.chart.batch.layout import Layout
+from statetree.chart.batch.outcomes import apply_operation
 from statetree.chart.batch.reading import Readings
-from statetree.chart.batch.recall import Recall
-from statetree.chart.batch.reload import reload_engine
-from statetree.chart.batch.restore import plan_of, store_of
-from statetree.chart.batch.snapshot import BatchSnapshot, fingerprint
-from statetree.chart.batch.store import Store
-from statetree.chart.batch.ticking import tick
-from statetree.chart.batch.view import AgentView
+from statetree.chart.batch.reload import reload_batch
+from statetree.chart.batch.snapshot import BatchSnapshot
+from statetree.chart.batch.step import Stepper, backend_names
+from statetree.chart.batch.table import STARTED, Table, table_of
 from statetree.chart.compile import CompiledChart, compile_chart
-from statetree.chart.events import Event
+from statetree.chart.events import Event, time_step
+from statetree.chart.machine import ChartMachine
 from statetree.chart.model import Chart
 from statetree.chart.reload import Reloaded
 from statetree.chart.runtime import bind_handlers
 from statetree.chart.saving import batch_state, load_batch
 from statetree.core.options import DEFAULT_MAX_TRANSITIONS
 from statetree.core.refs import Ref, new_instance
-from statetree.errors import DecodeError, UsageError
+from statetree.errors import UsageError
 
 __all__ = ["ChartBatch"]
 
 _NO_HANDLERS: Mapping[str, BatchHandler] = MappingProxyType({})
-_NONE: Indexes = read_only(np.zeros(0, np.intp))
 
 
 def bind(compiled: CompiledChart, handlers: Mapping[str, BatchHandler]) -> list[BatchHandler]:
@@ -59,12 +59,15 @@ def bind(compiled: CompiledChart, handlers: Mapping[str, BatchHandler]) -> list[
     )
 
 
-def _nothing(call: object) -> None:
-    """The host actions of a rehearsed reload: not performed."""
-
-
-def _doing_nothing(compiled: CompiledChart) -> dict[str, BatchHandler]:
-    return dict.fromkeys(compiled.host_actions, _nothing)
+def _backend(backend: str) -> str:
+    names = backend_names()
+    if backend == "auto":
+        return names[0]
+    if backend not in ("numba", "numpy"):
+        raise UsageError(f"backend must be 'auto', 'numba' or 'numpy', got {backend!r}")
+    if backend not in names:
+        raise UsageError("backend 'numba' needs numba: pip install 'statetree[batch]'")
+    return backend
 
 
 class ChartBatch(Readings):
@@ -79,11 +82,13 @@ class ChartBatch(Readings):
         name: the batch's name in errors (default: the chart's name).
         max_transitions: how many changes one agent's processing may make before it fails
             with :class:`BatchLoopError`.
+        backend: ``"numba"`` (the compiled pass), ``"numpy"`` (the same tables, stepped
+            with NumPy) or ``"auto"``: numba when it is installed.
 
     Raises:
         ChartError: ``chart`` is invalid.
         HandlerError: an action the chart uses has no handler.
-        UsageError: ``count`` or ``max_transitions`` is out of range.
+        UsageError: ``count``, ``max_transitions`` or ``backend`` is wrong.
     """
 
     def __init__(
@@ -94,34 +99,52 @@ class ChartBatch(Readings):
         *,
         name: str | None = None,
         max_transitions: int = DEFAULT_MAX_TRANSITIONS,
+        backend: str = "auto",
     ) -> None:
-        if count < 0:
-            raise UsageError(f"a batch needs a count of at least 0 agents, got {count}")
-        if max_transitions < 1:
+        count = _count(count, "a batch needs a count of at least 0 agents")
+        if _count(max_transitions, "max_transitions must be at least 1") < 1:
             raise UsageError(f"max_transitions must be at least 1, got {max_transitions}")
         compiled = chart if isinstance(chart, CompiledChart) else compile_chart(chart)
-        plan = Plan(compiled)
-        self._setup(plan, Store(plan, count), handlers, name, max_transitions)
-        self._store.spawn(count)
+        table = table_of(compiled, max_transitions)
+        agents = Agents(count, table.layout.rows, table.layout.ordered)
+        self._setup(table, agents, handlers, name, _backend(backend))
+        agents.spawn(count, table.fresh)
 
     def _setup(
         self,
-        plan: Plan,
-        store: Store,
+        table: Table,
+        agents: Agents,
         handlers: Mapping[str, BatchHandler],
         name: str | None,
-        bound: int,
+        backend: str,
     ) -> None:
         self._handlers = handlers
-        self._store = store
-        self._engine = Engine(plan, store, bind(plan.compiled, handlers), bound)
-        self._engine.recall = Recall(self._engine)
-        self.name = plan.compiled.chart.name if name is None else name
+        self._table = table
+        self._agents = agents
+        bind(table.layout.compiled, handlers)  # refuses a chart with an action not handled
+        self._stepper = Stepper(table, agents, handlers, backend)
+        self.name = table.layout.compiled.chart.name if name is None else name
         self.offset = 0
         self._busy = False
         self._unstarted = True  # some live agent may not have started
-        self._every: Indexes = np.arange(0)
-        self._known_edges: dict[tuple[Plan, tuple[Event, ...]], Indexes] = {}
+        self._known: dict[tuple[Layout, tuple[Event, ...]], Indexes] = {}
+        self._every: Indexes = _NONE
+
+    @property
+    def backend(self) -> str:
+        """The pass that steps the agents: ``"numba"`` or ``"numpy"``."""
+        return self._stepper.backend
+
+    @property
+    def engine(self) -> str:
+        """How the batch runs its chart, in words: its pass, and whether every entry of its
+        table was derived when it was built or is derived as agents meet situations."""
+        table = self._table
+        how = "precomputed" if table.eager else "derived as agents meet situations"
+        return (
+            f"{self.backend} pass over a table of {len(table.situations) - 1} situations "
+            f"and {table.count} entries ({how})"
+        )
 
     # -- inputs ----------------------------------------------------------------------------
 
@@ -147,7 +170,14 @@ class ChartBatch(Readings):
                 agent is unknown.
             BatchLoopError: an agent could not settle (the others did).
         """
-        self._send(int(self._edges([event])[0]), self._select(entities))
+        inputs = self._inputs([event])
+        ids = self._select(entities)
+        if self._busy:
+            self._stepper.divert([event], ids)
+            return
+        with self._call("send"):
+            ready = self._start(ids)
+            self._stepper.process(ready, inputs, lambda machine, _: machine.send(event))
 
     def send_each(
         self, events: Sequence[Event], choices: ArrayLike, entities: Entities = None
@@ -163,56 +193,81 @@ class ChartBatch(Readings):
                 or names no event, or an agent is unknown.
             BatchLoopError: an agent could not settle (the others did).
         """
-        table = self._edges(events)
+        mapping = self._inputs(events)
         ids = self._slots if entities is None else self._select(entities)
+        picks = self._picks(choices, ids.size)
+        named = ids if entities is not None else _NONE
+        if self._busy:
+            for agent, pick in zip(ids.tolist(), picks.tolist(), strict=True):
+                if pick >= 0:
+                    self._stepper.divert([events[pick]], np.array([agent], np.intp))
+            return
+
+        def replay(machine: ChartMachine, agent: int) -> None:
+            at = agent if entities is None else int(np.searchsorted(ids, agent))
+            machine.send(events[int(picks[at])])
+
+        with self._call("send_each"):
+            if self._unstarted:  # checked first: a wrong call starts no agent either
+                situations = self._agents.situations
+                self._refuse(picks, ids, mapping, vector.send(picks, named, mapping, situations)[2])
+                chosen = ids[picks >= 0]
+                ready = self._start(chosen)
+                if ready.size != chosen.size:  # agents that failed to start get no event
+                    picks = np.where(np.isin(ids, np.setdiff1d(chosen, ready)), -1, picks)
+            wrong = self._stepper.given((picks, named, mapping), _NO_TICK, replay)
+            self._refuse(picks, ids, mapping, wrong)
+
+    @staticmethod
+    def _picks(choices: ArrayLike, count: int) -> NDArray[np.integer]:
+        """``choices`` as one integer per agent (``count`` of them)."""
         picks = np.asarray(choices).reshape(-1)
         if picks.size == 0:
             picks = picks.astype(np.intp)  # an empty list reads as floats
-        if picks.shape != ids.shape or picks.dtype.kind not in "iu":  # signed or unsigned
+        if picks.size != count or picks.dtype.kind not in "iu":  # signed or unsigned
             raise UsageError(
-                f"send_each() needs one integer choice per agent ({ids.size}), "
+                f"send_each() needs one integer choice per agent ({count}), "
                 f"got {picks.size} of type {picks.dtype}"
             )
-        chosen = (picks >= 0).nonzero()[0]
-        edges = _chosen_edges(table, picks[chosen])
-        ids = chosen if entities is None else ids[chosen]
-        if entities is None and np.count_nonzero(self._store.alive[ids]) != ids.size:
-            self._select(ids)  # names the first agent given an event that does not exist
-        self._send(edges, ids)
+        return picks
+
+    @staticmethod
+    def _refuse(picks: NDArray[np.integer], ids: Indexes, mapping: Indexes, wrong: int) -> None:
+        """Raise for the wrong choice at position ``wrong`` (none when negative)."""
+        if wrong < 0:
+            return
+        pick = int(picks[wrong])
+        if pick >= mapping.size:
+            raise UsageError(f"choice {pick} names no event: there are {mapping.size}")
+        raise UsageError(
+            f"agent {int(ids[wrong])} does not exist (it was despawned or never spawned)"
+        )
 
     @property
     def _slots(self) -> Indexes:
-        """Every slot index, ``0`` to ``size - 1`` (shared: read only)."""
+        """Every slot index, ``0`` to ``size - 1`` (kept while the size stays)."""
         if self._every.size != self.size:
-            self._every = read_only(np.arange(self.size))
+            self._every = np.arange(self.size, dtype=np.intp)
         return self._every
 
-    def _edges(self, events: Sequence[Event]) -> Indexes:
-        """The latch row of each event (-1: no trigger counts it)."""
-        plan = self._engine.plan
-        key = (plan, tuple(events))
-        known = self._known_edges.get(key)
+    def _inputs(self, events: Sequence[Event]) -> Indexes:
+        """The input of each event."""
+        layout = self._table.layout
+        key = (layout, tuple(events))
+        known = self._known.get(key)
         if known is not None:
             return known
-        compiled = plan.compiled
+        kinds = layout.compiled.level_kinds
         for event in events:
-            if event[0] in compiled.level_kinds:
+            if not isinstance(event, tuple) or len(event) != 2:
+                raise UsageError(f"{event!r} is not an event: use Event(kind, name)")
+            if event[0] in kinds:
                 raise UsageError(f"{event} is a level trigger: use hold() and release()")
-        edges = read_only(np.array([compiled.edges.get(e, -1) for e in events], np.intp))
-        if len(self._known_edges) >= 64:  # a host that builds new event lists each frame
-            self._known_edges.clear()
-        self._known_edges[key] = edges
-        return edges
-
-    def _send(self, edges: int | Indexes, ids: Indexes) -> None:
-        if self._busy:
-            self._engine.latch_in_call(edges, ids)
-            return
-        with self._call("send"):
-            ready = self._start(ids)
-            if not isinstance(edges, int) and ready.size != ids.size:
-                edges = edges[np.isin(ids, ready)]
-            self._engine.process(ready, edges)
+        inputs = read_only(np.array([layout.input_of(Event(*e)) for e in events], np.intp))
+        if len(self._known) >= 64:  # a host that builds new event lists each frame
+            self._known.clear()
+        self._known[key] = inputs
+        return inputs
 
     def hold(self, event: Event, entities: Entities = None) -> None:
         """Hold a level trigger on for each agent of ``entities``, then process them."""
@@ -221,6 +276,14 @@ class ChartBatch(Readings):
     def release(self, event: Event, entities: Entities = None) -> None:
         """Release a level trigger for each agent of ``entities``, then process them."""
         self._level(event, entities, False)
+
+    def _level(self, event: Event, entities: Entities, on: bool) -> None:
+        self._check_level(event)
+        ids = self._select(entities)
+        with self._call("hold" if on else "release"):
+            ready = self._start(ids)
+            self._set_levels({event: np.full(ready.size, on)}, ready)
+            self._stepper.process(ready, _NONE_INPUT, processing(None))
 
     def set_levels(
         self, levels: Mapping[Event, bool | ArrayLike], entities: Entities = None
@@ -240,29 +303,27 @@ class ChartBatch(Readings):
         """
         every = entities is None
         ids = self._slots if every else self._select(entities)
-        wanted = [(event, self._level_values(event, on, ids.size)) for event, on in levels.items()]
+        wanted = {event: self._level_values(event, on, ids.size) for event, on in levels.items()}
         with self._call("set_levels"):
-            store = self._store
-            rows = [store.held_row(event) for event, _ in wanted]
-            # Without entities every slot is compared through views, free ones masked out.
-            where: slice | Indexes = slice(0, self.size) if every else ids
             changed = np.zeros(ids.size, np.bool_)
-            for row, (_, on) in zip(rows, wanted, strict=True):
-                changed |= store.held[row, where] != on
+            for event, on in wanted.items():
+                changed |= self._held(event, ids) != on
             if every:
-                changed &= store.alive[: self.size]
+                changed &= self._agents.situations[ids] != 0
             if not changed.any():
                 return
             ready = self._start(ids[changed])
-            positions = np.searchsorted(ids, ready)
-            for row, (_, on) in zip(rows, wanted, strict=True):
-                store.held[row, ready] = on[positions]
-            self._engine.process(ready, None)
+            at = np.searchsorted(ids, ready)
+            self._set_levels({event: on[at] for event, on in wanted.items()}, ready)
+            self._stepper.process(ready, _NONE_INPUT, processing(None))
+
+    def _check_level(self, event: Event) -> None:
+        if event[0] not in self._table.layout.compiled.level_kinds:
+            raise UsageError(f"{event} is not a level trigger: send() it instead")
 
     def _level_values(self, event: Event, on: bool | ArrayLike, count: int) -> Bools:
         """``on`` as ``count`` booleans, one per agent."""
-        if event[0] not in self._engine.plan.compiled.level_kinds:
-            raise UsageError(f"{event} is not a level trigger: send() it instead")
+        self._check_level(event)
         values = np.asarray(on)
         if values.dtype != np.bool_ or values.ndim > 1 or values.size not in (1, count):
             raise UsageError(
@@ -274,6 +335,38 @@ class ChartBatch(Readings):
             return flags
         return np.full(count, bool(values.reshape(-1)[0]))
 
+    def _held(self, event: Event, ids: Indexes) -> Bools:
+        """Whether ``event`` is held for each agent of ``ids``."""
+        table = self._table
+        if event in table.layout.levels:
+            bit = 1 << table.layout.levels.index(event)
+            held: Bools = (table.info[self._agents.situations[ids], 1] & bit) != 0
+            return held
+        flags = self._agents.extra.get(event)
+        return np.zeros(ids.size, np.bool_) if flags is None else flags[ids]
+
+    def _set_levels(self, levels: Mapping[Event, Bools], ids: Indexes) -> None:
+        """Set the levels of the agents ``ids`` (no processing)."""
+        table, agents = self._table, self._agents
+        chart_levels = table.layout.levels
+        situations = agents.situations[ids]
+        bits = table.info[situations, 1].astype(np.int64)
+        for event, on in levels.items():
+            if event in chart_levels:
+                bit = 1 << chart_levels.index(event)
+                bits = np.where(on, bits | bit, bits & ~bit)
+            elif on.any() or event in agents.extra:
+                flags = agents.extra.setdefault(event, np.zeros(agents.capacity, np.bool_))
+                flags[ids] = on
+        if chart_levels:
+            pairs = situations.astype(np.int64) << 32 | bits
+            distinct, inverse = np.unique(pairs, return_inverse=True)
+            found = [
+                table.with_levels(int(p >> 32), int(p & 0xFFFFFFFF)) for p in distinct.tolist()
+            ]
+            agents.widen(len(table.situations))
+            agents.situations[ids] = np.asarray(found, np.int64)[inverse.reshape(-1)]
+
     def tick(self, dt: float) -> None:
         """Advance every agent's clock by ``dt``; each due timer fires, in order, its own
         processing (as ``ChartMachine.tick`` does for one machine).
@@ -284,42 +377,88 @@ class ChartBatch(Readings):
         it fired.
 
         Raises:
-            UsageError: ``dt`` is negative, infinite or NaN, or the batch is processing.
+            UsageError: ``dt`` is not a number, negative, infinite or NaN, or the batch is
+                processing.
             BatchLoopError: an agent could not settle, or had more timers due than the
                 bound (the others completed the tick).
         """
-        if not 0 <= dt < math.inf:  # NaN fails every comparison
-            problem = "time cannot go backwards" if dt < 0 else "dt must be a finite number"
-            raise UsageError(f"tick({dt}): {problem}")
+        step = time_step(dt, "tick")
         with self._call("tick"):
-            if self._unstarted:  # agents spawned since the last tick start first
-                store = self._store
-                self._start(np.flatnonzero(store.alive[: self.size] & ~store.state(0)))
-                self._unstarted = False
-            failed = self._engine.failures  # agents that failed to start stay as they are
-            tick(self._engine, dt, np.fromiter(sorted(failed), np.intp) if failed else _NONE)
+            agents = self._agents
+            agents.tidy()
+            stuck = self._start_all() if self._unstarted else _NONE
+            before = agents.clocks
+            with _Hidden(agents, stuck, before):
+                self._stepper.run(
+                    (_NONE, _NONE, 0),
+                    (before + step, self._table.bound, 0),
+                    lambda machine, _: machine.tick(step),
+                )
 
-    def _level(self, event: Event, entities: Entities, on: bool) -> None:
-        store = self._store
-        if event[0] not in self._engine.plan.compiled.level_kinds:
-            raise UsageError(f"{event} is not a level trigger: send() it instead")
-        with self._call("hold" if on else "release"):
-            ids = self._start(self._select(entities))
-            row = store.held_row(event)  # first: a new event adds a row to ``held``
-            store.held[row, ids] = on
-            self._engine.process(ids, None)
+    def frame(
+        self, dt: float, events: Sequence[Event] = (), choices: ArrayLike | None = None
+    ) -> None:
+        """A whole frame in one pass: each agent gets its own event (``events[choices[i]]``
+        for agent ``i``, none when negative, as :meth:`send_each` without ``entities``),
+        then its clock advances by ``dt`` and its due timers fire (as :meth:`tick`).
+
+        For every agent this is its machine's ``send(event)`` then ``tick(dt)``; the host
+        calls come in that order too. An agent whose event does not settle is not ticked
+        (its clock stays, as its machine's would when ``send`` raised); the others complete
+        the frame.
+
+        Raises:
+            UsageError: as :meth:`send_each` or :meth:`tick`; nothing changed.
+            BatchLoopError: an agent could not settle (the others completed the frame).
+        """
+        if choices is None:
+            self.tick(dt)
+            return
+        span = time_step(dt, "frame")
+        mapping = self._inputs(events)
+        picks = self._picks(choices, self.size)
+
+        def replay(machine: ChartMachine, agent: int) -> None:
+            if picks[agent] >= 0:
+                machine.send(events[int(picks[agent])])
+            machine.tick(span)
+
+        with self._call("frame"):
+            agents = self._agents
+            stuck = _NONE
+            if self._unstarted:  # checked first: a wrong call starts no agent either
+                wrong = vector.send(picks, _NONE, mapping, agents.situations)[2]
+                self._refuse(picks, self._slots, mapping, wrong)
+                stuck = self._start_all()
+                if stuck.size:
+                    picks = np.where(np.isin(self._slots, stuck), -1, picks)
+            agents.tidy()
+            before = agents.clocks
+            with _Hidden(agents, stuck, before):
+                timing = (before + span, self._table.bound, 1)
+                wrong = self._stepper.given((picks, _NONE, mapping), timing, replay)
+            self._refuse(picks, self._slots, mapping, wrong)
+
+    def _start_all(self) -> Indexes:
+        """Start every agent that has not started; return those that failed to."""
+        agents = self._agents
+        situations = agents.situations[: self.size]
+        idle = np.flatnonzero((situations != 0) & (self._table.info[situations, STARTED] == 0))
+        self._start(idle)
+        self._unstarted = False
+        failed = self._stepper.failures
+        return np.fromiter(sorted(failed), np.intp) if failed else _NONE
 
     def _start(self, ids: Indexes) -> Indexes:
         """Start the agents of ``ids`` that have not; return those that did not fail."""
-        if not self._unstarted:
+        if not self._unstarted or ids.size == 0:
             return ids
-        engine = self._engine
-        idle = ids[~self._store.started(ids)]
-        engine.process(idle, None)
-        if not engine.failures:
+        idle = ids[self._table.info[self._agents.situations[ids], STARTED] == 0]
+        self._stepper.process(idle, _NONE_INPUT, lambda machine, _: machine.start())
+        failures = self._stepper.failures
+        if not failures:
             return ids
-        failed = np.fromiter(engine.failures, np.intp)
-        return np.setdiff1d(ids, failed, assume_unique=True)
+        return np.setdiff1d(ids, np.fromiter(failures, np.intp), assume_unique=True)
 
     # -- changes ---------------------------------------------------------------------------
 
@@ -327,8 +466,8 @@ class ChartBatch(Readings):
         """Run ``chart`` from now on, every agent keeping the active states that are still
         the same (the rules of ``ChartMachine.reload``); then every agent processes.
 
-        A reload that fails changes nothing, for any agent: it is first rehearsed on a copy
-        of the batch whose host actions do nothing, and only if every agent of the copy
+        A reload that fails changes nothing, for any agent: each distinct situation is
+        first reloaded on a machine whose host actions do nothing, and only if every one
         settles does the batch itself reload.
 
         Returns:
@@ -342,29 +481,8 @@ class ChartBatch(Readings):
         """
         with self._call("reload"):
             compiled = chart if isinstance(chart, CompiledChart) else compile_chart(chart)
-            handlers = bind(compiled, self._handlers)
-            rehearsal = self.restore(
-                self._snapshot(0, self.size),
-                self.compiled,
-                _doing_nothing(self.compiled),
-                name=self.name,
-                max_transitions=self._engine.bound,
-            )
-            with rehearsal._call("reload"):
-                rehearsal._switch(compiled, bind(compiled, _doing_nothing(compiled)))
-            report = self._switch(compiled, handlers)
-        return report
-
-    def _switch(self, compiled: CompiledChart, handlers: list[BatchHandler]) -> Reloaded:
-        """Reload every agent with ``compiled`` and ``handlers``, then process them all."""
-        report = reload_engine(self._engine, compiled)
-        self._engine.handlers = handlers
-        store, size = self._store, self.size
-        kept = store.states(slice(0, size))
-        self._engine.process(np.flatnonzero(store.alive[:size]), None)
-        fresh = np.any(store.states(slice(0, size)) & ~kept, axis=1)
-        entered = tuple(self._engine.plan.tree.paths[n] for n in np.flatnonzero(fresh))
-        return Reloaded(report.kept, report.exited, entered)
+            bind(compiled, self._handlers)
+            return reload_batch(self, compiled)
 
     # -- snapshots and shards --------------------------------------------------------------
 
@@ -376,22 +494,12 @@ class ChartBatch(Readings):
         Raises:
             UsageError: the range is out of bounds, or the batch is processing.
         """
-        stop = self.size if stop is None else stop
-        if not 0 <= start <= stop <= self.size:
+        begin = _count(start, "snapshot() needs a start of at least 0")
+        end = self.size if stop is None else _count(stop, "snapshot() needs a stop of at least 0")
+        if not begin <= end <= self.size:
             raise UsageError(f"snapshot({start}, {stop}): the batch has {self.size} slots")
         with self._call("snapshot"):
-            return self._snapshot(start, stop)
-
-    def _snapshot(self, start: int, stop: int) -> BatchSnapshot:
-        store, engine = self._store, self._engine
-        return BatchSnapshot(
-            fingerprint(self.chart),
-            engine.plan.carried,
-            tuple(store.held_events),
-            engine.sequence,
-            self.offset + start,
-            {name: a[..., start:stop].copy() for name, a in store.arrays().items()},
-        )
+            return snapshot_of(self._table, self._agents, begin, end, self.offset)
 
     @classmethod
     def restore(
@@ -402,26 +510,23 @@ class ChartBatch(Readings):
         *,
         name: str | None = None,
         max_transitions: int = DEFAULT_MAX_TRANSITIONS,
+        backend: str = "auto",
     ) -> ChartBatch:
         """A batch of the agents of ``snapshot``, exactly as they were.
 
         Args:
             chart: the chart the snapshot's batch was running (checked by fingerprint).
-            handlers, name, max_transitions: as for the constructor.
+            handlers, name, max_transitions, backend: as for the constructor.
 
         Raises:
             DecodeError: the snapshot is of another chart, or its arrays are impossible.
         """
         compiled = chart if isinstance(chart, CompiledChart) else compile_chart(chart)
-        if snapshot.chart != fingerprint(compiled.chart):
-            raise DecodeError(
-                f"the snapshot is of another chart than {compiled.chart.name!r} "
-                f"(fingerprint {snapshot.chart}, not {fingerprint(compiled.chart)})"
-            )
-        plan = plan_of(compiled, snapshot)
+        if _count(max_transitions, "max_transitions must be at least 1") < 1:
+            raise UsageError(f"max_transitions must be at least 1, got {max_transitions}")
+        table, agents = agents_of(snapshot, compiled, max_transitions)
         batch = cls.__new__(cls)
-        batch._setup(plan, store_of(plan, snapshot), handlers, name, max_transitions)
-        batch._engine.sequence = snapshot.sequence
+        batch._setup(table, agents, handlers, name, _backend(backend))
         batch.offset = snapshot.offset
         return batch
 
@@ -431,44 +536,40 @@ class ChartBatch(Readings):
         Each shard numbers its agents from 0; its ``offset`` is the index of its first agent
         in this batch. This batch is left as it was.
         """
-        if shards < 1:
+        if _count(shards, "split() needs at least 1 shard") < 1:
             raise UsageError(f"split() needs at least 1 shard, got {shards}")
         bounds = np.linspace(0, self.size, shards + 1).astype(int).tolist()
-        return [
-            self.restore(
-                self.snapshot(start, stop),
-                self.compiled,
-                self._handlers,
-                name=self.name,
-                max_transitions=self._engine.bound,
-            )
-            for start, stop in itertools.pairwise(bounds)
-        ]
+        return [self._shard(self.snapshot(a, b)) for a, b in itertools.pairwise(bounds)]
+
+    def _shard(self, snapshot: BatchSnapshot) -> ChartBatch:
+        return self.restore(
+            snapshot,
+            self.compiled,
+            self._handlers,
+            name=self.name,
+            max_transitions=self._table.bound,
+            backend=self.backend,
+        )
 
     @classmethod
     def join(cls, shards: Sequence[ChartBatch]) -> ChartBatch:
         """One batch of the agents of ``shards``, in order (the first's handlers and name)."""
         if not shards:
             raise UsageError("join() needs at least one shard")
-        first = shards[0]
         snapshot = BatchSnapshot.join([shard.snapshot() for shard in shards])
-        return cls.restore(
-            snapshot,
-            first.compiled,
-            first._handlers,
-            name=first.name,
-            max_transitions=first._engine.bound,
-        )
+        return shards[0]._shard(snapshot)
 
     # -- saving (pickle, copy): see statetree.chart.saving ----------------------------------
 
     def __reduce__(self) -> tuple[Any, ...]:
-        """Saved as its chart, its snapshot's bytes, its handlers (by name), name and bound."""
-        saved = batch_state(self, self._handlers, self._engine.bound)
+        """Saved as its chart, its snapshot's bytes, its handlers (by name), name, bound and
+        backend."""
+        saved = batch_state(self, self._handlers, self._table.bound)
         return (new_instance, (Ref(type(self)),), saved)
 
     def __setstate__(self, saved: dict[str, Any]) -> None:
-        vars(self).update(vars(load_batch(type(self), BatchSnapshot, saved)))
+        loaded = load_batch(type(self), BatchSnapshot, saved, backend_names())
+        vars(self).update(vars(loaded))
 
     # -- population ------------------------------------------------------------------------
 
@@ -479,31 +580,23 @@ class ChartBatch(Readings):
         Returns:
             Their indexes, ascending.
         """
-        if count < 0:
-            raise UsageError(f"spawn() needs a count of at least 0, got {count}")
+        number = _count(count, "spawn() needs a count of at least 0")
         with self._call("spawn"):
             self._unstarted = True
-            return self._store.spawn(count)
+            return self._agents.spawn(number, self._table.fresh)
 
     def despawn(self, entities: Entities) -> None:
         """Remove agents: their active states exit, innermost first (exit actions run, as
         ``stop()`` does), then their slots are free for :meth:`spawn`."""
         with self._call("despawn"):
             ids = self._select(entities)
-            store, engine = self._store, self._engine
-            work = store.gather(ids, engine.plan)
-            engine.exit_all(work, reversed(range(engine.plan.states)))
-            store.free(ids)
+            apply_operation(self, ids, lambda case: _stop, _stop)
+            self._agents.free(ids)
 
     # -- agents ----------------------------------------------------------------------------
 
-    def agent(self, index: int) -> AgentView:
-        """A live, read-only view of agent ``index`` (active states, clock, timers)."""
-        self._check(index)
-        return AgentView(self, index)
-
     def _select(self, entities: Entities) -> Indexes:
-        return select(entities, self._store.alive[: self.size])
+        return select(entities, self._agents.situations[: self.size] != 0)
 
     # -- calls -----------------------------------------------------------------------------
 
@@ -516,30 +609,56 @@ class ChartBatch(Readings):
 
     def _fail(self) -> None:
         """Raise the ``BatchLoopError`` of the agents that failed in this call."""
-        failures = self._engine.failures
+        failures = self._stepper.failures
         agents = sorted(failures)
         first = agents[0]
-        name = f"{self.name}[{first + self.offset}]"
-        agents = [agent + self.offset for agent in agents]
         failure = failures[first]
-        bound = self._engine.bound
-        raise BatchLoopError(name, failure.cycle, bound, agents, timers=failure.timers)
+        raise BatchLoopError(
+            f"{self.name}[{first + self.offset}]",
+            failure.cycle,
+            self._table.bound,
+            [agent + self.offset for agent in agents],
+            timers=failure.timers,
+        )
 
 
-def _chosen_edges(table: Indexes, picks: NDArray[np.integer]) -> Indexes:
-    """The latch row of each event chosen (``picks``: indexes of ``table``, none negative).
+_NONE: Indexes = read_only(np.zeros(0, np.intp))
+_NO_TICK = (np.zeros(0, np.float64), 1, 0)
+_NONE_INPUT: Indexes = read_only(np.zeros(1, np.intp))
 
-    Raises:
-        UsageError: a choice names no event.
-    """
-    # Indexing refuses a choice past the table, but a uint64 past the largest intp wraps.
-    if picks.dtype != np.uint64 or not picks.size or picks.max() < table.size:
-        try:
-            edges: Indexes = table[picks]
-            return edges
-        except IndexError:
-            pass
-    raise UsageError(f"choice {int(picks.max())} names no event: there are {table.size}")
+
+def _stop(machine: ChartMachine, agent: int = 0) -> None:
+    machine.machine.stop()
+
+
+def _count(value: object, message: str) -> int:
+    """``value`` as a count (an integer, NumPy's too), else a ``UsageError``."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise UsageError(f"{message}, got {value!r}")
+    number = int(value)
+    if number < 0:
+        raise UsageError(f"{message}, got {number}")
+    return number
+
+
+class _Hidden:
+    """Agents that failed to start while a tick began neither tick nor move their clocks."""
+
+    __slots__ = ("agents", "before", "hidden", "stuck")
+
+    def __init__(self, agents: Agents, stuck: Indexes, before: NDArray[np.float64]) -> None:
+        self.agents, self.stuck, self.before = agents, stuck, before
+        self.hidden = agents.due[:, stuck].copy() if stuck.size else None
+
+    def __enter__(self) -> None:
+        if self.hidden is not None:
+            self.agents.due[:, self.stuck] = np.nan
+
+    def __exit__(self, *exc: object) -> None:
+        if self.hidden is not None:
+            agents, stuck = self.agents, self.stuck
+            agents.due[:, stuck] = self.hidden
+            agents.set_clocks(stuck, self.before[agents.epochs[stuck]])
 
 
 class _Call:
@@ -551,13 +670,12 @@ class _Call:
         self.batch = batch
 
     def __enter__(self) -> None:
-        engine = self.batch._engine
-        engine.failures.clear()
-        engine.recent.clear()
+        stepper = self.batch._stepper
+        stepper.failures.clear()
         self.batch._busy = True
 
     def __exit__(self, kind: object, error: object, trace: object) -> None:
         batch = self.batch
         batch._busy = False
-        if kind is None and batch._engine.failures:
+        if kind is None and batch._stepper.failures:
             batch._fail()

@@ -1,128 +1,141 @@
-"""Hot reload of a batch: every agent keeps what did not change, as ``ChartMachine.reload``.
+"""Hot reload of a batch: each agent reloads as its ``ChartMachine`` would.
 
-The rules are those of :mod:`statetree.chart.reload`, applied to all agents at once: active
-states that vanished or changed (policy, enter actions, a concurrent state's children) are
-exited with their old exit actions, outermost first; the others stay active with their
-timers and take the new definition; histories follow their child by name; then every agent
-processes, entering what is missing. Timers that kept states run although the new chart no
-longer starts them keep running (the new plan carries their keys).
+``ChartMachine.reload`` itself is run once per distinct situation (with the levels the host
+holds), on a placed machine whose host actions are only noted: that is the rehearsal (an
+agent that would not settle refuses the whole reload, and nothing changes) and it gives
+each agent's outcome in the new chart: situation, timers kept or started, host calls. Timers
+that kept states run although the new chart no longer starts them are carried over.
 """
 
 from __future__ import annotations
 
-from statetree.chart.batch.arrays import np
-from statetree.chart.batch.bits import Bits
-from statetree.chart.batch.engine import Engine
-from statetree.chart.batch.plan import Plan, timer_pairs
-from statetree.chart.batch.store import Store, history_type
+from typing import TYPE_CHECKING
+
+from statetree.chart.batch.arrays import Indexes, np
+from statetree.chart.batch.buffers import Buffers
+from statetree.chart.batch.derive import Operation, Outcome
+from statetree.chart.batch.errors import BatchLoopError
+from statetree.chart.batch.layout import Layout, timer_pairs
+from statetree.chart.batch.outcomes import outcomes_of, put
+from statetree.chart.batch.table import LEVELS, Table, table_of
 from statetree.chart.compile import CompiledChart
-from statetree.chart.reload import Reloaded, changed
+from statetree.chart.machine import ChartMachine
+from statetree.chart.reload import Reloaded
 
-__all__ = ["reload_engine"]
+if TYPE_CHECKING:
+    from statetree.chart.batch.batch import ChartBatch
 
-
-def _doomed(old: Plan, new: CompiledChart) -> list[int]:
-    """The outermost states of ``old`` that vanished or changed in ``new``."""
-    tree = old.tree
-    doomed: list[int] = []
-    for number, path in enumerate(tree.paths):
-        if any(d <= number < tree.end[d] for d in doomed):
-            continue
-        twin = new.by_path.get(path)
-        if twin is None or changed(tree.definitions[number], twin._definition):
-            doomed.append(number)
-    return doomed
+__all__ = ["reload_batch"]
 
 
-def _carried(old: Plan, store: Store, new: CompiledChart, kept: set[int]) -> list[tuple[str, str]]:
-    """Timers of kept states still running that ``new`` does not start any more."""
-    started = {(new.classes[owner]._path, name) for owner, name in timer_pairs(new)}
-    size = store.size
+def reload_batch(batch: ChartBatch, compiled: CompiledChart) -> Reloaded:
+    """Reload every agent of ``batch`` with ``compiled`` (see the module).
+
+    Raises:
+        BatchLoopError: an agent would not settle; nothing changed.
+    """
+    old, agents = batch._table, batch._agents
+    ids = np.flatnonzero(agents.situations[: agents.size] != 0)
+    rising = [e for e in compiled.levels if e in agents.extra]  # held, used from now on
+    cases = np.zeros(ids.size, np.int64)
+    for bit, event in enumerate(rising):
+        cases |= agents.extra[event][ids].astype(np.int64) << bit
+    reports: list[Reloaded] = []
+
+    def operation(case: int) -> Operation:
+        def reload(machine: ChartMachine) -> None:
+            machine._runtime.held.update(e for n, e in enumerate(rising) if case >> n & 1)
+            reports.append(machine.reload(compiled))
+
+        return reload
+
+    situations = agents.situations[ids].astype(np.int64)
+    outcomes, inverse = outcomes_of(old, situations, cases, operation)
+    _refuse(batch, ids, outcomes, inverse)
+    carried = _carried(batch, ids, outcomes, inverse, compiled)
+    new = table_of(compiled, old.bound, carried)
+    entries = np.array([new.add(o, before=old.layout) for o in outcomes], np.intp)[inverse]
+    _fall(batch, ids, old, new)
+    stepper = batch._stepper
+    stepper.table, stepper.undo_table = new, old
+    due, order = put(batch, new, ids, entries)  # undo rows in the old rows' layout
+    agents.relayout(new.layout.rows, new.layout.ordered)
+    agents.due[:, ids], agents.order[:, ids] = due, order
+    for event in rising:
+        del agents.extra[event]
+    batch._table = new
+    try:
+        stepper.finish(lambda machine, _: machine.reload(compiled), None)
+    finally:
+        stepper.undo_table = new
+        stepper.buffers = Buffers(agents.due.shape[0], agents.order.shape[0])
+    return _report(batch, ids, inverse, reports, old.layout)
+
+
+def _refuse(batch: ChartBatch, ids: Indexes, outcomes: list[Outcome], inverse: Indexes) -> None:
+    failed = [n for n, outcome in enumerate(outcomes) if outcome.failure is not None]
+    if not failed:
+        return
+    agents = ids[np.isin(inverse, failed)] + batch.offset
+    outcome = outcomes[int(inverse[np.searchsorted(ids, agents[0] - batch.offset)])]
+    assert outcome.failure is not None
+    raise BatchLoopError(
+        f"{batch.name}[{int(agents[0])}]", outcome.failure, batch._table.bound, agents.tolist()
+    )
+
+
+def _carried(
+    batch: ChartBatch,
+    ids: Indexes,
+    outcomes: list[Outcome],
+    inverse: Indexes,
+    compiled: CompiledChart,
+) -> list[tuple[str, str]]:
+    """Timers of kept states still running that ``compiled`` does not start any more."""
+    layout = batch._table.layout
+    started = {(compiled.classes[owner]._path, name) for owner, name in timer_pairs(compiled)}
+    due = batch._agents.due
     carried = []
-    for key in old.timers.keys:
-        pair = (old.tree.paths[key.owner], key.name)
-        if key.owner not in kept or pair in started:
+    for key in layout.keys:
+        pair = (layout.paths[key.owner], key.name)
+        if pair in started:
             continue
-        running = store.state(key.owner) & ~np.isnan(store.due[key.row, :size])
-        if running.any():
+        keeping = [n for n, outcome in enumerate(outcomes) if pair in outcome.kept]
+        holders = ids[np.isin(inverse, keeping)]
+        if (~np.isnan(due[key.row, holders])).any():
             carried.append(pair)
     return carried
 
 
-def _history(store: Store, old: Plan, new: Plan) -> None:
-    """Each agent's history in ``new``, following the child it names in ``old``.
-
-    Free slots keep the history of a slot never used (all zeros): mapped as if they held
-    agents, a slot would hand its next agent the new index of the old first child.
-    """
-    ids = np.flatnonzero(store.alive[: store.size])
-    history = np.zeros((new.tree.history_rows, store.capacity), history_type(new))
-    for number, row in enumerate(new.tree.history_row):
-        twin = old.numbers.get(new.tree.paths[number], -1)
-        if row < 0 or twin < 0 or old.tree.history_row[twin] < 0:
-            continue
-        names = [new.tree.paths[child] for child in new.tree.children[number]]
-        table = [names.index(path) if path in names else 0 for path in _children(old, twin)]
-        history[row, ids] = np.asarray(table)[store.history[old.tree.history_row[twin], ids]]
-    store.history = history
+def _fall(batch: ChartBatch, ids: Indexes, old: Table, new: Table) -> None:
+    """Levels of the old chart that the new one does not use stay held, aside."""
+    agents = batch._agents
+    bits = old.info[agents.situations[ids], LEVELS]
+    for n, event in enumerate(old.layout.levels):
+        if event not in new.layout.levels:
+            flags = (bits >> n & 1).astype(np.bool_)
+            if flags.any():
+                held = agents.extra.setdefault(event, np.zeros(agents.capacity, np.bool_))
+                held[ids] = flags
 
 
-def _children(plan: Plan, number: int) -> list[str]:
-    tree = plan.tree
-    return [tree.paths[child] for child in tree.children[number]]
+def _report(
+    batch: ChartBatch, ids: Indexes, inverse: Indexes, reports: list[Reloaded], old: Layout
+) -> Reloaded:
+    """What at least one agent kept, exited and, after processing, entered."""
+    table = batch._table
+    new = table.layout
+    pairs = np.unique(np.stack([batch._agents.situations[ids], inverse]), axis=1).T.tolist()
+    entered = {
+        new.paths[n]
+        for situation, case in pairs
+        for n in table.situation(situation).active
+        if new.paths[n] not in reports[case].kept
+    }
+    kept = {path for report in reports for path in report.kept}
+    exited = {path for report in reports for path in report.exited}
 
+    def ordered(paths: set[str], layout: Layout) -> tuple[str, ...]:
+        return tuple(sorted(paths, key=layout.numbers.__getitem__))
 
-def _timers(store: Store, old: Plan, new: Plan) -> None:
-    """Each running timer of a kept state, moved to its row in ``new``."""
-    size, capacity = store.size, store.capacity
-    due = np.full((new.timers.rows, capacity), np.nan)
-    sequence = np.zeros((new.timers.rows if new.timers.rows > 1 else 0, capacity), np.int64)
-    for key in new.timers.keys:
-        twin = old.numbers.get(new.tree.paths[key.owner], -1)
-        if twin < 0 or key.name not in {k.name for k in old.timers.by_owner[twin]}:
-            continue
-        before = old.timers.key(twin, key.name)
-        running = store.state(twin)
-        due[key.row, :size][running] = store.due[before.row, :size][running]
-        if sequence.size and store.sequence.size:
-            sequence[key.row, :size][running] = store.sequence[before.row, :size][running]
-    store.due, store.sequence = due, sequence
-
-
-def _active(store: Store, old: Plan, new: Plan, kept: set[int]) -> None:
-    """Each kept state's flags, moved to its number in ``new``."""
-    before = store.states()
-    active = np.zeros((new.states, store.capacity), np.bool_)
-    for number in kept:
-        active[new.numbers[old.tree.paths[number]]] = before[number]
-    store.bits = Bits(new.states)
-    store.active = store.bits.pack(active)
-
-
-def reload_engine(engine: Engine, compiled: CompiledChart) -> Reloaded:
-    """Switch ``engine`` to ``compiled``; the caller binds handlers first and processes after.
-
-    Returns:
-        What was kept and exited; ``entered`` is left for the caller, after processing.
-    """
-    store, old = engine.store, engine.plan
-    doomed = _doomed(old, compiled)
-    ids = np.flatnonzero(store.alive[: store.size])
-    work = store.gather(ids, old)
-    before = np.any(work.active, axis=1)
-    for outer in doomed:
-        engine.exit_all(work, reversed(range(outer, old.tree.end[outer])))
-    store.scatter(work, np.ones(work.k, np.bool_))
-    inside = {n for d in doomed for n in range(d, old.tree.end[d])}
-    kept = set(range(old.states)) - inside
-    new = Plan(compiled, _carried(old, store, compiled, kept))
-    _history(store, old, new)
-    _timers(store, old, new)
-    _active(store, old, new, kept)
-    store.level_rows(new)
-    engine.plan = new
-    paths = old.tree.paths
-    return Reloaded(
-        tuple(paths[n] for n in sorted(kept) if before[n]),
-        tuple(paths[n] for n in sorted(inside) if before[n]),
-    )
+    return Reloaded(ordered(kept, old), ordered(exited, old), ordered(entered, new))

@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from statetree.chart.batch.arrays import NDArray, np
-from statetree.chart.batch.store import ARRAYS
 from statetree.chart.dump import to_data
 from statetree.chart.events import Event
 from statetree.chart.model import Chart
@@ -26,6 +25,8 @@ from statetree.errors import DecodeError, UsageError
 
 __all__ = ["BatchSnapshot", "fingerprint"]
 
+ARRAYS = ("alive", "active", "history", "held", "clock", "due", "sequence")
+"""The per-agent arrays, in the order their bytes are written; the agent is the last axis."""
 MAGIC = b"STBATCH1"
 _HEADER = struct.Struct("<8sI")
 _MAX_META = 1 << 20

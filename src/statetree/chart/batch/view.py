@@ -12,7 +12,7 @@ from statetree.chart.model import Chart
 from statetree.structure.model import Structure
 
 if TYPE_CHECKING:
-    from statetree.chart.batch.batch import ChartBatch
+    from statetree.chart.batch.reading import Readings as ChartBatch
 
 __all__ = ["AgentView", "RunningTimer"]
 
@@ -80,30 +80,36 @@ class AgentView:
     @property
     def clock(self) -> float:
         """The agent's time, as advanced by ``tick``."""
-        store = self._batch._store
-        return float(store.clock[self._batch._check(self.index)])
+        return float(self._batch._agents.clock(self._batch._check(self.index)))
 
     @property
     def held(self) -> tuple[Event, ...]:
-        """The level events the host holds on for the agent."""
-        store = self._batch._store
-        index = self._batch._check(self.index)
-        return tuple(e for row, e in enumerate(store.held_events) if store.held[row, index])
+        """The level events the host holds on for the agent, in order of kind and name."""
+        batch = self._batch
+        index = batch._check(self.index)
+        agents, table = batch._agents, batch._table
+        situation = table.situation(int(agents.situations[index]))
+        aside = (event for event, flags in agents.extra.items() if flags[index])
+        return tuple(sorted({*situation.held, *aside}))
 
     @property
     def timers(self) -> tuple[RunningTimer, ...]:
         """The agent's running timers, in the order they will fire."""
         batch = self._batch
         index = batch._check(self.index)
-        store, plan = batch._store, batch._engine.plan
+        agents, layout = batch._agents, batch._table.layout
         running = []
-        active = store.states(np.array([index]))[:, 0]
-        for key in plan.timers.keys:
-            due = store.due[key.row, index]
-            if active[key.owner] and not np.isnan(due):
-                order = int(store.sequence[key.row, index]) if store.sequence.size else 0
-                running.append((float(due), order, key.name, plan.tree.paths[key.owner]))
-        return tuple(RunningTimer(name, state, due) for due, _, name, state in sorted(running))
+        for key in layout.keys:
+            due = float(agents.due[key.row, index])
+            if not np.isnan(due):
+                order = int(agents.order[key.row, index]) if agents.order.shape[0] else 0
+                running.append((due, order, key.name, layout.paths[key.owner]))
+        active = set(batch.active(index))
+        return tuple(
+            RunningTimer(name, state, due)
+            for due, _, name, state in sorted(running)
+            if state in active
+        )
 
     def __repr__(self) -> str:
         return f"<AgentView {self.name} [{', '.join(self.active)}]>"

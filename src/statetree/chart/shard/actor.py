@@ -75,6 +75,10 @@ def _send_each(shard: Shard, events: Sequence[Event], choices: NDArray[Any], row
     shard.batch.send_each(events, choices, rows)
 
 
+def _frame(shard: Shard, dt: float, events: Sequence[Event], choices: NDArray[Any]) -> None:
+    shard.batch.frame(dt, events, choices)
+
+
 def _hold(shard: Shard, event: Event, rows: Rows) -> None:
     shard.batch.hold(event, rows)
 
@@ -200,6 +204,7 @@ OPERATIONS: Mapping[str, Callable[..., Any]] = {
     "start": _start,
     "send": _send,
     "send_each": _send_each,
+    "frame": _frame,
     "hold": _hold,
     "release": _release,
     "set_levels": _set_levels,

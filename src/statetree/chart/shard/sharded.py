@@ -223,6 +223,23 @@ class ShardedBatch(ShardedReadings):
         self._probe.tick(dt)
         self._driver.run("tick", (dt,))
 
+    def frame(
+        self, dt: float, events: Sequence[Event] = (), choices: ArrayLike | None = None
+    ) -> None:
+        """A whole frame, in each shard's one pass (``ChartBatch.frame``): each agent's event
+        (``choices``: one per agent slot), then its tick."""
+        if choices is None:
+            self.tick(dt)
+            return
+        self._probe.frame(dt, events, [])
+        layout = self._driver.layout
+        picks = _choices(choices, layout.size, len(events))
+        given = (picks >= 0) & ~layout.alive
+        if given.any():
+            select(np.flatnonzero(given)[:1], layout.alive)  # names the agent
+        parts = layout.split({"": picks}, None, None)
+        self._driver.run("frame", {s: (dt, events, found[""]) for s, (found, _) in parts.items()})
+
     def step(self, *args: Any) -> list[Any]:
         """Run the step function in every shard, as ``step(shard, *args)``.
 

@@ -12,23 +12,26 @@ Decoding trusts nothing: a header out of range, or a stream that ends early, rai
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from statetree.chart.batch.arrays import Indexes, NDArray, np
 from statetree.chart.batch.entities import Entities
-from statetree.chart.batch.syncing import sync
-from statetree.chart.batch.tree import Tree
+from statetree.chart.batch.layout import Layout
+from statetree.chart.batch.outcomes import apply_operation
 from statetree.chart.compile import CompiledChart, compile_chart
-from statetree.chart.model import Chart, Policy
+from statetree.chart.machine import ChartMachine
+from statetree.chart.model import Chart
 from statetree.chart.structure import compiled_structure
 from statetree.core.state import State
 from statetree.errors import UsageError
+from statetree.net.apply import apply_configuration
 from statetree.net.bits import BitReader, BitWriter
 from statetree.net.codec import Codec
 from statetree.net.configuration import ActiveState, Configuration
 from statetree.net.errors import PacketError
+from statetree.net.payload import Specs
 from statetree.net.stream import read_stamp, write_stamp
 from statetree.net.tree import Node, RegionSet
 
@@ -106,7 +109,7 @@ class BatchCodec:
             )
         self.codec = codec
         self.compiled = compiled
-        self._tree = Tree.of(compiled)
+        self._layout = Layout(compiled)
         self._classes = classes
         self._bits: dict[int, int] = {}  # packed active flags -> header value
         self._flags: dict[int, tuple[int, Configuration]] = {}  # header value -> flags
@@ -144,9 +147,12 @@ class BatchCodec:
         ids = batch._select(entities)
         if ids.size == 0:
             return
-        flags = batch._store.flag_words(ids)
-        distinct, inverse = np.unique(flags, return_inverse=True)
-        values = [self._value_of(int(word), ids, flags) for word in distinct.tolist()]
+        situations = batch._agents.situations[ids]
+        distinct, first, inverse = np.unique(situations, return_index=True, return_inverse=True)
+        values = [
+            self._value_of(batch, int(number), int(ids[at]))
+            for number, at in zip(distinct.tolist(), first.tolist(), strict=True)
+        ]
         writer.write_uint(_joined(values, inverse.reshape(-1), self.bits), ids.size * self.bits)
 
     def encode(self, batch: ChartBatch, entities: Entities = None, *, stamp_bits: int = 0) -> bytes:
@@ -162,13 +168,14 @@ class BatchCodec:
         self.write(writer, batch, entities)
         return writer.to_bytes()
 
-    def _value_of(self, word: int, ids: Indexes, flags: NDArray[Any]) -> int:
+    def _value_of(self, batch: ChartBatch, number: int, agent: int) -> int:
+        active = batch._table.situation(number).active
+        word = sum(1 << n for n in active)
         value = self._bits.get(word)
         if value is None:
             try:
                 value, width = self.codec.bits_of(self._configuration(word))
             except UsageError as error:
-                agent = int(ids[np.flatnonzero(flags == word)[0]])
                 raise UsageError(f"agent {agent} cannot be sent: {error}") from None
             assert width == self.bits  # no payloads: every configuration is a header
             self._bits[word] = value
@@ -176,16 +183,16 @@ class BatchCodec:
 
     def _configuration(self, word: int) -> Configuration:
         """The configuration of an agent whose active flags are ``word``."""
-        active = {n for n in range(len(self._tree)) if word >> n & 1}
+        active = {n for n in range(len(self._layout)) if word >> n & 1}
         if 0 not in active:
             raise UsageError("it has not started")
         return Configuration(self._active(0, active))
 
     def _active(self, number: int, active: set[int]) -> ActiveState:
-        tree = self._tree
-        cls = self._classes.get(tree.paths[number], self.compiled.classes[number])
-        inside = [child for child in tree.children[number] if child in active]
-        if tree.policy(number) is Policy.CONCURRENT:
+        layout = self._layout
+        cls = self._classes.get(layout.paths[number], self.compiled.classes[number])
+        inside = [child for child in layout.children[number] if child in active]
+        if layout.concurrent(number):
             return ActiveState(cls, (), None, tuple(self._active(c, active) for c in inside))
         inner = self._active(inside[0], active) if inside else None
         return ActiveState(cls, (), inner)
@@ -282,9 +289,41 @@ class BatchCodec:
                 f"{len(configurations)} configuration(s) for {ids.size} agent(s): "
                 "apply them to as many agents as were read"
             )
-        words = [self._word(configuration) for configuration in configurations.configurations]
+        received = [self._translated(c, batch.compiled) for c in configurations.configurations]
+        specs = Specs(batch.compiled.classes)
+        layout = batch._table.layout
+        roots = {
+            batch.compiled.classes[n]: tuple(batch.compiled.classes[c] for c in layout.children[n])
+            for n in range(len(layout))
+            if layout.concurrent(n)
+        }
+
+        def operation(case: int) -> Callable[[ChartMachine], None]:
+            return lambda machine: apply_configuration(
+                machine.machine, received[case], specs, roots
+            )
+
+        def replay(machine: ChartMachine, agent: int) -> None:
+            operation(int(configurations.of_agent[np.searchsorted(ids, agent)]))(machine)
+
         with batch._call("apply"):
-            sync(batch._engine, ids, words, configurations.of_agent)
+            cases = configurations.of_agent.astype(np.int64)
+            apply_operation(batch, ids, operation, replay, cases)
+
+    def _translated(self, configuration: Configuration, compiled: CompiledChart) -> Configuration:
+        """``configuration`` (checked by the codec) with ``compiled``'s classes.
+
+        Raises:
+            UsageError: the codec does not allow it.
+        """
+        self.codec.bits_of(configuration)
+
+        def twin(active: ActiveState) -> ActiveState:
+            cls = compiled.by_path[_path_of(active.cls, self._classes)]
+            inner = None if active.inner is None else twin(active.inner)
+            return ActiveState(cls, active.payload, inner, tuple(map(twin, active.regions)))
+
+        return Configuration(twin(configuration.root))
 
     def receive(
         self,
@@ -306,7 +345,7 @@ class BatchCodec:
         return configurations
 
     def _check(self, batch: ChartBatch) -> None:
-        if batch._engine.plan.tree.paths != self._tree.paths:
+        if batch._table.layout.paths != self._layout.paths:
             raise UsageError(
                 f"batch {batch.name!r} runs chart {batch.chart.name!r}, not the codec's "
                 f"{self.compiled.chart.name!r}"

@@ -1,0 +1,299 @@
+"""The compiled pass: one loop over the agents of a call, in numba.
+
+Every call comes down to one loop (:func:`run`) doing for each agent its input's processing
+if it has one, then the processings of its timers due by the end of the tick, each an entry
+of the chart's table (:mod:`~statetree.chart.batch.table`). The agent's arrays are read once
+and written once. What the pass cannot do in compiled code it reports through ``status``
+and stops *before* touching the agent concerned, so the caller can act and call again from
+there: an entry never derived (the caller derives it) or a full output buffer (the caller
+grows it). The host calls an agent makes are written as *records* (agent, processing
+number, entry); agents that make host calls or fail also get an *undo* row: their arrays as
+they were before the call.
+
+Compiled once per machine and cached on disk (numba's ``cache=True``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numba
+import numpy as np
+
+from statetree.chart.batch.buffers import (
+    CHOSEN,
+    CODE,
+    CURSOR,
+    MISSING_S,
+    MISSING_X,
+    NFAIL,
+    NREC,
+    NUNDO,
+    POS,
+)
+from statetree.chart.batch.table import CALLS, FAIL, FIRE, NCALLS, NEXT, SRC, TIMED
+
+__all__ = ["DONE", "FULL", "MISS", "choose", "given", "group", "run"]
+
+DONE, MISS, FULL = 0, 1, 2
+"""Status codes (``status[CODE]``)."""
+BAD_CHOICE, DEAD = -1, -2
+"""What :func:`choose` returns for a choice naming no event, or an agent not there."""
+KILL, START = -1, -2
+NEVER = -math.inf
+
+Array = Any
+jit = numba.njit(cache=True)
+inline = numba.njit(cache=True, inline="always")  # small helpers, copied where called
+
+
+@inline
+def _rows(program: Any, e: int, due: Array, order: Array, clock: float) -> None:
+    """Apply entry ``e``'s row sources to one agent's rows ``due`` and ``order``: within one
+    chart a row keeps its deadline, stops or starts a timer, never takes another's."""
+    entries, delays = program[2], program[3]
+    rows = due.size
+    base = 0
+    for r in range(order.size):
+        base = max(base, order[r])
+    for r in range(rows):
+        source = entries[e, SRC + r]
+        if source == KILL:
+            due[r] = math.nan
+        elif source == START:
+            due[r] = clock + delays[e, r]
+            if order.size:
+                order[r] = base + entries[e, SRC + rows + r]
+
+
+@inline
+def _first_due(due: Array, order: Array, end: float) -> int:
+    """The row whose timer fires first, by deadline then start order (-1: none by ``end``)."""
+    found = -1
+    for r in range(due.size):
+        d = due[r]
+        if d <= end and (
+            found < 0
+            or d < due[found]
+            or (d == due[found] and order.size > 0 and order[r] < order[found])
+        ):
+            found = r
+    return found
+
+
+@jit
+def run(work: Any, timing: Any, agents: Any, program: Any, b: Any) -> None:
+    """Each agent ``ids[i]``, ``i < count`` (``work``: ascending ``ids``, ``inputs``,
+    ``count``) processes input ``inputs[i]`` (or ``inputs[0]`` for all); then, when
+    ``timing`` (each epoch's end of a tick, the most timers an agent fires, the number of
+    the first firing's processing) has ends, every agent fires its timers due by then, in
+    order, each its own processing. An agent whose input did not settle does not fire.
+    Each agent's arrays are read when needed and written once, if changed.
+
+    The loop is one function: numba hands every array to a called function with its
+    bookkeeping, which made the pass twice as slow when it was split into calls.
+    """
+    ids, inputs, count = work
+    ends, bound, fired_from = timing
+    situations, epochs, clocks, due, order = agents
+    table, info, entries = program[0], program[1], program[2]
+    records, undo, fails, status = b[0], b[1], b[4], b[6]
+    rows, ordered = due.shape[0], order.shape[0]
+    mine = np.empty(rows, np.float64)
+    ranks = np.empty(ordered, np.int64)
+    size = situations.size
+    ticking = ends.size > 0
+    single = ends.size == 1
+    one_clock = clocks.size == 1
+    one = inputs.size == 1
+    nrec, nundo, nfail = status[NREC], status[NUNDO], status[NFAIL]
+    i, agent, code = status[CURSOR], status[POS], DONE
+    while True:
+        given = ids[i] if i < count else size
+        if not ticking:
+            agent = given
+        elif single and rows == 1:  # the next agent with a timer due, or given an input
+            first_row, end = due[0], ends[0]
+            while agent < given and not first_row[agent] <= end:
+                agent += 1
+        else:
+            while agent < given:
+                end = ends[0] if single else ends[epochs[agent]]
+                waiting = False
+                for r in range(rows):
+                    waiting |= due[r, agent] <= end
+                if waiting:
+                    break
+                agent += 1
+        if agent >= size:
+            break
+        s = situations[agent]
+        first = nrec
+        failed = -2  # none; -1: too many timers; else the entry that did not settle
+        loaded = changed = False  # the agent's rows: read when needed, written if changed
+        clock = NEVER  # read when needed: most processings start no timer
+        if given == agent:  # its input
+            e = table[s, inputs[0] if one else inputs[i]]
+            if e < 0:
+                status[MISSING_S], status[MISSING_X] = s, inputs[0] if one else inputs[i]
+                code = MISS
+                break
+            if entries[e, TIMED]:
+                for r in range(rows):
+                    mine[r] = due[r, agent]
+                for r in range(ordered):
+                    ranks[r] = order[r, agent]
+                loaded = changed = True
+                clock = clocks[0] if one_clock else clocks[epochs[agent]]
+                _rows(program, e, mine, ranks, clock)
+            s = entries[e, NEXT]
+            if entries[e, NCALLS]:
+                if nrec == records.shape[0]:
+                    code = FULL
+                    break
+                records[nrec, 0], records[nrec, 1], records[nrec, 2] = agent, 0, e
+                nrec += 1
+            if entries[e, FAIL] >= 0:
+                failed = e
+        fired = 0
+        while ticking and failed == -2:  # its timers due, in order
+            if not loaded:
+                for r in range(rows):
+                    mine[r] = due[r, agent]
+                for r in range(ordered):
+                    ranks[r] = order[r, agent]
+                loaded = True
+            end = ends[0] if single else ends[epochs[agent]]
+            r = _first_due(mine, ranks, end)
+            if r < 0:
+                break
+            if fired == bound:
+                failed = -1
+                break
+            fired += 1
+            clock = mine[r]
+            mine[r] = math.nan
+            changed = True
+            x = info[s, FIRE + r]
+            e = table[s, x]
+            if e < 0:
+                status[MISSING_S], status[MISSING_X] = s, x
+                code = MISS
+                break
+            if entries[e, TIMED]:
+                _rows(program, e, mine, ranks, clock)
+            s = entries[e, NEXT]
+            if entries[e, NCALLS]:
+                if nrec == records.shape[0]:
+                    code = FULL
+                    break
+                number = fired_from + fired - 1
+                records[nrec, 0], records[nrec, 1], records[nrec, 2] = agent, number, e
+                nrec += 1
+            if entries[e, FAIL] >= 0:
+                failed = e
+        if code == DONE and (nrec > first or failed != -2):
+            if nundo == undo.shape[0] or nfail == fails.shape[0]:
+                code = FULL
+            else:
+                undo[nundo, 0], undo[nundo, 1] = agent, situations[agent]
+                undo[nundo, 2] = epochs[agent]
+                for r in range(rows):
+                    b[2][nundo, r] = due[r, agent]
+                for r in range(ordered):
+                    b[3][nundo, r] = order[r, agent]
+                nundo += 1
+                if failed != -2:
+                    if clock == NEVER:
+                        clock = clocks[0] if one_clock else clocks[epochs[agent]]
+                    fails[nfail, 0], fails[nfail, 1] = agent, failed
+                    b[5][nfail] = clock
+                    nfail += 1
+        if code != DONE:
+            nrec = first
+            break
+        situations[agent] = s
+        if changed:
+            for r in range(rows):
+                due[r, agent] = mine[r]
+            for r in range(ordered):
+                order[r, agent] = ranks[r]
+        if given == agent:
+            i += 1
+        agent += 1
+    status[POS], status[CURSOR], status[CODE] = agent, i, code
+    status[NREC], status[NUNDO], status[NFAIL] = nrec, nundo, nfail
+
+
+@jit
+def choose(choices: Array, ids: Array, mapping: Array, situations: Array, todo: Array) -> int:
+    """The agents given an event (``choices[i] >= 0``) and their inputs, into ``todo`` (its
+    rows 0 and 1); ``ids`` names the agent of each choice (empty: choice ``i`` is agent
+    ``i``). Returns their count, or :data:`BAD_CHOICE` / :data:`DEAD` with ``todo[0, 0]``
+    the position of the first wrong choice."""
+    count = 0
+    named = ids.size > 0
+    events = mapping.size
+    for i in range(choices.size):
+        choice = choices[i]
+        if choice < 0:
+            continue
+        agent = ids[i] if named else i
+        if choice >= events or situations[agent] == 0:
+            todo[0, 0] = i
+            return BAD_CHOICE if choice >= events else DEAD
+        todo[0, count] = agent
+        todo[1, count] = mapping[choice]
+        count += 1
+    return count
+
+
+@jit
+def given(chosen: Any, timing: Any, agents: Any, program: Any, b: Any) -> int:
+    """``send_each`` (no ends in ``timing``) or a frame: :func:`choose` (``chosen``: the
+    choices, the agent of each or none, the input of each event, where to list the agents
+    given one), then, when every choice is right, :func:`run` the agents given an event
+    (and, for a frame, every agent's timers). Returns what :func:`choose` returns."""
+    choices, ids, mapping, todo = chosen
+    count = choose(choices, ids, mapping, agents[0], todo)
+    if count >= 0:
+        b[6][CHOSEN] = count
+        run((todo[0], todo[1], count), timing, agents, program, b)
+    return count
+
+
+@jit
+def group(records: Array, count: int, entries: Array, keys: Array, ranked: Array) -> Any:
+    """The host calls of ``records``, bucket by bucket: a bucket is a processing number and
+    a call key, in the order calls are made (by number, then by the keys' rank in
+    ``ranked``). Returns ``(number, key, start, stop)`` of each bucket that has agents,
+    and the agents, ascending in each bucket (``agents[start:stop]``)."""
+    nkeys = ranked.size
+    last = 0
+    for j in range(count):
+        last = max(last, records[j, 1])
+    counts = np.zeros((last + 1) * nkeys + 1, np.int64)
+    for j in range(count):
+        e = records[j, 2]
+        start = entries[e, CALLS]
+        for c in range(entries[e, NCALLS]):
+            counts[records[j, 1] * nkeys + keys[start + c] + 1] += 1
+    for k in range(1, counts.size):
+        counts[k] += counts[k - 1]
+    fill = counts[:-1].copy()
+    agents = np.empty(counts[-1], np.int64)
+    for j in range(count):
+        e = records[j, 2]
+        start = entries[e, CALLS]
+        for c in range(entries[e, NCALLS]):
+            bucket = records[j, 1] * nkeys + keys[start + c]
+            agents[fill[bucket]] = records[j, 0]
+            fill[bucket] += 1
+    found = []
+    for number in range(last + 1):
+        for key in ranked:
+            bucket = number * nkeys + key
+            if counts[bucket + 1] > counts[bucket]:
+                found.append((number, key, counts[bucket], counts[bucket + 1]))
+    return found, agents

@@ -1,0 +1,393 @@
+"""One pass of a batch call, and what follows it: host calls, diverted agents, failures.
+
+A pass (compiled, or NumPy when numba is missing) moves every agent of a call by table
+lookups and lists the host calls they made. The calls are then made in *buckets*: every
+agent's first host call of a processing comes before its second, and so on, each processing
+before the next; within a bucket each action is one handler call naming every agent making
+it. So each agent sees its own calls in exactly its machine's order.
+
+A handler may ``send`` to agents of its call: that changes their processing from that point,
+which no table knows. Those agents are *diverted*: their remaining calls are left out of the
+buckets, and each is then taken out of the batch as a ``ChartMachine`` in the situation it
+had before the call, replayed with its first calls skipped and the events latched where the
+handler sent them, and put back. The per-agent runtime decides, as everywhere.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from importlib import import_module
+from importlib.util import find_spec
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from statetree.chart.actions import ActionCall
+from statetree.chart.batch import vector
+from statetree.chart.batch.actions import BatchCall, BatchHandler
+from statetree.chart.batch.arrays import Floats, Indexes, NDArray, np
+from statetree.chart.batch.buffers import CODE, MISSING_S, MISSING_X, NFAIL, NREC, Buffers
+from statetree.chart.batch.derive import machine_in
+from statetree.chart.batch.errors import Failure
+from statetree.chart.batch.table import CALLS, FAIL, NCALLS, Table
+from statetree.chart.events import Event
+from statetree.chart.machine import ChartMachine
+from statetree.chart.placement import RunningTimer, Situation, running_timers, situation_of
+from statetree.errors import TransitionLoopError, UsageError
+
+if TYPE_CHECKING:
+    from statetree.chart.batch.agents import Agents
+
+__all__ = ["Replay", "Stepper", "backend_names"]
+
+Replay = Callable[[ChartMachine, int], object]
+"""Redo a call on one agent's machine (the agent's index given)."""
+Work = tuple[NDArray[np.integer], NDArray[np.integer], int]
+"""The agents given an input (ascending), their inputs (or one for all), how many."""
+Timing = tuple[Floats, int, int]
+"""A tick: each epoch's clock at its end (none: no tick), the most timers an agent fires,
+the number of its first firing's processing."""
+
+
+def backend_names() -> tuple[str, ...]:
+    """The passes that can run here: ``numba`` (when installed), then ``numpy``."""
+    return ("numba", "numpy") if find_spec("numba") is not None else ("numpy",)
+
+
+@dataclass(eq=False)
+class _Divert:
+    """An agent a handler sent events to: its first ``made`` calls are made; the events
+    ``sent`` are latched right after the last of them."""
+
+    made: int
+    sent: list[Event] = field(default_factory=list)
+
+
+class Stepper:
+    """Runs a batch's passes and everything after them.
+
+    Attributes:
+        backend: ``"numba"`` or ``"numpy"``.
+        failures: why each agent that did not settle in this call failed.
+    """
+
+    def __init__(
+        self, table: Table, agents: Agents, handlers: Mapping[str, BatchHandler], backend: str
+    ) -> None:
+        self.table = table
+        self.agents = agents
+        self.handlers = handlers
+        self.backend = backend
+        self.buffers = Buffers(agents.due.shape[0], agents.order.shape[0])
+        self.failures: dict[int, Failure] = {}
+        self.calling: tuple[int, int, Indexes] | None = None  # the bucket calling
+        self.todo = np.zeros((2, 0), np.int32)
+        self.diverts: dict[int, _Divert] = {}
+        self.continuing: tuple[int, ChartMachine] | None = None
+        self.processing = True  # handlers may send (not while despawning, say)
+        self.undo_table = table  # the table undo rows name situations of
+
+    # -- passes ----------------------------------------------------------------------------
+
+    def process(self, ids: Indexes, inputs: Indexes, replay: Replay) -> None:
+        """One processing for each agent ``ids`` (ascending) of its input, then its calls."""
+        if ids.size:
+            self.run((ids, inputs, ids.size), _NO_TICK, replay)
+
+    def run(self, work: Work, timing: Timing, replay: Replay) -> None:
+        """A pass (see :func:`statetree.chart.batch.kernel.run`), then what follows it."""
+        self.buffers.reset()
+        if self.backend == "numpy":
+            vector.run(self.table, self.agents, work, timing, self.buffers)
+        else:
+            self._compiled(work, timing)
+        self._after(timing, replay)
+
+    def given(
+        self, chosen: tuple[NDArray[np.integer], Indexes, Indexes], timing: Timing, replay: Replay
+    ) -> int:
+        """``send_each`` of ``chosen`` (choices, the agent of each or none: one per slot,
+        the input of each event) and, for a frame, the tick: every choice checked first.
+
+        Returns -1, or the position of the first wrong choice (nothing changed then).
+        """
+        choices, ids, mapping = chosen
+        buffers = self.buffers
+        buffers.reset()
+        if self.backend == "numpy":
+            agents, inputs, wrong = vector.send(choices, ids, mapping, self.agents.situations)
+            if wrong < 0:
+                vector.run(self.table, self.agents, (agents, inputs, agents.size), timing, buffers)
+        else:
+            todo = self._todo(choices.size)
+            table = self.table
+            program = (table.table, table.info, table.entries, table.delays)
+            arrays, outputs = self._arrays(), buffers.as_tuple()
+            count = _kernel().given((*chosen, todo), timing, arrays, program, outputs)
+            wrong = int(todo[0, 0]) if count < 0 else -1
+            if count >= 0 and buffers.status[CODE]:
+                self._compiled((todo[0], todo[1], count), timing)
+        if wrong < 0:
+            self._after(timing, replay)
+        return wrong
+
+    def _after(self, timing: Timing, replay: Replay) -> None:
+        """After a tick's pass the clocks move on; then the calls and the rest."""
+        ends = timing[0]
+        before = None
+        if ends.size:
+            before = self.agents.clocks
+            self.agents.clocks = ends
+        self.finish(replay, before)
+
+    def _todo(self, size: int) -> NDArray[np.int32]:
+        if self.todo.shape[1] < size:
+            self.todo = np.zeros((2, max(size, 2 * self.todo.shape[1])), np.int32)
+        return self.todo
+
+    def _arrays(self) -> tuple[Any, ...]:
+        agents = self.agents
+        return (agents.situations, agents.epochs, agents.clocks, agents.due, agents.order)
+
+    def _compiled(self, work: Work, timing: Timing) -> None:
+        """Run the compiled pass until done, deriving entries and growing buffers it asks
+        for (it stops before the agent concerned, and goes on from there)."""
+        table, buffers = self.table, self.buffers
+        status = buffers.status
+        while True:
+            program = (table.table, table.info, table.entries, table.delays)
+            _kernel().run(work, timing, self._arrays(), program, buffers.as_tuple())
+            code = status[CODE]
+            if code == 0:  # done
+                return
+            if code == 1:  # an entry is missing
+                table.entry(int(status[MISSING_S]), int(status[MISSING_X]))
+                self.agents.widen(len(table.situations))
+            else:
+                buffers.grow()
+
+    # -- after a pass ----------------------------------------------------------------------
+
+    def finish(self, replay: Replay, clocks_before: Floats | None) -> None:
+        """Make the pass's host calls, replay diverted agents, note failures."""
+        status = self.buffers.status
+        if status[NREC]:
+            try:
+                self._calls()
+            except BaseException:
+                self._undo(clocks_before)
+                raise
+            finally:
+                self.calling = None
+        if status[NFAIL]:
+            self._failed(replay)
+        if self.diverts:
+            diverts, self.diverts = self.diverts, {}
+            for agent in sorted(diverts):
+                self.failures.pop(agent, None)
+                self._continue(agent, diverts[agent], replay, clocks_before)
+
+    def _calls(self) -> None:
+        table, buffers = self.table, self.buffers
+        count = int(buffers.status[NREC])
+        if self.backend == "numpy":
+            records = buffers.records[:count]
+            buckets, agents = vector.group(records, table.entries, table.call_keys, table.ranked)
+        else:
+            buckets, agents = _kernel().group(
+                buffers.records, count, table.entries, table.call_keys, table.ranked
+            )
+        keys, handlers = table.keys, self.handlers
+        for number, key, start, stop in buckets:
+            entities = agents[start:stop]
+            if self.diverts:
+                entities = entities[~np.isin(entities, list(self.diverts))]
+                if not entities.size:
+                    continue
+            action = keys[key][1]
+            self.calling = (number, key, entities)
+            entities.setflags(write=False)
+            handlers[action.type](BatchCall(action, entities))
+
+    def divert(self, events: list[Event], ids: Indexes) -> None:
+        """A handler sends ``events`` to the agents ``ids`` of its call (see the module).
+
+        Raises:
+            UsageError: an agent is not one of the call's.
+        """
+        if self.continuing is not None:
+            agent, machine = self.continuing
+            if ids.tolist() != [agent]:
+                raise UsageError(_NOT_THEIRS)
+            for event in events:
+                machine.send(event)
+            return
+        if self.calling is None or not self.processing:
+            raise UsageError(
+                "send() called while the batch exits states outside a processing (despawn, "
+                "reload or a received configuration), or not from one of its handlers; "
+                "send after this call returns"
+            )
+        number, key, entities = self.calling
+        where = np.minimum(np.searchsorted(entities, ids), entities.size - 1)
+        if not np.array_equal(entities[where], ids):
+            raise UsageError(_NOT_THEIRS)
+        for agent in ids.tolist():
+            divert = self.diverts.get(agent)
+            if divert is None:
+                divert = self.diverts[agent] = _Divert(self._made(agent, number, key))
+            divert.sent.extend(events)
+
+    def _made(self, agent: int, number: int, key: int) -> int:
+        """How many host calls ``agent`` has made in this pass, the one of processing
+        ``number`` and call key ``key`` too."""
+        table = self.table
+        records = self.buffers.record_rows
+        mine = records[(records[:, 0] == agent) & (records[:, 1] <= number)]
+        made = int(table.entries[mine[:-1, 2], NCALLS].sum())
+        start = int(table.entries[mine[-1, 2], CALLS])
+        listed = table.call_keys[start : start + int(table.entries[mine[-1, 2], NCALLS])]
+        return made + int(listed.tolist().index(key)) + 1
+
+    # -- agents taken out ------------------------------------------------------------------
+
+    def _undo_row(self, agent: int) -> int:
+        undo = self.buffers.undo_rows
+        return int(np.searchsorted(undo[:, 0], agent))
+
+    def machine_of(
+        self, agent: int, handlers: Mapping[str, Any], clocks_before: Any
+    ) -> ChartMachine:
+        """Agent ``agent`` as it was before the pass, as a ``ChartMachine``."""
+        row = self._undo_row(agent)
+        situation_id, epoch = (int(v) for v in self.buffers.undo[row, 1:3])
+        clocks = self.agents.clocks if clocks_before is None else clocks_before
+        layout = self.undo_table.layout
+        situation = self.undo_table.situation(situation_id)
+        extra = frozenset(e for e, flags in self.agents.extra.items() if flags[agent])
+        timers = []
+        for key in layout.keys:
+            due = float(self.buffers.undo_due[row, key.row])
+            if key.owner in situation.active and not math.isnan(due):
+                ordered = self.buffers.undo_order.shape[1] > 0
+                order = int(self.buffers.undo_order[row, key.row]) if ordered else 0
+                timers.append(RunningTimer(key.name, layout.paths[key.owner], due, order))
+        placed = Situation(situation.active, situation.history, situation.held | extra)
+        machine = machine_in(layout, placed, handlers, timers=timers, clock=float(clocks[epoch]))
+        machine.machine.max_transitions = self.table.bound
+        return machine
+
+    def _continue(self, agent: int, divert: _Divert, replay: Replay, before: Any) -> None:
+        """Replay a diverted agent on its machine, then put it back."""
+        made = [0]
+
+        def wrapped(call: ActionCall) -> None:
+            made[0] += 1
+            if made[0] <= divert.made:
+                if made[0] == divert.made:
+                    for event in divert.sent:
+                        machine.send(event)
+                return
+            single = np.array([agent], np.intp)
+            single.setflags(write=False)
+            self.handlers[call.type](BatchCall(call, single))
+
+        names = dict.fromkeys(self.handlers, wrapped)
+        machine = self.machine_of(agent, names, before)
+        self.continuing = (agent, machine)
+        try:
+            replay(machine, agent)
+        except TransitionLoopError as error:
+            self.failures[agent] = Failure(tuple(error.cycle), error.timers)
+        finally:
+            self.continuing = None
+        self.put_back(agent, machine)
+
+    def put_back(self, agent: int, machine: ChartMachine) -> None:
+        """Write ``machine``'s situation, timers and clock as agent ``agent``'s."""
+        table, agents = self.table, self.agents
+        situation = situation_of(machine)
+        levels = frozenset(table.layout.levels)
+        number = table.id_of(
+            Situation(situation.active, situation.history, situation.held & levels)
+        )
+        agents.widen(len(table.situations))
+        agents.situations[agent] = number
+        agents.due[:, agent] = np.nan
+        layout = table.layout
+        for order, timer in enumerate(running_timers(machine), 1):
+            key = layout.key(layout.numbers[timer.state], timer.name)
+            assert key is not None
+            agents.due[key.row, agent] = timer.due
+            if agents.order.shape[0]:
+                agents.order[key.row, agent] = order
+        if float(agents.clock(agent)) != machine.clock:
+            agents.set_clocks(np.array([agent]), np.array([machine.clock]))
+
+    def _failed(self, replay: Replay) -> None:
+        """Note the pass's failures: the cycle of a processing's entry or, for an agent that
+        fired too many timers, the cycle its machine names when replayed; and their clocks."""
+        buffers = self.buffers
+        count = int(buffers.status[NFAIL])
+        for n, (agent, entry) in enumerate(buffers.fails[:count].tolist()):
+            if entry >= 0:
+                cycle = self.table.failures[int(self.table.entries[entry, FAIL])]
+                self.failures.setdefault(agent, Failure(cycle))
+            else:
+                self.failures.setdefault(agent, self._timer_loop(agent, replay))
+            clock = float(buffers.fail_clock[n])
+            if float(self.agents.clock(agent)) != clock:
+                self.agents.set_clocks(np.array([agent]), np.array([clock]))
+
+    def _timer_loop(self, agent: int, replay: Replay) -> Failure:
+        names = dict.fromkeys(self.table.layout.compiled.host_actions, _nothing)
+        machine = self.machine_of(agent, names, None)
+        try:
+            replay(machine, agent)
+        except TransitionLoopError as error:
+            return Failure(tuple(error.cycle), error.timers)
+        raise AssertionError("the agent's machine fired its timers without looping")
+
+    def _undo(self, clocks_before: Floats | None) -> None:
+        """A handler raised: every agent whose calls were not all made gets back what it
+        had before the pass."""
+        undo = self.buffers.undo_rows
+        if self.calling is None or not undo.size:
+            return
+        table = self.table
+        rank = np.empty(len(table.keys), np.int64)
+        rank[table.ranked] = np.arange(rank.size)
+        now = (self.calling[0], rank[self.calling[1]])
+        late = list(self.diverts)
+        for agent, number, entry in self.buffers.record_rows.tolist():
+            start, calls = int(table.entries[entry, CALLS]), int(table.entries[entry, NCALLS])
+            keys = table.call_keys[start : start + calls].tolist()
+            if any((number, rank[key]) >= now for key in keys):
+                late.append(agent)
+        ids = np.unique(np.array(late, np.intp))
+        rows = np.searchsorted(undo[:, 0], ids)
+        agents = self.agents
+        agents.situations[ids] = undo[rows, 1]
+        agents.due[:, ids] = self.buffers.undo_due[rows].T
+        agents.order[:, ids] = self.buffers.undo_order[rows].T
+        clocks = agents.clocks if clocks_before is None else clocks_before
+        agents.set_clocks(ids, clocks[undo[rows, 2]])
+        self.diverts = {}
+
+
+def _kernel() -> ModuleType:
+    """The compiled pass (importing it imports numba: only batches that use it pay that)."""
+    return import_module("statetree.chart.batch.kernel")
+
+
+def _nothing(call: ActionCall) -> None:
+    """A host action replayed only to learn a cycle: not performed."""
+
+
+_NO_TICK: Timing = (np.zeros(0, np.float64), 1, 0)
+_NO_AGENTS = np.zeros(0, np.intp)
+_NOT_THEIRS = (
+    "a handler may only send() to the agents of its own call while the batch processes; "
+    "keep other events and send them after this call returns"
+)

@@ -1,0 +1,253 @@
+"""A chart compiled to tables: its behaviour by situation and input.
+
+Everything that can differ between two agents of a chart is discrete (active states,
+histories, held levels) except the clock and the timers' deadlines. So each distinct
+*situation* an agent can be in gets a number, and the chart's behaviour becomes a table
+from (situation, input) to an *entry*: the next situation, what each timer row does (keeps
+its deadline, stops, or starts a timer with some delay), the host calls made, and whether
+the agent failed to settle. Entries are outcomes of the per-agent runtime (see
+:mod:`~statetree.chart.batch.derive`), so a batch runs a chart exactly as a machine does.
+
+When a batch is built the situations reachable from a fresh agent are explored and every
+entry derived (for a chart of tens of situations this takes milliseconds). A chart with more
+than :data:`EAGER_SITUATIONS` of them (many regions and levels) is not explored: its
+entries are derived the first time an agent meets them, and kept.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from typing import Any
+from weakref import WeakKeyDictionary
+
+from statetree.chart.actions import ActionCall
+from statetree.chart.batch.arrays import NDArray, np
+from statetree.chart.batch.derive import Outcome, derive, processing, row_sources
+from statetree.chart.batch.layout import Layout
+from statetree.chart.compile import CompiledChart
+from statetree.chart.placement import Situation
+
+__all__ = [
+    "CALLS",
+    "EAGER_SITUATIONS",
+    "FAIL",
+    "NCALLS",
+    "NEXT",
+    "SRC",
+    "TIMED",
+    "Table",
+    "table_of",
+]
+
+EAGER_SITUATIONS = 4096
+"""Up to this many reachable situations, every entry is derived when the table is built."""
+
+NEXT, NCALLS, CALLS, FAIL, TIMED, SRC = 0, 1, 2, 3, 4, 5
+"""Columns of an entry: the next situation, how many host calls, where they are listed,
+the failure (-1: none), whether a timer row changes, then the source of each timer row,
+then each row's start rank."""
+STARTED, LEVELS, FIRE = 0, 1, 2
+"""Columns of a situation's info: started (0/1), its level bits, each row's timer input."""
+MAX_RELEVEL_LEVELS = 8
+"""Up to this many levels, a situation with other levels is found by a table lookup."""
+
+
+def _grown(array: NDArray[Any], rows: int, fill: object) -> NDArray[Any]:
+    grown = np.full((rows, *array.shape[1:]), fill, array.dtype)
+    grown[: array.shape[0]] = array
+    return grown
+
+
+class Table:
+    """The situations and entries of one chart (for one bound on changes).
+
+    Situation 0 is a free slot; situation 1 is an agent that has not started.
+
+    Attributes:
+        layout: the chart's numbering.
+        bound: the most changes one processing may make.
+        situations: each situation, by number (``None`` for 0).
+        active: ``(situations, states)``: which states each situation has active.
+        info: ``(situations, 2 + rows)``: :data:`STARTED`, :data:`LEVELS` and, per timer
+            row, the input its timer fires (see the column names).
+        table: ``(situations, inputs)``: the entry of each pair, -1 until derived.
+        entries: ``(entries, 5 + 2 * rows)``: see :data:`NEXT` and the columns after it.
+        delays: ``(entries, rows)``: the delay of each timer an entry starts.
+        call_keys: the host calls of every entry, listed by ``entries[e, CALLS]``: each a
+            *call key*, a host call at a moment of a processing.
+        keys: each call key as ``(moment, the action record handlers receive)``.
+        failures: the cycle of each failure.
+        eager: every entry reachable from a fresh agent is derived.
+    """
+
+    def __init__(self, layout: Layout, bound: int) -> None:
+        self.layout = layout
+        self.bound = bound
+        rows, levels = layout.rows, len(layout.levels)
+        self.situations: list[Situation | None] = [None]
+        self.ids: dict[Situation, int] = {}
+        self.active = np.zeros((8, len(layout)), np.bool_)
+        self.info = np.zeros((8, FIRE + rows), np.int32)
+        self.table = np.full((8, len(layout.inputs)), -1, np.int32)
+        width = 1 << levels if levels <= MAX_RELEVEL_LEVELS else 0
+        self.relevel = np.full((8, width), -1, np.int32)
+        self.entries = np.zeros((16, SRC + 2 * rows), np.int32)
+        self.delays = np.zeros((16, rows), np.float64)
+        self.call_keys = np.zeros(16, np.int32)
+        self.count = 0  # entries in use
+        self.listed = 0  # call keys in use
+        self.keys: list[tuple[int, ActionCall]] = []
+        self.key_ids: dict[tuple[int, int], int] = {}
+        self.failures: list[tuple[str, ...]] = []
+        self._ranked = np.zeros(0, np.int64)
+        self._entry_ids: dict[tuple[Any, ...], int] = {}
+        history = (0,) * len(layout)
+        self.fresh = self.id_of(Situation((), history))
+        self.eager = self._explore()
+
+    # -- situations ------------------------------------------------------------------------
+
+    def id_of(self, situation: Situation) -> int:
+        """The number of ``situation`` (levels of the chart only), given one if it is new."""
+        found = self.ids.get(situation)
+        if found is not None:
+            return found
+        number = len(self.situations)
+        if number == self.active.shape[0]:
+            size = 2 * number
+            self.active = _grown(self.active, size, False)
+            self.info = _grown(self.info, size, 0)
+            self.table = _grown(self.table, size, -1)
+            self.relevel = _grown(self.relevel, size, -1)
+        layout = self.layout
+        active = set(situation.active)
+        self.active[number, list(active)] = True
+        row = self.info[number]
+        row[STARTED] = bool(active)
+        row[LEVELS] = sum(1 << n for n, e in enumerate(layout.levels) if e in situation.held)
+        for key in layout.keys:
+            if key.owner in active:
+                row[FIRE + key.row] = layout.timer_input(key)
+        self.situations.append(situation)
+        self.ids[situation] = number
+        return number
+
+    def situation(self, number: int) -> Situation:
+        """Situation ``number`` (never 0)."""
+        found = self.situations[number]
+        assert found is not None
+        return found
+
+    def with_levels(self, number: int, bits: int) -> int:
+        """Situation ``number`` with the chart's levels set to ``bits`` (bit ``n``: level
+        ``n`` held)."""
+        width = self.relevel.shape[1]
+        if bits < width and self.relevel[number, bits] >= 0:
+            return int(self.relevel[number, bits])
+        situation = self.situation(number)
+        levels = self.layout.levels
+        held = frozenset(e for n, e in enumerate(levels) if bits >> n & 1)
+        found = self.id_of(Situation(situation.active, situation.history, held))
+        if bits < width:
+            self.relevel[number, bits] = found
+        return found
+
+    # -- entries ---------------------------------------------------------------------------
+
+    def entry(self, number: int, input_: int) -> int:
+        """The entry of situation ``number`` and input ``input_``, derived if new."""
+        found = int(self.table[number, input_])
+        if found < 0:
+            event = self.layout.inputs[input_]
+            outcome = derive(self.layout, self.situation(number), processing(event), self.bound)
+            found = self.add(outcome)
+            self.table[number, input_] = found
+        return found
+
+    def add(self, outcome: Outcome, before: Layout | None = None) -> int:
+        """The entry of ``outcome`` (of a situation of ``before``, this layout by default)."""
+        sources, delays, ranks = row_sources(outcome, before or self.layout, self.layout)
+        calls = tuple(self.call_key(moment, call) for moment, call in outcome.calls)
+        fail = -1 if outcome.failure is None else self._failure(outcome.failure)
+        nxt = self.id_of(outcome.situation)
+        signature = (nxt, tuple(sources), tuple(ranks), tuple(delays), calls, fail)
+        found = self._entry_ids.get(signature)
+        if found is not None:
+            return found
+        found, listed = self.count, self.listed
+        if found == self.entries.shape[0]:
+            self.entries = _grown(self.entries, 2 * found, 0)
+            self.delays = _grown(self.delays, 2 * found, 0.0)
+        if listed + len(calls) > self.call_keys.size:
+            self.call_keys = _grown(self.call_keys, 2 * (listed + len(calls)), 0)
+        timed = before is not None or any(src != row for row, src in enumerate(sources))
+        self.entries[found] = [nxt, len(calls), listed, fail, timed, *sources, *ranks]
+        self.delays[found] = delays
+        self.call_keys[listed : listed + len(calls)] = calls
+        self.count, self.listed = found + 1, listed + len(calls)
+        self._entry_ids[signature] = found
+        return found
+
+    def next_of(self, entry: int) -> int:
+        """The situation entry ``entry`` leads to."""
+        return int(self.entries[entry, NEXT])
+
+    @property
+    def ranked(self) -> NDArray[np.int64]:
+        """The call keys in the order calls are made: by moment (then by number)."""
+        if self._ranked.size != len(self.keys):
+            order = sorted(range(len(self.keys)), key=lambda k: (self.keys[k][0], k))
+            self._ranked = np.array(order, np.int64)
+        return self._ranked
+
+    def call_key(self, moment: int, call: ActionCall) -> int:
+        """The number of host call ``call`` made at ``moment`` of a processing."""
+        found = self.key_ids.get((moment, id(call)))  # records live as long as the table
+        if found is None:
+            found = self.key_ids[moment, id(call)] = len(self.keys)
+            self.keys.append((moment, call))
+        return found
+
+    def _failure(self, cycle: tuple[str, ...]) -> int:
+        if cycle not in self.failures:
+            self.failures.append(cycle)
+        return self.failures.index(cycle)
+
+    def _explore(self) -> bool:
+        """Derive every entry reachable from a fresh agent; ``False`` (and stop) past
+        :data:`EAGER_SITUATIONS` situations."""
+        waiting = deque([self.fresh])
+        seen = {self.fresh}
+        inputs = range(len(self.layout.inputs))
+        flips = [1 << n for n in range(len(self.layout.levels))]
+        while waiting:
+            number = waiting.popleft()
+            bits = int(self.info[number, LEVELS])
+            if self.info[number, STARTED]:
+                nexts = [self.next_of(self.entry(number, x)) for x in inputs]
+                nexts += [self.with_levels(number, bits ^ flip) for flip in flips]
+            else:
+                nexts = [self.next_of(self.entry(number, 0))]
+            for following in nexts:
+                if following not in seen:
+                    if len(seen) >= EAGER_SITUATIONS:
+                        return False
+                    seen.add(following)
+                    waiting.append(following)
+        return True
+
+
+_TABLES: WeakKeyDictionary[CompiledChart, dict[tuple[int, tuple[tuple[str, str], ...]], Table]]
+_TABLES = WeakKeyDictionary()
+
+
+def table_of(compiled: CompiledChart, bound: int, carried: Sequence[tuple[str, str]] = ()) -> Table:
+    """The table of ``compiled`` for ``bound`` (and the timers a reload ``carried``),
+    shared by every batch running it: built once, filled as agents meet situations."""
+    tables = _TABLES.setdefault(compiled, {})
+    key = (bound, tuple(carried))
+    table = tables.get(key)
+    if table is None:
+        table = tables[key] = Table(Layout(compiled, carried), bound)
+    return table
