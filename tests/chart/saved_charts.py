@@ -19,8 +19,10 @@ from statetree.chart import (
     Chart,
     ChartBatch,
     ChartMachine,
+    CompiledChart,
     ScriptStep,
 )
+from statetree.chart.batch.actions import BatchHandler
 from statetree.core.trace import TraceLevel
 from statetree.errors import TransitionLoopError
 
@@ -63,11 +65,14 @@ class BatchHost:
     """The owner of a batch, whose handlers record every host call (``echo`` sends the
     event ``E`` back into the processing, as the batch strategies' charts expect)."""
 
-    def __init__(self, chart: Chart, count: int) -> None:
+    def __init__(self, chart: Chart | CompiledChart, count: int, backend: str = "auto") -> None:
         self.calls: list[tuple[str, list[int]]] = []
         self.batch = ChartBatch(
-            chart, count, {"host": self.host, "echo": self.echo}, max_transitions=BOUND
+            chart, count, self.handlers(), max_transitions=BOUND, backend=backend
         )
+
+    def handlers(self) -> dict[str, BatchHandler]:
+        return {"host": self.host, "echo": self.echo}
 
     def host(self, call: BatchCall) -> None:
         self.calls.append((str(call.action), call.entities.tolist()))

@@ -1,8 +1,8 @@
 """Saving at any step changes nothing: random charts fed random scripts, saved (pickled,
 deep-copied, or through their snapshot's bytes) between two steps, go on, both the copy and
 the original, exactly as a run never saved: the same actions, trace lines, active states,
-history, levels, clock and timers. Batches alike, agent for agent and call for call. Saved
-by one core, they go on alike in the other."""
+history, levels, clock and timers. Batches alike, agent for agent and call for call, and
+whichever backend steps the copy. Saved by one core, they go on alike in the other."""
 
 from __future__ import annotations
 
@@ -18,9 +18,10 @@ from chart_strategies import charts, steps
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 from other_core import Host, OtherCore, go_on, other_core, played
-from saved_charts import BatchHost, MachineHost
+from saved_charts import BOUND, BatchHost, MachineHost
 
-from statetree.chart import Chart, MachineSnapshot, ScriptStep
+from statetree.chart import BatchSnapshot, Chart, ChartBatch, MachineSnapshot, ScriptStep
+from statetree.chart.batch.step import backend_names
 
 HOW = ("pickle", "deepcopy", "bytes")
 
@@ -64,18 +65,38 @@ def test_saving_a_chart_machine_at_any_step_changes_nothing(
         assert host.outcome() == never.outcome()
 
 
+def saved_batch(host: BatchHost, how: str, backend: str) -> BatchHost:
+    if how == "pickle":
+        loaded: BatchHost = pickle.loads(pickle.dumps(host))
+        return loaded
+    if how == "deepcopy":
+        return copy.deepcopy(host)
+    # Through the snapshot's bytes, into a batch stepped by ``backend``.
+    twin = BatchHost(host.batch.compiled, 0, backend)
+    twin.calls.extend(host.calls)
+    snapshot = BatchSnapshot.from_bytes(host.batch.snapshot().to_bytes())
+    twin.batch = ChartBatch.restore(
+        snapshot, host.batch.compiled, twin.handlers(), max_transitions=BOUND, backend=backend
+    )
+    return twin
+
+
 @settings(max_examples=40)
 @given(batch_charts(), hs.integers(1, 4), hs.lists(batch_steps(), max_size=10), hs.data())
 def test_saving_a_batch_at_any_step_changes_nothing(
     chart: Chart, count: int, script: list[Step], data: hs.DataObject
 ) -> None:
+    """Saved by pickle or deepcopy, or through the snapshot's bytes into a batch stepped by
+    either backend (numba's compiled pass or NumPy)."""
     cut = data.draw(hs.integers(0, len(script)), "cut")
-    how = data.draw(hs.sampled_from(HOW[:2]), "how")
-    never = playing(BatchHost(chart, count), script)
-    original = playing(BatchHost(chart, count), script[:cut])
+    how = data.draw(hs.sampled_from(HOW), "how")
+    backend, other = (data.draw(hs.permutations(backend_names()), "backends") * 2)[:2]
+    never = playing(BatchHost(chart, count, backend), script)
+    original = playing(BatchHost(chart, count, backend), script[:cut])
     before = original.outcome()
-    twin = pickle.loads(pickle.dumps(original)) if how == "pickle" else copy.deepcopy(original)
+    twin = saved_batch(original, how, other)
     assert twin.outcome() == before == original.outcome()
+    assert twin.batch.backend == (other if how == "bytes" else backend)
     for host in (twin, original):
         playing(host, script[cut:])
         assert host.outcome() == never.outcome()
