@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 import pickle
-from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
 import pytest
@@ -13,15 +13,11 @@ from bitmask_player import Player, Punching
 from bitmask_strategies import definition_data
 from hypothesis import given, settings
 from hypothesis import strategies as hs
-from other_core import OtherCore, go_on, other_core, played
 from saved_bitmasks import Owner, Request
+from saving_support import COPIES, OtherCore, goes_on_alike, goes_on_as_never_saved, saved
 
 import statetree as st
 from statetree.bitmask import BitCause, BitmaskDefinition, BitmaskMachine, BitState
-
-
-def saved(value: Any, how: str) -> Any:
-    return pickle.loads(pickle.dumps(value)) if how == "pickle" else copy.deepcopy(value)
 
 
 def fighting() -> Player:
@@ -108,45 +104,23 @@ def requests(data: list[dict[str, Any]]) -> hs.SearchStrategy[list[Request]]:
     return hs.lists(hs.tuples(hs.sampled_from(names), hs.booleans()), max_size=15)
 
 
-def playing(owner: Owner, script: list[Request]) -> Owner:
-    for request in script:
-        owner.play(request)
-    return owner
-
-
 @settings(max_examples=60)
 @given(definition_data(), hs.data())
 def test_saving_at_any_request_changes_nothing(data: list[dict[str, Any]], draw: Any) -> None:
     script = draw.draw(requests(data), "script")
     cut = draw.draw(hs.integers(0, len(script)), "cut")
-    how = draw.draw(hs.sampled_from(("pickle", "deepcopy")), "how")
-    never = playing(Owner(data), script)
-    original = playing(Owner(data), script[:cut])
-    twin = saved(original, how)
-    assert twin.outcome() == original.outcome()
-    for owner in (twin, original):
-        playing(owner, script[cut:])
-        assert owner.outcome() == never.outcome()
-
-
-@pytest.fixture(scope="module")
-def other() -> Iterator[OtherCore]:
-    with other_core() as worker:
-        yield worker
+    how = draw.draw(hs.sampled_from(COPIES), "how")
+    goes_on_as_never_saved(Owner, (data,), script, cut, partial(saved, how=how))
 
 
 @settings(max_examples=40)
 @given(data=definition_data(), draw=hs.data())
 def test_a_save_goes_on_in_the_other_core_as_never_saved(
-    other: OtherCore, data: list[dict[str, Any]], draw: Any
+    other_core: OtherCore, data: list[dict[str, Any]], draw: Any
 ) -> None:
     script = draw.draw(requests(data), "script")
     cut = draw.draw(hs.integers(0, len(script)), "cut")
-    expected = playing(Owner(data), script).outcome()
-    saved_here = pickle.dumps(playing(Owner(data), script[:cut]))
-    assert other.call(go_on, saved_here, script[cut:]) == expected
-    saved_there: Owner = pickle.loads(other.call(played, Owner(data), script[:cut]))
-    assert playing(saved_there, script[cut:]).outcome() == expected
+    goes_on_alike(other_core, Owner, (data,), script, cut)
 
 
 def test_a_save_of_another_format_is_refused() -> None:

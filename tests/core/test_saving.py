@@ -7,15 +7,15 @@ from __future__ import annotations
 import copy
 import pickle
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
 import saved_machines as sm
-from other_core import OtherCore, other_core
 from saved_machines import Hero
+from saving_support import OtherCore
 
 import statetree as st
 from statetree.chart import ChartMachine, Event, from_data
@@ -307,20 +307,14 @@ def saved_world() -> bytes:
     return pickle.dumps(running_world())
 
 
-@pytest.fixture(scope="module")
-def other() -> Iterator[OtherCore]:
-    with other_core() as worker:
-        yield worker
-
-
-def test_a_save_of_one_core_loads_in_the_other(other: OtherCore) -> None:
+def test_a_save_of_one_core_loads_in_the_other(other_core: OtherCore) -> None:
     hero = running_world()
-    hooks, lines, door = other.call(went_on, pickle.dumps(hero))
+    hooks, lines, door = other_core.call(went_on, pickle.dumps(hero))
     go_on(hero)
     assert (hooks, lines, door) == (hero.hooks, hero.lines, hero.door.active)
     assert door == ("Door", "Door.Open")
 
-    loaded = pickle.loads(other.call(saved_world))
+    loaded = pickle.loads(other_core.call(saved_world))
     twin = running_world()
     for each in (loaded, twin):
         go_on(each)

@@ -1,15 +1,16 @@
-"""The other core in a second process: a save written by this process's core is loaded and
-continued by the other one (the Python source when this one runs compiled, the compiled
-core when this one runs the source), and a save written there is continued here.
+"""What the save tests share: a host (an object with ``play(step)`` and ``outcome()``) saved
+at any step goes on as never saved, here and in the other core.
 
-:func:`other_core` starts one worker process for a test module; :meth:`OtherCore.call`
-runs a function (found by name, as pickle finds it) there with pickled arguments and
-returns its pickled result. :func:`played` and :func:`go_on` are what the save tests run
-there, on any host: an object with ``play(step)`` and ``outcome()``.
+The other core runs in a second process: the Python source when this process runs the
+compiled core, the compiled core when this one runs the source. :func:`running_other_core`
+starts one (the suite's fixture ``other_core`` holds one for the session);
+:meth:`OtherCore.call` runs a function (found by name, as pickle finds it) there with pickled
+arguments and returns its pickled result.
 """
 
 from __future__ import annotations
 
+import copy
 import os
 import pickle
 import struct
@@ -18,7 +19,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any, Protocol
+from typing import IO, Any, Protocol, TypeVar
 
 import pytest
 
@@ -55,6 +56,10 @@ class Host(Protocol):
     def play(self, step: Any) -> None: ...
 
     def outcome(self) -> Any: ...
+
+
+H = TypeVar("H", bound=Host)
+T = TypeVar("T")
 
 
 class OtherCore:
@@ -110,7 +115,7 @@ class OtherCore:
 
 
 @contextmanager
-def other_core() -> Iterator[OtherCore]:
+def running_other_core() -> Iterator[OtherCore]:
     """A worker running the other core, closed on leaving; skips the test where the other
     core cannot run (this process runs the source and the core was not compiled)."""
     other = OtherCore()
@@ -122,17 +127,74 @@ def other_core() -> Iterator[OtherCore]:
         other.close()
 
 
-def played(host: Host, steps: Sequence[Any]) -> bytes:
-    """``host`` saved once it has played ``steps`` (run in the other core)."""
+def playing(host: H, steps: Sequence[Any]) -> H:
+    """``host`` once it has played ``steps``."""
     for step in steps:
         host.play(step)
-    return pickle.dumps(host)
+    return host
+
+
+COPIES = ("pickle", "deepcopy")
+"""How :func:`saved` saves."""
+
+
+def saved(value: T, how: str) -> T:
+    """``value`` pickled and loaded (``"pickle"``), or deep-copied (``"deepcopy"``)."""
+    if how == "pickle":
+        loaded: T = pickle.loads(pickle.dumps(value))
+        return loaded
+    return copy.deepcopy(value)
+
+
+def goes_on_as_never_saved(
+    make: Callable[..., Host],
+    args: tuple[Any, ...],
+    steps: Sequence[Any],
+    cut: int,
+    save: Callable[[Any], Any],
+) -> None:
+    """The host ``make(*args)`` saved with ``save`` after ``steps[:cut]`` is what it was, no
+    hook having run, and from there the copy and the original go on as it does never saved.
+
+    Raises:
+        AssertionError: they do not.
+    """
+    expected = playing(make(*args), steps).outcome()
+    original = playing(make(*args), steps[:cut])
+    before = original.outcome()
+    twin = save(original)
+    assert twin.outcome() == before == original.outcome()  # nothing ran while saving
+    for host in (twin, original):
+        assert playing(host, steps[cut:]).outcome() == expected
+
+
+def goes_on_alike(
+    other: OtherCore,
+    make: Callable[..., Host],
+    args: tuple[Any, ...],
+    steps: Sequence[Any],
+    cut: int,
+) -> None:
+    """The host ``make(*args)`` saved here after ``steps[:cut]`` goes on in the other core
+    as it does never saved, and saved there at that step, it goes on here alike.
+
+    Raises:
+        AssertionError: it does not.
+    """
+    expected = playing(make(*args), steps).outcome()
+    saved_here = pickle.dumps(playing(make(*args), steps[:cut]))
+    assert other.call(go_on, saved_here, steps[cut:]) == expected
+    saved_there: Host = pickle.loads(other.call(played, make, args, steps[:cut]))
+    assert playing(saved_there, steps[cut:]).outcome() == expected
+
+
+def played(make: Callable[..., Host], args: tuple[Any, ...], steps: Sequence[Any]) -> bytes:
+    """The host ``make(*args)`` saved once it has played ``steps`` (run in the other core)."""
+    return pickle.dumps(playing(make(*args), steps))
 
 
 def go_on(saved: bytes, steps: Sequence[Any]) -> Any:
     """The outcome of the host ``saved`` once it has played ``steps`` (run in the other
     core)."""
     host: Host = pickle.loads(saved)
-    for step in steps:
-        host.play(step)
-    return host.outcome()
+    return playing(host, steps).outcome()
