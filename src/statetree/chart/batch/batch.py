@@ -409,10 +409,10 @@ class ChartBatch(Readings):
             UsageError: as :meth:`send_each` or :meth:`tick`; nothing changed.
             BatchLoopError: an agent could not settle (the others completed the frame).
         """
-        if choices is None:
-            self.tick(dt)
-            return
         span = time_step(dt, "frame")
+        if choices is None:
+            self.tick(span)
+            return
         mapping = self._inputs(events)
         picks = self._picks(choices, self.size)
 
