@@ -388,7 +388,7 @@ class ChartBatch(Readings):
             before = agents.clocks
             with _Hidden(agents, stuck, before):
                 self._stepper.run(
-                    (_NONE, _NONE, 0),
+                    (_NONE, _NONE, 0, _NONE),
                     (before + step, self._table.bound, 0),
                     lambda machine, _: machine.tick(step),
                 )
