@@ -190,10 +190,10 @@ def run(table: Table, agents: Agents, work: Work, timing: Timing, out: Buffers) 
     state = _Round(
         table,
         every,
-        agents.situations[every].copy(),
+        agents.situations[every],  # a fancy index copies
         agents.due[:, every],
         agents.order[:, every],
-        agents.clock(every).astype(np.float64),
+        np.full(every.size, agents.clocks[0]) if agents.clocks.size == 1 else agents.clock(every),
         np.full(every.size, -2, np.int64),
     )
     if given.size:
