@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from importlib import import_module
 from importlib.util import find_spec
 from types import ModuleType
@@ -386,6 +387,7 @@ class Stepper:
         self.diverts = {}
 
 
+@cache  # an import per call costs a dict lookup and a lock each frame
 def _kernel() -> ModuleType:
     """The compiled pass (importing it imports numba: only batches that use it pay that)."""
     return import_module("statetree.chart.batch.kernel")
