@@ -34,7 +34,7 @@ from statetree.chart.batch.buffers import (
 )
 from statetree.chart.batch.table import CALLS, FAIL, FIRE, NCALLS, NEXT, SRC, TIMED
 
-__all__ = ["DONE", "FULL", "MISS", "choose", "given", "group", "run"]
+__all__ = ["DONE", "FULL", "MISS", "checked", "choose", "given", "group", "run"]
 
 DONE, MISS, FULL = 0, 1, 2
 """Status codes (``status[CODE]``)."""
@@ -85,16 +85,21 @@ def _first_due(due: Array, order: Array, end: float) -> int:
 @jit
 def run(work: Any, timing: Any, agents: Any, program: Any, b: Any) -> None:
     """Each agent ``ids[i]``, ``i < count`` (``work``: ascending ``ids``, ``inputs``,
-    ``count``) processes input ``inputs[i]`` (or ``inputs[0]`` for all); then, when
-    ``timing`` (each epoch's end of a tick, the most timers an agent fires, the number of
-    the first firing's processing) has ends, every agent fires its timers due by then, in
-    order, each its own processing. An agent whose input did not settle does not fire.
-    Each agent's arrays are read when needed and written once, if changed.
+    ``count``, ``mapping``) processes input ``inputs[i]`` (or ``inputs[0]`` for all); with
+    a negative ``count``, ``inputs`` holds a choice per agent slot instead (negative: none;
+    slots past its end, kept for agents to come, have none)
+    and each agent given one processes input ``mapping[choice]``. Then, when ``timing``
+    (each epoch's end of a tick, the most timers an agent fires, the number of the first
+    firing's processing) has ends, every agent fires its timers due by then, in order, each
+    its own processing. An agent whose input did not settle does not fire. Each agent's
+    arrays are read when needed and written once, if changed.
 
     The loop is one function: numba hands every array to a called function with its
     bookkeeping, which made the pass twice as slow when it was split into calls.
     """
-    ids, inputs, count = work
+    ids, inputs, count, mapping = work
+    dense = count < 0
+    chosen = inputs.size if dense else 0  # the slots a choice is given for
     ends, bound, fired_from = timing
     situations, epochs, clocks, due, order = agents
     table, info, entries = program[0], program[1], program[2]
@@ -110,15 +115,29 @@ def run(work: Any, timing: Any, agents: Any, program: Any, b: Any) -> None:
     nrec, nundo, nfail = status[NREC], status[NUNDO], status[NFAIL]
     i, agent, code = status[CURSOR], status[POS], DONE
     while True:
-        given = ids[i] if i < count else size
-        if not ticking:
-            agent = given
-        elif single and rows == 1:  # the next agent with a timer due, or given an input
-            first_row, end = due[0], ends[0]
-            while agent < given and not first_row[agent] <= end:
+        # The next agent given an input or, in a tick, with a timer due.
+        given = size if dense else (ids[i] if i < count else size)
+        if dense and not ticking:
+            while agent < chosen and inputs[agent] < 0:
                 agent += 1
+            if agent >= chosen:
+                break
+        elif not ticking:
+            agent = given
+        elif single and rows == 1:
+            first_row, end = due[0], ends[0]
+            if dense:
+                while (
+                    agent < size
+                    and (agent >= chosen or inputs[agent] < 0)
+                    and not first_row[agent] <= end
+                ):
+                    agent += 1
+            else:
+                while agent < given and not first_row[agent] <= end:
+                    agent += 1
         else:
-            while agent < given:
+            while agent < given and not (agent < chosen and inputs[agent] >= 0):
                 end = ends[0] if single else ends[epochs[agent]]
                 waiting = False
                 for r in range(rows):
@@ -128,15 +147,21 @@ def run(work: Any, timing: Any, agents: Any, program: Any, b: Any) -> None:
                 agent += 1
         if agent >= size:
             break
+        if dense:
+            has_input = agent < chosen and inputs[agent] >= 0
+            x = np.int64(mapping[inputs[agent]]) if has_input else np.int64(0)
+        else:
+            has_input = given == agent
+            x = np.int64(inputs[0] if one else inputs[i]) if has_input else np.int64(0)
         s = situations[agent]
         first = nrec
         failed = -2  # none; -1: too many timers; else the entry that did not settle
         loaded = changed = False  # the agent's rows: read when needed, written if changed
         clock = NEVER  # read when needed: most processings start no timer
-        if given == agent:  # its input
-            e = table[s, inputs[0] if one else inputs[i]]
+        if has_input:
+            e = table[s, x]
             if e < 0:
-                status[MISSING_S], status[MISSING_X] = s, inputs[0] if one else inputs[i]
+                status[MISSING_S], status[MISSING_X] = s, x
                 code = MISS
                 break
             if entries[e, TIMED]:
@@ -157,7 +182,13 @@ def run(work: Any, timing: Any, agents: Any, program: Any, b: Any) -> None:
             if entries[e, FAIL] >= 0:
                 failed = e
         fired = 0
-        while ticking and failed == -2:  # its timers due, in order
+        waiting = ticking
+        if ticking and not loaded:  # most agents given an input have no timer due
+            end = ends[0] if single else ends[epochs[agent]]
+            waiting = False
+            for r in range(rows):
+                waiting |= due[r, agent] <= end
+        while waiting and failed == -2:  # its timers due, in order
             if not loaded:
                 for r in range(rows):
                     mine[r] = due[r, agent]
@@ -219,7 +250,7 @@ def run(work: Any, timing: Any, agents: Any, program: Any, b: Any) -> None:
                 due[r, agent] = mine[r]
             for r in range(ordered):
                 order[r, agent] = ranks[r]
-        if given == agent:
+        if has_input and not dense:
             i += 1
         agent += 1
     status[POS], status[CURSOR], status[CODE] = agent, i, code
@@ -250,16 +281,39 @@ def choose(choices: Array, ids: Array, mapping: Array, situations: Array, todo: 
 
 
 @jit
+def checked(choices: Array, events: int, situations: Array, todo: Array) -> int:
+    """0 when every choice (one per agent slot) names an event or none and every agent
+    given one is there; else :data:`BAD_CHOICE` / :data:`DEAD`, as :func:`choose`."""
+    wrong = False
+    for i in range(choices.size):  # no branch: the loop runs at memory speed
+        c = choices[i]
+        wrong |= (c >= events) | ((c >= 0) & (situations[i] == 0))
+    if wrong:
+        for i in range(choices.size):
+            c = choices[i]
+            if c >= events or (c >= 0 and situations[i] == 0):
+                todo[0, 0] = i
+                return BAD_CHOICE if c >= events else DEAD
+    return 0
+
+
+@jit
 def given(chosen: Any, timing: Any, agents: Any, program: Any, b: Any) -> int:
-    """``send_each`` (no ends in ``timing``) or a frame: :func:`choose` (``chosen``: the
-    choices, the agent of each or none, the input of each event, where to list the agents
-    given one), then, when every choice is right, :func:`run` the agents given an event
-    (and, for a frame, every agent's timers). Returns what :func:`choose` returns."""
+    """``send_each`` (no ends in ``timing``) or a frame: every choice checked (``chosen``:
+    the choices, the agent of each or none, the input of each event, where to list the
+    agents given one), then, when all are right, :func:`run` the agents given an event (and,
+    for a frame, every agent's timers). Returns what :func:`choose` returns."""
     choices, ids, mapping, todo = chosen
+    if ids.size == 0:  # a choice per slot: the pass reads them in place
+        count = checked(choices, mapping.size, agents[0], todo)
+        if count >= 0:
+            b[6][CHOSEN] = -1
+            run((ids, choices, -1, mapping), timing, agents, program, b)
+        return count
     count = choose(choices, ids, mapping, agents[0], todo)
     if count >= 0:
         b[6][CHOSEN] = count
-        run((todo[0], todo[1], count), timing, agents, program, b)
+        run((todo[0], todo[1], count, mapping), timing, agents, program, b)
     return count
 
 
