@@ -68,6 +68,15 @@ def _rows(program: Any, e: int, due: Array, order: Array, clock: float) -> None:
 
 
 @inline
+def _load(due: Array, order: Array, agent: int, mine: Array, ranks: Array) -> None:
+    """Read one agent's timer rows (deadlines and start orders) into ``mine``, ``ranks``."""
+    for r in range(mine.size):
+        mine[r] = due[r, agent]
+    for r in range(ranks.size):
+        ranks[r] = order[r, agent]
+
+
+@inline
 def _first_due(due: Array, order: Array, end: float) -> int:
     """The row whose timer fires first, by deadline then start order (-1: none by ``end``)."""
     found = -1
@@ -158,68 +167,53 @@ def run(work: Any, timing: Any, agents: Any, program: Any, b: Any) -> None:
         failed = -2  # none; -1: too many timers; else the entry that did not settle
         loaded = changed = False  # the agent's rows: read when needed, written if changed
         clock = NEVER  # read when needed: most processings start no timer
-        if has_input:
-            e = table[s, x]
-            if e < 0:
-                status[MISSING_S], status[MISSING_X] = s, x
-                code = MISS
-                break
-            if entries[e, TIMED]:
-                for r in range(rows):
-                    mine[r] = due[r, agent]
-                for r in range(ordered):
-                    ranks[r] = order[r, agent]
-                loaded = changed = True
-                clock = clocks[0] if one_clock else clocks[epochs[agent]]
-                _rows(program, e, mine, ranks, clock)
-            s = entries[e, NEXT]
-            if entries[e, NCALLS]:
-                if nrec == records.shape[0]:
-                    code = FULL
-                    break
-                records[nrec, 0], records[nrec, 1], records[nrec, 2] = agent, 0, e
-                nrec += 1
-            if entries[e, FAIL] >= 0:
-                failed = e
         fired = 0
-        waiting = ticking
-        if ticking and not loaded:  # most agents given an input have no timer due
-            end = ends[0] if single else ends[epochs[agent]]
-            waiting = False
-            for r in range(rows):
-                waiting |= due[r, agent] <= end
-        while waiting and failed == -2:  # its timers due, in order
-            if not loaded:
-                for r in range(rows):
-                    mine[r] = due[r, agent]
-                for r in range(ordered):
-                    ranks[r] = order[r, agent]
-                loaded = True
-            end = ends[0] if single else ends[epochs[agent]]
-            r = _first_due(mine, ranks, end)
-            if r < 0:
-                break
-            if fired == bound:
-                failed = -1
-                break
-            fired += 1
-            clock = mine[r]
-            mine[r] = math.nan
-            changed = True
-            x = info[s, FIRE + r]
+        pending = has_input  # its input first, then its timers due, in order
+        while failed == -2:
+            if pending:
+                pending, number = False, 0
+            else:
+                if not ticking:
+                    break
+                end = ends[0] if single else ends[epochs[agent]]
+                if not loaded:  # most agents given an input have no timer due
+                    waiting = False
+                    for r in range(rows):
+                        waiting |= due[r, agent] <= end
+                    if not waiting:
+                        break
+                    _load(due, order, agent, mine, ranks)
+                    loaded = True
+                r = _first_due(mine, ranks, end)
+                if r < 0:
+                    break
+                if fired == bound:
+                    failed = -1
+                    break
+                fired += 1
+                clock = mine[r]
+                mine[r] = math.nan
+                changed = True
+                x = info[s, FIRE + r]
+                number = fired_from + fired - 1
             e = table[s, x]
             if e < 0:
                 status[MISSING_S], status[MISSING_X] = s, x
                 code = MISS
                 break
             if entries[e, TIMED]:
+                if not loaded:
+                    _load(due, order, agent, mine, ranks)
+                    loaded = True
+                if clock == NEVER:
+                    clock = clocks[0] if one_clock else clocks[epochs[agent]]
+                changed = True
                 _rows(program, e, mine, ranks, clock)
             s = entries[e, NEXT]
             if entries[e, NCALLS]:
                 if nrec == records.shape[0]:
                     code = FULL
                     break
-                number = fired_from + fired - 1
                 records[nrec, 0], records[nrec, 1], records[nrec, 2] = agent, number, e
                 nrec += 1
             if entries[e, FAIL] >= 0:
