@@ -390,7 +390,7 @@ class ChartBatch(Readings):
             before = agents.clocks
             with _Hidden(agents, stuck, before):
                 self._stepper.run(
-                    (_NONE, _NONE, 0),
+                    (_NONE, _NONE, 0, _NONE),
                     (before + step, self._table.bound, 0),
                     lambda machine, _: machine.tick(step),
                 )
@@ -411,10 +411,10 @@ class ChartBatch(Readings):
             UsageError: as :meth:`send_each` or :meth:`tick`; nothing changed.
             BatchLoopError: an agent could not settle (the others completed the frame).
         """
-        if choices is None:
-            self.tick(dt)
-            return
         span = time_step(dt, "frame")
+        if choices is None:
+            self.tick(span)
+            return
         mapping = self._inputs(events)
         picks = self._picks(choices, self.size)
 
