@@ -20,6 +20,7 @@ from statetree.chart import (
     Event,
     Param,
     Policy,
+    Registry,
     chart_structure,
     compile_chart,
     from_data,
@@ -302,3 +303,25 @@ def test_the_docs_list_the_built_in_triggers_and_actions() -> None:
     assert sorted(documented) == sorted(a.name for a in BUILTIN_ACTIONS)
     documented = _first_column(events, "The built-in trigger types are")
     assert sorted(documented) == sorted(t.name for t in BUILTIN_TRIGGERS)
+
+
+def test_a_timer_trigger_names_a_timer_that_an_action_of_the_registry_starts() -> None:
+    data = {
+        "name": "Waits",
+        "root": {
+            "name": "Top",
+            "states": [
+                {"name": "A", "transitions": [{"on": {"timer": "T"}, "to": "B"}]},
+                {"name": "B"},
+            ],
+        },
+    }
+    for registry, makers in (
+        (DEFAULT_REGISTRY, "start_timer "),
+        (Registry.of(BUILTIN_TRIGGERS), ""),
+    ):
+        with pytest.raises(ChartError) as caught:
+            from_data(data, registry)
+        assert [p.message for p in caught.value.problems] == [
+            f"no {makers}action starts a timer named 'T' (timers started: none)"
+        ]

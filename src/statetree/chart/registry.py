@@ -216,7 +216,12 @@ BUILTIN_TRIGGERS = (
 )
 
 BUILTIN_ACTIONS = (
-    ActionType(START_TIMER, (Param("name"), Param("delay", float, minimum=0.0)), True, makes=TIMER),
+    ActionType(
+        START_TIMER,
+        (Param("name"), Param("delay", float, minimum=0.0)),
+        builtin=True,
+        makes=TIMER,
+    ),
     ActionType(CLEAR_HISTORY, (), builtin=True),
     ActionType(RAISE, (Param("name"),), builtin=True, makes=EVENT),
 )

@@ -126,7 +126,7 @@ class _Validator:
             makers = " or ".join(self.timer_makers)
             self.problem(
                 where,
-                f"no {makers} action starts a timer named {trigger.name!r} "
+                f"no {makers + ' ' if makers else ''}action starts a timer named {trigger.name!r} "
                 f"(timers started: {started})",
             )
 
