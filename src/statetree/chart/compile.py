@@ -66,6 +66,15 @@ class CompiledChart:
         """The class of the root state."""
         return self.classes[0]
 
+    # Immutable: copies of the machines running it share it (pickle saves it as its chart,
+    # see statetree.chart.saving).
+
+    def __copy__(self) -> CompiledChart:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> CompiledChart:
+        return self
+
 
 def _triggers(chart: Chart, level_kinds: frozenset[str]) -> tuple[dict[Event, int], ...]:
     edges: dict[Event, int] = {}

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 from statetree.chart.errors import Problem, UsedAt
 from statetree.chart.registry import DEFAULT_REGISTRY, Param, ParamValue, Registry
@@ -448,6 +448,14 @@ class Chart:
         for name in rest:
             state = state.child(name) if state is not None else None
         return state
+
+    # Immutable: copies share it (pickle saves it as its data, see statetree.chart.saving).
+
+    def __copy__(self) -> Chart:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Chart:
+        return self
 
 
 def _walk(state: StateDef, path: str, where: DataPath) -> Iterator[tuple[str, StateDef, DataPath]]:

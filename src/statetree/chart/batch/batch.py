@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import cast
+from typing import Any, cast
 
 from numpy.typing import ArrayLike
 
@@ -37,7 +37,9 @@ from statetree.chart.machine import ChartMachine
 from statetree.chart.model import Chart
 from statetree.chart.reload import Reloaded
 from statetree.chart.runtime import bind_handlers
+from statetree.chart.saving import batch_state, load_batch
 from statetree.core.options import DEFAULT_MAX_TRANSITIONS
+from statetree.core.refs import Ref, new_instance
 from statetree.errors import UsageError
 
 __all__ = ["ChartBatch"]
@@ -556,6 +558,18 @@ class ChartBatch(Readings):
             raise UsageError("join() needs at least one shard")
         snapshot = BatchSnapshot.join([shard.snapshot() for shard in shards])
         return shards[0]._shard(snapshot)
+
+    # -- saving (pickle, copy): see statetree.chart.saving ----------------------------------
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Saved as its chart, its snapshot's bytes, its handlers (by name), name, bound and
+        backend."""
+        saved = batch_state(self, self._handlers, self._table.bound)
+        return (new_instance, (Ref(type(self)),), saved)
+
+    def __setstate__(self, saved: dict[str, Any]) -> None:
+        loaded = load_batch(type(self), BatchSnapshot, saved, backend_names())
+        vars(self).update(vars(loaded))
 
     # -- population ------------------------------------------------------------------------
 
