@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import settings
+from saving_support import OtherCore, running_other_core
 
 import statetree
 import statetree.core
@@ -42,6 +43,14 @@ if statetree.__compiled__ and _stale_compiled_core():
         "(it recompiles), or set STATETREE_PURE=1 to test the Python source",
         returncode=2,
     )
+
+
+@pytest.fixture(scope="session")
+def other_core() -> Iterator[OtherCore]:
+    """A process running the other core (the source when this one is compiled, and the
+    reverse), for tests of saves that go from one core to the other."""
+    with running_other_core() as worker:
+        yield worker
 
 
 # -- Ray, for sharded batches ------------------------------------------------------------------

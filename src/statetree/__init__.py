@@ -29,7 +29,9 @@ from statetree.core.transition import (
 from statetree.errors import (
     DecodeError,
     DefinitionError,
+    LoadError,
     NotStartedError,
+    SaveError,
     StateArgumentError,
     StateTreeError,
     StateValueError,
@@ -37,6 +39,7 @@ from statetree.errors import (
     TransitionTargetError,
     UsageError,
 )
+from statetree.saves import read_save, write_save
 
 # The compiled core's helpers in C where it runs (the same results and errors, a cheaper
 # call); type checkers and readers see the Python functions imported above.
@@ -52,7 +55,9 @@ __all__ = [
     "Cause",
     "DecodeError",
     "DefinitionError",
+    "LoadError",
     "NotStartedError",
+    "SaveError",
     "State",
     "StateArgumentError",
     "StateMachine",
@@ -71,7 +76,9 @@ __all__ = [
     "format_step",
     "inner",
     "inner_entry",
+    "read_save",
     "sibling",
+    "write_save",
 ]
 
 _SUBPACKAGES = ("structure", "plot", "bitmask", "chart", "net", "inspect", "cli")

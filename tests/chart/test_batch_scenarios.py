@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import pickle
 import re
+from collections.abc import Callable
+from decimal import Decimal
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -254,6 +258,41 @@ def test_wrong_calls_are_refused_with_what_was_wrong() -> None:
     batch.despawn([2])
     with pytest.raises(UsageError, match="agent 2 does not exist"):
         batch.send(ATTACK, [2])
+
+
+ODD_CALLS: list[tuple[str, Callable[[ChartBatch], object], str]] = [
+    ("tick(10**400)", lambda batch: batch.tick(10**400), "dt must be a finite number"),
+    ("tick(sNaN)", lambda batch: batch.tick(Decimal("sNaN")), "dt must be a finite number"),
+    ("tick(True)", lambda batch: batch.tick(True), "dt must be a finite number"),
+    ("frame(nan)", lambda batch: batch.frame(math.nan, [ATTACK], [0, 0, 0]), "frame(nan): "),
+    ("frame(-1)", lambda batch: batch.frame(-1, [ATTACK], [0, 0, 0]), "time cannot go back"),
+    ("frame choices", lambda batch: batch.frame(0.1, [ATTACK], [0, 3, 0]), "choice 3 names no"),
+    ("agent(1.5)", lambda batch: batch.agent(1.5), "agent index must be an integer, got 1.5"),
+    ("agent(True)", lambda batch: batch.agent(True), "agent index must be an integer, got True"),
+    ("active(1.5)", lambda batch: batch.active(1.5), "agent index must be an integer, got 1.5"),
+    ("snapshot(0.5)", lambda batch: batch.snapshot(0.5, 1), "needs a start of at least 0"),
+]
+
+
+@pytest.mark.parametrize(("_", "call", "message"), ODD_CALLS, ids=[c[0] for c in ODD_CALLS])
+def test_odd_values_are_refused_by_the_library_and_change_nothing(
+    _: str, call: Callable[[ChartBatch], object], message: str
+) -> None:
+    batch, host = combo(3)
+    batch.send(ATTACK, [1])
+    host.take()
+    before = batch.snapshot().to_bytes()
+    with pytest.raises(UsageError, match=re.escape(message)):
+        call(batch)
+    assert batch.snapshot().to_bytes() == before and host.take() == []
+
+
+def test_a_frame_takes_any_real_number_of_seconds_as_a_tick_does() -> None:
+    (batch, _), (ticked, _) = combo(2), combo(2)
+    batch.frame(Fraction(1, 3), [ATTACK], [0, -1])
+    ticked.send(ATTACK, [0])
+    ticked.tick(1 / 3)
+    assert batch.snapshot().to_bytes() == ticked.snapshot().to_bytes()
 
 
 def test_handlers_may_send_to_their_own_agents_only() -> None:

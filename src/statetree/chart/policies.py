@@ -1,34 +1,18 @@
 """Which ``transition()`` a chart state gets: its explicit transitions, then its policy.
 
 The compiler picks one :class:`ChartState` method per generated class, so a state pays only
-for what its definition uses (a leaf without transitions keeps ``State.transition``).
+for what its definition uses (a leaf without transitions keeps ``State.transition``); each
+policy's methods are named by its definition (:mod:`statetree.chart.policy`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from statetree.chart.model import Policy
+from statetree.chart.policy import definition
+from statetree.chart.policy.definition import TransitionFunction
 from statetree.chart.states import ChartState
-from statetree.core.transition import Transition
 
 __all__ = ["TransitionFunction", "transition_of"]
-
-TransitionFunction = Callable[[ChartState], "Transition | None"]
-
-_POLICIES: dict[Policy, TransitionFunction] = {
-    Policy.EXPLICIT: ChartState.resume,
-    Policy.SEQUENTIAL: ChartState.sequential,
-    Policy.PRIORITY: ChartState.priority,
-    Policy.CONCURRENT: ChartState.concurrent,
-}
-
-_WITH_TRANSITIONS: dict[Policy, TransitionFunction] = {
-    Policy.EXPLICIT: ChartState.fire_or_resume,
-    Policy.SEQUENTIAL: ChartState.fire_or_sequential,
-    Policy.PRIORITY: ChartState.fire_or_priority,
-    Policy.CONCURRENT: ChartState.fire_or_concurrent,
-}
 
 
 def transition_of(policy: Policy | None, explicit: bool) -> TransitionFunction | None:
@@ -42,4 +26,5 @@ def transition_of(policy: Policy | None, explicit: bool) -> TransitionFunction |
     """
     if policy is None:
         return ChartState.fire if explicit else None
-    return (_WITH_TRANSITIONS if explicit else _POLICIES)[policy]
+    found = definition(policy)
+    return found.fire_then_run if explicit else found.run

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, TypeVar
 
 from statetree.core import mypyc_attr
 from statetree.core.cause import Cause
+from statetree.core.refs import Ref, attributes, new_instance, set_attributes
 from statetree.errors import StateValueError
 
 if TYPE_CHECKING:
@@ -228,6 +229,17 @@ class State(Generic[OwnerT]):
         where = f" depth={self.depth}" if self._is_on_stack() else ""
         return f"<{type(self).__qualname__}{where}>"
 
+    # -- saving (pickle, copy.deepcopy): see statetree.core.refs -----------------------------
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Saved as its class's name and its attributes; loaded without ``__init__``."""
+        return (new_instance, (Ref(type(self)),), attributes(self, _FIELDS))
+
+    def __setstate__(self, values: dict[str, Any]) -> None:
+        if type(self)._st_hooks & NEEDS_DICT:
+            give_dict(self)
+        set_attributes(self, values)
+
 
 def _caches_in_dict(cls: type) -> bool:
     """Whether ``cls`` has a ``functools.cached_property``, which reads ``self.__dict__``."""
@@ -250,3 +262,6 @@ def give_dict(state: State[Any]) -> None:
 
 
 _PLACEHOLDER: Final = "_st_placeholder"
+
+_FIELDS: Final = ("machine", "owner")
+"""The attributes of every state (set while it is on a stack): saved with the others."""
