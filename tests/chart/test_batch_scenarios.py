@@ -222,6 +222,27 @@ def test_a_frame_names_the_timer_loop_its_machine_names(backend: str) -> None:
     assert raised.value.cycle == tuple(looped.value.cycle) == ("Root.Blink.Go", "Root.Blink.Wait")
 
 
+def test_both_passes_leave_the_same_snapshot_after_a_timer_stops() -> None:
+    # T and U run together (regions), so their start order is kept; X stops T.
+    left = b.state("A", enter=[b.start_timer("T", 1.0)], transitions=[b.on(b.input("X"), "B")])
+    chart = b.chart(
+        "Two",
+        b.state(
+            "Root",
+            b.state("Left", left, b.state("B")),
+            b.state("Right", b.state("C", enter=[b.start_timer("U", 1.0)])),
+            policy="concurrent",
+        ),
+    )
+    snapshots = []
+    for backend in backend_names():
+        batch = ChartBatch(chart, 2, backend=backend)
+        batch.frame(0.5, [Event("input", "X")], [0, -1])
+        assert [t.name for t in batch.agent(0).timers] == ["U"]
+        snapshots.append(batch.snapshot().to_bytes())
+    assert len(set(snapshots)) == 1
+
+
 def test_a_loop_fails_only_the_agents_that_loop() -> None:
     loop = b.chart(
         "Loop",
