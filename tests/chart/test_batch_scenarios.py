@@ -25,7 +25,8 @@ from statetree.chart import (
     loads,
 )
 from statetree.chart import builder as b
-from statetree.errors import DecodeError, UsageError
+from statetree.chart.batch.step import backend_names
+from statetree.errors import DecodeError, TransitionLoopError, UsageError
 
 ATTACK = Event("input", "ComboAttackButton")
 X, H = Event("input", "X"), Event("held", "H")
@@ -186,6 +187,39 @@ def test_a_spawn_into_a_restored_or_joined_free_slot_starts_clean() -> None:
         assert population.agent(0).clock == 0.0
         population.send(X, [0])
         assert population.active(0) == ("Root", "Root.B")
+
+
+@pytest.mark.parametrize("backend", backend_names())
+def test_a_frame_names_the_timer_loop_its_machine_names(backend: str) -> None:
+    # Main's timer races the blinking region's from the agent's clock before the frame: a
+    # replay from its clock after the frame would see them fire in another order.
+    blinking = [
+        b.state(name, enter=[b.start_timer("T", 0.0)], transitions=[b.on(b.timer("T"), to)])
+        for name, to in (("Wait", "Go"), ("Go", "Wait"))
+    ]
+    chart = b.chart(
+        "Race",
+        b.state(
+            "Root",
+            b.state(
+                "Main",
+                b.state("A", transitions=[b.on(b.input("X"), "B")]),
+                b.state("B", enter=[b.start_timer("U", 0.0)]),
+                enter=[b.start_timer("T", 0.0)],
+            ),
+            b.state("Blink", *blinking),
+            policy="concurrent",
+        ),
+    )
+    batch = ChartBatch(chart, 1, max_transitions=40, backend=backend)
+    with pytest.raises(BatchLoopError) as raised:
+        batch.frame(0.1, [Event("input", "X")], [0])
+    machine = ChartMachine(chart, max_transitions=40)
+    machine.send(Event("input", "X"))
+    with pytest.raises(TransitionLoopError) as looped:
+        machine.tick(0.1)
+    assert raised.value.timers and looped.value.timers
+    assert raised.value.cycle == tuple(looped.value.cycle) == ("Root.Blink.Go", "Root.Blink.Wait")
 
 
 def test_a_loop_fails_only_the_agents_that_loop() -> None:

@@ -123,6 +123,8 @@ def test_page_snippets_run(
         if "." not in name and (EXAMPLES / name).is_dir() and EXAMPLES / name not in where.parents:
             monkeypatch.delitem(sys.modules, name)
     monkeypatch.syspath_prepend(str(EXAMPLES))
+    if "statetree.chart.jax" in page.read_text(encoding="utf-8"):
+        pytest.importorskip("jax", reason="the jax extra needs Python 3.11 or later")
     if "ShardedBatch(" not in page.read_text(encoding="utf-8"):
         run_page(page)
         return

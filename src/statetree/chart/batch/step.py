@@ -192,7 +192,7 @@ class Stepper:
             finally:
                 self.calling = None
         if status[NFAIL]:
-            self._failed(replay)
+            self._failed(replay, clocks_before)
         if self.diverts:
             diverts, self.diverts = self.diverts, {}
             for agent in sorted(diverts):
@@ -336,9 +336,10 @@ class Stepper:
         if float(agents.clock(agent)) != machine.clock:
             agents.set_clocks(np.array([agent]), np.array([machine.clock]))
 
-    def _failed(self, replay: Replay) -> None:
+    def _failed(self, replay: Replay, clocks_before: Floats | None) -> None:
         """Note the pass's failures: the cycle of a processing's entry or, for an agent that
-        fired too many timers, the cycle its machine names when replayed; and their clocks."""
+        fired too many timers, the cycle its machine names when replayed from its clock
+        before the call; and their clocks."""
         buffers = self.buffers
         count = int(buffers.status[NFAIL])
         for n, (agent, entry) in enumerate(buffers.fails[:count].tolist()):
@@ -346,14 +347,14 @@ class Stepper:
                 cycle = self.table.failures[int(self.table.entries[entry, FAIL])]
                 self.failures.setdefault(agent, Failure(cycle))
             else:
-                self.failures.setdefault(agent, self._timer_loop(agent, replay))
+                self.failures.setdefault(agent, self._timer_loop(agent, replay, clocks_before))
             clock = float(buffers.fail_clock[n])
             if float(self.agents.clock(agent)) != clock:
                 self.agents.set_clocks(np.array([agent]), np.array([clock]))
 
-    def _timer_loop(self, agent: int, replay: Replay) -> Failure:
+    def _timer_loop(self, agent: int, replay: Replay, clocks_before: Floats | None) -> Failure:
         names = dict.fromkeys(self.table.layout.compiled.host_actions, _nothing)
-        machine = self.machine_of(agent, names, None)
+        machine = self.machine_of(agent, names, clocks_before)
         try:
             replay(machine, agent)
         except TransitionLoopError as error:
