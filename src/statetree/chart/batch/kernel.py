@@ -59,8 +59,10 @@ def _rows(program: Any, e: int, due: Array, order: Array, clock: float) -> None:
         base = max(base, order[r])
     for r in range(rows):
         source = entries[e, SRC + r]
-        if source == KILL:
+        if source == KILL:  # a stopped row keeps no start order (as the NumPy pass)
             due[r] = math.nan
+            if order.size:
+                order[r] = 0
         elif source == START:
             due[r] = clock + delays[e, r]
             if order.size:
