@@ -54,9 +54,7 @@ def rows_after(
     after = np.where(started, clock + table.delays[e].T, after)
     if not table.layout.ordered:
         return after, np.zeros((0, e.size), np.int64)
-    # A stopped row keeps its start order, as in the compiled pass: both passes leave the
-    # same arrays, so a batch's snapshot is the same bytes whichever pass stepped it.
-    ranks = order if order.shape == sources.shape else np.zeros(sources.shape, np.int64)
+    ranks = np.zeros(sources.shape, np.int64)
     if order.shape[0]:
         ranks = np.where(kept, np.take_along_axis(order, picked, axis=0), ranks)
     base = order.max(axis=0) if order.shape[0] else np.zeros(e.size, np.int64)

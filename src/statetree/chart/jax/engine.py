@@ -139,12 +139,12 @@ def _process(
     idle = tables.next.shape[0] - 1
     e = jnp.where(acting, tables.table[run.situation, input_], idle)
     code = tables.timer[:, e]
-    starts = code >= 0
-    due = jnp.where(starts, run.clock + code, jnp.where(jnp.isnan(code), jnp.nan, run.due))
+    starts, stops = code >= 0, jnp.isnan(code)
+    due = jnp.where(starts, run.clock + code, jnp.where(stops, jnp.nan, run.due))
     order = run.order
-    if order.shape[0]:
+    if order.shape[0]:  # a stopped row keeps no start order (as both passes of a batch)
         base = jnp.maximum(order.max(axis=0), 0)
-        order = jnp.where(starts, base + tables.rank[:, e], order)
+        order = jnp.where(starts, base + tables.rank[:, e], jnp.where(stops, 0, order))
     fail = tables.fail[e]
     calls = tables.calls[:, e]
     entries = run.entries
