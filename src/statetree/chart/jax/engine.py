@@ -144,7 +144,8 @@ def _process(
     order = run.order
     if order.shape[0]:
         base = jnp.maximum(order.max(axis=0), 0)
-        order = jnp.where(starts, base + tables.rank[:, e], order)
+        stops = jnp.isnan(code)  # a stopped row keeps no start order, as in the batch
+        order = jnp.where(starts, base + tables.rank[:, e], jnp.where(stops, 0, order))
     fail = tables.fail[e]
     calls = tables.calls[:, e]
     entries = run.entries
