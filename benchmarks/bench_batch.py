@@ -21,53 +21,26 @@ Run ``python benchmarks/bench_batch.py`` (``--quick`` leaves out 1,000,000 agent
 
 from __future__ import annotations
 
-import runpy
 import statistics
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from time import perf_counter, process_time
 
 import numpy as np
 from crowd_kernels import ANIMATIONS, LEAF_PATHS, NumbaCrowd, NumpyCrowd
+from crowd_workload import CHART, DT, EVENTS, Frame, frames
 
 from statetree.chart import (
     ActionCall,
     BatchCall,
     ChartBatch,
     ChartMachine,
-    Event,
     compile_chart,
-    load,
 )
 from statetree.chart.batch.batch import table_of
 
-ROOT = Path(__file__).resolve().parents[1]
-GAME = runpy.run_path(str(ROOT / "examples" / "charts" / "game.py"))["REGISTRY"]
-CHART = load(ROOT / "examples" / "charts" / "crowd.json", GAME)
 COMPILED = compile_chart(CHART)
-INPUTS = (
-    (Event("input", "Attack"), 0.40),
-    (Event("input", "Jump"), 0.20),
-    (Event("input", "Move"), 0.15),
-    (Event("input", "Stop"), 0.15),
-    (Event("event", "Died"), 0.05),
-    (Event("input", "Respawn"), 0.05),
-)
-EVENTS = [event for event, _ in INPUTS]
-DT = 1 / 60
 NUMBER = {name: n for n, name in enumerate(ANIMATIONS)}
-Frame = np.ndarray  # type: ignore[type-arg]
-
-
-def frames(agents: int, count: int, seed: int = 1) -> list[Frame]:
-    """``count`` frames of inputs: each agent's event index, or -1 (about 90%)."""
-    random = np.random.default_rng(seed)
-    odds = np.array([odds for _, odds in INPUTS])
-    return [
-        np.where(random.random(agents) < 0.1, random.choice(len(EVENTS), agents, p=odds), -1)
-        for _ in range(count)
-    ]
 
 
 class Played:

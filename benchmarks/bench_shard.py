@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from bench_batch import CHART, DT, EVENTS, INPUTS
+from crowd_workload import CHART, DT, EVENTS, INPUTS
 
 from statetree.chart import BatchCall, ChartBatch, Shard, ShardedBatch
 from statetree.chart.shard.cluster import start_local

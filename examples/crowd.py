@@ -2,8 +2,8 @@
 
 Every character runs ``charts/crowd.json`` (Alive/Dead, locomotion, a two-hit combo with
 timers, a jump). Each frame, 60 per simulated second, about one character in ten gets an
-input (attack, jump, move, stop, die, respawn): the whole frame's inputs go in one
-``send_each`` call, then one ``tick`` advances every clock and fires the due timers. The
+input (attack, jump, move, stop, die, respawn): one ``frame`` call gives each character its
+input, then advances every clock and fires the due timers, in one pass over the crowd. The
 host's ``play_animation`` handler is called once per animation per step with every agent
 starting it, and records each agent's animation in a NumPy array.
 
@@ -84,8 +84,7 @@ class Crowd:
         return np.where(pressed, chosen, -1)
 
     def frame(self, inputs: np.ndarray) -> None:  # type: ignore[type-arg]
-        self.batch.send_each(self.events, inputs)
-        self.batch.tick(1 / FPS)
+        self.batch.frame(1 / FPS, self.events, inputs)
 
 
 def counts(batch: ChartBatch | ShardedBatch) -> dict[str, int]:

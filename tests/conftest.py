@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import settings
+from saving_support import OtherCore, running_other_core
 
 import statetree
 
@@ -51,6 +52,14 @@ if _stale_build():
         "(it rebuilds), or run pytest without PYTHONPATH to test the source",
         returncode=2,
     )
+
+
+@pytest.fixture(scope="session")
+def other_core() -> Iterator[OtherCore]:
+    """A process running the other core (the source when this one is compiled, and the
+    reverse), for tests of saves that go from one core to the other."""
+    with running_other_core() as worker:
+        yield worker
 
 
 # -- Ray, for sharded batches ------------------------------------------------------------------

@@ -3,7 +3,8 @@
 ``python examples/game`` opens a window when a display exists; ``--headless`` lets the bot
 play a whole match (or ``--frames`` frames of it) and prints a summary; ``--net`` plays two
 players over the network (see :mod:`game.netcli`). ``--inspect`` serves the live inspector
-on the game's machines. While the game runs, saving ``enemy.yaml`` reloads it.
+on the game's machines. While the game runs, saving ``enemy.yaml`` reloads it, F5 saves the
+match (every machine in it, with ``st.write_save``) and F9 goes back to that save.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,12 +24,15 @@ from game.reload import ChartReloader
 from game.world import Summary, World
 
 if TYPE_CHECKING:
+    from game.window import Window
     from statetree.inspect import Inspector
 
 MAX_FRAMES = 10 * 60 * config.FPS
 """A headless match stops after ten minutes of play, over or not."""
 AUTOPLAY_RESTART = 6 * config.FPS
 """With ``--autoplay``, a match that is over starts again after this many frames."""
+SAVE_FILE = Path("shrine-arena.save")
+"""Where F5 saves the match (``--save-file`` chooses another file)."""
 
 
 def parser() -> argparse.ArgumentParser:
@@ -63,6 +68,12 @@ def parser() -> argparse.ArgumentParser:
     )
     options.add_argument("--inspect", action="store_true", help="serve the live inspector")
     options.add_argument("--screenshot", type=Path, help="save the last frame as a PNG")
+    options.add_argument(
+        "--save-file",
+        type=Path,
+        default=SAVE_FILE,
+        help=f"where F5 saves the match and F9 loads it from (default {SAVE_FILE})",
+    )
     add_options(options)
     return options
 
@@ -105,7 +116,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.screenshot:
             _save(world, args.screenshot)
         return 0
-    play_window(Session(new_world), args.autoplay, args.inspect, args.screenshot)
+    play_window(Session(new_world, args.save_file), args.autoplay, args.inspect, args.screenshot)
     return 0
 
 
@@ -133,14 +144,16 @@ class Session:
 
     Args:
         new_world: makes the world of a new match.
+        save_file: where a quick save goes.
     """
 
-    def __init__(self, new_world: Callable[[], World]) -> None:
+    def __init__(self, new_world: Callable[[], World], save_file: Path = SAVE_FILE) -> None:
         self.new_world = new_world
         self.world = new_world()
         self.best = 0
         self.shown = 0
         """Frames the result of the match has been on the screen."""
+        self.save_file = save_file
 
     def restart(self) -> World:
         """Keep the score if it is the best, and start a new match."""
@@ -149,11 +162,49 @@ class Session:
         self.shown = 0
         return self.world
 
+    def quick_save(self) -> str:
+        """Save the match as it is now, every machine in it, with the best score (F5).
+
+        Returns:
+            What happened, for the screen.
+        """
+        try:
+            st.write_save(self.save_file, Saved(self.world, self.best))
+        except (st.SaveError, OSError) as error:
+            return f"not saved: {error}"
+        return f"saved frame {self.world.frame} to {self.save_file} (F9 goes back to it)"
+
+    def quick_load(self) -> str:
+        """Go back to the match of the last quick save (F9): it goes on from there as it
+        would have then.
+
+        Returns:
+            What happened, for the screen.
+        """
+        try:
+            saved = st.read_save(self.save_file)
+        except FileNotFoundError:
+            return f"nothing saved in {self.save_file} yet: F5 saves the match"
+        except (st.LoadError, OSError) as error:
+            return f"not loaded: {error}"
+        if not isinstance(saved, Saved):
+            return f"not loaded: {self.save_file} is not a save of this game"
+        self.world, self.best, self.shown = saved.world, max(self.best, saved.best), 0
+        return f"loaded frame {self.world.frame} from {self.save_file}"
+
+
+@dataclass(frozen=True)
+class Saved:
+    """What a quick save holds: the match and the session's best score."""
+
+    world: World
+    best: int
+
 
 def play_window(session: Session, autoplay: bool, inspect: bool, screenshot: Path | None) -> None:
     """The game in a window, at a fixed 60 simulated frames per second. Once a match is
     over its result stays on the screen until R starts another (or, with ``autoplay``, a
-    few seconds pass) or Escape quits."""
+    few seconds pass) or Escape quits. F5 saves the match, F9 goes back to that save."""
     import pygame
 
     from game.scene import scene_of
@@ -167,22 +218,20 @@ def play_window(session: Session, autoplay: bool, inspect: bool, screenshot: Pat
     clock = pygame.time.Clock()
     try:
         while window.open:
+            over = session.world.over  # a match over stands still, the frame it restarts too
+            said = _requests(session, window)
+            if reloader.crowd is not session.world.crowd:  # a new match, or one loaded
+                reloader = ChartReloader(session.world.crowd)
+                if inspector is not None:
+                    _watch(inspector, session.world)
             world = session.world
-            if world.over:
-                session.shown += 1
-                again = window.autoplay and session.shown >= AUTOPLAY_RESTART
-                if window.take_restart() or again:
-                    world = session.restart()
-                    reloader = ChartReloader(world.crowd)
-                    if inspector is not None:
-                        _watch(inspector, world)
-            elif inspector is None or inspector.frame():
+            if not over and (inspector is None or inspector.frame()):
                 played = [bot.decide(hero, world.crowd) for hero in world.heroes]
                 world.step([window.pressed(played[0]), *played[1:]])
-                said = reloader.poll(world.frame)
-                if said:
-                    print(said)
-                    notes = (said,)
+                said = reloader.poll(world.frame) or said
+            if said:
+                print(said)
+                notes = (said,)
             window.show(scene_of(world, notes, session.best))
             clock.tick(config.FPS)
         if screenshot:
@@ -191,6 +240,20 @@ def play_window(session: Session, autoplay: bool, inspect: bool, screenshot: Pat
         window.close()
         if inspector is not None:
             inspector.stop()
+
+
+def _requests(session: Session, window: Window) -> str:
+    """Do what the keys asked for (F5, F9, and R once the match is over) and what autoplay
+    does once it is; say what happened, if anything."""
+    if window.take("save"):
+        return session.quick_save()
+    if window.take("load"):
+        return session.quick_load()
+    if session.world.over:
+        session.shown += 1
+        if window.take("restart") or (window.autoplay and session.shown >= AUTOPLAY_RESTART):
+            session.restart()
+    return ""
 
 
 def _save(world: World, path: Path) -> None:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
@@ -18,7 +19,7 @@ class BatchBrains:
         self, chart: CompiledChart, count: int, handlers: Mapping[str, ArrayHandler]
     ) -> None:
         self.batch = ChartBatch(
-            chart, count, {name: _adapted(handler) for name, handler in handlers.items()}
+            chart, count, {name: Adapted(handler) for name, handler in handlers.items()}
         )
 
     def start(self) -> None:
@@ -52,5 +53,12 @@ class BatchBrains:
         return np.where(found >= 0, table[found], -1)
 
 
-def _adapted(handler: ArrayHandler) -> Callable[[BatchCall], None]:
-    return lambda call: handler(call.entities, call.params)
+@dataclass(frozen=True)
+class Adapted:
+    """The batch's handler for an array handler: a class rather than a lambda, so that a
+    saved game finds it again by its name."""
+
+    handler: ArrayHandler
+
+    def __call__(self, call: BatchCall) -> None:
+        self.handler(call.entities, call.params)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
@@ -37,6 +38,19 @@ class Brains(Protocol):
     def leaves(self, leaves: tuple[str, ...]) -> NDArray[np.intp]: ...
 
 
+@dataclass(frozen=True)
+class Relay:
+    """A machine's handler calling an array handler for the one enemy whose action it is
+    (a class rather than a lambda, so that a saved game finds it again by its name)."""
+
+    handler: ArrayHandler
+    ones: list[Entities]
+    """A one-enemy array per enemy, made once."""
+
+    def __call__(self, call: ActionCall) -> None:
+        self.handler(self.ones[call.owner], call.params)
+
+
 class MachineBrains:
     """One ``ChartMachine`` per enemy, owned by the enemy's index, sharing its handlers."""
 
@@ -44,15 +58,11 @@ class MachineBrains:
         self, chart: CompiledChart, count: int, handlers: Mapping[str, ArrayHandler]
     ) -> None:
         self.ones = [np.array([i], dtype=np.intp) for i in range(count)]
-        shared = {name: self._relay(handler) for name, handler in handlers.items()}
+        shared = {name: Relay(handler, self.ones) for name, handler in handlers.items()}
         self.machines = [
             ChartMachine(chart, shared, name=f"Enemy[{i}]", owner=i) for i in range(count)
         ]
         self.levels: dict[Event, NDArray[np.bool_]] = {}
-
-    def _relay(self, handler: ArrayHandler) -> Callable[[ActionCall], None]:
-        """A machine handler calling ``handler`` for the one enemy whose action it is."""
-        return lambda call: handler(self.ones[call.owner], call.params)
 
     def start(self) -> None:
         for machine in self.machines:

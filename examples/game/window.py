@@ -17,8 +17,13 @@ if TYPE_CHECKING:
     from game.netplay import Host, InputSource, Player
 
 
+KEYS = {"K_r": "restart", "K_F5": "save", "K_F9": "load"}
+"""What each key asks for: a new match, a quick save, the quick save loaded."""
+
+
 class Window:
-    """A window showing scenes; closed by its close button or Escape; R asks for a new match."""
+    """A window showing scenes; closed by its close button or Escape. R asks for a new
+    match, F5 for a quick save, F9 for the quick save back (see ``take``)."""
 
     def __init__(self, caption: str) -> None:
         pygame.display.init()  # no sound: pygame.init() would open the audio device
@@ -28,7 +33,7 @@ class Window:
         self.renderer = Renderer(self.screen)
         self.open = True
         self.autoplay = False
-        self._restart = False
+        self._asked: set[str] = set()
 
     def keyboard(self) -> Input:
         """The first player's buttons, as held now."""
@@ -75,8 +80,9 @@ class Window:
             key = event.key if event.type == pygame.KEYDOWN else None
             if event.type == pygame.QUIT or key == pygame.K_ESCAPE:
                 self.open = False
-            elif key == pygame.K_r:
-                self._restart = True
+            for name, request in KEYS.items():
+                if key == getattr(pygame, name):
+                    self._asked.add(request)
 
     def waiting(self, message: str) -> bool:
         """Show ``message`` alone (while there is nothing to draw yet)."""
@@ -85,9 +91,11 @@ class Window:
         pygame.display.flip()
         return self.open
 
-    def take_restart(self) -> bool:
-        """Whether R was pressed since the last call."""
-        asked, self._restart = self._restart, False
+    def take(self, request: str) -> bool:
+        """Whether the key of ``request`` (one of ``KEYS``) was pressed since it was last
+        taken."""
+        asked = request in self._asked
+        self._asked.discard(request)
         return asked
 
     def drawer(self, index: int) -> _Drawer:

@@ -28,7 +28,9 @@ from statetree.core.build import COMPILED
 from statetree.errors import (
     DecodeError,
     DefinitionError,
+    LoadError,
     NotStartedError,
+    SaveError,
     StateArgumentError,
     StateTreeError,
     StateValueError,
@@ -36,6 +38,7 @@ from statetree.errors import (
     TransitionTargetError,
     UsageError,
 )
+from statetree.saves import read_save, write_save
 
 __version__ = "0.1.0"
 """This release's version (the package metadata reads it from here)."""
@@ -47,7 +50,9 @@ __all__ = [
     "Cause",
     "DecodeError",
     "DefinitionError",
+    "LoadError",
     "NotStartedError",
+    "SaveError",
     "State",
     "StateArgumentError",
     "StateMachine",
@@ -66,7 +71,9 @@ __all__ = [
     "format_step",
     "inner",
     "inner_entry",
+    "read_save",
     "sibling",
+    "write_save",
 ]
 
 _SUBPACKAGES = ("structure", "plot", "bitmask", "chart", "net", "inspect", "cli")

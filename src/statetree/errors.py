@@ -2,11 +2,13 @@
 
 They are split by phase: a definition that can never work (:class:`DefinitionError`), a call
 made at the wrong time or with the wrong thing (:class:`UsageError`), a machine that cannot
-settle (:class:`TransitionLoopError`) and bytes that cannot be trusted (:class:`DecodeError`).
+settle (:class:`TransitionLoopError`), bytes that cannot be trusted (:class:`DecodeError`), and
+saves that cannot be written (:class:`SaveError`) or read back (:class:`LoadError`).
 """
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Sequence
 from typing import Any
 
@@ -103,3 +105,13 @@ class TransitionLoopError(StateTreeError, RuntimeError):
 
 class DecodeError(StateTreeError, ValueError):
     """Received bytes do not describe a legal configuration; nothing was changed."""
+
+
+class SaveError(StateTreeError, pickle.PicklingError):
+    """Something a save holds cannot be saved (a class or function that cannot be found
+    again by its name, a machine running one of its hooks); nothing was saved."""
+
+
+class LoadError(DecodeError, pickle.UnpicklingError):
+    """A save cannot be loaded: the program no longer defines a class or function the save
+    names (renamed, moved or removed), or the bytes are not a save; nothing was built."""

@@ -234,3 +234,13 @@ def _mutate(draw: st.DrawFn, state: StateDef, tags: Iterator[int]) -> StateDef:
 def edited_charts(draw: st.DrawFn, chart: Chart) -> Chart:
     """``chart`` with random edits (which may make it invalid: check before use)."""
     return Chart(chart.name, _mutate(draw, chart.root, itertools.count(1000)), registry=REGISTRY)
+
+
+def frame_steps() -> st.SearchStrategy[Step]:
+    """A call a JAX program makes as a batch does: a frame (events and a tick), a tick, or
+    levels."""
+    return st.one_of(
+        _frame(),
+        st.builds(Step, st.just("tick"), dt=st.sampled_from((0.1, 0.25, 0.5, 1.0))),
+        _levels(),
+    )

@@ -140,32 +140,8 @@ class Twins:
             self.machines_failed[agent] = (error.cycle, error.timers)
 
     def on_batch(self, step: Step, agents: list[int]) -> None:
-        batch = self.batch
         try:
-            if step.kind == "tick":
-                batch.tick(step.dt)
-            elif step.kind == "frame":
-                size = batch.size
-                choices = [step.choices[n] if n < len(step.choices) else -1 for n in range(size)]
-                batch.frame(
-                    step.dt,
-                    EVENTS,
-                    [c if n in self.machines else -1 for n, c in enumerate(choices)],
-                )
-            elif step.kind == "start":
-                batch.start(agents)
-            elif step.kind == "send_each":
-                choices = [step.choices[step.agents.index(agent)] for agent in agents]
-                batch.send_each(EVENTS, choices, agents)
-            elif step.kind == "levels":
-                bits = np.array([step.choices[step.agents.index(a)] for a in agents], np.intp)
-                levels = {e: (bits >> i & 1).astype(bool) for i, e in enumerate(LEVELS)}
-                batch.set_levels(levels, agents)
-            else:
-                assert step.event is not None
-                {"send": batch.send, "hold": batch.hold, "release": batch.release}[step.kind](
-                    step.event, agents
-                )
+            play_on_batch(self.batch, step, agents)
         except BatchLoopError as error:
             self.batch_failed = (error.entities, (error.cycle, error.timers))
 
@@ -244,3 +220,32 @@ class Twins:
             for path in machine.active:
                 expected[path] += 1
         assert batch.counts() == expected
+
+
+def play_on_batch(batch: ChartBatch, step: Step, agents: list[int]) -> None:
+    """Do ``step`` (not a spawn or despawn) on ``batch``, for the live ``agents`` it names
+    (for a tick or a frame: every live agent).
+
+    Raises:
+        BatchLoopError: an agent did not settle.
+    """
+    if step.kind == "tick":
+        batch.tick(step.dt)
+    elif step.kind == "frame":
+        live = set(agents)
+        choices = [c if n in live else -1 for n, c in enumerate(step.choices)]
+        batch.frame(step.dt, EVENTS, choices[: batch.size] + [-1] * (batch.size - len(choices)))
+    elif step.kind == "start":
+        batch.start(agents)
+    elif step.kind == "send_each":
+        choices = [step.choices[step.agents.index(agent)] for agent in agents]
+        batch.send_each(EVENTS, choices, agents)
+    elif step.kind == "levels":
+        bits = np.array([step.choices[step.agents.index(a)] for a in agents], np.intp)
+        levels = {e: (bits >> i & 1).astype(bool) for i, e in enumerate(LEVELS)}
+        batch.set_levels(levels, agents)
+    else:
+        assert step.event is not None
+        {"send": batch.send, "hold": batch.hold, "release": batch.release}[step.kind](
+            step.event, agents
+        )

@@ -135,6 +135,15 @@ def _replace(root: Data, old: Data, new: Data) -> Data:
     return root
 
 
+def _starts_timer(state: Data, patterns: Data) -> bool:
+    """Whether ``state`` or a state under it (through the patterns it uses) starts a timer."""
+    body = patterns[state["use"]] if "use" in state else state
+    actions = [*body.get("enter", []), *body.get("exit", [])]
+    if any("start_timer" in action for action in actions):
+        return True
+    return any(_starts_timer(child, patterns) for child in body.get("states", []))
+
+
 @st.composite
 def patterned(draw: st.DrawFn) -> Data:
     """The data of a random chart written with patterns (see the module's documentation)."""
@@ -146,9 +155,9 @@ def patterned(draw: st.DrawFn) -> Data:
         state = draw(st.sampled_from(states))
         if "use" in state:
             continue
-        # Another use of an existing pattern, in place of any state but the root: the root
-        # starts the timer that triggers may use, which another pattern may not.
-        if patterns and state is not data["root"] and draw(st.booleans()):
+        if patterns and draw(st.booleans()):  # another use of an existing pattern
+            if _starts_timer(state, patterns):
+                continue  # the state's timer may be one a trigger elsewhere waits for
             name = draw(st.sampled_from(sorted(patterns)))
             use = {"name": state["name"], "use": name}
             arguments = draw(_arguments(name, patterns[name], kinds))

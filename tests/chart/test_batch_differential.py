@@ -3,16 +3,17 @@
 Hypothesis draws random charts (every policy, up to four levels, regions, timers, history,
 raised events, host actions, a handler that sends back into the processing, timers that
 restart each other with a zero or tiny delay) and random streams of per-agent calls (send,
-hold, release, start, spawn, despawn) and ticks. After every step each agent's active states,
-clock, running timers and ordered host calls must equal those of a ChartMachine fed the same
-calls, and both engines must report the same transition loops. The batch processes by recall
-(remembered endings; its cases told apart and its host calls grouped by dicts and loops, as
-for few agents, or by sorting, as for many) or, drawn, always in passes. The timers a tick
-fires are found by a table of active flags (charts with few states) or, drawn with sorting,
-always from their owners' flags, as for larger charts.
+send_each, frame, hold, release, start, spawn, despawn, reload) and ticks. After every step
+each agent's active states, clock, running timers and ordered host calls must equal those of
+a ChartMachine fed the same calls, and both engines must report the same transition loops.
+The batch runs its table with either pass (numba or NumPy), and its table is either explored
+when the batch is built or, as for charts too large to explore, derived entry by entry as
+agents meet situations (the pass stops at an entry never derived, and goes on once it is).
 """
 
 from __future__ import annotations
+
+from unittest import mock
 
 from batch_strategies import MAX_AGENTS, Step, batch_charts, steps
 from batch_support import Twins
@@ -20,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from statetree.chart import Chart
+from statetree.chart.batch import table
 
 
 @settings(max_examples=250)
@@ -28,11 +30,14 @@ from statetree.chart import Chart
     st.integers(1, MAX_AGENTS),
     st.lists(steps(), max_size=14),
     st.sampled_from(("numba", "numpy")),
+    st.booleans(),
 )
 def test_every_agent_runs_as_its_own_chart_machine(
-    chart: Chart, count: int, script: list[Step], backend: str
+    chart: Chart, count: int, script: list[Step], backend: str, explored: bool
 ) -> None:
-    twins = Twins(chart, count, backend=backend)
+    with mock.patch.object(table, "EAGER_SITUATIONS", table.EAGER_SITUATIONS if explored else 0):
+        twins = Twins(chart, count, backend=backend)
+    assert twins.batch.engine.endswith("(precomputed)" if explored else "situations)")
     twins.check("creation")
     for number, step in enumerate(script):
         twins.play(step)

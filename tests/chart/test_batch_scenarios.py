@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import pickle
 import re
+from collections.abc import Callable
+from decimal import Decimal
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -21,7 +25,8 @@ from statetree.chart import (
     loads,
 )
 from statetree.chart import builder as b
-from statetree.errors import DecodeError, UsageError
+from statetree.chart.batch.step import backend_names
+from statetree.errors import DecodeError, TransitionLoopError, UsageError
 
 ATTACK = Event("input", "ComboAttackButton")
 X, H = Event("input", "X"), Event("held", "H")
@@ -184,6 +189,60 @@ def test_a_spawn_into_a_restored_or_joined_free_slot_starts_clean() -> None:
         assert population.active(0) == ("Root", "Root.B")
 
 
+@pytest.mark.parametrize("backend", backend_names())
+def test_a_frame_names_the_timer_loop_its_machine_names(backend: str) -> None:
+    # Main's timer races the blinking region's from the agent's clock before the frame: a
+    # replay from its clock after the frame would see them fire in another order.
+    blinking = [
+        b.state(name, enter=[b.start_timer("T", 0.0)], transitions=[b.on(b.timer("T"), to)])
+        for name, to in (("Wait", "Go"), ("Go", "Wait"))
+    ]
+    chart = b.chart(
+        "Race",
+        b.state(
+            "Root",
+            b.state(
+                "Main",
+                b.state("A", transitions=[b.on(b.input("X"), "B")]),
+                b.state("B", enter=[b.start_timer("U", 0.0)]),
+                enter=[b.start_timer("T", 0.0)],
+            ),
+            b.state("Blink", *blinking),
+            policy="concurrent",
+        ),
+    )
+    batch = ChartBatch(chart, 1, max_transitions=40, backend=backend)
+    with pytest.raises(BatchLoopError) as raised:
+        batch.frame(0.1, [Event("input", "X")], [0])
+    machine = ChartMachine(chart, max_transitions=40)
+    machine.send(Event("input", "X"))
+    with pytest.raises(TransitionLoopError) as looped:
+        machine.tick(0.1)
+    assert raised.value.timers and looped.value.timers
+    assert raised.value.cycle == tuple(looped.value.cycle) == ("Root.Blink.Go", "Root.Blink.Wait")
+
+
+def test_both_passes_leave_the_same_snapshot_after_a_timer_stops() -> None:
+    # T and U run together (regions), so their start order is kept; X stops T.
+    left = b.state("A", enter=[b.start_timer("T", 1.0)], transitions=[b.on(b.input("X"), "B")])
+    chart = b.chart(
+        "Two",
+        b.state(
+            "Root",
+            b.state("Left", left, b.state("B")),
+            b.state("Right", b.state("C", enter=[b.start_timer("U", 1.0)])),
+            policy="concurrent",
+        ),
+    )
+    snapshots = []
+    for backend in backend_names():
+        batch = ChartBatch(chart, 2, backend=backend)
+        batch.frame(0.5, [Event("input", "X")], [0, -1])
+        assert [t.name for t in batch.agent(0).timers] == ["U"]
+        snapshots.append(batch.snapshot().to_bytes())
+    assert len(set(snapshots)) == 1
+
+
 def test_a_loop_fails_only_the_agents_that_loop() -> None:
     loop = b.chart(
         "Loop",
@@ -254,6 +313,41 @@ def test_wrong_calls_are_refused_with_what_was_wrong() -> None:
     batch.despawn([2])
     with pytest.raises(UsageError, match="agent 2 does not exist"):
         batch.send(ATTACK, [2])
+
+
+ODD_CALLS: list[tuple[str, Callable[[ChartBatch], object], str]] = [
+    ("tick(10**400)", lambda batch: batch.tick(10**400), "dt must be a finite number"),
+    ("tick(sNaN)", lambda batch: batch.tick(Decimal("sNaN")), "dt must be a finite number"),
+    ("tick(True)", lambda batch: batch.tick(True), "dt must be a finite number"),
+    ("frame(nan)", lambda batch: batch.frame(math.nan, [ATTACK], [0, 0, 0]), "frame(nan): "),
+    ("frame(-1)", lambda batch: batch.frame(-1, [ATTACK], [0, 0, 0]), "time cannot go back"),
+    ("frame choices", lambda batch: batch.frame(0.1, [ATTACK], [0, 3, 0]), "choice 3 names no"),
+    ("agent(1.5)", lambda batch: batch.agent(1.5), "agent index must be an integer, got 1.5"),
+    ("agent(True)", lambda batch: batch.agent(True), "agent index must be an integer, got True"),
+    ("active(1.5)", lambda batch: batch.active(1.5), "agent index must be an integer, got 1.5"),
+    ("snapshot(0.5)", lambda batch: batch.snapshot(0.5, 1), "needs a start of at least 0"),
+]
+
+
+@pytest.mark.parametrize(("_", "call", "message"), ODD_CALLS, ids=[c[0] for c in ODD_CALLS])
+def test_odd_values_are_refused_by_the_library_and_change_nothing(
+    _: str, call: Callable[[ChartBatch], object], message: str
+) -> None:
+    batch, host = combo(3)
+    batch.send(ATTACK, [1])
+    host.take()
+    before = batch.snapshot().to_bytes()
+    with pytest.raises(UsageError, match=re.escape(message)):
+        call(batch)
+    assert batch.snapshot().to_bytes() == before and host.take() == []
+
+
+def test_a_frame_takes_any_real_number_of_seconds_as_a_tick_does() -> None:
+    (batch, _), (ticked, _) = combo(2), combo(2)
+    batch.frame(Fraction(1, 3), [ATTACK], [0, -1])
+    ticked.send(ATTACK, [0])
+    ticked.tick(1 / 3)
+    assert batch.snapshot().to_bytes() == ticked.snapshot().to_bytes()
 
 
 def test_handlers_may_send_to_their_own_agents_only() -> None:

@@ -3,15 +3,29 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import itertools
+import struct
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
+import pytest
 from batch_strategies import ECHO, EVENTS, LEVELS, MAX_AGENTS, Step, batch_charts, steps
 from batch_support import BOUND, Twins
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from statetree.chart import BatchCall, BatchLoopError, BatchSnapshot, Chart, ChartBatch
+from statetree.chart import (
+    BatchCall,
+    BatchLoopError,
+    BatchSnapshot,
+    Chart,
+    ChartBatch,
+    from_data,
+)
+from statetree.chart.batch.arrays import NDArray
+from statetree.chart.batch.snapshot import MAGIC
 from statetree.errors import DecodeError
 
 SHARD_STEPS = st.lists(steps(spawning=False), max_size=8)
@@ -163,3 +177,62 @@ def test_damaged_snapshot_bytes_are_refused_with_a_decode_error(
     assert again.snapshot().to_bytes() == batch.snapshot().to_bytes()
     with contextlib.suppress(BatchLoopError):  # random charts may loop
         again.tick(1.0)
+
+
+def _guards() -> ChartBatch:
+    # Two timers in one state: rows that run together, with a start order.
+    chart = from_data(
+        {
+            "name": "Guard",
+            "root": {
+                "name": "Top",
+                "states": [
+                    {
+                        "name": "Watch",
+                        "enter": [
+                            {"start_timer": {"name": "Look", "delay": 1.0}},
+                            {"start_timer": {"name": "Rest", "delay": 2.0}},
+                        ],
+                        "transitions": [{"on": {"timer": "Rest"}, "to": "Sleep"}],
+                    },
+                    {"name": "Sleep"},
+                ],
+            },
+        }
+    )
+    batch = ChartBatch(chart, 3)
+    batch.start()
+    batch.tick(0.25)
+    return batch
+
+
+IMPOSSIBLE = [
+    ("clock", lambda a: a["clock"].__setitem__(0, np.inf)),
+    ("clock", lambda a: a["clock"].__setitem__(1, -np.inf)),
+    ("clock", lambda a: a["clock"].__setitem__(2, -1.0)),
+    ("due", lambda a: a["due"].__setitem__((0, 0), -np.inf)),
+    ("due", lambda a: a["due"].__setitem__((0, 1), np.inf)),
+    ("due", lambda a: a["due"].__setitem__((1, 2), 0.0)),  # due before its agent's clock
+    ("start order", lambda a: a["sequence"].__setitem__((0, 0), 2**63 - 1)),
+]
+
+
+@pytest.mark.parametrize(("name", "edit"), IMPOSSIBLE)
+def test_impossible_timers_and_clocks_are_refused_before_anything_is_built(
+    name: str, edit: Callable[[dict[str, NDArray[Any]]], None]
+) -> None:
+    batch = _guards()
+    good = batch.snapshot()
+    arrays = {key: array.copy() for key, array in good.arrays.items()}
+    edit(arrays)
+    data = dataclasses.replace(good, arrays=arrays).to_bytes()
+    with pytest.raises(DecodeError, match=name):
+        ChartBatch.restore(BatchSnapshot.from_bytes(data), batch.chart, {})
+    assert ChartBatch.restore(good, batch.chart, {}).snapshot().to_bytes() == good.to_bytes()
+
+
+def test_deeply_nested_metadata_is_a_decode_error() -> None:
+    meta = b"[" * 100_000 + b"]" * 100_000
+    data = MAGIC + struct.pack("<I", len(meta)) + meta
+    with pytest.raises(DecodeError, match="nests too deeply"):
+        BatchSnapshot.from_bytes(data)

@@ -170,6 +170,19 @@ def test_a_stream_for_another_count_or_chart_is_refused() -> None:
     )
 
 
+def test_configurations_another_codec_read_are_refused_and_change_nothing() -> None:
+    # Same tree, same names, another chart: its codec's classes are not this codec's.
+    batch, wire = legs(3)
+    batch.send(Event("input", "Go"), [1])
+    twin, twin_wire = legs(3)
+    twin.send(Event("input", "Go"))
+    read = twin_wire.decode(twin_wire.encode(twin), 3)
+    before = batch.snapshot().to_bytes()
+    with pytest.raises(UsageError, match=r"^the configurations hold a state Legs of another chart"):
+        wire.apply(batch, read)
+    assert batch.snapshot().to_bytes() == before
+
+
 def test_an_agent_not_started_cannot_be_sent_but_a_received_state_starts_it() -> None:
     batch, wire = legs(3)
     (fresh,) = batch.spawn(1).tolist()

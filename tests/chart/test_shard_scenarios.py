@@ -3,7 +3,9 @@ mail between shards, migration, snapshots."""
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import pickle
 
 import numpy as np
 import pytest
@@ -11,7 +13,7 @@ from shard_charts import ALARM, COLUMNS, GUARD, HANDLERS, SIZE, alarm_even
 
 from statetree.chart import ChartBatch, ShardedBatch, ShardPool
 from statetree.chart.batch import BatchSnapshot
-from statetree.errors import DecodeError, UsageError
+from statetree.errors import DecodeError, SaveError, UsageError
 
 WALK, RUN = 1, 2
 QUIET = {"play_animation": lambda call: None}
@@ -131,3 +133,16 @@ def test_columns_written_by_the_driver_land_in_the_agents_shards(guards: Sharded
     assert data["chases"].tolist() == [7, 0, 0, 0, 0, 5]
     assert data["animation"].tolist() == [WALK, WALK, WALK, WALK, 3, 3]
     guards.close()
+
+
+def test_a_sharded_batch_is_not_saved_but_says_how_to_save_its_agents() -> None:
+    batch = ShardedBatch.__new__(ShardedBatch)  # its actors play no part in the refusal
+    batch.name = "Guards"
+    for save in (pickle.dumps, copy.deepcopy, copy.copy):
+        with pytest.raises(SaveError) as refused:
+            save(batch)
+        assert str(refused.value) == (
+            "cannot save sharded batch 'Guards': its agents live in Ray actors. Save its "
+            "snapshot() (and the data columns you need), and rebuild it with "
+            "ShardedBatch.restore or ChartBatch.restore"
+        )

@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
+EXAMPLES = DOCS.parent / "examples"
 PAGES = sorted(DOCS.glob("*.md"))
 
 RUN = "python"
@@ -111,7 +112,19 @@ def test_most_pages_have_runnable_snippets() -> None:
 
 
 @pytest.mark.parametrize("page", RUNNABLE, ids=[page.name for page in RUNNABLE])
-def test_page_snippets_run(page: Path, request: pytest.FixtureRequest) -> None:
+def test_page_snippets_run(
+    page: Path, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Snippets import the examples' packages (``from game import config``): a module of the
+    # same name that an earlier test loaded from a file elsewhere (a chart's registry
+    # ``examples/charts/game.py``, say) must not stand in for them.
+    for name, module in list(sys.modules.items()):
+        where = Path(getattr(module, "__file__", None) or DOCS).resolve()
+        if "." not in name and (EXAMPLES / name).is_dir() and EXAMPLES / name not in where.parents:
+            monkeypatch.delitem(sys.modules, name)
+    monkeypatch.syspath_prepend(str(EXAMPLES))
+    if "statetree.chart.jax" in page.read_text(encoding="utf-8"):
+        pytest.importorskip("jax", reason="the jax extra needs Python 3.11 or later")
     if "ShardedBatch(" not in page.read_text(encoding="utf-8"):
         run_page(page)
         return

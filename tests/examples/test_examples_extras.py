@@ -47,6 +47,13 @@ runpy.run_path({path!r}, run_name="__main__")
             "folder (the chart extra)",
         ),
         (
+            "jax_guards.py",
+            [],
+            ["jax"],
+            "jax_guards.py needs jax: pip install '.[chart,jax]' in the statetree folder "
+            "(the chart, jax extras)",
+        ),
+        (
             "demo.py",
             ["--headless"],
             ["numpy"],

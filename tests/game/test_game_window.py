@@ -36,8 +36,8 @@ def test_r_asks_for_a_new_match_and_escape_closes_the_window() -> None:
     try:
         scene = scene_of(idle(World(1, 5), 1))
         press(pygame.K_r)
-        assert window.show(scene) and window.take_restart()
-        assert not window.take_restart()  # asked once, taken once
+        assert window.show(scene) and window.take("restart")
+        assert not window.take("restart")  # asked once, taken once
         press(pygame.K_ESCAPE)
         assert not window.show(scene) and not window.open
     finally:

@@ -15,6 +15,7 @@ import pytest
 from browser_support import BROWSER, card, grip, node, served
 from inspector_demo import CHART, platformer
 
+from statetree.chart.policy import DEFINITIONS
 from statetree.inspect import EditableChartAdapter, Inspector
 
 pytestmark = BROWSER
@@ -249,8 +250,15 @@ def test_each_state_is_offered_only_what_the_loader_accepts_there(
     )
     assert shown == sections
     chooser = form.locator('select[data-field="policy"]')
-    if policy:
+    if policy:  # the policies the library defines, as the server sends them
         expect(chooser).to_be_enabled()
+        options = chooser.locator("option").evaluate_all(
+            "options => options.map(option => [option.value, option.title])"
+        )
+        assert options == [
+            ["", ""],
+            *([p.value, found.summary] for p, found in DEFINITIONS.items()),
+        ]
     else:  # a leaf: a policy would choose among children it does not have
         expect(chooser).to_be_disabled()
         expect(chooser).to_have_value("")

@@ -22,6 +22,7 @@ from statetree.chart import (
     from_data,
     load,
 )
+from statetree.chart.policy import DEFINITIONS
 from statetree.inspect import (
     ChartAdapter,
     ChartFile,
@@ -406,3 +407,10 @@ def test_a_chart_file_runs_alone_with_the_types_it_uses(tmp_path: Path) -> None:
     adapter.commit(adapter.prepare(edit))
     world.machine.send(Event("input", "Attack"))
     assert "Hero.Arms.Slashing" in world.machine.active
+
+
+def test_the_editor_is_sent_the_policies_the_library_defines(hero: ChartFile) -> None:
+    assert hero.source()["policies"] == {
+        "default": "explicit",
+        "choices": [{"name": p.value, "summary": d.summary} for p, d in DEFINITIONS.items()],
+    }

@@ -7,15 +7,18 @@ import json
 
 import pytest
 from net_samples import bits
+from policy_samples import child_data
 
 from statetree.chart import (
     DEFAULT_REGISTRY,
     ChartMachine,
     Event,
+    Policy,
     chart_structure,
     compile_chart,
     loads,
 )
+from statetree.chart.policy import DEFINITIONS, definition
 from statetree.errors import DefinitionError
 from statetree.net import Codec, HeaderMode
 
@@ -114,18 +117,17 @@ _TORCH = {
 }
 
 
-def _torch_codec(policy: str, mode: HeaderMode) -> Codec:
-    # Every child can be reached: by its pre-condition, or by a transition from a sibling.
+def _torch_codec(policy: Policy, mode: HeaderMode) -> Codec:
+    # Every child can be reached: by its pre-condition, its elder sibling's post-condition
+    # or a transition from a sibling, as its parent's policy reads them.
     def state(name: str, siblings: list[str]) -> dict[str, object]:
-        spec: dict[str, object] = {"name": name}
-        if policy == "priority" and name != siblings[-1]:
-            spec["pre"] = {"held": name}
-        if policy == "explicit":
-            others = [n for n in siblings if n != name]
-            spec["transitions"] = [{"on": {"input": n}, "to": n} for n in others]
+        found = definition(policy)
+        spec = (
+            {"name": name} if name == "Torch" else child_data(found, siblings, siblings.index(name))
+        )
         if name in _TORCH:
             names = _TORCH[name]
-            spec |= {"policy": policy, "states": [state(n, names) for n in names]}
+            spec |= {"policy": policy.value, "states": [state(n, names) for n in names]}
         return spec
 
     chart = loads(
@@ -135,12 +137,17 @@ def _torch_codec(policy: str, mode: HeaderMode) -> Codec:
     return make(chart_structure(chart), classes=compile_chart(chart).by_path)
 
 
+HOLDING = [p for p, found in DEFINITIONS.items() if not found.regions and p is not Policy.EXPLICIT]
+
+
+@pytest.mark.parametrize("policy", HOLDING, ids=lambda p: p.value)
 @pytest.mark.parametrize(("mode", "bits_"), [(HeaderMode.PATH, 4), (HeaderMode.LEAF, 3)])
-def test_a_priority_chart_needs_the_header_of_the_explicit_chart_of_its_tree(
-    mode: HeaderMode, bits_: int
+def test_a_chart_needs_the_header_of_the_explicit_chart_of_its_tree(
+    policy: Policy, mode: HeaderMode, bits_: int
 ) -> None:
-    # A priority parent always holds a child (its ground when no pre-condition holds), as an
-    # explicit parent holds its first: the wire spends no bits on a parent without a child.
-    priority, explicit = _torch_codec("priority", mode), _torch_codec("explicit", mode)
-    assert (priority.header_bits, explicit.header_bits) == (bits_, bits_)
-    assert priority.configurations == explicit.configurations
+    # A parent of every policy always holds a child (a priority one its ground when no
+    # pre-condition holds), as an explicit parent holds its first: the wire spends no bits
+    # on a parent without a child.
+    chart, explicit = _torch_codec(policy, mode), _torch_codec(Policy.EXPLICIT, mode)
+    assert (chart.header_bits, explicit.header_bits) == (bits_, bits_)
+    assert chart.configurations == explicit.configurations

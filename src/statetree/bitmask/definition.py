@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import heapq
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -19,6 +20,7 @@ from statetree.bitmask.spec import (
 )
 from statetree.bitmask.state import BitState, StateRef, has_custom_check
 from statetree.bitmask.validate import check_acyclic, check_conflicts, index_names
+from statetree.core.refs import Ref, target_of
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -140,6 +142,19 @@ class BitmaskDefinition:
         except (KeyError, TypeError):
             raise NoSuchStateError(state, self.name, self.names) from None
 
+    # Immutable: copies of the machines using it share it; a save holds its rules (each
+    # behaviour class by name), which a load validates and compiles again.
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        rules = tuple(_saved_rule(rule) for rule in self.rules)
+        return (load_definition, (self.name, rules))
+
+    def __copy__(self) -> BitmaskDefinition:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> BitmaskDefinition:
+        return self
+
     def mask_of(self, states: Iterable[StateRef]) -> int:
         """Return the mask with the given states set."""
         return mask_from(self.index_of(state) for state in states)
@@ -171,6 +186,18 @@ class BitmaskDefinition:
 
     def __repr__(self) -> str:
         return f"BitmaskDefinition({self.name!r}, {self.size} states)"
+
+
+def _saved_rule(rule: StateRule) -> dict[str, Any]:
+    """``rule`` as a save holds it: its fields, the behaviour class by name."""
+    behaviour = Ref(rule.behaviour, f"the behaviour of state {rule.name!r}")
+    return {**dataclasses.asdict(rule), "behaviour": behaviour}
+
+
+def load_definition(name: str, rules: tuple[dict[str, Any], ...]) -> BitmaskDefinition:
+    """The loader of a saved definition (named in saves)."""
+    loaded = [StateRule(**{**rule, "behaviour": target_of(rule["behaviour"])}) for rule in rules]
+    return BitmaskDefinition.from_rules(loaded, name=name)
 
 
 def _compile(rules: tuple[StateRule, ...], name: str) -> BitmaskDefinition:

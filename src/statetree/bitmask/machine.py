@@ -14,6 +14,11 @@ from statetree.bitmask.plan import Step, removal_steps, setup, teardown
 from statetree.bitmask.records import BitCause, Change
 from statetree.bitmask.spec import StateRule
 from statetree.bitmask.state import BitState, Owner, StateRef
+from statetree.core.refs import Ref, new_instance, saved_data, shallow_copy_refused
+from statetree.errors import SaveError
+
+_FORMAT = 1
+"""The version of a bitmask machine's saved data."""
 
 _Raw = tuple[int, int, bool, BitCause, int, int]
 """A history entry as stored: seq, state index, activated, cause, culprit index, mask."""
@@ -93,6 +98,12 @@ class BitmaskMachine(Generic[Owner]):
         self._busy: Callable[..., object] | None = None
         # Raw tuples keep recording cheap; Change records are built when the history is read.
         self._history: deque[_Raw] | None = deque(maxlen=history_size) if history_size else None
+        self._adopt(tuple(self._bind(index, rule) for index, rule in enumerate(definition.rules)))
+
+    def _adopt(self, states: tuple[BitState[Owner], ...]) -> None:
+        """Take ``states`` (one per state of the definition) and what the definition
+        precomputed (what the constructor and a load do)."""
+        definition = self._definition
         self._lookup = definition.lookup
         self._bits = definition.bits
         self._requires = definition.requires_all
@@ -101,13 +112,11 @@ class BitmaskMachine(Generic[Owner]):
         self._dependents = definition.dependents_all
         self._retriggerable = definition.retriggerable
         self._checked = definition.checked
-        self._states: tuple[BitState[Owner], ...] = tuple(
-            self._bind(index, rule) for index, rule in enumerate(definition.rules)
-        )
+        self._states = states
         # Bound once here; None where the class keeps the no-op default, so that states
         # without hooks cost no call.
-        self._entry_hooks = tuple(_hook(state, "on_activated") for state in self._states)
-        self._exit_hooks = tuple(_hook(state, "on_deactivated") for state in self._states)
+        self._entry_hooks = tuple(_hook(state, "on_activated") for state in states)
+        self._exit_hooks = tuple(_hook(state, "on_deactivated") for state in states)
 
     def _bind(self, index: int, rule: StateRule) -> BitState[Owner]:
         state: BitState[Owner] = rule.behaviour()
@@ -358,6 +367,48 @@ class BitmaskMachine(Generic[Owner]):
 
     def __repr__(self) -> str:
         return f"<BitmaskMachine {self.name!r} active={list(self.active_states)}>"
+
+    # -- saving (pickle, copy.deepcopy; copy.copy is refused) ------------------------------
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Saved as its definition, its states (with their attributes), its mask and
+        history; loaded without running a hook or a state's ``__init__``.
+
+        Raises:
+            SaveError: a hook or check of this machine is running.
+        """
+        if self._busy is not None:
+            raise SaveError(
+                f"cannot save bitmask machine {self.name!r} from its hook or check "
+                f"{_describe(self._busy)}: save between two requests"
+            )
+        history = self._history
+        saved = {
+            "format": _FORMAT,
+            "definition": self._definition,
+            "owner": self.owner,
+            "name": self.name,
+            "mask": self._mask,
+            "seq": self._seq,
+            "history": None if history is None else (history.maxlen, list(history)),
+            "states": self._states,
+        }
+        return (new_instance, (Ref(type(self)),), saved)
+
+    def __setstate__(self, saved: dict[str, Any]) -> None:
+        saved = saved_data(saved, "bitmask machine", _FORMAT)
+        self._definition = saved["definition"]
+        self.owner = saved["owner"]
+        self.name = saved["name"]
+        self._mask = saved["mask"]
+        self._seq = saved["seq"]
+        self._busy = None
+        history = saved["history"]
+        self._history = None if history is None else deque(history[1], maxlen=history[0])
+        self._adopt(tuple(saved["states"]))
+
+    def __copy__(self) -> BitmaskMachine[Owner]:
+        raise shallow_copy_refused(f"bitmask machine {self.name!r}")
 
 
 def _describe(hook: Callable[..., object]) -> str:

@@ -6,6 +6,7 @@ from collections.abc import Collection
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeAlias, TypeVar
 
 from statetree.bitmask.records import BitCause
+from statetree.core.refs import Ref, attributes, new_instance, set_attributes
 
 if TYPE_CHECKING:
     from statetree.bitmask.machine import BitmaskMachine
@@ -65,6 +66,13 @@ class BitState(Generic[Owner]):
     def __repr__(self) -> str:
         name = getattr(self, "name", type(self).__name__)
         return f"<{type(self).__qualname__} {name}>"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Saved as its class's name and its attributes; loaded without ``__init__``."""
+        return (new_instance, (Ref(type(self)),), attributes(self))
+
+    def __setstate__(self, values: dict[str, Any]) -> None:
+        set_attributes(self, values)
 
 
 def has_custom_check(cls: type[BitState[Any]]) -> bool:

@@ -20,11 +20,12 @@ from typing import TYPE_CHECKING, Any
 from statetree.chart.actions import ActionCall, Handler
 from statetree.chart.compile import CompiledChart, compile_chart
 from statetree.chart.document import Document
-from statetree.chart.dump import dump_json, dump_yaml, to_data
+from statetree.chart.dump import dump_json, dump_yaml, fingerprint, to_data
 from statetree.chart.errors import ChartError, HandlerError, Problem, ScriptError, UsedAt
 from statetree.chart.events import Event, ScriptStep, read_script
 from statetree.chart.load import EXTENSIONS, format_of, from_data, load, loads, read_document
 from statetree.chart.machine import ChartMachine, EventListener
+from statetree.chart.machine_snapshot import MachineSnapshot
 from statetree.chart.model import (
     ActionDef,
     AllOf,
@@ -100,6 +101,7 @@ __all__ = [
     "EventListener",
     "Handler",
     "HandlerError",
+    "MachineSnapshot",
     "NotOf",
     "Origin",
     "Param",
@@ -123,6 +125,7 @@ __all__ = [
     "compile_chart",
     "dump_json",
     "dump_yaml",
+    "fingerprint",
     "format_of",
     "from_data",
     "load",

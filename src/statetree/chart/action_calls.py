@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from statetree.chart.model import ParamValue
 
-__all__ = ["ActionCall", "Handler", "Phase"]
+__all__ = ["ActionCall", "Handler", "Phase", "load_call"]
 
 Phase = Literal["enter", "exit"]
 
@@ -41,6 +41,18 @@ class ActionCall:
     def __str__(self) -> str:
         inside = ", ".join(f"{name}={value!r}" for name, value in self.params.items())
         return f"{self.phase} {self.state}: {self.type}({inside})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A host may keep calls to perform later: they save with it (the read-only view of
+        # the parameters does not pickle as it is).
+        return (load_call, (self.type, dict(self.params), self.state, self.phase, self.owner))
+
+
+def load_call(
+    type: str, params: dict[str, ParamValue], state: str, phase: Phase, owner: Any
+) -> ActionCall:
+    """The loader of a saved action call (named in saves)."""
+    return ActionCall(type, MappingProxyType(params), state, phase, owner)
 
 
 Handler = Callable[[ActionCall], None]

@@ -42,6 +42,7 @@ from typing import Any, TypeAlias
 from statetree.chart.dump import state_data, to_data
 from statetree.chart.load import from_data
 from statetree.chart.model import (
+    DEFAULT_POLICY,
     ActionDef,
     AllOf,
     AnyOf,
@@ -135,7 +136,7 @@ def state(
     transitions: Sequence[TransitionDef] = (),
 ) -> StateDef:
     """A state; with children and no policy, an explicit one."""
-    chosen = Policy(policy) if policy is not None else (Policy.EXPLICIT if states else None)
+    chosen = Policy(policy) if policy is not None else (DEFAULT_POLICY if states else None)
     return StateDef(
         name,
         chosen,

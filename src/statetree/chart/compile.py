@@ -22,8 +22,9 @@ from statetree.chart.conditions import (
     compile_condition,
 )
 from statetree.chart.events import Event
-from statetree.chart.model import Chart, Condition, Policy, StateDef, triggers_of
+from statetree.chart.model import Chart, Condition, StateDef, triggers_of
 from statetree.chart.policies import transition_of
+from statetree.chart.policy import runs_regions
 from statetree.chart.states import ChartState, Hooks
 from statetree.chart.validate import validate
 from statetree.core.transition import CONCURRENT, INNER, INNER_ENTRY, SIBLING, Transition
@@ -64,6 +65,15 @@ class CompiledChart:
     def root(self) -> type[ChartState]:
         """The class of the root state."""
         return self.classes[0]
+
+    # Immutable: copies of the machines running it share it (pickle saves it as its chart,
+    # see statetree.chart.saving).
+
+    def __copy__(self) -> CompiledChart:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> CompiledChart:
+        return self
 
 
 def _triggers(chart: Chart, level_kinds: frozenset[str]) -> tuple[dict[Event, int], ...]:
@@ -172,7 +182,7 @@ class _Compiler:
         cls._entries = tuple(Transition(INNER_ENTRY, child) for child in children)
         cls._inners = tuple(Transition(INNER, child) for child in children)
         cls._pres = tuple(compile_all(child.pre, self) for child in state.states)
-        if state.policy is Policy.CONCURRENT:
+        if runs_regions(state):
             cls._regions = Transition(CONCURRENT, children[0], regions=children)
 
 

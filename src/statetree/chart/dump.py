@@ -8,6 +8,7 @@ layout aside). (TOML charts are read; the standard library has no TOML writer.)
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable
 
@@ -27,7 +28,7 @@ from statetree.chart.model import (
 from statetree.chart.parse import FORMAT_VERSION
 from statetree.chart.registry import Param
 
-__all__ = ["dump_json", "dump_yaml", "state_data", "to_data"]
+__all__ = ["dump_json", "dump_yaml", "fingerprint", "fingerprint_of", "state_data", "to_data"]
 
 Data = dict[str, object]
 
@@ -136,3 +137,17 @@ def dump_yaml(chart: Chart) -> str:
     """``chart`` as YAML text (needs ``ruamel.yaml``, the ``chart`` extra)."""
     write: Callable[[object], str] = format_module("yaml").write
     return write(to_data(chart))
+
+
+def fingerprint(chart: Chart) -> str:
+    """A short digest of ``chart``'s data (:func:`to_data`): equal data, equal fingerprints.
+
+    Snapshots carry it, so that one is only restored on the chart it was taken of.
+    """
+    return fingerprint_of(to_data(chart))
+
+
+def fingerprint_of(data: object) -> str:
+    """The fingerprint of a chart's data (:func:`fingerprint` of the chart it describes)."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]

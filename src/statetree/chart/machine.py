@@ -17,18 +17,26 @@ from typing import Any, SupportsFloat, TypeVar
 from statetree.chart.actions import ActionCall, Handler, owned_calls
 from statetree.chart.compile import CompiledChart, compile_chart
 from statetree.chart.events import Event, ScriptStep, time_step
+from statetree.chart.machine_snapshot import MachineSnapshot, restore_into, snapshot_of
 from statetree.chart.model import Chart
 from statetree.chart.registry import EVENT, RAISE
 from statetree.chart.rehearse import rehearse_reload
 from statetree.chart.reload import Reloaded, reload_machine
 from statetree.chart.runtime import ActionListener, ChartRuntime, bind_handlers
+from statetree.chart.saving import (
+    blank_machine,
+    chart_fingerprint,
+    machine_state,
+    set_machine_state,
+)
 from statetree.chart.states import ChartState
 from statetree.chart.structure import compiled_structure
 from statetree.core.loops import KEPT_CHANGES, find_cycle
 from statetree.core.machine import StateMachine
 from statetree.core.options import DEFAULT_MAX_TRANSITIONS
+from statetree.core.refs import Ref
 from statetree.core.trace import TraceLevel
-from statetree.errors import TransitionLoopError, UsageError
+from statetree.errors import DecodeError, TransitionLoopError, UsageError
 from statetree.structure.model import Structure
 
 __all__ = ["ChartMachine", "EventListener"]
@@ -84,6 +92,31 @@ class ChartMachine:
         owner: Any = None,
     ) -> None:
         compiled = chart if isinstance(chart, CompiledChart) else compile_chart(chart)
+        name = compiled.chart.name if name is None else name
+        self._setup(
+            compiled,
+            handlers,
+            on_action=on_action,
+            owner=owner,
+            name=name,
+            trace=trace,
+            trace_sink=trace_sink,
+            max_transitions=max_transitions,
+        )
+
+    def _setup(
+        self,
+        compiled: CompiledChart,
+        handlers: Mapping[str, Handler],
+        *,
+        on_action: ActionListener | None,
+        owner: Any,
+        name: str,
+        trace: TraceLevel,
+        trace_sink: Callable[[str], None] | None,
+        max_transitions: int,
+    ) -> None:
+        """Make this a new machine of ``compiled`` (what the constructor and a load do)."""
         self._compiled = compiled
         self._handlers = handlers
         self._on_action = on_action
@@ -96,7 +129,7 @@ class ChartMachine:
         self.machine: StateMachine[ChartRuntime] = StateMachine(
             compiled.root,
             owner=self._runtime,
-            name=compiled.chart.name if name is None else name,
+            name=name,
             trace=trace,
             trace_sink=trace_sink,
             max_transitions=max_transitions,
@@ -410,6 +443,53 @@ class ChartMachine:
         """The active instance of the state at ``path``, or ``None``."""
         cls = self._compiled.by_path.get(path)
         return None if cls is None else self._runtime.live[cls._id]
+
+    # -- snapshots and saves (see statetree.chart.saving) ----------------------------------
+
+    def snapshot(self) -> MachineSnapshot:
+        """Everything about the machine now: ``restore`` puts a new machine of the same
+        chart there, in this process or another (from the snapshot or from its bytes).
+
+        Raises:
+            UsageError: the machine is processing.
+        """
+        self._not_processing("snapshot")
+        return snapshot_of(self, chart_fingerprint(self._compiled))
+
+    def restore(self, snapshot: MachineSnapshot) -> None:
+        """Put this machine, which has not started, where ``snapshot`` was taken (from a
+        machine of the same chart); no action, handler or listener runs, and nothing is
+        traced, while it is put there.
+
+        Raises:
+            DecodeError: the snapshot is of another chart, or names a configuration the
+                chart does not allow; the machine did not change.
+            UsageError: the machine has started.
+        """
+        if self.machine.started:
+            raise UsageError(
+                f"restore() needs a chart machine that has not started; {self.machine.name!r} "
+                f"has (make a new ChartMachine to restore into)"
+            )
+        expected = chart_fingerprint(self._compiled)
+        if snapshot.chart != expected:
+            raise DecodeError(
+                f"the snapshot is of another chart than {self.chart.name!r} (fingerprint "
+                f"{snapshot.chart}, not {expected})"
+            )
+        restore_into(self, snapshot)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Saved as its chart, its snapshot and its settings; ``copy.copy`` gives a machine
+        of its own sharing the owner and handlers.
+
+        Raises:
+            SaveError: the machine is processing.
+        """
+        return (blank_machine, (Ref(type(self)), self._compiled), machine_state(self))
+
+    def __setstate__(self, saved: dict[str, Any]) -> None:
+        set_machine_state(self, saved)
 
 
 def _event(event: object, call: str) -> Event:

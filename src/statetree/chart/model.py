@@ -11,12 +11,13 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 from statetree.chart.errors import Problem, UsedAt
 from statetree.chart.registry import DEFAULT_REGISTRY, Param, ParamValue, Registry
 
 __all__ = [
+    "DEFAULT_POLICY",
     "NAME_PATTERN",
     "ActionDef",
     "AllOf",
@@ -57,16 +58,17 @@ def format_path(path: DataPath) -> str:
 
 
 class Policy(enum.Enum):
-    """How a state with children activates them."""
+    """How a state with children activates them: the names a chart may give. What each
+    one means is its definition in :mod:`statetree.chart.policy`."""
 
     EXPLICIT = "explicit"
-    """The first child is entered; children leave through their own transitions."""
     SEQUENTIAL = "sequential"
-    """Children run in order, each until its post-condition holds."""
     PRIORITY = "priority"
-    """The first child whose pre-condition holds is active; the last one is the ground."""
     CONCURRENT = "concurrent"
-    """Every child is active at once, each as a region."""
+
+
+DEFAULT_POLICY = Policy.EXPLICIT
+"""The policy of a state with children that names none."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,11 +171,13 @@ class StateDef:
         name: unique among its siblings; the state's path joins the names with dots.
         policy: how it activates its children; ``None`` for a state without children.
         states: the children, in order (the order means something to every policy).
-        pre: pre-conditions (all must hold), read by a priority parent.
-        post: post-conditions (any one suffices), read by a sequential or priority parent.
+        pre: pre-conditions (all must hold), read by its parent's policy if it reads them
+            (:mod:`statetree.chart.parts` says which do).
+        post: post-conditions (any one suffices), read by its parent's policy likewise.
         enter: actions run when the state is entered, in order.
         exit: actions run when it is exited, in order.
-        transitions: explicit transitions to siblings, tried in order (explicit parent).
+        transitions: explicit transitions to siblings, tried in order, read by its parent's
+            policy likewise.
         use: the pattern use this state was written as (``None``: written out); states
             compare by what they define, so this is not compared.
     """
@@ -444,6 +448,14 @@ class Chart:
         for name in rest:
             state = state.child(name) if state is not None else None
         return state
+
+    # Immutable: copies share it (pickle saves it as its data, see statetree.chart.saving).
+
+    def __copy__(self) -> Chart:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Chart:
+        return self
 
 
 def _walk(state: StateDef, path: str, where: DataPath) -> Iterator[tuple[str, StateDef, DataPath]]:

@@ -14,6 +14,7 @@ from typing import TypeVar
 from statetree.chart.document import Document
 from statetree.chart.errors import ChartError, Problem
 from statetree.chart.model import (
+    DEFAULT_POLICY,
     NAME_PATTERN,
     ActionDef,
     AllOf,
@@ -175,7 +176,7 @@ class _Reader(ShapeReader):
     def policy(self, data: Mapping[str, object], path: DataPath, parent: bool) -> Policy | None:
         value = data.get("policy")
         if value is None:
-            return Policy.EXPLICIT if parent else None
+            return DEFAULT_POLICY if parent else None
         if value not in _POLICIES:
             choices = ", ".join(_POLICIES)
             self.problem((*path, "policy"), f"unknown policy {value!r}; use one of {choices}")

@@ -1,11 +1,10 @@
 """Which parts of a chart state its place reads: one home for the rule, for the loader that
 refuses the others and for tools (the inspector's editor) that offer only these.
 
-A state's ``pre``, ``post`` and ``transitions`` are read by its parent's policy: a priority
-parent reads its children's pre- and post-conditions, a sequential one their
-post-conditions, an explicit one their transitions. The root has no parent to read them,
-and the ground state of a priority parent (its last child, chosen when no other is) has
-neither a pre- nor a post-condition. Only a state with children has a policy.
+A state's ``pre``, ``post`` and ``transitions`` are read by its parent's policy, as the
+policy's definition says (:attr:`~statetree.chart.policy.PolicyDef.reads`; a ground state's
+pre- and post-conditions are never read). The root has no parent to read them. Only a state
+with children has a policy.
 """
 
 from __future__ import annotations
@@ -13,34 +12,23 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from statetree.chart.model import Chart, Policy, StateDef
+from statetree.chart.model import DEFAULT_POLICY, Chart, Policy, StateDef
+from statetree.chart.policy import DEFINITIONS, PARTS, Part
 
 __all__ = ["PARTS", "READERS", "parts_read", "placements"]
 
-PARTS = ("pre", "post", "transitions")
-"""The parts of a state that its parent reads."""
-
-READERS: Mapping[str, tuple[Policy, ...]] = MappingProxyType(
-    {
-        "pre": (Policy.PRIORITY,),
-        "post": (Policy.SEQUENTIAL, Policy.PRIORITY),
-        "transitions": (Policy.EXPLICIT,),
-    }
+READERS: Mapping[Part, tuple[Policy, ...]] = MappingProxyType(
+    {part: tuple(p for p, found in DEFINITIONS.items() if part in found.reads) for part in PARTS}
 )
 """The policies of the parents that read each part."""
 
 
-def parts_read(parent: StateDef | None, index: int) -> tuple[str, ...]:
+def parts_read(parent: StateDef | None, index: int) -> tuple[Part, ...]:
     """The parts of the child at ``index`` of ``parent`` that ``parent`` reads (none for
     the root, ``parent`` ``None``)."""
-    if parent is None:
+    if parent is None or parent.policy is None:
         return ()
-    ground = parent.policy is Policy.PRIORITY and index == len(parent.states) - 1
-    return tuple(
-        part
-        for part in PARTS
-        if parent.policy in READERS[part] and not (ground and part in ("pre", "post"))
-    )
+    return DEFINITIONS[parent.policy].parts_read(index, len(parent.states))
 
 
 def placements(chart: Chart) -> dict[str, tuple[str, ...]]:
@@ -68,14 +56,9 @@ def _visit_body(
     children = body.get("states")
     states = [c for c in children if isinstance(c, Mapping)] if isinstance(children, list) else []
     found[path] = ("policy", *read) if states else read
-    value = body.get("policy", Policy.EXPLICIT.value)
-    known = value in [policy.value for policy in Policy]
+    value = body.get("policy", DEFAULT_POLICY.value)
+    # A parameter may choose the policy: each use is checked by the loader.
+    chosen = next((DEFINITIONS[p] for p in Policy if p.value == value), None)
     for index, child in enumerate(states):
-        if known:
-            holder = StateDef(
-                "", Policy(value), tuple(StateDef(str(n)) for n in range(len(states)))
-            )
-            parts = parts_read(holder, index)
-        else:  # a parameter chooses the policy: the loader checks each use
-            parts = PARTS
+        parts = PARTS if chosen is None else chosen.parts_read(index, len(states))
         _visit_body(found, f"{path}.{child.get('name', index)}", child, parts)

@@ -9,7 +9,7 @@ then on. Batches derive their tables this way, and saved machines are restored t
 Placing enters each active state through the core's own ``apply_transition``, but as a
 *placer*: a subclass of the state's class whose hooks do nothing, swapped for the state's
 class once entered (chart classes add no slots, as hot reload relies on). So no enter or
-exit action, handler or listener runs.
+exit action, handler or listener runs, and nothing is traced.
 """
 
 from __future__ import annotations
@@ -118,6 +118,24 @@ def place(machine: ChartMachine, situation: Situation) -> None:
     _check(compiled, situation)
     if machine.machine.started:
         raise UsageError("place() needs a machine that has not started")
+    core = machine.machine
+    extras = core._extras
+    tracer = extras.tracer if extras is not None else None
+    if extras is not None:
+        extras.tracer = None  # placing is no change of the machine's: nothing traces it
+    try:
+        _place(machine, situation)
+    finally:
+        if extras is not None:
+            extras.tracer = tracer
+    runtime.history = list(situation.history)
+    runtime.held = set(situation.held)
+    runtime.levels = [event in situation.held for event in compiled.levels]
+
+
+def _place(machine: ChartMachine, situation: Situation) -> None:
+    runtime = machine._runtime
+    compiled = runtime.compiled
     placers = _placers(compiled)
     core = machine.machine
     active = set(situation.active)
@@ -133,9 +151,6 @@ def place(machine: ChartMachine, situation: Situation) -> None:
             assert host is not None
             _enter(machine, host, number, active)
         _adopt(machine, number)
-    runtime.history = list(situation.history)
-    runtime.held = set(situation.held)
-    runtime.levels = [event in situation.held for event in compiled.levels]
 
 
 def _enter(machine: ChartMachine, host: ChartState, number: int, active: set[int]) -> None:
@@ -179,8 +194,9 @@ def problem(compiled: CompiledChart, situation: Situation) -> str | None:
     active = set(situation.active)
     if len(situation.history) != len(classes) or not active <= set(range(len(classes))):
         return f"it does not fit chart {compiled.chart.name!r}"
+    every = _children(compiled)
     for number, cls in enumerate(classes):
-        children = _children(compiled)[number]
+        children = every[number]
         resumed = situation.history[number]
         if not 0 <= resumed < max(len(children), 1):
             return f"the history of {cls._path} names no child of it"

@@ -1,35 +1,19 @@
 """Which ``transition()`` a chart state gets: its explicit transitions, then its policy.
 
-The compiler picks one :class:`ChartState` method per generated class, so a state pays only
-for what its definition uses (a leaf without transitions keeps ``State.transition``).
+The compiler picks one function of :mod:`statetree.chart.states` per generated class, so a
+state pays only for what its definition uses (a leaf without transitions keeps
+``State.transition``); each policy's functions are named by its definition
+(:mod:`statetree.chart.policy`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from statetree.chart import states
 from statetree.chart.model import Policy
-from statetree.chart.states import ChartState
-from statetree.core.transition import Transition
+from statetree.chart.policy import DEFINITIONS
+from statetree.chart.policy.definition import TransitionFunction
 
 __all__ = ["TransitionFunction", "transition_of"]
-
-TransitionFunction = Callable[[ChartState], "Transition | None"]
-
-_POLICIES: dict[Policy, TransitionFunction] = {
-    Policy.EXPLICIT: states.resume,
-    Policy.SEQUENTIAL: states.sequential,
-    Policy.PRIORITY: states.priority,
-    Policy.CONCURRENT: states.concurrent,
-}
-
-_WITH_TRANSITIONS: dict[Policy, TransitionFunction] = {
-    Policy.EXPLICIT: states.fire_or_resume,
-    Policy.SEQUENTIAL: states.fire_or_sequential,
-    Policy.PRIORITY: states.fire_or_priority,
-    Policy.CONCURRENT: states.fire_or_concurrent,
-}
 
 
 def transition_of(policy: Policy | None, explicit: bool) -> TransitionFunction | None:
@@ -43,4 +27,5 @@ def transition_of(policy: Policy | None, explicit: bool) -> TransitionFunction |
     """
     if policy is None:
         return states.fire if explicit else None
-    return (_WITH_TRANSITIONS if explicit else _POLICIES)[policy]
+    found = DEFINITIONS[policy]
+    return found.fire_then_run if explicit else found.run

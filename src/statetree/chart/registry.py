@@ -147,11 +147,26 @@ class ActionType:
         params: the declared parameters, in order (the order of dumps and messages).
         builtin: performed by the chart runtime itself (timers, history, events); any
             other action goes to the handler the host registers for it.
+        makes: the trigger type of the event a built-in action makes, named by its
+            ``name`` parameter (``start_timer`` makes ``timer`` events, ``raise`` makes
+            ``event`` ones), for the loader's and the tools' rules; ``None`` for the others.
+
+    Raises:
+        DefinitionError: ``makes`` is given for an action that is not built in (only the
+            chart runtime's own actions make events).
     """
 
     name: str
     params: tuple[Param, ...] = ()
     builtin: bool = False
+    makes: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.makes is not None and not self.builtin:
+            raise DefinitionError(
+                f"action type {self.signature} cannot make {self.makes} events: only the "
+                "chart runtime's built-in actions make events (a handler sends them instead)"
+            )
 
     def param(self, name: str) -> Param | None:
         """The parameter called ``name``, or ``None``."""
@@ -201,9 +216,14 @@ BUILTIN_TRIGGERS = (
 )
 
 BUILTIN_ACTIONS = (
-    ActionType(START_TIMER, (Param("name"), Param("delay", float, minimum=0.0)), builtin=True),
+    ActionType(
+        START_TIMER,
+        (Param("name"), Param("delay", float, minimum=0.0)),
+        builtin=True,
+        makes=TIMER,
+    ),
     ActionType(CLEAR_HISTORY, (), builtin=True),
-    ActionType(RAISE, (Param("name"),), builtin=True),
+    ActionType(RAISE, (Param("name"),), builtin=True, makes=EVENT),
 )
 
 

@@ -14,7 +14,8 @@ from typing import Any
 
 from statetree.chart.actions import Handler
 from statetree.chart.compile import CompiledChart
-from statetree.chart.model import Policy, StateDef
+from statetree.chart.model import StateDef
+from statetree.chart.policy import runs_regions
 from statetree.chart.runtime import ChartRuntime
 from statetree.chart.states import ChartState
 from statetree.core.machine import StateMachine
@@ -43,7 +44,7 @@ def changed(old: StateDef, new: StateDef) -> bool:
     if old.policy is not new.policy or old.enter != new.enter:
         return True
     names = [child.name for child in old.states] != [child.name for child in new.states]
-    return new.policy is Policy.CONCURRENT and names
+    return runs_regions(new) and names
 
 
 def _states(machine: StateMachine[ChartRuntime]) -> list[ChartState]:

@@ -18,13 +18,13 @@ from statetree.chart.model import (
     Condition,
     DataPath,
     ParamValue,
-    Policy,
     StateDef,
     TriggerDef,
     triggers_of,
 )
 from statetree.chart.parts import READERS
-from statetree.chart.registry import DEFAULT_REGISTRY, START_TIMER, TIMER, ActionType, Registry
+from statetree.chart.policy import definition
+from statetree.chart.registry import DEFAULT_REGISTRY, TIMER, ActionType, Registry
 
 __all__ = ["validate"]
 
@@ -35,12 +35,8 @@ class _Validator:
         self.registry = registry
         self.check_types = check_types
         self.problems: list[Problem] = []
-        self.timers = {
-            str(action.arguments.get("name"))
-            for _, state, _ in chart.walk()
-            for action in (*state.enter, *state.exit)
-            if action.type == START_TIMER
-        }
+        self.timers = made_events(chart, registry, TIMER)
+        self.timer_makers = [t.name for t in registry.actions.values() if t.makes == TIMER]
 
     def problem(self, path: DataPath, message: str) -> None:
         self.problems.append(self.chart.origin.problem(path, message))
@@ -104,42 +100,8 @@ class _Validator:
                     f"{path} has two children named {child.name!r}",
                 )
             seen.add(child.name)
-        if state.policy is Policy.PRIORITY:
-            self.priority(state, path, where)
-        elif state.policy is Policy.SEQUENTIAL:
-            self.sequential(state, path, where)
-
-    def priority(self, state: StateDef, path: str, where: DataPath) -> None:
-        *chosen, ground = state.states
-        last = (*where, "states", len(state.states) - 1)
-        if ground.pre:
-            self.problem(
-                (*last, "pre"),
-                f"priority state {path} has no ground state: its last child {ground.name} has "
-                "a pre-condition; add a last child without one, chosen when no other is",
-            )
-        if ground.post:
-            self.problem(
-                (*last, "post"),
-                f"the ground state {path}.{ground.name} cannot have a post-condition: it is "
-                f"where {path} rests when no other child's pre-condition holds",
-            )
-        for index, child in enumerate(chosen):
-            if not child.pre:
-                self.problem(
-                    (*where, "states", index),
-                    f"{path}.{child.name} has no pre-condition, so the children after it "
-                    f"could never be chosen; only the last child (the ground state) may lack one",
-                )
-
-    def sequential(self, state: StateDef, path: str, where: DataPath) -> None:
-        for index, child in enumerate(state.states[:-1]):
-            if not child.post:
-                self.problem(
-                    (*where, "states", index),
-                    f"{path}.{child.name} has no post-condition, so the sequence {path} "
-                    "would never advance past it",
-                )
+        if state.policy is not None and state.states:
+            definition(state.policy).check_children(state, path, where, self.problem)
 
     def unknown_target(self, name: str, path: str, where: DataPath, parent: StateDef) -> None:
         siblings = listed(child.name for child in parent.states)
@@ -161,9 +123,10 @@ class _Validator:
             self.problem(where, f"unknown trigger type {trigger.type!r}; known: {known}")
         elif trigger.type == TIMER and trigger.name not in self.timers:
             started = listed(sorted(self.timers)) or "none"
+            makers = " or ".join(self.timer_makers)
             self.problem(
                 where,
-                f"no start_timer action starts a timer named {trigger.name!r} "
+                f"no {makers + ' ' if makers else ''}action starts a timer named {trigger.name!r} "
                 f"(timers started: {started})",
             )
 
@@ -198,6 +161,18 @@ class _Validator:
                 self.problem(where_param, f"{declared.name}: {param.name!r} {refusal}")
             else:
                 yield param.name, param.convert(value)
+
+
+def made_events(chart: Chart, registry: Registry, kind: str) -> set[str]:
+    """The names of the events of ``kind`` that the actions of ``chart`` make (the timers
+    its ``start_timer`` actions start, for ``timer``)."""
+    made = set()
+    for _, state, _ in chart.walk():
+        for action in (*state.enter, *state.exit):
+            declared = registry.actions.get(action.type)
+            if declared is not None and declared.makes == kind:
+                made.add(str(action.arguments.get("name")))
+    return made
 
 
 def listed(names: Iterable[str], limit: int = 12) -> str:

@@ -9,6 +9,8 @@ from typing import Any, Generic, SupportsIndex, TypeVar
 
 from statetree.core.events import frame_time
 from statetree.core.options import DEFAULT_MAX_TRANSITIONS, Options
+from statetree.core.refs import Ref, new_instance, shallow_copy_refused
+from statetree.core.saving import machine_state, set_machine_state
 from statetree.core.settle import (
     INIT_STEP,
     PLAIN_CHANGES,
@@ -367,6 +369,22 @@ class MachineCore(Options):
     def __repr__(self) -> str:
         names = ", ".join(type(state).__qualname__ for state in self.walk())
         return f"<StateMachine {self.name!r} [{names}]>"
+
+    # -- saving (pickle, copy.deepcopy): see statetree.core.saving --------------------------
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Saved as data, loaded without running a hook (see the saving guide).
+
+        Raises:
+            SaveError: the machine is running one of its hooks.
+        """
+        return (new_instance, (Ref(type(self)),), machine_state(self))
+
+    def __setstate__(self, saved: dict[str, Any]) -> None:
+        set_machine_state(self, saved)
+
+    def __copy__(self) -> MachineCore:
+        raise shallow_copy_refused(self._label())
 
 
 class StateMachine(MachineCore, Generic[OwnerT]):

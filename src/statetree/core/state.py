@@ -6,6 +6,7 @@ import copy
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, TypeVar
 
 from statetree.core.cause import Cause
+from statetree.core.refs import Ref, attributes, new_instance, set_attributes
 from statetree.errors import StateValueError
 
 if TYPE_CHECKING:
@@ -239,3 +240,12 @@ class State(StateCore, Generic[OwnerT]):
     def __repr__(self) -> str:
         where = f" depth={self.depth}" if self._is_on_stack() else ""
         return f"<{type(self).__qualname__}{where}>"
+
+    # -- saving (pickle, copy.deepcopy): see statetree.core.refs -----------------------------
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Saved as its class's name and its attributes; loaded without ``__init__``."""
+        return (new_instance, (Ref(type(self)),), attributes(self))
+
+    def __setstate__(self, values: dict[str, Any]) -> None:
+        set_attributes(self, values)

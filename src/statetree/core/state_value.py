@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from statetree.errors import StateValueError
 
@@ -72,3 +72,18 @@ class StateValue(Generic[T]):
 
     def __repr__(self) -> str:
         return f"StateValue({self._value!r})"
+
+    # -- saving (pickle, copy.deepcopy) -------------------------------------------------------
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Saved as its value and the value each holding state found."""
+        return (load_state_value, (), {"value": self._value, "holders": list(self._holders)})
+
+    def __setstate__(self, saved: dict[str, Any]) -> None:
+        self._value = saved["value"]
+        self._holders = list(saved["holders"])
+
+
+def load_state_value() -> StateValue[Any]:
+    """The loader of a saved state value (its ``__setstate__`` fills it); named in saves."""
+    return StateValue(None)

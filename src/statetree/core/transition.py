@@ -13,10 +13,19 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Final
 
+from statetree.core.refs import Ref, target_of
 from statetree.core.state import HAS_ENTER, State
 from statetree.errors import StateArgumentError, TransitionTargetError
 
-__all__ = ["Transition", "TransitionKind", "concurrent", "inner", "inner_entry", "sibling"]
+__all__ = [
+    "Transition",
+    "TransitionKind",
+    "concurrent",
+    "inner",
+    "inner_entry",
+    "load_transition",
+    "sibling",
+]
 
 
 class TransitionKind(enum.IntEnum):
@@ -81,6 +90,12 @@ class Transition:
                 f"{name}() needs a State subclass as its target, got {target!r} "
                 f"({type(target).__name__}); pass the class itself, e.g. st.{name}(Stand)"
             )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Saved as its kind, its targets' names and its arguments."""
+        regions = tuple(Ref(root) for root in self.regions)
+        saved = (int(self.kind), Ref(self.target), self.args, dict(self.kwargs), regions)
+        return (load_transition, saved)
 
     def __repr__(self) -> str:
         targets = self.regions or (self.target,)
@@ -190,3 +205,23 @@ def _first_concurrent(roots: tuple[type[State[Any]], ...]) -> Transition:
             first._st_concurrent = {}
         first._st_concurrent[roots] = transition
     return transition
+
+
+def load_transition(
+    kind: int,
+    target: object,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    regions: tuple[object, ...],
+) -> Transition:
+    """The loader of a saved transition (named in saves): the shared one when it takes no
+    arguments, as ``st.sibling(Target)`` and the like return."""
+    chosen = TransitionKind(kind)
+    if chosen is CONCURRENT:
+        return concurrent(*(target_of(root) for root in regions))
+    cls = target_of(target)
+    if args or kwargs:
+        return Transition(chosen, cls, tuple(args), kwargs)
+    if chosen is SIBLING:
+        return sibling(cls)
+    return inner(cls) if chosen is INNER else inner_entry(cls)

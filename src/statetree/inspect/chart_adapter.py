@@ -16,7 +16,6 @@ from typing import Any
 from statetree.chart import ActionCall, Chart, ChartMachine, Reloaded, chart_structure, format_of
 from statetree.chart import Event as ChartEvent
 from statetree.chart.model import triggers_of
-from statetree.chart.registry import RAISE, START_TIMER, TIMER
 from statetree.core.trace import Step, StepKind
 from statetree.inspect.adapters import (
     Category,
@@ -56,9 +55,9 @@ def palette(chart: Chart) -> tuple[Trigger, ...]:
         for condition in conditions:
             found.update(((t.type, t.name), None) for t in triggers_of(condition))
         for action in (*state.enter, *state.exit):
-            made = {START_TIMER: TIMER, RAISE: "event"}.get(action.type)
-            if made is not None:
-                found[(made, str(action.arguments["name"]))] = None
+            declared = chart.registry.actions.get(action.type)
+            if declared is not None and declared.makes is not None:
+                found[(declared.makes, str(action.arguments["name"]))] = None
     types = list(chart.registry.triggers)
     ordered = sorted(found, key=lambda key: types.index(key[0]) if key[0] in types else len(types))
     levels = chart.registry.triggers

@@ -21,8 +21,9 @@ from typing import Any, Literal
 from statetree.chart import DEFAULT_REGISTRY, Registry, format_of, loads, read_document, to_data
 from statetree.chart.document import Document
 from statetree.chart.load import Format, read_chart_file
-from statetree.chart.model import Chart
+from statetree.chart.model import DEFAULT_POLICY, Chart
 from statetree.chart.parts import placements
+from statetree.chart.policy import DEFINITIONS
 from statetree.inspect.adapters import InspectError, PreparedEdit
 from statetree.inspect.chart_ops import OPERATIONS, apply_edit
 from statetree.inspect.chart_patterns import param_data
@@ -94,6 +95,7 @@ class ChartFile:
             "chart": to_data(chart),
             "states": [path for path, _, _ in chart.walk()],
             "parts": {path: list(parts) for path, parts in placements(chart).items()},
+            "policies": policies_data(),
             "operations": [*OPERATIONS] if self.format != "toml" else [],
             "registry": registry_data(self.registry or chart.registry, self.registry is not None),
         }
@@ -182,6 +184,17 @@ class ChartFile:
     def _cannot_save(self, error: OSError) -> InspectError:
         reason = error.strerror or str(error)
         return InspectError(f"cannot save {self.path.name}: {reason}; the file is as it was")
+
+
+def policies_data() -> dict[str, Any]:
+    """The policies a state may take, each with what it does, and the default one."""
+    return {
+        "default": DEFAULT_POLICY.value,
+        "choices": [
+            {"name": policy.value, "summary": found.summary}
+            for policy, found in DEFINITIONS.items()
+        ],
+    }
 
 
 def registry_data(registry: Registry, checked: bool) -> dict[str, Any]:

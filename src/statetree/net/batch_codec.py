@@ -263,7 +263,7 @@ class BatchCodec:
         numbers = self.compiled.by_path
         word = 0
         for active in configuration.states:
-            word |= 1 << numbers[_path_of(active.cls, self._classes)]._id
+            word |= 1 << numbers[self._path_of(active.cls)]._id
         return word
 
     # -- applying --------------------------------------------------------------------------
@@ -314,16 +314,27 @@ class BatchCodec:
         """``configuration`` (checked by the codec) with ``compiled``'s classes.
 
         Raises:
-            UsageError: the codec does not allow it.
+            UsageError: a state is not one of the codec's chart (another codec read it), or
+                the codec does not allow the configuration.
         """
-        self.codec.bits_of(configuration)
 
         def twin(active: ActiveState) -> ActiveState:
-            cls = compiled.by_path[_path_of(active.cls, self._classes)]
+            cls = compiled.by_path[self._path_of(active.cls)]
             inner = None if active.inner is None else twin(active.inner)
             return ActiveState(cls, active.payload, inner, tuple(map(twin, active.regions)))
 
-        return Configuration(twin(configuration.root))
+        translated = Configuration(twin(configuration.root))
+        self.codec.bits_of(configuration)
+        return translated
+
+    def _path_of(self, cls: type[State[Any]]) -> str:
+        for path, known in self._classes.items():
+            if known is cls:
+                return path
+        raise UsageError(
+            f"the configurations hold a state {cls.__qualname__} of another chart than "
+            f"{self.compiled.chart.name!r}: apply configurations this codec read"
+        )
 
     def receive(
         self,
@@ -350,13 +361,6 @@ class BatchCodec:
                 f"batch {batch.name!r} runs chart {batch.chart.name!r}, not the codec's "
                 f"{self.compiled.chart.name!r}"
             )
-
-
-def _path_of(cls: type[State[Any]], classes: Mapping[str, type[State[Any]]]) -> str:
-    for path, known in classes.items():
-        if known is cls:
-            return path
-    raise AssertionError(f"{cls!r} is not a class of the codec")  # the codec decoded it
 
 
 def _joined(values: list[int], inverse: Indexes, width: int) -> int:

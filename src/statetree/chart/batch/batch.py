@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import cast
+from typing import Any, cast
 
 from numpy.typing import ArrayLike
 
@@ -37,7 +37,9 @@ from statetree.chart.machine import ChartMachine
 from statetree.chart.model import Chart
 from statetree.chart.reload import Reloaded
 from statetree.chart.runtime import bind_handlers
+from statetree.chart.saving import batch_state, load_batch
 from statetree.core.options import DEFAULT_MAX_TRANSITIONS
+from statetree.core.refs import Ref, new_instance
 from statetree.errors import UsageError
 
 __all__ = ["ChartBatch"]
@@ -388,7 +390,7 @@ class ChartBatch(Readings):
             before = agents.clocks
             with _Hidden(agents, stuck, before):
                 self._stepper.run(
-                    (_NONE, _NONE, 0),
+                    (_NONE, _NONE, 0, _NONE),
                     (before + step, self._table.bound, 0),
                     lambda machine, _: machine.tick(step),
                 )
@@ -409,10 +411,10 @@ class ChartBatch(Readings):
             UsageError: as :meth:`send_each` or :meth:`tick`; nothing changed.
             BatchLoopError: an agent could not settle (the others completed the frame).
         """
-        if choices is None:
-            self.tick(dt)
-            return
         span = time_step(dt, "frame")
+        if choices is None:
+            self.tick(span)
+            return
         mapping = self._inputs(events)
         picks = self._picks(choices, self.size)
 
@@ -556,6 +558,18 @@ class ChartBatch(Readings):
             raise UsageError("join() needs at least one shard")
         snapshot = BatchSnapshot.join([shard.snapshot() for shard in shards])
         return shards[0]._shard(snapshot)
+
+    # -- saving (pickle, copy): see statetree.chart.saving ----------------------------------
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Saved as its chart, its snapshot's bytes, its handlers (by name), name, bound and
+        backend."""
+        saved = batch_state(self, self._handlers, self._table.bound)
+        return (new_instance, (Ref(type(self)),), saved)
+
+    def __setstate__(self, saved: dict[str, Any]) -> None:
+        loaded = load_batch(type(self), BatchSnapshot, saved, backend_names())
+        vars(self).update(vars(loaded))
 
     # -- population ------------------------------------------------------------------------
 

@@ -34,7 +34,7 @@ from statetree.chart.batch.buffers import (
 )
 from statetree.chart.batch.table import CALLS, FAIL, FIRE, NCALLS, NEXT, SRC, TIMED
 
-__all__ = ["DONE", "FULL", "MISS", "choose", "given", "group", "run"]
+__all__ = ["DONE", "FULL", "MISS", "checked", "choose", "given", "group", "run"]
 
 DONE, MISS, FULL = 0, 1, 2
 """Status codes (``status[CODE]``)."""
@@ -59,12 +59,23 @@ def _rows(program: Any, e: int, due: Array, order: Array, clock: float) -> None:
         base = max(base, order[r])
     for r in range(rows):
         source = entries[e, SRC + r]
-        if source == KILL:
+        if source == KILL:  # a stopped row keeps no start order (as the NumPy pass)
             due[r] = math.nan
+            if order.size:
+                order[r] = 0
         elif source == START:
             due[r] = clock + delays[e, r]
             if order.size:
                 order[r] = base + entries[e, SRC + rows + r]
+
+
+@inline
+def _load(due: Array, order: Array, agent: int, mine: Array, ranks: Array) -> None:
+    """Read one agent's timer rows (deadlines and start orders) into ``mine``, ``ranks``."""
+    for r in range(mine.size):
+        mine[r] = due[r, agent]
+    for r in range(ranks.size):
+        ranks[r] = order[r, agent]
 
 
 @inline
@@ -85,16 +96,21 @@ def _first_due(due: Array, order: Array, end: float) -> int:
 @jit
 def run(work: Any, timing: Any, agents: Any, program: Any, b: Any) -> None:
     """Each agent ``ids[i]``, ``i < count`` (``work``: ascending ``ids``, ``inputs``,
-    ``count``) processes input ``inputs[i]`` (or ``inputs[0]`` for all); then, when
-    ``timing`` (each epoch's end of a tick, the most timers an agent fires, the number of
-    the first firing's processing) has ends, every agent fires its timers due by then, in
-    order, each its own processing. An agent whose input did not settle does not fire.
-    Each agent's arrays are read when needed and written once, if changed.
+    ``count``, ``mapping``) processes input ``inputs[i]`` (or ``inputs[0]`` for all); with
+    a negative ``count``, ``inputs`` holds a choice per agent slot instead (negative: none;
+    slots past its end, kept for agents to come, have none)
+    and each agent given one processes input ``mapping[choice]``. Then, when ``timing``
+    (each epoch's end of a tick, the most timers an agent fires, the number of the first
+    firing's processing) has ends, every agent fires its timers due by then, in order, each
+    its own processing. An agent whose input did not settle does not fire. Each agent's
+    arrays are read when needed and written once, if changed.
 
     The loop is one function: numba hands every array to a called function with its
     bookkeeping, which made the pass twice as slow when it was split into calls.
     """
-    ids, inputs, count = work
+    ids, inputs, count, mapping = work
+    dense = count < 0
+    chosen = inputs.size if dense else 0  # the slots a choice is given for
     ends, bound, fired_from = timing
     situations, epochs, clocks, due, order = agents
     table, info, entries = program[0], program[1], program[2]
@@ -110,15 +126,29 @@ def run(work: Any, timing: Any, agents: Any, program: Any, b: Any) -> None:
     nrec, nundo, nfail = status[NREC], status[NUNDO], status[NFAIL]
     i, agent, code = status[CURSOR], status[POS], DONE
     while True:
-        given = ids[i] if i < count else size
-        if not ticking:
-            agent = given
-        elif single and rows == 1:  # the next agent with a timer due, or given an input
-            first_row, end = due[0], ends[0]
-            while agent < given and not first_row[agent] <= end:
+        # The next agent given an input or, in a tick, with a timer due.
+        given = size if dense else (ids[i] if i < count else size)
+        if dense and not ticking:
+            while agent < chosen and inputs[agent] < 0:
                 agent += 1
+            if agent >= chosen:
+                break
+        elif not ticking:
+            agent = given
+        elif single and rows == 1:
+            first_row, end = due[0], ends[0]
+            if dense:
+                while (
+                    agent < size
+                    and (agent >= chosen or inputs[agent] < 0)
+                    and not first_row[agent] <= end
+                ):
+                    agent += 1
+            else:
+                while agent < given and not first_row[agent] <= end:
+                    agent += 1
         else:
-            while agent < given:
+            while agent < given and not (agent < chosen and inputs[agent] >= 0):
                 end = ends[0] if single else ends[epochs[agent]]
                 waiting = False
                 for r in range(rows):
@@ -128,67 +158,64 @@ def run(work: Any, timing: Any, agents: Any, program: Any, b: Any) -> None:
                 agent += 1
         if agent >= size:
             break
+        if dense:
+            has_input = agent < chosen and inputs[agent] >= 0
+            x = np.int64(mapping[inputs[agent]]) if has_input else np.int64(0)
+        else:
+            has_input = given == agent
+            x = np.int64(inputs[0] if one else inputs[i]) if has_input else np.int64(0)
         s = situations[agent]
         first = nrec
         failed = -2  # none; -1: too many timers; else the entry that did not settle
         loaded = changed = False  # the agent's rows: read when needed, written if changed
         clock = NEVER  # read when needed: most processings start no timer
-        if given == agent:  # its input
-            e = table[s, inputs[0] if one else inputs[i]]
-            if e < 0:
-                status[MISSING_S], status[MISSING_X] = s, inputs[0] if one else inputs[i]
-                code = MISS
-                break
-            if entries[e, TIMED]:
-                for r in range(rows):
-                    mine[r] = due[r, agent]
-                for r in range(ordered):
-                    ranks[r] = order[r, agent]
-                loaded = changed = True
-                clock = clocks[0] if one_clock else clocks[epochs[agent]]
-                _rows(program, e, mine, ranks, clock)
-            s = entries[e, NEXT]
-            if entries[e, NCALLS]:
-                if nrec == records.shape[0]:
-                    code = FULL
-                    break
-                records[nrec, 0], records[nrec, 1], records[nrec, 2] = agent, 0, e
-                nrec += 1
-            if entries[e, FAIL] >= 0:
-                failed = e
         fired = 0
-        while ticking and failed == -2:  # its timers due, in order
-            if not loaded:
-                for r in range(rows):
-                    mine[r] = due[r, agent]
-                for r in range(ordered):
-                    ranks[r] = order[r, agent]
-                loaded = True
-            end = ends[0] if single else ends[epochs[agent]]
-            r = _first_due(mine, ranks, end)
-            if r < 0:
-                break
-            if fired == bound:
-                failed = -1
-                break
-            fired += 1
-            clock = mine[r]
-            mine[r] = math.nan
-            changed = True
-            x = info[s, FIRE + r]
+        pending = has_input  # its input first, then its timers due, in order
+        while failed == -2:
+            if pending:
+                pending, number = False, 0
+            else:
+                if not ticking:
+                    break
+                end = ends[0] if single else ends[epochs[agent]]
+                if not loaded:  # most agents given an input have no timer due
+                    waiting = False
+                    for r in range(rows):
+                        waiting |= due[r, agent] <= end
+                    if not waiting:
+                        break
+                    _load(due, order, agent, mine, ranks)
+                    loaded = True
+                r = _first_due(mine, ranks, end)
+                if r < 0:
+                    break
+                if fired == bound:
+                    failed = -1
+                    break
+                fired += 1
+                clock = mine[r]
+                mine[r] = math.nan
+                changed = True
+                x = info[s, FIRE + r]
+                number = fired_from + fired - 1
             e = table[s, x]
             if e < 0:
                 status[MISSING_S], status[MISSING_X] = s, x
                 code = MISS
                 break
             if entries[e, TIMED]:
+                if not loaded:
+                    _load(due, order, agent, mine, ranks)
+                    loaded = True
+                if clock == NEVER:
+                    clock = clocks[0] if one_clock else clocks[epochs[agent]]
+                changed = True
                 _rows(program, e, mine, ranks, clock)
             s = entries[e, NEXT]
             if entries[e, NCALLS]:
                 if nrec == records.shape[0]:
                     code = FULL
                     break
-                number = fired_from + fired - 1
                 records[nrec, 0], records[nrec, 1], records[nrec, 2] = agent, number, e
                 nrec += 1
             if entries[e, FAIL] >= 0:
@@ -219,7 +246,7 @@ def run(work: Any, timing: Any, agents: Any, program: Any, b: Any) -> None:
                 due[r, agent] = mine[r]
             for r in range(ordered):
                 order[r, agent] = ranks[r]
-        if given == agent:
+        if has_input and not dense:
             i += 1
         agent += 1
     status[POS], status[CURSOR], status[CODE] = agent, i, code
@@ -250,16 +277,39 @@ def choose(choices: Array, ids: Array, mapping: Array, situations: Array, todo: 
 
 
 @jit
+def checked(choices: Array, events: int, situations: Array, todo: Array) -> int:
+    """0 when every choice (one per agent slot) names an event or none and every agent
+    given one is there; else :data:`BAD_CHOICE` / :data:`DEAD`, as :func:`choose`."""
+    wrong = False
+    for i in range(choices.size):  # no branch: the loop runs at memory speed
+        c = choices[i]
+        wrong |= (c >= events) | ((c >= 0) & (situations[i] == 0))
+    if wrong:
+        for i in range(choices.size):
+            c = choices[i]
+            if c >= events or (c >= 0 and situations[i] == 0):
+                todo[0, 0] = i
+                return BAD_CHOICE if c >= events else DEAD
+    return 0
+
+
+@jit
 def given(chosen: Any, timing: Any, agents: Any, program: Any, b: Any) -> int:
-    """``send_each`` (no ends in ``timing``) or a frame: :func:`choose` (``chosen``: the
-    choices, the agent of each or none, the input of each event, where to list the agents
-    given one), then, when every choice is right, :func:`run` the agents given an event
-    (and, for a frame, every agent's timers). Returns what :func:`choose` returns."""
+    """``send_each`` (no ends in ``timing``) or a frame: every choice checked (``chosen``:
+    the choices, the agent of each or none, the input of each event, where to list the
+    agents given one), then, when all are right, :func:`run` the agents given an event (and,
+    for a frame, every agent's timers). Returns what :func:`choose` returns."""
     choices, ids, mapping, todo = chosen
+    if ids.size == 0:  # a choice per slot: the pass reads them in place
+        count = checked(choices, mapping.size, agents[0], todo)
+        if count >= 0:
+            b[6][CHOSEN] = -1
+            run((ids, choices, -1, mapping), timing, agents, program, b)
+        return count
     count = choose(choices, ids, mapping, agents[0], todo)
     if count >= 0:
         b[6][CHOSEN] = count
-        run((todo[0], todo[1], count), timing, agents, program, b)
+        run((todo[0], todo[1], count, mapping), timing, agents, program, b)
     return count
 
 

@@ -19,8 +19,8 @@ from functools import cached_property
 
 from statetree.chart.compile import CompiledChart
 from statetree.chart.events import Event
-from statetree.chart.model import Policy
-from statetree.chart.registry import START_TIMER, TIMER
+from statetree.chart.policy import runs_regions
+from statetree.chart.registry import TIMER
 
 __all__ = ["Layout", "TimerKey", "timer_pairs"]
 
@@ -35,11 +35,12 @@ class TimerKey:
 
 
 def timer_pairs(compiled: CompiledChart) -> Iterable[tuple[int, str]]:
-    """The (state number, timer name) of every timer the chart's enter actions start."""
-    hosted = START_TIMER in compiled.host_actions  # a registry's own action of that name
+    """The (state number, timer name) of every timer the chart's enter actions start: those
+    of the built-in actions that make timer events (a host's action makes none)."""
+    declared = compiled.chart.registry.actions
     for cls in compiled.classes:
         for action in cls._definition.enter:
-            if action.type == START_TIMER and not hosted:
+            if declared[action.type].makes == TIMER:
                 yield cls._id, str(action.arguments["name"])
 
 
@@ -100,7 +101,7 @@ class Layout:
 
     def concurrent(self, number: int) -> bool:
         """Whether state ``number`` runs its children as regions."""
-        return self.compiled.classes[number]._definition.policy is Policy.CONCURRENT
+        return runs_regions(self.compiled.classes[number]._definition)
 
     def together(self, one: int, other: int) -> bool:
         """Whether states ``one`` and ``other`` can be active at the same time."""

@@ -153,6 +153,8 @@ def _meta(text: bytes) -> dict[str, Any]:
         meta = json.loads(text.decode())
     except (UnicodeDecodeError, ValueError) as error:
         raise DecodeError(f"batch snapshot metadata is not JSON: {error}") from None
+    except RecursionError:  # no snapshot nests: only damaged or hostile bytes do
+        raise DecodeError("batch snapshot metadata nests too deeply") from None
     shapes = {
         "chart": str,
         "carried": list,

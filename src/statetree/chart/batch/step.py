@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from importlib import import_module
 from importlib.util import find_spec
 from types import ModuleType
@@ -43,7 +44,7 @@ __all__ = ["Replay", "Stepper", "backend_names"]
 
 Replay = Callable[[ChartMachine, int], object]
 """Redo a call on one agent's machine (the agent's index given)."""
-Work = tuple[NDArray[np.integer], NDArray[np.integer], int]
+Work = tuple[NDArray[np.integer], NDArray[np.integer], int, NDArray[np.integer]]
 """The agents given an input (ascending), their inputs (or one for all), how many."""
 Timing = tuple[Floats, int, int]
 """A tick: each epoch's clock at its end (none: no tick), the most timers an agent fires,
@@ -93,7 +94,7 @@ class Stepper:
     def process(self, ids: Indexes, inputs: Indexes, replay: Replay) -> None:
         """One processing for each agent ``ids`` (ascending) of its input, then its calls."""
         if ids.size:
-            self.run((ids, inputs, ids.size), _NO_TICK, replay)
+            self.run((ids, inputs, ids.size, inputs[:0]), _NO_TICK, replay)
 
     def run(self, work: Work, timing: Timing, replay: Replay) -> None:
         """A pass (see :func:`statetree.chart.batch.kernel.run`), then what follows it."""
@@ -116,18 +117,28 @@ class Stepper:
         buffers = self.buffers
         buffers.reset()
         if self.backend == "numpy":
-            agents, inputs, wrong = vector.send(choices, ids, mapping, self.agents.situations)
+            situations = self.agents.situations
+            if ids.size:
+                agents, inputs, wrong = vector.send(choices, ids, mapping, situations)
+                work: Work = (agents, inputs, agents.size, mapping)
+            else:  # a choice per slot: the pass reads them in place
+                wrong, work = (
+                    vector.checked(choices, mapping.size, situations),
+                    (ids, choices, -1, mapping),
+                )
             if wrong < 0:
-                vector.run(self.table, self.agents, (agents, inputs, agents.size), timing, buffers)
+                vector.run(self.table, self.agents, work, timing, buffers)
         else:
-            todo = self._todo(choices.size)
+            todo = self._todo(choices.size if ids.size else 1)
             table = self.table
             program = (table.table, table.info, table.entries, table.delays)
             arrays, outputs = self._arrays(), buffers.as_tuple()
             count = _kernel().given((*chosen, todo), timing, arrays, program, outputs)
             wrong = int(todo[0, 0]) if count < 0 else -1
-            if count >= 0 and buffers.status[CODE]:
-                self._compiled((todo[0], todo[1], count), timing)
+            if count >= 0 and buffers.status[CODE]:  # go on from where the pass stopped
+                dense = not ids.size
+                work = (ids, choices, -1, mapping) if dense else (todo[0], todo[1], count, mapping)
+                self._compiled(work, timing)
         if wrong < 0:
             self._after(timing, replay)
         return wrong
@@ -181,7 +192,7 @@ class Stepper:
             finally:
                 self.calling = None
         if status[NFAIL]:
-            self._failed(replay)
+            self._failed(replay, clocks_before)
         if self.diverts:
             diverts, self.diverts = self.diverts, {}
             for agent in sorted(diverts):
@@ -325,9 +336,10 @@ class Stepper:
         if float(agents.clock(agent)) != machine.clock:
             agents.set_clocks(np.array([agent]), np.array([machine.clock]))
 
-    def _failed(self, replay: Replay) -> None:
+    def _failed(self, replay: Replay, clocks_before: Floats | None) -> None:
         """Note the pass's failures: the cycle of a processing's entry or, for an agent that
-        fired too many timers, the cycle its machine names when replayed; and their clocks."""
+        fired too many timers, the cycle its machine names when replayed from its clock
+        before the call; and their clocks."""
         buffers = self.buffers
         count = int(buffers.status[NFAIL])
         for n, (agent, entry) in enumerate(buffers.fails[:count].tolist()):
@@ -335,14 +347,14 @@ class Stepper:
                 cycle = self.table.failures[int(self.table.entries[entry, FAIL])]
                 self.failures.setdefault(agent, Failure(cycle))
             else:
-                self.failures.setdefault(agent, self._timer_loop(agent, replay))
+                self.failures.setdefault(agent, self._timer_loop(agent, replay, clocks_before))
             clock = float(buffers.fail_clock[n])
             if float(self.agents.clock(agent)) != clock:
                 self.agents.set_clocks(np.array([agent]), np.array([clock]))
 
-    def _timer_loop(self, agent: int, replay: Replay) -> Failure:
+    def _timer_loop(self, agent: int, replay: Replay, clocks_before: Floats | None) -> Failure:
         names = dict.fromkeys(self.table.layout.compiled.host_actions, _nothing)
-        machine = self.machine_of(agent, names, None)
+        machine = self.machine_of(agent, names, clocks_before)
         try:
             replay(machine, agent)
         except TransitionLoopError as error:
@@ -376,6 +388,7 @@ class Stepper:
         self.diverts = {}
 
 
+@cache  # an import per call costs a dict lookup and a lock each frame
 def _kernel() -> ModuleType:
     """The compiled pass (importing it imports numba: only batches that use it pay that)."""
     return import_module("statetree.chart.batch.kernel")

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from statetree.chart.batch.step import Timing, Work
     from statetree.chart.batch.table import Table
 
-__all__ = ["group", "rows_after", "run", "send"]
+__all__ = ["checked", "group", "rows_after", "run", "send"]
 
 START = -2
 Ints = NDArray[np.int64]
@@ -42,27 +42,30 @@ def rows_after(
 ) -> tuple[Floats, Ints]:
     """The timer rows of agents after entries ``e`` (``due``, ``order``: rows by agents,
     of the layout the entries' sources refer to)."""
+    # np.where throughout: a boolean index costs a search for its true entries.
     rows = table.layout.rows
     sources = table.entries[e, SRC : SRC + rows].T
     kept = sources >= 0
     picked = np.clip(sources, 0, None)
-    after: Floats = np.full(sources.shape, np.nan)
-    ordered = table.layout.ordered
-    ranks = np.zeros(sources.shape if ordered else (0, e.size), np.int64)
-    if due.shape[0]:
-        after[kept] = np.take_along_axis(due, picked, axis=0)[kept]
-        if ordered and order.shape[0]:
-            ranks[kept] = np.take_along_axis(order, picked, axis=0)[kept]
     started = sources == START
-    after[started] = (clock + table.delays[e].T)[started]
-    if ordered:
-        base = order.max(axis=0) if order.shape[0] else np.zeros(e.size, np.int64)
-        ranks[started] = (base + table.entries[e, SRC + rows :].T)[started]
-    return after, ranks
+    after: Floats = np.full(sources.shape, np.nan)
+    if due.shape[0]:
+        after = np.where(kept, np.take_along_axis(due, picked, axis=0), after)
+    after = np.where(started, clock + table.delays[e].T, after)
+    if not table.layout.ordered:
+        return after, np.zeros((0, e.size), np.int64)
+    ranks = np.zeros(sources.shape, np.int64)
+    if order.shape[0]:
+        ranks = np.where(kept, np.take_along_axis(order, picked, axis=0), ranks)
+    base = order.max(axis=0) if order.shape[0] else np.zeros(e.size, np.int64)
+    return after, np.where(started, base + table.entries[e, SRC + rows :].T, ranks)
 
 
 def _first_due(due: Floats, order: Ints, end: Floats) -> Indexes:
     """The row each agent fires first (``due``: rows, agents), or -1."""
+    if due.shape[0] == 1:  # the common case, without the general case's minimum
+        one: Indexes = np.where(due[0] <= end, 0, -1)
+        return one
     waiting = np.where(due <= end, due, np.inf)
     first = waiting.min(axis=0)
     candidates = waiting == first
@@ -96,8 +99,13 @@ class _Round:
         )
         self.s[going] = table.entries[e, NEXT]
         calls = table.entries[e, NCALLS] > 0
-        self.records.append((going[calls], numbers[calls], e[calls]))
+        if calls.all():
+            self.records.append((going, numbers, e))
+        elif calls.any():
+            self.records.append((going[calls], numbers[calls], e[calls]))
         stop = table.entries[e, FAIL] >= 0
+        if not stop.any():  # the rule: masks cost a search for their true entries
+            return going
         self.failed[going[stop]] = e[stop]
         going_on: Indexes = going[~stop]
         return going_on
@@ -105,7 +113,8 @@ class _Round:
     def fire(self, ends: Floats, bound: int, fired_from: int) -> None:
         """Fire every due timer of the agents that did not fail, round by round."""
         fired = np.zeros(self.s.size, np.int64)
-        going = np.flatnonzero(self.failed == -2)
+        stopped = self.failed != -2
+        going = np.flatnonzero(~stopped) if stopped.any() else np.arange(self.s.size)
         while going.size:
             rows = _first_due(self.due[:, going], self.order[:, going], ends[going])
             going, rows = going[rows >= 0], rows[rows >= 0]
@@ -128,18 +137,23 @@ class _Round:
         where = np.concatenate([r[0] for r in records]) if records else none
         numbers = np.concatenate([r[1] for r in records]) if records else none
         entries = np.concatenate([r[2] for r in records]) if records else none
-        order = np.lexsort((numbers, where))
-        noted = np.zeros(ids.size, np.bool_)
-        noted[where] = True
-        noted |= self.failed != -2
-        kept = ids[noted]
+        # Each round's agents are ascending: one round needs no sort.
+        order = np.lexsort((numbers, where)) if len(records) > 1 else slice(None)
+        fails = self.failed != -2
+        failing = bool(fails.any())
+        if len(records) == 1 and not failing:  # one round: its agents, each once
+            kept = ids[where]
+        else:
+            noted = fails.copy()
+            noted[where] = True
+            kept = ids[noted]
         out.put_undo(
             kept, agents.situations[kept], agents.epochs[kept], agents.due[:, kept],
             agents.order[:, kept],
         )  # fmt: skip
         out.put_records(ids[where[order]], numbers[order], entries[order])
-        fails = self.failed != -2
-        out.put_failures(ids[fails], self.failed[fails], self.clock[fails])
+        if failing:
+            out.put_failures(ids[fails], self.failed[fails], self.clock[fails])
         agents.situations[ids] = self.s
         agents.due[:, ids] = self.due
         agents.order[:, ids] = self.order
@@ -149,32 +163,52 @@ def run(table: Table, agents: Agents, work: Work, timing: Timing, out: Buffers) 
     """:func:`statetree.chart.batch.kernel.run`, with array operations: each agent given an
     input processes it, then (for a tick) every agent fires its due timers, round by
     round."""
-    ids, inputs, _ = work
+    ids, inputs, count, mapping = work
     ends, bound, fired_from = timing
     size = agents.situations.size
-    every = ids.astype(np.intp)
+    dense = count < 0  # a choice per agent slot (see the kernel)
+    # Masks, not a union of sorted indexes or a search in them: both hash or sort.
+    chosen = np.zeros(size, np.bool_)
+    if dense:  # slots past the choices, kept for agents to come, have none
+        chosen[: inputs.size] = inputs >= 0
     if ends.size:
         end_of = np.broadcast_to(ends[0] if ends.size == 1 else ends[agents.epochs], (size,))
-        due_now = np.flatnonzero((agents.due <= end_of).any(axis=0))
-        every = np.union1d(every, due_now).astype(np.intp)
+        due = agents.due
+        moving = due[0] <= end_of if due.shape[0] == 1 else (due <= end_of).any(axis=0)
+        if not dense:
+            chosen[ids] = True
+        moving |= chosen
+        every = np.flatnonzero(moving)
+        given = np.flatnonzero(chosen[every])
+    else:
+        every = np.flatnonzero(chosen) if dense else ids.astype(np.intp)
+        given = np.arange(every.size)
+    if dense:
+        inputs = mapping[inputs[every[given]]]
     if every.size == 0:
         return
     state = _Round(
         table,
         every,
-        agents.situations[every].copy(),
+        agents.situations[every],  # a fancy index copies
         agents.due[:, every],
         agents.order[:, every],
-        agents.clock(every).astype(np.float64),
+        np.full(every.size, agents.clocks[0]) if agents.clocks.size == 1 else agents.clock(every),
         np.full(every.size, -2, np.int64),
     )
-    given = np.searchsorted(every, ids)
     if given.size:
         e = _entries(table, state.s[given], np.broadcast_to(inputs, given.shape))
         state.apply(e, given, np.zeros(given.size, np.int64))
     if ends.size:
         state.fire(end_of[every], bound, fired_from)
     state.write(agents, out)
+
+
+def checked(choices: NDArray[np.integer], events: int, situations: NDArray[Any]) -> int:
+    """-1 when every choice (one per agent slot) names an event or none and every agent
+    given one is there; else the position of the first that does not."""
+    wrong = (choices >= events) | ((choices >= 0) & (situations[: choices.size] == 0))
+    return int(wrong.argmax()) if wrong.any() else -1
 
 
 def send(
@@ -204,7 +238,11 @@ def group(
     keyed = keys[starts + np.arange(which.size)]
     rank = np.empty(ranked.size, np.int64)
     rank[ranked] = np.arange(ranked.size)
-    order = np.lexsort((records[which, 0], rank[keyed], records[which, 1]))
+    # Records come by agent: a stable sort by bucket keeps each bucket's agents ascending
+    # (NumPy's stable sort of 16-bit keys is a radix sort).
+    bucket = records[which, 1].astype(np.int64) * ranked.size + rank[keyed]
+    small = np.int16 if bucket.size == 0 or bucket.max() < 1 << 15 else np.int64
+    order = np.argsort(bucket.astype(small), kind="stable")
     agents: Indexes = records[which[order], 0].astype(np.intp)
     numbers, keyed = records[which[order], 1], keyed[order]
     cuts = (np.flatnonzero((np.diff(numbers) != 0) | (np.diff(keyed) != 0)) + 1).tolist()

@@ -28,7 +28,7 @@ from statetree.chart.shard.layout import Layout
 from statetree.chart.shard.parts import ShardHandler, ShardPart, ShardSetup, StepFunction, take
 from statetree.chart.shard.reading import ShardedReadings
 from statetree.core.options import DEFAULT_MAX_TRANSITIONS
-from statetree.errors import UsageError
+from statetree.errors import SaveError, UsageError
 
 __all__ = ["ShardedBatch"]
 
@@ -374,6 +374,18 @@ class ShardedBatch(ShardedReadings):
     def close(self) -> None:
         """End the batch: its actors end too (or go back to the pool it was given)."""
         self._driver.close()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Refused: a pickle or a copy cannot take the agents living in Ray actors.
+
+        Raises:
+            SaveError: always.
+        """
+        raise SaveError(
+            f"cannot save sharded batch {self.name!r}: its agents live in Ray actors. Save "
+            "its snapshot() (and the data columns you need), and rebuild it with "
+            "ShardedBatch.restore or ChartBatch.restore"
+        )
 
     def __enter__(self) -> ShardedBatch:
         return self

@@ -4,11 +4,12 @@
 // change its policy, its conditions, actions and transitions (typed controls), or drag
 // from one state to a sibling to draw a transition. A state is offered only the parts the
 // chart loader accepts where it stands: the server says which ("parts" of each state, from
-// the chart's own rule), the page never decides it. Every change is checked by the
-// server's chart loader as you type ("check-chart": its messages show next to the field),
-// then applied with "edit-chart": the server edits the file's document (YAML comments
-// kept), loads it, hot-reloads the running machine and saves the file. Undo and redo go
-// back and forth through the saved edits.
+// the chart's own rule), and which policies there are ("policies", from their
+// definitions); the page never decides either. Every change is checked by the server's
+// chart loader as you type ("check-chart": its messages show next to the field), then
+// applied with "edit-chart": the server edits the file's document (YAML comments kept),
+// loads it, hot-reloads the running machine and saves the file. Undo and redo go back and
+// forth through the saved edits.
 "use strict";
 
 import { actionList, asList, conditionEditor, conditionList, fromList, transitionList } from "./controls.js";
@@ -16,7 +17,6 @@ import { button, debounce, element, input, labelled, select, shortName } from ".
 import { notify } from "./notices.js";
 import { patternChart, patternList, usedStateForm } from "./patterns.js";
 
-const POLICIES = [["", "(default: explicit)"], "explicit", "sequential", "priority", "concurrent"];
 const SECTIONS = {
   pre: ["Pre-conditions", "When its parent may choose it (all must hold)"],
   post: ["Post-conditions", "When it is done (any one suffices)"],
@@ -283,7 +283,7 @@ export class ChartEditor {
     const named = { pre: "pre-conditions", post: "post-conditions", transitions: "transitions" };
     const read = Object.keys(named).filter((part) => parts.has(part)).map((part) => named[part]);
     const may = read.length ? read.join(" and ") : "no pre- or post-conditions and no transitions";
-    const where = parent ? `Under a ${parent.policy || "explicit"} parent` : "As the root";
+    const where = parent ? `Under a ${this.policyOf(parent)} parent` : "As the root";
     const others = read.length ? "; nothing would read the others" : ": nothing would read them";
     return `${where}, this state may have ${may}${others}.`;
   }
@@ -313,11 +313,22 @@ export class ChartEditor {
     return box;
   }
 
+  // A state's policy: the default one when it names none (the server says which).
+  policyOf(state) {
+    return state?.policy || this.source.policies.default;
+  }
+
   policyRow(path, state, allowed) {
-    const choices = allowed ? POLICIES : [["", "(none: no children)"]];
+    const { choices: known, default: fallback } = this.source.policies;
+    const choices = allowed
+      ? [["", `(default: ${fallback})`], ...known.map((choice) => choice.name)]
+      : [["", "(none: no children)"]];
     const policy = select(choices, state.policy || "", "policy");
     policy.dataset.field = "policy";
     policy.disabled = !allowed;
+    for (const option of policy.options) {
+      option.title = known.find((choice) => choice.name === option.value)?.summary || "";
+    }
     const message = element("div", "field-message");
     policy.addEventListener("change", () => {
       this.edit({ op: "set-policy", path, policy: policy.value || null }, message);
@@ -401,7 +412,7 @@ export class ChartEditor {
       const parent = stateAt(this.source.chart, parentPath(from)).state;
       notify(
         `${shortName(parentPath(from))} does not read its children's transitions (its ` +
-          `policy is ${parent?.policy || "explicit"}).`,
+          `policy is ${this.policyOf(parent)}).`,
       );
       return;
     }

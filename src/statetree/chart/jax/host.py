@@ -1,0 +1,107 @@
+"""A frame read on the host: its host calls in ``ChartBatch``'s order, its loop error."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import jax
+import numpy as np
+from numpy.typing import ArrayLike
+
+from statetree.chart.actions import ActionCall
+from statetree.chart.batch import vector
+from statetree.chart.batch.actions import BatchCall
+from statetree.chart.batch.batch import ChartBatch
+from statetree.chart.batch.errors import BatchLoopError
+from statetree.chart.jax.engine import SETTLED, TIMERS, Agents, Frame
+from statetree.errors import UsageError
+
+if TYPE_CHECKING:
+    from statetree.chart.jax.program import ChartProgram
+
+__all__ = ["calls", "loop_error"]
+
+
+def _one(array: Any, what: str, ndim: int) -> np.ndarray[Any, Any]:
+    found = np.asarray(array)
+    if found.ndim != ndim:
+        raise UsageError(
+            f"{what} takes the frame of one environment: index its batch axes first "
+            f"(an array of {found.ndim} axes where {ndim} were expected)"
+        )
+    return found
+
+
+def calls(program: ChartProgram, frame: Frame) -> list[BatchCall]:
+    """The host calls of ``frame``, bucket by bucket as ``ChartBatch`` makes them: by
+    processing, then by moment; each naming its agents, ascending."""
+    entries = _one(frame.entries, "host_calls()", 2)
+    over = np.flatnonzero(_one(frame.overflow, "host_calls()", 1))
+    if over.size:
+        shown = ", ".join(map(str, over[:10].tolist()))
+        raise UsageError(
+            f"agents {shown} made host calls in more processings than the program records "
+            f"({program.record}): build it with a larger record to read them in order"
+        )
+    number, agent = np.nonzero(entries >= 0)
+    order = np.lexsort((number, agent))
+    records = np.stack([agent[order], number[order], entries[number, agent][order]], axis=1)
+    table = program.table
+    buckets, agents = vector.group(
+        records.astype(np.int64), table.entries, table.call_keys, table.ranked
+    )
+    found = []
+    for _, key, start, stop in buckets:
+        entities = agents[start:stop].astype(np.intp)
+        entities.setflags(write=False)
+        found.append(BatchCall(table.keys[key][1], entities))
+    return found
+
+
+def loop_error(
+    program: ChartProgram,
+    frame: Frame,
+    before: Agents | None,
+    choices: ArrayLike | None,
+    dt: float,
+) -> BatchLoopError | None:
+    """The ``BatchLoopError`` of the agents of ``frame`` that could not settle."""
+    failure = _one(frame.failure, "loop_error()", 1)
+    agents = np.flatnonzero(failure != SETTLED)
+    if not agents.size:
+        return None
+    first = int(agents[0])
+    code = int(failure[first])
+    cycle: tuple[str, ...] = ()
+    if code >= 0:
+        cycle = program.cycles[code]
+    elif before is not None:
+        cycle = _timer_cycle(program, before, first, choices, dt)
+    return BatchLoopError(
+        f"{program.name}[{first}]",
+        cycle,
+        program.table.bound,
+        agents.tolist(),
+        timers=code == TIMERS,
+    )
+
+
+def _timer_cycle(
+    program: ChartProgram, before: Agents, agent: int, choices: ArrayLike | None, dt: float
+) -> tuple[str, ...]:
+    """The cycle of the agent's timers: its step replayed by a batch of it alone."""
+    one = jax.tree.map(lambda array: np.asarray(array)[..., agent : agent + 1], before)
+    handlers = dict.fromkeys(program.compiled.host_actions, _ignore)
+    batch = ChartBatch.restore(
+        program.snapshot(one), program.compiled, handlers, max_transitions=program.table.bound
+    )
+    pick = -1 if choices is None else int(np.asarray(choices).reshape(-1)[agent])
+    try:
+        batch.frame(dt, program.events, [pick])
+    except BatchLoopError as error:
+        return error.cycle
+    return ()
+
+
+def _ignore(call: ActionCall | BatchCall) -> None:
+    """A host action replayed only to learn a cycle: not performed."""

@@ -1,0 +1,330 @@
+"""ChartProgram: one chart as pure JAX functions over many agents' arrays.
+
+The program is built once on the host (the chart's complete table, as arrays); its
+functions are pure and traceable, so a caller puts them inside its own ``jax.jit``,
+``jax.vmap`` and ``lax.scan``. Host actions are not called: each step returns which agents
+performed which action (:class:`~statetree.chart.jax.engine.Frame`), and the actions'
+parameters are arrays too (:meth:`ChartProgram.params`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from numpy.typing import ArrayLike
+
+from statetree.chart.actions import ActionCall
+from statetree.chart.batch.actions import BatchCall
+from statetree.chart.batch.errors import BatchLoopError
+from statetree.chart.batch.snapshot import BatchSnapshot
+from statetree.chart.batch.table import Table, table_of
+from statetree.chart.compile import CompiledChart, compile_chart
+from statetree.chart.events import Event, time_step
+from statetree.chart.jax import convert, engine, host
+from statetree.chart.jax.complete import complete
+from statetree.chart.jax.engine import Agents, Frame
+from statetree.chart.jax.tables import Tables, build
+from statetree.chart.model import Chart
+from statetree.chart.registry import TIMER
+from statetree.core.options import DEFAULT_MAX_TRANSITIONS
+from statetree.errors import UsageError
+
+__all__ = ["ChartProgram"]
+
+RECORD = 4
+"""How many processings of each agent a frame lists in order, by default."""
+
+
+class ChartProgram:
+    """A chart compiled to JAX functions: ``init``, ``step``, ``set_levels`` and reads.
+
+    Every agent of a program behaves exactly as its own ``ChartMachine`` (and as an agent
+    of a ``ChartBatch``) fed the same calls: the program runs the same table.
+
+    Args:
+        chart: the chart, or a chart compiled once.
+        events: the events a step can give an agent, ``choices`` being indexes into them
+            (default: every event a transition of the chart waits for, timers excepted,
+            in the chart's order).
+        max_transitions: how many changes one processing may make, and how many timers
+            one agent may fire in one step, before the agent fails.
+        record: how many processings of each agent a frame lists in order
+            (``Frame.entries``); the host actions performed are in ``Frame.calls`` all
+            the same.
+        name: the program's name in errors (default: the chart's).
+        carried: timers a reload carried over that the chart no longer starts, as
+            (state path, timer name): a snapshot's ``carried``.
+
+    Raises:
+        ChartError: ``chart`` is invalid.
+        UsageError: an event is a level trigger or not an event, a number is wrong, or
+            the chart reaches too many situations for a complete table.
+    """
+
+    def __init__(
+        self,
+        chart: Chart | CompiledChart,
+        events: Sequence[Event] | None = None,
+        *,
+        max_transitions: int = DEFAULT_MAX_TRANSITIONS,
+        record: int = RECORD,
+        name: str | None = None,
+        carried: Sequence[tuple[str, str]] = (),
+    ) -> None:
+        compiled = chart if isinstance(chart, CompiledChart) else compile_chart(chart)
+        _at_least(max_transitions, 1, "max_transitions")
+        _at_least(record, 0, "record")
+        table = table_of(compiled, max_transitions, tuple(carried))
+        complete(table)
+        self.table: Table = table
+        self.record = record
+        self.name = compiled.chart.name if name is None else name
+        self.events: tuple[Event, ...] = _events(compiled, events)
+        self.actions: tuple[ActionCall, ...] = tuple(
+            call for call in compiled.calls if call.type in compiled.host_actions
+        )
+        """The host actions of the chart: row ``a`` of ``Frame.calls`` is ``actions[a]``."""
+        inputs = [table.layout.input_of(event) for event in self.events]
+        self.tables: Tables = build(table, inputs, self.actions)
+        self.cycles: tuple[tuple[str, ...], ...] = tuple(table.failures)
+        """The cycle of each failure code of ``Frame.failure`` (codes from 0)."""
+
+    # -- the chart ---------------------------------------------------------------------------
+
+    @property
+    def compiled(self) -> CompiledChart:
+        """The compiled chart."""
+        return self.table.layout.compiled
+
+    @property
+    def paths(self) -> tuple[str, ...]:
+        """The path of every state, by state number (what :meth:`leaf_ids` gives)."""
+        return self.table.layout.paths
+
+    @property
+    def levels(self) -> tuple[Event, ...]:
+        """The chart's level triggers, in bit order."""
+        return self.table.layout.levels
+
+    def params(self, action: str) -> tuple[tuple[int, ...], dict[str, jax.Array]]:
+        """The host actions of type ``action`` and their parameters as arrays.
+
+        Returns:
+            The rows of ``Frame.calls`` of that type, and for each parameter an array of
+            its value in each of them, of JAX's default types (strings as their index in
+            ``labels(action, name)``), so a step's effects are array arithmetic on
+            ``frame.calls[rows]``.
+
+        Raises:
+            UsageError: the chart has no host action of that type.
+        """
+        rows = tuple(a for a, call in enumerate(self.actions) if call.type == action)
+        if not rows:
+            known = ", ".join(sorted({call.type for call in self.actions})) or "none"
+            raise UsageError(
+                f"chart {self.compiled.chart.name!r} has no host action {action!r} "
+                f"(it has: {known})"
+            )
+        names = dict.fromkeys(name for a in rows for name in self.actions[a].params)
+        return rows, {name: self._param(rows, name) for name in names}
+
+    def labels(self, action: str, name: str) -> tuple[str, ...]:
+        """The strings parameter ``name`` of actions ``action`` takes, in the order of
+        their indexes in :meth:`params` (sorted)."""
+        rows = self.params(action)[0]
+        values = {self.actions[a].params.get(name) for a in rows}
+        return tuple(sorted(value for value in values if isinstance(value, str)))
+
+    def _param(self, rows: Sequence[int], name: str) -> jax.Array:
+        values = [self.actions[a].params.get(name) for a in rows]
+        if all(isinstance(value, str) for value in values):
+            labels = sorted({str(value) for value in values})
+            return jnp.asarray([labels.index(str(value)) for value in values], jnp.int32)
+        if any(isinstance(value, str) or value is None for value in values):
+            raise UsageError(
+                f"parameter {name!r} of the chart's {self.actions[rows[0]].type!r} actions "
+                "is missing from some or mixes strings with numbers: it has no array"
+            )
+        return jnp.asarray(values)
+
+    # -- steps -------------------------------------------------------------------------------
+
+    def init(self, n: int) -> Agents:
+        """``n`` agents that have not started (the first step starts them), at clock 0."""
+        return engine.init(self.tables, _at_least(n, 0, "init() count"))
+
+    def step(
+        self, agents: Agents, choices: ArrayLike, dt: jax.Array | float
+    ) -> tuple[Agents, Frame]:
+        """A frame: agent ``i`` gets event ``events[choices[i]]`` (none when negative),
+        then its clock advances by ``dt`` and its due timers fire: ``ChartBatch.frame``.
+
+        ``dt`` must be finite and at least 0 (checked when it is a number, not an array).
+        A choice past the events, or given to a free slot, is refused: the agent gets no
+        event and ``Frame.refused`` says so.
+
+        Raises:
+            UsageError: ``choices`` is not one integer per agent, or ``dt`` is wrong.
+        """
+        if not isinstance(dt, jax.Array):
+            dt = time_step(dt, "step")
+        picks = jnp.asarray(choices)
+        count = agents.situation.shape[-1]
+        if picks.shape[-1:] != (count,) or not jnp.issubdtype(picks.dtype, jnp.integer):
+            raise UsageError(
+                f"step() needs one integer choice per agent ({count}), got shape "
+                f"{picks.shape} of type {picks.dtype}"
+            )
+        return engine.step(
+            self.tables, agents, picks, dt, record=self.record, actions=len(self.actions)
+        )
+
+    def tick(self, agents: Agents, dt: jax.Array | float) -> tuple[Agents, Frame]:
+        """A step in which no agent gets an event: ``ChartBatch.tick``."""
+        none = jnp.full(agents.situation.shape, -1, jnp.int32)
+        return self.step(agents, none, dt)
+
+    def set_levels(
+        self,
+        agents: Agents,
+        levels: Mapping[Event, ArrayLike],
+        where: ArrayLike | None = None,
+    ) -> tuple[Agents, Frame]:
+        """Hold or release level triggers: each event a boolean, or one per agent (only
+        for the agents ``where`` is true, when given). An agent whose levels change
+        starts if it has not, then processes once, seeing them all; the others are left
+        as they are: ``ChartBatch.set_levels``.
+
+        Raises:
+            UsageError: an event is not a level trigger of the chart.
+        """
+        bits, given = jnp.zeros((), jnp.int32), 0
+        for event, on in levels.items():
+            if event not in self.levels:
+                known = ", ".join(map(str, self.levels)) or "none"
+                raise UsageError(f"{event} is not a level trigger of the chart (it has: {known})")
+            bit = 1 << self.levels.index(event)
+            bits = bits | jnp.where(jnp.asarray(on, jnp.bool_), bit, 0)
+            given |= bit
+        named = given if where is None else jnp.where(jnp.asarray(where, jnp.bool_), given, 0)
+        return engine.set_levels(
+            self.tables, agents, bits, named, record=self.record, actions=len(self.actions)
+        )
+
+    # -- reads -------------------------------------------------------------------------------
+
+    def number(self, path: str) -> int:
+        """The number of the state at ``path``.
+
+        Raises:
+            UsageError: the chart has no such state.
+        """
+        found = self.table.layout.numbers.get(path)
+        if found is None:
+            known = ", ".join(self.paths)
+            raise UsageError(
+                f"chart {self.compiled.chart.name!r} has no state {path!r}; states: {known}"
+            )
+        return found
+
+    def is_active(self, agents: Agents, path: str) -> jax.Array:
+        """Whether the state at ``path`` is active, for each agent."""
+        return self.tables.active[agents.situation, self.number(path)]
+
+    def active(self, agents: Agents) -> jax.Array:
+        """``(..., n, states)``: each agent's active flag of every state, by number."""
+        return self.tables.active[agents.situation]
+
+    def leaf_ids(self, agents: Agents, within: str | None = None) -> jax.Array:
+        """For each agent, the number of its innermost active state inside ``within``
+        (the root by default), -1 for none; as ``ChartBatch.leaf_ids``.
+
+        Raises:
+            UsageError: no such state, or a state inside it hosts concurrent regions.
+        """
+        layout = self.table.layout
+        top = 0 if within is None else self.number(within)
+        end = layout.end[top]
+        regions = [n for n in range(top, end) if layout.concurrent(n)]
+        if regions:
+            raise UsageError(
+                f"state {layout.paths[regions[0]]} runs concurrent regions, so an agent has "
+                "one innermost state in each: read each region with leaf_ids(region)"
+            )
+        flags = np.asarray(self.tables.active)[:, top:end]
+        leaves = np.where(flags.any(axis=1), end - 1 - np.argmax(flags[:, ::-1], axis=1), -1)
+        return jnp.asarray(leaves, jnp.int32)[agents.situation]
+
+    # -- the host's side -----------------------------------------------------------------------
+
+    def host_calls(self, frame: Frame) -> list[BatchCall]:
+        """The host calls of one frame (of one environment), as ``ChartBatch`` makes them:
+        every agent's calls in the order its machine makes them, each call naming every
+        agent making it, ascending.
+
+        Raises:
+            UsageError: an agent made more processings than the frame records.
+        """
+        return host.calls(self, frame)
+
+    def loop_error(
+        self,
+        frame: Frame,
+        before: Agents | None = None,
+        choices: ArrayLike | None = None,
+        dt: float = 0.0,
+    ) -> BatchLoopError | None:
+        """The error ``ChartBatch`` raises for the agents of one frame that could not
+        settle (``None`` if all did). To name the cycle of agents that fired too many
+        timers, give the agents ``before`` the step and its ``choices`` and ``dt``."""
+        return host.loop_error(self, frame, before, choices, dt)
+
+    def snapshot(self, agents: Agents) -> BatchSnapshot:
+        """The agents (of one environment) as a ``BatchSnapshot``: ``ChartBatch.restore``
+        takes it, and so does :meth:`restore`."""
+        return convert.snapshot(self, agents)
+
+    def restore(self, snapshot: BatchSnapshot) -> Agents:
+        """The agents of ``snapshot`` (of a ``ChartBatch`` or of :meth:`snapshot`).
+
+        Raises:
+            DecodeError: the snapshot is of another chart, or impossible.
+            UsageError: its agents hold levels the chart does not use, or are in
+                situations this program's table lacks (see :meth:`covering`).
+        """
+        return convert.restore(self, snapshot)
+
+    def covering(self, snapshot: BatchSnapshot) -> ChartProgram:
+        """A program of this chart whose table holds every agent of ``snapshot`` (this one
+        when it already does): an agent restored from another batch may be in a situation
+        no fresh agent reaches, such as after a reload."""
+        if convert.covers(self, snapshot):
+            return self
+        return ChartProgram(
+            self.compiled,
+            self.events,
+            max_transitions=self.table.bound,
+            record=self.record,
+            name=self.name,
+            carried=snapshot.carried,
+        )
+
+
+def _at_least(value: object, least: int, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < least:
+        raise UsageError(f"{what} must be an integer of at least {least}, got {value!r}")
+    return int(value)
+
+
+def _events(compiled: CompiledChart, events: Sequence[Event] | None) -> tuple[Event, ...]:
+    if events is None:
+        return tuple(event for event in compiled.edges if event.kind != TIMER)
+    for event in events:
+        if not isinstance(event, tuple) or len(event) != 2:
+            raise UsageError(f"{event!r} is not an event: use Event(kind, name)")
+        if event[0] in compiled.level_kinds:
+            raise UsageError(f"{event} is a level trigger: use set_levels()")
+    return tuple(Event(*event) for event in events)

@@ -1,0 +1,49 @@
+"""The sequential policy: children run in order, each until its post-condition holds.
+
+The first child is entered (or the one history recorded); when the active child's
+post-condition holds, the next one is. The last child stays: the sequential state's own
+post-condition says when the whole sequence is done, for its parent to read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from statetree.chart import states
+from statetree.chart.describe import describe_any
+from statetree.chart.model import DataPath, Policy, StateDef
+from statetree.chart.policy.definition import Entry, PolicyDef, Report, lacking
+from statetree.core.transition import TransitionKind
+from statetree.structure.model import Edge
+
+__all__ = ["DEFINITION"]
+
+
+def _advances(path: str, state: StateDef) -> Iterator[Edge]:
+    """The sequence moves on to the next child when the current one's post-condition holds."""
+    for current, following in zip(state.states, state.states[1:], strict=False):
+        if current.post:
+            target = f"{path}.{following.name}"
+            yield Edge(path, target, TransitionKind.INNER, label=describe_any(current.post))
+
+
+def _check(state: StateDef, path: str, where: DataPath, report: Report) -> None:
+    """Every child but the last needs a post-condition, or the sequence stalls there."""
+    for index, child in lacking(state, "post"):
+        report(
+            (*where, "states", index),
+            f"{path}.{child.name} has no post-condition, so the sequence {path} would never "
+            "advance past it",
+        )
+
+
+DEFINITION = PolicyDef(
+    Policy.SEQUENTIAL,
+    "Children run in order, each until its post-condition holds.",
+    entry=Entry.FIRST,
+    reads=("post",),
+    run=states.sequential,
+    fire_then_run=states.fire_or_sequential,
+    moves=_advances,
+    check=_check,
+)

@@ -1,0 +1,289 @@
+"""Saving and loading charts, chart machines and chart batches (``pickle``, ``copy``).
+
+Everything is saved in formats that last: a chart as its data (the chart format, see
+:func:`~statetree.chart.to_data`; written out state by state when it imports patterns from
+other files, so that a save needs no file), a chart machine as its
+:class:`~statetree.chart.MachineSnapshot` bytes, a batch as its
+:class:`~statetree.chart.BatchSnapshot` bytes. Handlers, the action listener given to a
+machine and its trace sink are saved by name (see :mod:`statetree.core.refs`), the owner as
+pickle saves any object. The listeners added with ``add_event_listener`` and
+``add_action_listener``, and the operations deferred with ``defer``, belong to the program:
+they are left out.
+
+A saved chart machine or batch runs the chart it was saved with; ``reload`` moves it to
+another (the chart a game ships now), keeping every state that is still the same. Loading
+compiles each chart once per process: machines loaded or copied share their chart with the
+machines of the same chart, saved or loaded in this process.
+
+The names of the loaders below are written into every save: renaming one breaks the saves
+written before.
+"""
+
+from __future__ import annotations
+
+import copyreg
+import dataclasses
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Final, Protocol
+from weakref import WeakKeyDictionary, WeakValueDictionary
+
+from statetree.chart.compile import CompiledChart, compile_chart
+from statetree.chart.dump import fingerprint, fingerprint_of, to_data
+from statetree.chart.errors import ChartError
+from statetree.chart.load import from_data
+from statetree.chart.machine_snapshot import MachineSnapshot, restore_into, snapshot_of
+from statetree.chart.model import Chart, StateDef
+from statetree.chart.registry import DEFAULT_REGISTRY, ActionType, Registry, TriggerType
+from statetree.core.refs import Ref, saved_data, target_of
+from statetree.core.trace import TraceLevel
+from statetree.errors import LoadError, SaveError, UsageError
+
+if TYPE_CHECKING:
+    from statetree.chart.machine import ChartMachine
+
+__all__ = [
+    "FORMAT",
+    "batch_state",
+    "blank_machine",
+    "chart_fingerprint",
+    "load_batch",
+    "load_chart",
+    "load_compiled",
+    "load_registry",
+    "machine_state",
+    "set_machine_state",
+]
+
+FORMAT: Final = 1
+"""The version of the saved data of a chart machine or batch."""
+
+_FINGERPRINTS: WeakKeyDictionary[CompiledChart, str] = WeakKeyDictionary()
+_COMPILED: WeakValueDictionary[tuple[str, object], CompiledChart] = WeakValueDictionary()
+
+
+def chart_fingerprint(compiled: CompiledChart) -> str:
+    """The fingerprint of ``compiled``'s chart (computed once per compiled chart)."""
+    found = _FINGERPRINTS.get(compiled)
+    if found is None:
+        found = _FINGERPRINTS[compiled] = fingerprint(compiled.chart)
+    return found
+
+
+# -- charts and registries ------------------------------------------------------------------
+
+
+def _written_out(state: StateDef) -> StateDef:
+    """``state`` with every pattern use written out (uses are expanded already)."""
+    return dataclasses.replace(state, use=None, states=tuple(map(_written_out, state.states)))
+
+
+def _saved_data(chart: Chart) -> dict[str, object]:
+    """The data a save holds for ``chart``: its own, unless it imports patterns from files."""
+    if chart.imports:
+        chart = dataclasses.replace(chart, root=_written_out(chart.root), patterns=(), imports=())
+    return to_data(chart)
+
+
+def _reduce_registry(registry: Registry) -> tuple[Any, ...]:
+    triggers = tuple(registry.triggers.values())
+    return (load_registry, (triggers, tuple(registry.actions.values())))
+
+
+def load_registry(triggers: tuple[TriggerType, ...], actions: tuple[ActionType, ...]) -> Registry:
+    """The loader of a saved registry."""
+    return Registry.of(triggers, actions)
+
+
+def _reduce_chart(chart: Chart) -> tuple[Any, ...]:
+    registry = None if chart.registry is DEFAULT_REGISTRY else chart.registry
+    data = _saved_data(chart)
+    return (load_chart, (data, registry, fingerprint_of(data)))
+
+
+def load_chart(data: object, registry: Registry | None, saved: str) -> Chart:
+    """The loader of a saved chart, whose data had the fingerprint ``saved``.
+
+    Raises:
+        LoadError: this version of statetree does not read the chart as it was saved.
+    """
+    try:
+        chart = from_data(data, registry or DEFAULT_REGISTRY, file="<saved chart>")
+    except ChartError as error:
+        raise LoadError(f"the saved chart does not load: {error}") from None
+    if fingerprint(chart) != saved:
+        raise LoadError(
+            f"the saved chart {chart.name!r} reads back as another chart in this version "
+            f"(fingerprint {fingerprint(chart)}, saved as {saved})"
+        )
+    return chart
+
+
+def _key(chart: Chart, fingerprint: str) -> tuple[str, object]:
+    """What makes two charts compile alike: their data and their registry."""
+    registry = chart.registry
+    if registry is DEFAULT_REGISTRY:
+        return fingerprint, None
+    return fingerprint, (tuple(registry.triggers.values()), tuple(registry.actions.values()))
+
+
+def _reduce_compiled(compiled: CompiledChart) -> tuple[Any, ...]:
+    # Loads in this process find this very chart (and its classes) again.
+    _COMPILED.setdefault(_key(compiled.chart, chart_fingerprint(compiled)), compiled)
+    return (load_compiled, (compiled.chart,))
+
+
+def load_compiled(chart: Chart) -> CompiledChart:
+    """The loader of a saved compiled chart: the one this process has for an equal chart,
+    else ``chart`` compiled."""
+    key = _key(chart, fingerprint(chart))
+    found = _COMPILED.get(key)
+    if found is None:
+        found = compile_chart(chart)
+        _FINGERPRINTS[found] = key[0]
+        _COMPILED[key] = found
+    return found
+
+
+copyreg.pickle(Registry, _reduce_registry)
+copyreg.pickle(Chart, _reduce_chart)
+copyreg.pickle(CompiledChart, _reduce_compiled)
+
+
+def _refs(handlers: Mapping[str, Any], owner: str) -> dict[str, Ref]:
+    """``handlers`` saved by name, each named with ``owner`` (its machine) in messages."""
+    return {
+        name: Ref(handler, f"the handler {name!r} of {owner}") for name, handler in handlers.items()
+    }
+
+
+def _handlers(refs: Mapping[str, Any]) -> dict[str, Any]:
+    return {name: target_of(ref) for name, ref in refs.items()}
+
+
+# -- chart machines ---------------------------------------------------------------------------
+
+
+def machine_state(machine: ChartMachine) -> dict[str, Any]:
+    """What a chart machine saves (see the module's docstring).
+
+    Raises:
+        SaveError: the machine is processing (called from one of its handlers).
+    """
+    core = machine.machine
+    label = f"chart machine {core.name!r}"
+    if machine._runtime.processing:
+        raise SaveError(
+            f"cannot save {label} while it processes (from one of its handlers or "
+            "listeners): save between two calls"
+        )
+    sink = core._extras.sink if core._extras else None
+    on_action = machine._on_action
+    return {
+        "format": FORMAT,
+        "snapshot": snapshot_of(machine, chart_fingerprint(machine.compiled)).to_bytes(),
+        "handlers": _refs(machine._handlers, label),
+        "owner": machine.owner,
+        "on_action": None if on_action is None else Ref(on_action, f"the on_action of {label}"),
+        "name": core.name,
+        "trace": int(core.trace_level),
+        "sink": None if sink is None else Ref(sink, f"the trace sink of {label}"),
+        "max_transitions": core.max_transitions,
+    }
+
+
+def set_machine_state(machine: ChartMachine, saved: object) -> None:
+    """Make ``machine`` (a blank one, see :func:`blank_machine`) the one ``saved`` describes.
+
+    Raises:
+        LoadError: the data is not a chart machine's, or of a format this version cannot
+            read.
+        DecodeError: its snapshot is not one of its chart's.
+    """
+    data = saved_data(saved, "chart machine", FORMAT)
+    snapshot = MachineSnapshot.from_bytes(data["snapshot"])
+    machine._setup(
+        machine.compiled,
+        _handlers(data["handlers"]),
+        on_action=target_of(data["on_action"]),
+        owner=data["owner"],
+        name=data["name"],
+        trace=TraceLevel(data["trace"]),
+        trace_sink=target_of(data["sink"]),
+        max_transitions=data["max_transitions"],
+    )
+    restore_into(machine, snapshot)
+
+
+def _no_handler(call: object) -> None:
+    """The handlers of a machine being loaded, until its own are set."""
+
+
+def blank_machine(ref: object, compiled: CompiledChart) -> ChartMachine:
+    """The loader of a saved chart machine: a machine of ``compiled`` that its
+    ``__setstate__`` then makes the saved one (the owner and handlers, which may refer to
+    the machine, come with the state)."""
+    cls = target_of(ref)
+    machine: ChartMachine = cls(compiled, dict.fromkeys(compiled.host_actions, _no_handler))
+    return machine
+
+
+# -- chart batches ------------------------------------------------------------------------------
+
+
+class _Batch(Protocol):
+    name: str
+
+    @property
+    def compiled(self) -> CompiledChart: ...
+
+    @property
+    def backend(self) -> str: ...
+
+    def snapshot(self) -> Any: ...
+
+
+def batch_state(batch: _Batch, handlers: Mapping[str, Any], bound: int) -> dict[str, Any]:
+    """What a batch saves: its chart, its snapshot's bytes, its handlers (by name), its
+    name, bound and backend.
+
+    Raises:
+        SaveError: the batch is processing (called from one of its handlers).
+    """
+    try:
+        snapshot = batch.snapshot()
+    except UsageError as error:
+        raise SaveError(f"cannot save batch {batch.name!r}: {error}") from None
+    return {
+        "format": FORMAT,
+        "chart": batch.compiled,
+        "snapshot": snapshot.to_bytes(),
+        "handlers": _refs(handlers, f"batch {batch.name!r}"),
+        "name": batch.name,
+        "max_transitions": bound,
+        "backend": batch.backend,
+    }
+
+
+def load_batch(cls: Any, snapshots: Any, saved: object, backends: tuple[str, ...]) -> Any:
+    """The batch ``saved`` describes, built by ``cls.restore`` from its snapshot
+    (``snapshots.from_bytes``), stepped by its backend if it is among the ``backends`` that
+    run here, else by the first (they step alike).
+
+    Raises:
+        LoadError: the data is not a batch's, or of a format this version cannot read.
+        DecodeError: its snapshot is not one of its chart's.
+    """
+    data = saved_data(saved, "chart batch", FORMAT)
+    compiled: CompiledChart = data["chart"]
+    snapshot = snapshots.from_bytes(data["snapshot"])
+    # The chart travels with its snapshot: a chart saved written out (it imported patterns)
+    # has the fingerprint of that form.
+    snapshot = dataclasses.replace(snapshot, chart=chart_fingerprint(compiled))
+    return cls.restore(
+        snapshot,
+        compiled,
+        _handlers(data["handlers"]),
+        name=data["name"],
+        max_transitions=data["max_transitions"],
+        backend=data["backend"] if data["backend"] in backends else backends[0],
+    )

@@ -1,0 +1,120 @@
+"""Saving and loading class machines: what ``pickle`` and ``copy.deepcopy`` write and read.
+
+A machine is saved as plain data (a versioned dict): its states in stack order, the region
+stacks of each host, the state values each state holds, its pending events, its time in
+state and its settings; each state is saved as its attributes, and classes and functions by
+name (see :mod:`statetree.core.refs`). Loading builds the objects and puts them back in
+place: no ``__init__``, ``on_enter``, ``on_exit`` or listener runs, and the machine loaded
+(or copied) behaves from then on as the original would have.
+
+A save holds what is the machine's own: the trace sink given to it is saved (by name) with
+the trace level; the listeners attached with ``add_listener`` belong to the program (an
+inspector, a debug view) and are left out.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Final
+
+from statetree.core.cause import Cause
+from statetree.core.options import Extras
+from statetree.core.refs import Ref, attributes, saved_data, set_attributes, target_of
+from statetree.core.trace import TraceLevel, Tracer
+from statetree.core.tree import walk
+from statetree.errors import SaveError
+
+if TYPE_CHECKING:
+    from statetree.core.machine import MachineCore
+
+__all__ = ["FORMAT", "machine_state", "set_machine_state"]
+
+FORMAT: Final = 1
+"""The version of a machine's saved data (each save says which one it was written in)."""
+
+_OWN: Final = frozenset({"_busy", "_extras", "_stack", "_start", "owner"})
+"""The machine's own fields, saved as the data above (a subclass's are saved as they are)."""
+
+
+def machine_state(machine: MachineCore) -> dict[str, Any]:
+    """What ``machine`` saves (see the module's docstring).
+
+    Raises:
+        SaveError: the machine is running (a hook of its own, or another thread).
+    """
+    if machine._busy:
+        raise SaveError(
+            f"cannot save {machine._label()} while it runs (from one of its states' hooks, "
+            "or while another thread processes it): save between two calls, e.g. after "
+            "process_state_transitions() returns"
+        )
+    label = machine._label()
+    extras = machine._extras or Extras()
+    states = list(walk(machine._stack, extras.regions))
+    timers = extras.timers
+    tracer = extras.tracer
+    sink = extras.sink
+    return {
+        "format": FORMAT,
+        "initial": machine._initial,
+        "name": machine.name,
+        "owner": machine.owner,
+        "stack": machine._stack,
+        "regions": [(host, extras.regions[host]) for host in states if host in extras.regions],
+        "values": [(s, extras.saved[id(s)]) for s in states if id(s) in extras.saved],
+        "timers": None if timers is None else [(s, timers[id(s)]) for s in states],
+        "events": list(extras.events),
+        "overrides": [
+            (Ref(cls), Ref(over, f"the override of {cls.__qualname__} in {label}"))
+            for cls, over in extras.overrides.items()
+        ],
+        "max_transitions": extras.max_transitions,
+        "trace": int(tracer.level if tracer else TraceLevel.NONE),
+        "sink": None if sink is None else Ref(sink, f"the trace sink of {label}"),
+        "cause": extras.cause.value,
+        "attributes": {k: v for k, v in attributes(machine).items() if k not in _OWN},
+    }
+
+
+def set_machine_state(machine: MachineCore, saved: dict[str, Any]) -> None:
+    """Put ``machine`` (made without ``__init__``) in the state ``saved`` describes.
+
+    Raises:
+        LoadError: the data is not a machine's, or of a format this version cannot read.
+    """
+    saved = saved_data(saved, "machine", FORMAT)
+    machine._begin(saved["initial"], saved["name"])
+    machine.owner = saved["owner"]
+    machine._stack = saved["stack"]
+    machine._busy = 0
+    machine._extras = None
+    set_attributes(machine, saved["attributes"])
+    extras = Extras()
+    extras.regions = {host: stacks for host, stacks in saved["regions"]}
+    extras.saved = {id(state): values for state, values in saved["values"]}
+    timers = saved["timers"]
+    extras.timers = None if timers is None else {id(s): time for s, time in timers}
+    extras.events = saved["events"]
+    extras.overrides = {target_of(cls): target_of(over) for cls, over in saved["overrides"]}
+    extras.max_transitions = saved["max_transitions"]
+    extras.sink = target_of(saved["sink"])
+    extras.cause = Cause(saved["cause"])
+    level = TraceLevel(saved["trace"])
+    extras.tracer = None if level is TraceLevel.NONE else Tracer(level, extras.sink)
+    if _needed(extras):
+        machine._extras = extras
+
+
+def _needed(extras: Extras) -> bool:
+    """Whether ``extras`` differs from a machine without any (which keeps none)."""
+    default = Extras()
+    return bool(
+        extras.regions
+        or extras.saved
+        or extras.events
+        or extras.overrides
+        or extras.timers is not None
+        or extras.sink is not None
+        or extras.tracer is not None
+        or extras.max_transitions != default.max_transitions
+        or extras.cause is not default.cause
+    )

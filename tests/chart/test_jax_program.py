@@ -1,0 +1,328 @@
+"""ChartProgram as a JAX user sees it: frames, jit / vmap / scan, levels, loops, snapshots,
+reads, parameters and the errors of wrong calls."""
+
+from __future__ import annotations
+
+import runpy
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+jax = pytest.importorskip("jax")
+
+import jax.numpy as jnp  # noqa: E402
+import numpy as np  # noqa: E402
+from jax import lax  # noqa: E402
+
+from statetree.chart import BatchLoopError, ChartBatch, Event, load  # noqa: E402
+from statetree.chart import builder as b  # noqa: E402
+from statetree.chart.batch import BatchSnapshot  # noqa: E402
+from statetree.chart.batch.table import table_of  # noqa: E402
+from statetree.chart.compile import compile_chart  # noqa: E402
+from statetree.chart.jax import TIMERS, UNRECORDED, ChartProgram  # noqa: E402
+from statetree.chart.jax.complete import complete  # noqa: E402
+from statetree.errors import DecodeError, UsageError  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+GAME = runpy.run_path(str(ROOT / "examples" / "charts" / "game.py"))["REGISTRY"]
+CROWD = load(ROOT / "examples" / "charts" / "crowd.json", GAME)
+EVENTS = [Event("input", n) for n in ("Attack", "Jump", "Move", "Stop")] + [
+    Event("event", "Died"),
+    Event("input", "Respawn"),
+]
+ATTACK, JUMP, MOVE, DIED = 0, 1, 2, 4
+IDLE = "enter Character.Alive.Locomotion.Idle: play_animation(name='Idle', loop=True)"
+HIT1 = "enter Character.Alive.Combo.Hit1: play_animation(name='Hit1', loop=False)"
+WALK = "enter Character.Alive.Locomotion.Walk: play_animation(name='Walk', loop=True)"
+DIE = "enter Character.Dead: play_animation(name='Die', loop=False)"
+SPIN = Event("held", "Spin")
+LOOP = b.chart(
+    "Loop",
+    b.state(
+        "Top",
+        b.state("A", transitions=[b.on(b.held("Spin"), "B")]),
+        b.state("B", transitions=[b.on(b.held("Spin"), "A")]),
+    ),
+)
+BLINK = b.chart(
+    "Blink",
+    b.state(
+        "Blink",
+        b.state("Wait", enter=[b.start_timer("T", 0.0)], transitions=[b.on(b.timer("T"), "Go")]),
+        b.state("Go", enter=[b.start_timer("T", 0.0)], transitions=[b.on(b.timer("T"), "Wait")]),
+    ),
+)
+
+
+@pytest.fixture(scope="module")
+def crowd() -> ChartProgram:
+    return ChartProgram(CROWD, EVENTS)
+
+
+def calls(program: ChartProgram, frame: object) -> list[tuple[str, list[int]]]:
+    return [(str(c.action), c.entities.tolist()) for c in program.host_calls(frame)]  # type: ignore[arg-type]
+
+
+def leaves(program: ChartProgram, agents: object) -> list[str]:
+    return [program.paths[n] for n in np.asarray(program.leaf_ids(agents)).tolist()]  # type: ignore[arg-type]
+
+
+def test_a_frame_starts_the_agents_then_gives_each_its_event_then_ticks(
+    crowd: ChartProgram,
+) -> None:
+    agents = crowd.init(4)
+    agents, frame = crowd.step(agents, np.array([-1, ATTACK, DIED, MOVE]), 0.25)
+    # by processing (the starts, then the events), then by the moment of the change
+    assert calls(crowd, frame) == [(IDLE, [0, 1, 2, 3]), (WALK, [3]), (DIE, [2]), (HIT1, [1])]
+    assert leaves(crowd, agents) == [
+        "Character.Alive.Locomotion.Idle",
+        "Character.Alive.Combo.Hit1.Windup",
+        "Character.Dead",
+        "Character.Alive.Locomotion.Walk",
+    ]
+    assert np.asarray(agents.clock).tolist() == [0.25] * 4
+    assert np.asarray(agents.due)[0, 1] == 0.3  # the windup started at 0, when its event came
+    agents, frame = crowd.tick(agents, 0.25)  # at 0.3 the windup ends, the window opens
+    assert calls(crowd, frame) == []
+    assert leaves(crowd, agents)[1] == "Character.Alive.Combo.Hit1.Window"
+    assert np.asarray(agents.due)[0, 1] == 0.3 + 0.4  # counted from the timer's expiry
+    rows, params = crowd.params("play_animation")
+    called = np.asarray(frame.calls)
+    assert called.shape == (len(crowd.actions), 4) and not called.any()
+    assert [crowd.labels("play_animation", "name")[i] for i in np.asarray(params["name"])] == [
+        str(crowd.actions[row].params["name"]) for row in rows
+    ]
+
+
+def test_the_program_runs_inside_jit_vmap_and_scan_as_each_game_alone(
+    crowd: ChartProgram,
+) -> None:
+    games, agents, frames = 3, 6, 24
+    random = np.random.default_rng(7)
+    inputs = random.integers(-3, len(EVENTS), (frames, games, agents)).astype(np.int32)
+
+    @jax.jit
+    def played(start: object, inputs: jax.Array) -> object:
+        def frame(state: object, choices: jax.Array) -> object:
+            state, out = jax.vmap(lambda s, c: crowd.step(s, c, 0.1))(state, choices)
+            return state, out.calls
+
+        return lax.scan(frame, start, inputs)
+
+    start = jax.vmap(lambda _: crowd.init(agents))(jnp.arange(games))
+    together, masks = played(start, jnp.asarray(inputs))
+    step = jax.jit(lambda state, choices: crowd.step(state, choices, 0.1))
+    for game in range(games):
+        alone = crowd.init(agents)
+        for number in range(frames):
+            alone, frame = step(alone, jnp.asarray(inputs[number, game]))
+            assert np.array_equal(np.asarray(frame.calls), np.asarray(masks[number, game]))
+        for mine, theirs in zip(alone, together, strict=True):
+            assert np.array_equal(np.asarray(mine), np.asarray(theirs)[game], equal_nan=True)
+
+
+def test_the_callers_own_arrays_keep_jaxs_default_types(crowd: ChartProgram) -> None:
+    agents, _ = crowd.step(crowd.init(2), np.array([ATTACK, -1]), 0.1)
+    assert (agents.clock.dtype, agents.due.dtype) == (jnp.float64, jnp.float64)
+    assert jnp.zeros(1).dtype == jnp.float32
+    assert crowd.params("play_animation")[1]["loop"].dtype == jnp.bool_
+    assert not jax.config.read("jax_enable_x64")
+
+
+def test_a_choice_naming_no_event_is_refused_and_the_agent_still_ticks(
+    crowd: ChartProgram,
+) -> None:
+    agents, _ = crowd.step(crowd.init(3), np.array([-1, -1, -1]), 0.0)
+    agents, frame = crowd.step(agents, np.array([len(EVENTS), ATTACK, -1]), 0.5)
+    assert np.asarray(frame.refused).tolist() == [True, False, False]
+    assert np.asarray(agents.clock).tolist() == [0.5, 0.5, 0.5]
+    assert leaves(crowd, agents)[0] == "Character.Alive.Locomotion.Idle"
+
+
+def test_levels_change_only_the_agents_they_name() -> None:
+    program = ChartProgram(LOOP, max_transitions=10)
+    batch = ChartBatch(LOOP, 3, max_transitions=10)
+    agents = program.init(3)
+    where = np.array([True, False, True])
+    agents, frame = program.set_levels(agents, {SPIN: True}, where)
+    with pytest.raises(BatchLoopError) as raised:
+        batch.hold(SPIN, [0, 2])
+    error = program.loop_error(frame)
+    assert error is not None
+    assert (error.entities, error.cycle, str(error)) == (
+        raised.value.entities,
+        raised.value.cycle,
+        str(raised.value),
+    )
+    ids = np.asarray(program.leaf_ids(agents)).tolist()
+    assert ids[1] == -1  # not started: its levels did not change
+    assert [program.paths[ids[0]], program.paths[ids[2]]] == [
+        batch.active(0)[-1],
+        batch.active(2)[-1],
+    ]
+    assert np.asarray(frame.failure).tolist() == [0, -1, 0]
+    assert program.cycles == (("Top.A", "Top.B"),)
+
+
+def test_an_agent_firing_too_many_timers_is_reported_with_the_batchs_cycle() -> None:
+    program = ChartProgram(BLINK, max_transitions=8)
+    batch = ChartBatch(BLINK, 2, max_transitions=8)
+    before = program.init(2)
+    after, frame = program.step(before, np.array([-1, -1]), 0.5)
+    with pytest.raises(BatchLoopError) as raised:
+        batch.frame(0.5, [], [-1, -1])
+    assert np.asarray(frame.failure).tolist() == [TIMERS, TIMERS]
+    error = program.loop_error(frame, before, None, 0.5)
+    assert error is not None and error.timers
+    assert (error.entities, error.cycle, str(error)) == (
+        raised.value.entities,
+        raised.value.cycle,
+        str(raised.value),
+    )
+    assert program.loop_error(frame) is not None  # without the agents before: no cycle
+    mine, theirs = program.snapshot(after).arrays, batch.snapshot().arrays
+    for name in theirs:
+        assert np.array_equal(mine[name], theirs[name], equal_nan=True), name
+
+
+def test_snapshots_go_both_ways_with_chartbatch(crowd: ChartProgram) -> None:
+    agents, _ = crowd.step(crowd.init(3), np.array([ATTACK, JUMP, -1]), 0.2)
+    snapshot = BatchSnapshot.from_bytes(crowd.snapshot(agents).to_bytes())
+    batch = ChartBatch.restore(snapshot, CROWD, {"play_animation": lambda call: None})
+    batch.frame(0.2, EVENTS, [-1, -1, DIED])
+    agents, _ = crowd.step(agents, np.array([-1, -1, DIED]), 0.2)
+    back = crowd.restore(batch.snapshot())
+    for mine, theirs in zip(agents, back, strict=True):
+        assert np.array_equal(np.asarray(mine), np.asarray(theirs), equal_nan=True)
+
+
+def test_an_agent_no_fresh_agent_reaches_needs_a_covering_program() -> None:
+    before = b.chart(
+        "Swap", b.state("Root", b.state("A", transitions=[b.on(b.input("X"), "B")]), b.state("B"))
+    )
+    after = b.chart("Swap", b.state("Root", b.state("A"), b.state("B")))
+    batch = ChartBatch(before, 2)
+    batch.send(Event("input", "X"), [1])
+    batch.reload(after)
+    snapshot = batch.snapshot()
+    program = ChartProgram(compile_chart(after))
+    with pytest.raises(UsageError, match=r"run program.covering\(snapshot\)"):
+        program.restore(snapshot)
+    covering = program.covering(snapshot)
+    assert covering.covering(snapshot) is covering
+    agents = covering.restore(snapshot)
+    assert [covering.paths[n] for n in np.asarray(covering.leaf_ids(agents))] == [
+        "Root.A",
+        "Root.B",
+    ]
+
+
+def test_wrong_calls_are_refused_with_what_was_wrong(crowd: ChartProgram) -> None:
+    agents = crowd.init(2)
+    with pytest.raises(UsageError, match=r"is a level trigger: use set_levels\(\)"):
+        ChartProgram(LOOP, [SPIN])
+    with pytest.raises(UsageError, match="is not an event"):
+        ChartProgram(CROWD, ["Attack"])  # type: ignore[list-item]
+    with pytest.raises(UsageError, match=r"one integer choice per agent \(2\)"):
+        crowd.step(agents, np.array([0, 1, 2]), 0.1)
+    with pytest.raises(UsageError, match=r"one integer choice per agent \(2\)"):
+        crowd.step(agents, np.array([0.0, 1.0]), 0.1)
+    with pytest.raises(UsageError, match="time cannot go backwards"):
+        crowd.step(agents, np.array([0, 1]), -1.0)
+    with pytest.raises(UsageError, match="not a level trigger of the chart"):
+        crowd.set_levels(agents, {SPIN: True})
+    with pytest.raises(UsageError, match="has no host action 'strike'"):
+        crowd.params("strike")
+    with pytest.raises(UsageError, match="has no state 'Nowhere'"):
+        crowd.is_active(agents, "Nowhere")
+    with pytest.raises(UsageError, match="record must be an integer of at least 0"):
+        ChartProgram(CROWD, record=-1)
+    games = jax.vmap(lambda _: crowd.init(2))(jnp.arange(2))
+    with pytest.raises(UsageError, match="index their batch axes first"):
+        crowd.snapshot(games)
+    blind = ChartProgram(CROWD, EVENTS, record=0)
+    _, frame = blind.step(blind.init(2), np.array([-1, -1]), 0.1)
+    with pytest.raises(UsageError, match=r"agents 0, 1 made host calls .* larger record"):
+        blind.host_calls(frame)
+    idle = [call.state == "Character.Alive.Locomotion.Idle" for call in blind.actions]
+    assert np.asarray(frame.calls).tolist() == [[row, row] for row in idle]
+
+
+def test_processings_past_the_record_are_flagged_and_their_calls_still_reported() -> None:
+    program = ChartProgram(CROWD, EVENTS, record=1)
+    agents, frame = program.step(program.init(3), np.array([ATTACK, -1, -1]), 0.1)
+    # Agent 0 starts (round 0, recorded), then attacks (round 1, past the record).
+    entries = np.asarray(frame.entries)
+    assert entries[0, 0] == UNRECORDED and entries[0, 1] == entries[0, 2] >= 0
+    assert np.asarray(frame.overflow).tolist() == [True, False, False]
+    names = [str(call.params["name"]) for call in program.actions]
+    performed = {names[a] for a in np.flatnonzero(np.asarray(frame.calls)[:, 0])}
+    assert performed == {"Idle", "Hit1"}
+    with pytest.raises(UsageError, match=r"^agents 0 made host calls in more processings than"):
+        program.host_calls(frame)
+    assert leaves(program, agents)[0] == "Character.Alive.Combo.Hit1.Windup"
+
+
+def test_a_snapshot_holding_levels_the_chart_does_not_use_is_refused(
+    crowd: ChartProgram,
+) -> None:
+    batch = ChartBatch(CROWD, 2, {"play_animation": lambda call: None})
+    batch.hold(Event("held", "Unused"), [1])
+    with pytest.raises(UsageError, match=r"hold levels the chart does not use \(held Unused\)"):
+        crowd.restore(batch.snapshot())
+    other = ChartBatch(LOOP, 1).snapshot()
+    with pytest.raises(DecodeError, match="another chart"):
+        crowd.restore(other)
+
+
+def test_a_chart_too_large_for_a_complete_table_says_what_to_run_instead(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    levels = b.chart(
+        "Levels",
+        b.state(
+            "Root",
+            b.state(
+                "A",
+                transitions=[b.on(b.all_of(*(b.held(f"L{n}") for n in range(13))), "B")],
+            ),
+            b.state("B"),
+        ),
+    )
+    with pytest.raises(
+        UsageError, match=r"13 level triggers: .* stops at 12; run it with ChartBatch"
+    ):
+        ChartProgram(levels)
+    table = table_of(compile_chart(CROWD), 5)
+    with pytest.raises(UsageError, match=r"reaches \d+ situations so far .*\(at most 3 situations"):
+        complete(table, limit=3)
+    # Each situation of a chart with one level has two variants: 4 cells hold 1 situation.
+    monkeypatch.setattr("statetree.chart.jax.complete.MAX_RELEVEL", 4)
+    with pytest.raises(UsageError, match=r"with 1 level trigger, each has 2 variants\): too"):
+        ChartProgram(LOOP, max_transitions=7)
+
+
+def test_reads_name_each_agents_states_as_the_batch_does(crowd: ChartProgram) -> None:
+    batch = ChartBatch(CROWD, 3, {"play_animation": lambda call: None})
+    batch.frame(0.1, EVENTS, [ATTACK, -1, DIED])
+    agents, _ = crowd.step(crowd.init(3), np.array([ATTACK, -1, DIED]), 0.1)
+    assert np.asarray(crowd.leaf_ids(agents)).tolist() == batch.leaf_ids().tolist()
+    inside = "Character.Alive.Combo"
+    assert np.asarray(crowd.leaf_ids(agents, inside)).tolist() == batch.leaf_ids(inside).tolist()
+    assert np.asarray(crowd.is_active(agents, "Character.Alive")).tolist() == [True, True, False]
+    assert np.asarray(crowd.active(agents)).sum(axis=0).tolist() == list(batch.counts().values())
+
+
+def test_without_jax_the_module_says_what_to_install() -> None:
+    # Python refuses to import a module whose entry in sys.modules is None.
+    code = "import sys; sys.modules['jax'] = None; import statetree.chart.jax"
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 1
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.endswith(
+        "statetree.chart.jax needs JAX: install it with pip install 'statetree[jax]'"
+    )

@@ -1,0 +1,69 @@
+"""Save files: a world written whole or not at all, never damaging the last good save, and
+read back with errors that name the file and what is missing."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+import saved_machines as sm
+from test_saving import running_hero
+
+import statetree as st
+
+
+def test_a_saved_world_reads_back_and_goes_on_as_the_original(tmp_path: Path) -> None:
+    hero = running_hero()
+    st.write_save(tmp_path / "slot1.save", hero)
+    loaded = st.read_save(tmp_path / "slot1.save")
+    assert loaded.hooks == hero.hooks
+    for each in (hero, loaded):
+        each.frame(0.25)
+    assert (loaded.hooks, loaded.lines) == (hero.hooks, hero.lines)
+    assert [path.name for path in tmp_path.iterdir()] == ["slot1.save"]
+
+
+def test_a_failed_save_leaves_the_last_good_one_as_it_was(tmp_path: Path) -> None:
+    path = tmp_path / "slot1.save"
+    st.write_save(path, running_hero())
+    good = path.read_bytes()
+    hero = running_hero()
+    hero.machine.add_state_override(sm.Walk, type("Runtime", (sm.Walk,), {}))
+    with pytest.raises(
+        st.SaveError,
+        match=r"^cannot save the class test_save_files\.Runtime \(the override of Walk in "
+        r"machine 'Hero'\): that name does not lead back to it",
+    ):
+        st.write_save(path, hero)
+    hero.lock = threading.Lock()  # type: ignore[attr-defined]
+    hero.machine.remove_state_override(sm.Walk)
+    with pytest.raises(st.SaveError, match=r"^cannot save Hero: "):
+        st.write_save(path, hero)
+    assert path.read_bytes() == good
+    assert [p.name for p in tmp_path.iterdir()] == ["slot1.save"]
+
+
+def test_what_is_not_a_save_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("hello")
+    with pytest.raises(st.LoadError, match=r"notes\.txt is not a statetree save"):
+        st.read_save(path)
+    st.write_save(path, running_hero())
+    path.write_bytes(path.read_bytes()[:-40])
+    with pytest.raises(st.LoadError, match=r"notes\.txt is damaged: "):
+        st.read_save(path)
+
+
+def test_a_save_needing_what_the_program_lost_names_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "slot1.save"
+    st.write_save(path, running_hero())
+    monkeypatch.delattr(sm, "Hero")  # the owner's class: an ordinary object of the game
+    with pytest.raises(st.LoadError, match=r"slot1\.save: the save needs saved_machines\.Hero"):
+        st.read_save(path)
+    monkeypatch.undo()
+    monkeypatch.delattr(sm, "Sprint")  # a state class, saved by name
+    with pytest.raises(st.LoadError, match=r"slot1\.save: the save needs saved_machines\.Sprint"):
+        st.read_save(path)
