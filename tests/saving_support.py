@@ -26,6 +26,8 @@ import pytest
 import statetree
 
 _ROOT = Path(__file__).resolve().parent.parent
+_COMPILED_BUILD = _ROOT / "build" / "compiled"
+"""Where ``make`` builds the compiled core (a copy of the package put first on the path)."""
 
 # The worker: it reports which core it runs, then answers each request (a function and its
 # arguments, pickled) with ("ok", result) or ("error", traceback), each framed by its size.
@@ -66,12 +68,20 @@ class OtherCore:
     """A worker process running the core this process does not run."""
 
     def __init__(self) -> None:
-        paths = [path for path in sys.path if path and Path(path).resolve().is_relative_to(_ROOT)]
-        environment = {
-            **os.environ,
-            "PYTHONPATH": os.pathsep.join(paths),
-            statetree.core.PURE_VARIABLE: "0" if not statetree.__compiled__ else "1",
-        }
+        # The core that runs is the package first on the path: the compiled build, or the
+        # source. The worker's path leaves out this process's package and, for the compiled
+        # core, puts the build first.
+        running = Path(statetree.__file__).resolve().parents[1]
+        paths = [
+            path
+            for path in sys.path
+            if path
+            and Path(path).resolve().is_relative_to(_ROOT)
+            and Path(path).resolve() != running
+        ]
+        if not statetree.__compiled__:
+            paths.insert(0, str(_COMPILED_BUILD))
+        environment = {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
         self._process = subprocess.Popen(
             [sys.executable, "-c", _WORKER],
             stdin=subprocess.PIPE,
