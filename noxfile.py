@@ -74,7 +74,7 @@ def versions(session: nox.Session) -> None:
         "--build-temp",
         f"build/temp-{session.python}",
     )
-    compiled = {"PYTHONPATH": built, "STATETREE_HYPOTHESIS": "versions"}
+    compiled = {"PYTHONPATH": built, "STATETREE_HYPOTHESIS": "brief"}
     session.run(
         "python",
         "-c",
@@ -103,5 +103,5 @@ def versions_pure(session: nox.Session) -> None:
         "no:cacheprovider",
         *LEFT_OUT,
         *AREAS,
-        env={"STATETREE_HYPOTHESIS": "versions"},
+        env={"STATETREE_HYPOTHESIS": "brief"},
     )

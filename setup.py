@@ -73,6 +73,11 @@ def _say_pure(reason: str, remedy: str = NEEDS_COMPILER) -> str:
 class OptionalBuildExt(build_ext):
     """Compile the core if possible; on any failure, say so in one line and keep the source."""
 
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        if self.parallel is None:  # the modules compile on every core (``-j`` says otherwise)
+            self.parallel = os.cpu_count() or 1
+
     def run(self) -> None:
         note = os.path.join(self.build_lib, NOTE)
         if os.path.exists(note):  # left in build/ by an earlier build that failed
@@ -80,6 +85,10 @@ class OptionalBuildExt(build_ext):
         try:
             super().run()
         except Exception as error:  # a missing compiler or header fails in many ways
+            # Half a compiled core would mix two builds: every module built goes too.
+            for name in self.get_outputs():
+                if os.path.exists(name):
+                    os.remove(name)
             line = _say_pure(f"compiling it failed ({type(error).__name__}: {error})")
             self.extensions = []
             self.distribution.ext_modules = []
@@ -87,16 +96,6 @@ class OptionalBuildExt(build_ext):
                 os.makedirs(os.path.dirname(note), exist_ok=True)
                 with open(note, "w", encoding="utf-8") as out:
                     out.write(line.replace("installing", "running", 1) + "\n")
-
-    def build_extension(self, ext: object) -> None:
-        try:
-            super().build_extension(ext)
-        except Exception:
-            # Half a compiled core would mix two builds: remove what was built, then fail.
-            for name in self.get_outputs():
-                if os.path.exists(name):
-                    os.remove(name)
-            raise
 
 
 def core_extensions() -> list[object]:

@@ -9,6 +9,7 @@ import textwrap
 import numpy as np
 import pytest
 from bitmask_strategies import definition_data, requests
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -33,7 +34,7 @@ def check_agreement(rules: list[dict], stream: list, entities: int) -> None:
     assert [batch.mask_of(e) for e in range(entities)] == [m.mask for m in machines]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.data())
 def test_batch_agrees_with_single_machines(data: st.DataObject) -> None:
     rules = data.draw(definition_data())
@@ -42,7 +43,7 @@ def test_batch_agrees_with_single_machines(data: st.DataObject) -> None:
     check_agreement(rules, stream, entities)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(st.data())
 def test_batch_agrees_beyond_64_states(data: st.DataObject) -> None:
     rules = data.draw(definition_data(min_states=65, max_states=150))

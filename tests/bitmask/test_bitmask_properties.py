@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import deque
 
 from bitmask_strategies import Gates, Reference, definition_data, gated, recorded, requests
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -32,7 +33,7 @@ def replay(definition: BitmaskDefinition, start: int, log: list) -> int:
     return mask
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.data())
 def test_machine_agrees_with_the_reference_and_keeps_invariants(data: st.DataObject) -> None:
     rules = data.draw(definition_data())
@@ -61,7 +62,7 @@ def test_machine_agrees_with_the_reference_and_keeps_invariants(data: st.DataObj
         assert decode_mask(definition, encode_mask(definition, machine.mask)) == machine.mask
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.data())
 def test_applying_any_reachable_mask_reaches_it_through_consistent_steps(
     data: st.DataObject,
@@ -97,7 +98,7 @@ raw_rules = st.dictionaries(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(raw_rules)
 def test_any_rule_set_is_either_rejected_by_name_or_sound(raw: dict) -> None:
     try:
@@ -111,7 +112,7 @@ def test_any_rule_set_is_either_rejected_by_name_or_sound(raw: dict) -> None:
         assert not closure & (definition.terminates[index] | definition.blocked_by[index])
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.data())
 def test_a_predicting_client_converges_on_the_server(data: st.DataObject) -> None:
     rules = data.draw(definition_data(max_states=7))
@@ -155,7 +156,7 @@ def deliver(client: PredictingClient, message: tuple) -> None:
         client.receive_state(*payload)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.data())
 def test_can_activate_answers_exactly_what_try_activate_then_does(data: st.DataObject) -> None:
     rules = data.draw(definition_data())

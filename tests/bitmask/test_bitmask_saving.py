@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from bitmask_player import Player, Punching
 from bitmask_strategies import definition_data
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 from saved_bitmasks import Owner, Request
@@ -104,7 +105,7 @@ def requests(data: list[dict[str, Any]]) -> hs.SearchStrategy[list[Request]]:
     return hs.lists(hs.tuples(hs.sampled_from(names), hs.booleans()), max_size=15)
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(definition_data(), hs.data())
 def test_saving_at_any_request_changes_nothing(data: list[dict[str, Any]], draw: Any) -> None:
     script = draw.draw(requests(data), "script")
@@ -113,7 +114,7 @@ def test_saving_at_any_request_changes_nothing(data: list[dict[str, Any]], draw:
     goes_on_as_never_saved(Owner, (data,), script, cut, partial(saved, how=how))
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(data=definition_data(), draw=hs.data())
 def test_a_save_goes_on_in_the_other_core_as_never_saved(
     other_core: OtherCore, data: list[dict[str, Any]], draw: Any

@@ -17,6 +17,7 @@ from unittest import mock
 
 from batch_strategies import MAX_AGENTS, Step, batch_charts, steps
 from batch_support import Twins
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,7 +25,7 @@ from statetree.chart import Chart
 from statetree.chart.batch import table
 
 
-@settings(max_examples=250)
+@settings(max_examples=examples(250))
 @given(
     batch_charts(),
     st.integers(1, MAX_AGENTS),

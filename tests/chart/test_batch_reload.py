@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from batch_strategies import MAX_AGENTS, batch_charts, edited_charts, steps
 from batch_support import Twins
+from budget import examples
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from statetree.chart import Chart, ChartError, compile_chart
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(batch_charts(), st.integers(1, MAX_AGENTS), st.data())
 def test_every_agent_reloads_as_its_own_chart_machine(
     chart: Chart, count: int, data: st.DataObject

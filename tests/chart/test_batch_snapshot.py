@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from batch_strategies import ECHO, EVENTS, LEVELS, MAX_AGENTS, Step, batch_charts, steps
 from batch_support import BOUND, Twins
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -44,7 +45,7 @@ def restored(twins: Twins) -> Twins:
     return copy
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(batch_charts(), st.integers(1, MAX_AGENTS), st.data())
 def test_a_restored_batch_is_bit_exact_and_runs_on_as_the_machines(
     chart: Chart, count: int, data: st.DataObject
@@ -114,7 +115,7 @@ class Logged:
             pass
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(batch_charts(), st.integers(1, MAX_AGENTS), st.data())
 def test_shards_step_on_their_own_as_the_whole_batch_does(
     chart: Chart, shards: int, data: st.DataObject
@@ -146,7 +147,7 @@ def ignore(call: BatchCall) -> None:
     pass
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(batch_charts(), st.data())
 def test_damaged_snapshot_bytes_are_refused_with_a_decode_error(
     chart: Chart, data: st.DataObject

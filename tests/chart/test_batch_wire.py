@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from batch_strategies import HELD, MAX_AGENTS, Step, batch_charts, steps
 from batch_support import Twins
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -40,7 +41,7 @@ def codec_of(compiled: CompiledChart) -> net.Codec:
     return net.Codec.auto(compiled_structure(compiled), settles_empty=composite)
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(batch_charts(), st.integers(1, MAX_AGENTS), SCRIPT, SCRIPT, SCRIPT)
 def test_a_batch_stream_is_the_agents_machines_packed_and_applies_as_they_do(
     chart: Chart, count: int, served: list[Step], received: list[Step], after: list[Step]

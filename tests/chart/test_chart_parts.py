@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from budget import examples
 from chart_strategies import charts
 from hypothesis import given, settings
 
@@ -42,7 +43,7 @@ def _loads(data: dict[str, Any]) -> bool:
     return True
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(charts())
 def test_a_state_may_have_a_part_exactly_when_the_loader_accepts_it(chart: Any) -> None:
     data = to_data(chart)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from budget import examples
 from chart_strategies import mutated_data, steps, text_mutations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -50,7 +51,7 @@ def played(chart: Chart, script: list[ScriptStep]) -> list[str]:
     return lines
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(patterned(), st.lists(steps(), max_size=12))
 def test_a_chart_with_patterns_runs_exactly_as_its_hand_expanded_twin(
     data: dict[str, Any], script: list[ScriptStep]
@@ -61,7 +62,7 @@ def test_a_chart_with_patterns_runs_exactly_as_its_hand_expanded_twin(
     assert played(chart, script) == played(twin, script)
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(patterned())
 def test_patterns_and_uses_round_trip_as_data_yaml_and_json(data: dict[str, Any]) -> None:
     chart = from_data(data)
@@ -70,7 +71,7 @@ def test_patterns_and_uses_round_trip_as_data_yaml_and_json(data: dict[str, Any]
     assert to_data(loads(dump_json(chart), "json")) == data
 
 
-@settings(max_examples=75, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(75), suppress_health_check=[HealthCheck.too_slow])
 @given(mutated_data(patterned()))
 def test_mutated_pattern_data_loads_or_raises_a_chart_error(data: object) -> None:
     try:
@@ -84,7 +85,7 @@ def _mutated_yaml(draw: st.DrawFn) -> str:
     return draw(text_mutations(dump_yaml(from_data(draw(patterned())))))
 
 
-@settings(max_examples=75, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(75), suppress_health_check=[HealthCheck.too_slow])
 @given(_mutated_yaml())
 def test_a_mutated_pattern_chart_text_loads_or_raises_a_chart_error(text: str) -> None:
     try:

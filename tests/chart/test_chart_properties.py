@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from budget import examples
 from chart_strategies import charts, steps
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -20,7 +21,7 @@ from statetree.chart import (
 from statetree.errors import TransitionLoopError
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(charts())
 def test_loading_what_is_dumped_gives_the_same_chart(chart: Chart) -> None:
     assert from_data(to_data(chart)) == chart
@@ -45,7 +46,7 @@ def check_tree(machine: ChartMachine) -> None:
             assert len(on) == 1, f"{path} must have exactly one active child, has {on}"
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(charts(), st.lists(steps(), max_size=12))
 def test_random_events_keep_the_active_states_a_tree(
     chart: Chart, script: list[ScriptStep]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from budget import examples
 from chart_strategies import charts, steps
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -73,7 +74,7 @@ class Observed:
         return f"{self.machine.active} at {self.machine.clock}"
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.data(), charts(), st.lists(steps(), max_size=6), st.lists(steps(), max_size=6))
 def test_a_failed_reload_leaves_the_machine_as_if_it_never_reloaded(
     data: st.DataObject, old: Chart, before: list[ScriptStep], after: list[ScriptStep]
@@ -95,7 +96,7 @@ def test_a_failed_reload_leaves_the_machine_as_if_it_never_reloaded(
     assert reloaded.lines == untouched.lines
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(charts(), charts(), st.lists(steps(), max_size=8))
 def test_the_rehearsal_predicts_the_states_a_reload_leaves_active(
     old: Chart, new: Chart, script: list[ScriptStep]

@@ -10,6 +10,7 @@ from functools import partial
 
 from batch_strategies import Step, batch_charts
 from batch_strategies import steps as batch_steps
+from budget import examples
 from chart_strategies import charts, steps
 from hypothesis import given, settings
 from hypothesis import strategies as hs
@@ -33,7 +34,7 @@ def saved_machine(host: MachineHost, how: str) -> MachineHost:
     return twin
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(charts(), hs.lists(steps(), max_size=12), hs.data())
 def test_saving_a_chart_machine_at_any_step_changes_nothing(
     chart: Chart, script: list[ScriptStep], data: hs.DataObject
@@ -59,7 +60,7 @@ def saved_batch(host: BatchHost, how: str, backend: str) -> BatchHost:
     return twin
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(batch_charts(), hs.integers(1, 4), hs.lists(batch_steps(), max_size=10), hs.data())
 def test_saving_a_batch_at_any_step_changes_nothing(
     chart: Chart, count: int, script: list[Step], data: hs.DataObject
@@ -76,7 +77,7 @@ def test_saving_a_batch_at_any_step_changes_nothing(
 # -- across the cores -----------------------------------------------------------------------
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(chart=charts(), script=hs.lists(steps(), max_size=12), data=hs.data())
 def test_a_chart_machine_saved_goes_on_in_the_other_core_as_never_saved(
     other_core: OtherCore, chart: Chart, script: list[ScriptStep], data: hs.DataObject
@@ -85,7 +86,7 @@ def test_a_chart_machine_saved_goes_on_in_the_other_core_as_never_saved(
     goes_on_alike(other_core, MachineHost, (chart,), script, cut)
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(
     chart=batch_charts(),
     count=hs.integers(1, 4),

@@ -17,6 +17,7 @@ import pytest
 pytest.importorskip("jax")
 
 from batch_strategies import MAX_AGENTS, Step, batch_charts, frame_steps
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from jax_support import Triplets
@@ -24,7 +25,7 @@ from jax_support import Triplets
 from statetree.chart import Chart
 
 
-@settings(max_examples=120)
+@settings(max_examples=examples(120))
 @given(batch_charts(), st.lists(frame_steps(), max_size=12))
 def test_every_agent_runs_as_its_batch_agent_and_its_machine(
     chart: Chart, script: list[Step]

@@ -12,6 +12,7 @@ with global indexes), and both must report the same transition loops.
 from __future__ import annotations
 
 from batch_strategies import MAX_AGENTS, Step, batch_charts, steps
+from budget import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from shard_support import ShardedTwins
@@ -24,7 +25,7 @@ def migrations() -> st.SearchStrategy[Step]:
     return st.builds(Step, st.just("migrate"), agents, choices=st.tuples(st.integers(0, 2)))
 
 
-@settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(40), suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     batch_charts(),
     st.integers(0, MAX_AGENTS),

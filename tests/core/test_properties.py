@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 from strategies import MachineSpec, World, build_classes, machine_specs, worlds
@@ -116,7 +117,7 @@ def outcome(run: Callable[..., None], *args: object) -> str:
     return "settled"
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(machine_specs(), hs.data())
 def test_runtime_matches_the_books_algorithm(spec: MachineSpec, data: hs.DataObject) -> None:
     classes = build_classes(spec)
@@ -136,7 +137,7 @@ def scenarios(draw: hs.DrawFn) -> tuple[MachineSpec, list[list[bool]]]:
     return spec, draw(hs.lists(worlds(spec), min_size=1, max_size=8))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(scenarios())
 def test_random_machines_keep_their_invariants(scenario: tuple[MachineSpec, Any]) -> None:
     spec, inputs = scenario
@@ -147,7 +148,7 @@ def test_random_machines_keep_their_invariants(scenario: tuple[MachineSpec, Any]
     assert world.value.value == -1, "every state value is restored after stop()"
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(scenarios())
 def test_same_inputs_give_the_same_run(scenario: tuple[MachineSpec, Any]) -> None:
     spec, inputs = scenario

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 from strategies import MachineSpec, World, build_classes, machine_specs, worlds
@@ -118,7 +119,7 @@ def settles(run: object, *args: object) -> bool:
     return True
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(machine_specs(regions=True), hs.data())
 def test_runtime_matches_the_region_model(spec: MachineSpec, data: hs.DataObject) -> None:
     classes = build_classes(spec)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from functools import partial
 
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 from saved_machines import Frame, SpecWorld
@@ -53,7 +54,7 @@ def test_events_posted_before_a_save_reach_the_copy(
     assert playing(twin, frames[cut:]).outcome() == playing(never, frames[cut:]).outcome()
 
 
-@settings(max_examples=50)
+@settings(max_examples=examples(50))
 @given(run=runs())
 def test_a_save_goes_on_in_the_other_core_as_never_saved(
     other_core: OtherCore, run: tuple[MachineSpec, list[Frame], int, str]

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from budget import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
@@ -343,7 +344,7 @@ EDIT_FIELDS = ["path", "name", "index", "policy", "kind", "on", "to", "condition
 EDIT_FIELDS += ["transitions", "text"]
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(150), suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     hs.one_of(hs.sampled_from(OPS), JSON),
     hs.dictionaries(hs.sampled_from(EDIT_FIELDS), JSON, max_size=5),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
@@ -204,7 +205,7 @@ JSON = hs.recursive(
 FIELDS = sorted({field for schema in COMMANDS.values() for field in schema})
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(
     hs.one_of(hs.sampled_from(list(COMMANDS)), JSON),
     hs.one_of(hs.integers(0, 2**53 - 1), JSON),

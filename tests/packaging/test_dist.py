@@ -153,3 +153,35 @@ def test_the_sdist_installs_the_compiled_core_in_an_isolated_build(tmp_path: Pat
         check=True,
     )
     assert done.stdout.split() == ["True"]
+
+
+def test_a_build_that_cannot_compile_says_so_in_one_line_and_keeps_the_source(
+    tmp_path: Path,
+) -> None:
+    """Without a working C compiler the install goes on with the Python source, says why and
+    how to get the compiled core in one line, and leaves no compiled module behind."""
+    built = tmp_path / "lib"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "setup.py",
+            "--quiet",
+            "build_ext",
+            "--build-lib",
+            str(built),
+            "--build-temp",
+            str(tmp_path / "temp"),
+        ],
+        cwd=ROOT,
+        env={**os.environ, "CC": "false", "STATETREE_PURE": ""},  # a compiler that always fails
+        capture_output=True,
+        text=True,
+    )
+
+    assert done.returncode == 0, done.stderr
+    said = [line for line in done.stderr.splitlines() if line.startswith("statetree:")]
+    assert len(said) == 1
+    assert "pure Python core" in said[0] and "install a C compiler" in said[0]
+    assert not [path for path in built.rglob("*") if path.suffix in (".so", ".pyd")]
+    note = (built / "statetree" / "core" / "not-compiled.txt").read_text(encoding="utf-8")
+    assert note.startswith("statetree: running the pure Python core")
