@@ -79,6 +79,17 @@ class OptionalBuildExt(build_ext):
             self.parallel = os.cpu_count() or 1
 
     def run(self) -> None:
+        if self.inplace and self.extensions:
+            # An editable install (or ``build_ext --inplace``) would put compiled modules
+            # beside the sources, where they would shadow every later edit of them.
+            _say_pure(
+                "this is an editable install, whose modules must follow your edits",
+                "``make test``, ``make bench`` and ``make demo`` build the compiled core apart, in "
+                "build/compiled",
+            )
+            self.extensions = []
+            self.distribution.ext_modules = []
+            return
         note = os.path.join(self.build_lib, NOTE)
         if os.path.exists(note):  # left in build/ by an earlier build that failed
             os.remove(note)
