@@ -4,8 +4,7 @@ The core (states, transitions, the machine, state values and tracing) needs only
 standard library; it runs compiled with Cython where it was installed with a C compiler, and
 as Python source otherwise (``__compiled__`` says which). The other areas are subpackages:
 ``st.structure``, ``st.plot``, ``st.bitmask``, ``st.chart``, ``st.net``, ``st.inspect``,
-``st.cli``, imported with it; what they need from optional extras is imported only when
-used.
+``st.cli``, imported with it; each imports what is behind its names when first used.
 """
 
 from statetree.core import (
@@ -79,11 +78,10 @@ __all__ = [
 _SUBPACKAGES = ("structure", "plot", "bitmask", "chart", "net", "inspect", "cli")
 
 
-# Imported here, whole: the subpackages import only the standard library, and what needs an
-# extra (YAML, NumPy, the inspector's server, Graphviz) is imported when used. (A module
-# __getattr__ would defer them, but CPython 3.11 and 3.12 then stop specialising every
-# ``st.<name>`` lookup, and games make one per ``st.sibling(...)``; the standard library's
-# lazy loader runs a subpackage's module twice when its submodule is imported first.)
+# Imported here: a subpackage imports the modules behind its names only when one is first
+# read (statetree.exports), and what needs an extra (YAML, NumPy, the inspector's server,
+# Graphviz) only when used. This module itself has no module __getattr__, which would stop
+# CPython 3.11 and later from specialising the ``st.<name>`` lookups games make per frame.
 from statetree import bitmask as bitmask  # noqa: E402
 from statetree import chart as chart  # noqa: E402
 from statetree import cli as cli  # noqa: E402

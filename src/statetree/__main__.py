@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from statetree.cli import main
+from statetree.cli.program import main
 
 raise SystemExit(main())

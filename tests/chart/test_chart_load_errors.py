@@ -12,7 +12,7 @@ import pytest
 from chart_samples import GAME
 
 from statetree.chart import ChartError, load, loads
-from statetree.chart.load import read_chart_file
+from statetree.chart.loading import read_chart_file
 from statetree.errors import DefinitionError
 
 GOOD = """\

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import statetree
-from statetree.chart.load import load
+from statetree.chart.loading import load
 from statetree.cli import COMMANDS, EXIT_USAGE, Command, build_parser, main
 from statetree.cli.check_command import check_target
 from statetree.cli.structures import is_chart_file, load_plottables, load_registry

@@ -7,7 +7,7 @@ from pathlib import Path
 from plot_samples import K
 
 from statetree.chart import chart_structure, from_data
-from statetree.chart.load import load
+from statetree.chart.loading import load
 from statetree.plot import build_diagram, to_dot, to_mermaid
 from statetree.structure import Structure
 

@@ -10,36 +10,39 @@ that a star import works without the ``statetree[batch]`` extra).
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from statetree.bitmask.codec import decode_mask, encode_mask, mask_problem
-from statetree.bitmask.definition import BitmaskDefinition
-from statetree.bitmask.errors import (
-    DuplicateStateError,
-    NoSuchStateError,
-    NotPredictableError,
-    ReentrantRequestError,
-    RequirementCycleError,
-    RuleConflictError,
-    SelfReferenceError,
-    StateDataError,
-    UnknownStateError,
-)
-from statetree.bitmask.explain import Explanation, explain, format_history, format_states
-from statetree.bitmask.machine import BitmaskMachine
-from statetree.bitmask.prediction import (
-    PredictingClient,
-    PredictionRequest,
-    Verdict,
-    serve_prediction,
-)
-from statetree.bitmask.records import BitCause, Change
-from statetree.bitmask.spec import StateRule
-from statetree.bitmask.state import BitState, StateRef
+from statetree.exports import Exports
 
 if TYPE_CHECKING:
     from statetree.bitmask.batch import BitmaskBatch as BitmaskBatch
+    from statetree.bitmask.codec import decode_mask as decode_mask
+    from statetree.bitmask.codec import encode_mask as encode_mask
+    from statetree.bitmask.codec import mask_problem as mask_problem
+    from statetree.bitmask.definition import BitmaskDefinition as BitmaskDefinition
+    from statetree.bitmask.errors import DuplicateStateError as DuplicateStateError
+    from statetree.bitmask.errors import NoSuchStateError as NoSuchStateError
+    from statetree.bitmask.errors import NotPredictableError as NotPredictableError
+    from statetree.bitmask.errors import ReentrantRequestError as ReentrantRequestError
+    from statetree.bitmask.errors import RequirementCycleError as RequirementCycleError
+    from statetree.bitmask.errors import RuleConflictError as RuleConflictError
+    from statetree.bitmask.errors import SelfReferenceError as SelfReferenceError
+    from statetree.bitmask.errors import StateDataError as StateDataError
+    from statetree.bitmask.errors import UnknownStateError as UnknownStateError
+    from statetree.bitmask.explanation import Explanation as Explanation
+    from statetree.bitmask.explanation import explain as explain
+    from statetree.bitmask.explanation import format_history as format_history
+    from statetree.bitmask.explanation import format_states as format_states
+    from statetree.bitmask.machine import BitmaskMachine as BitmaskMachine
+    from statetree.bitmask.prediction import PredictingClient as PredictingClient
+    from statetree.bitmask.prediction import PredictionRequest as PredictionRequest
+    from statetree.bitmask.prediction import Verdict as Verdict
+    from statetree.bitmask.prediction import serve_prediction as serve_prediction
+    from statetree.bitmask.records import BitCause as BitCause
+    from statetree.bitmask.records import Change as Change
+    from statetree.bitmask.spec import StateRule as StateRule
+    from statetree.bitmask.state import BitState as BitState
+    from statetree.bitmask.state import StateRef as StateRef
 
 __all__ = [
     "BitCause",
@@ -71,9 +74,40 @@ __all__ = [
     "serve_prediction",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    # BitmaskBatch needs NumPy, so it is imported only when first asked for.
-    if name == "BitmaskBatch":
-        return importlib.import_module("statetree.bitmask.batch").BitmaskBatch
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+_EXPORTS = Exports(
+    __name__,
+    {
+        "statetree.bitmask.codec": ("decode_mask", "encode_mask", "mask_problem"),
+        "statetree.bitmask.definition": ("BitmaskDefinition",),
+        "statetree.bitmask.errors": (
+            "DuplicateStateError",
+            "NoSuchStateError",
+            "NotPredictableError",
+            "ReentrantRequestError",
+            "RequirementCycleError",
+            "RuleConflictError",
+            "SelfReferenceError",
+            "StateDataError",
+            "UnknownStateError",
+        ),
+        "statetree.bitmask.explanation": (
+            "Explanation",
+            "explain",
+            "format_history",
+            "format_states",
+        ),
+        "statetree.bitmask.machine": ("BitmaskMachine",),
+        "statetree.bitmask.prediction": (
+            "PredictingClient",
+            "PredictionRequest",
+            "Verdict",
+            "serve_prediction",
+        ),
+        "statetree.bitmask.records": ("BitCause", "Change"),
+        "statetree.bitmask.spec": ("StateRule",),
+        "statetree.bitmask.state": ("BitState", "StateRef"),
+        "statetree.bitmask.batch": ("BitmaskBatch",),
+    },
+)
+__getattr__ = _EXPORTS.attribute
+__dir__ = _EXPORTS.dir

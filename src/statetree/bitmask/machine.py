@@ -9,7 +9,7 @@ from typing import Any, Generic, overload
 from statetree.bitmask.codec import check_mask, decode_mask, encode_mask
 from statetree.bitmask.definition import BitmaskDefinition
 from statetree.bitmask.errors import NoSuchStateError, ReentrantRequestError
-from statetree.bitmask.explain import Explanation, explain, format_states
+from statetree.bitmask.explanation import Explanation, explain, format_states
 from statetree.bitmask.plan import Step, removal_steps, setup, teardown
 from statetree.bitmask.records import BitCause, Change
 from statetree.bitmask.spec import StateRule

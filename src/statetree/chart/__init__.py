@@ -14,72 +14,75 @@ import works without NumPy or Ray.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from statetree.chart.actions import ActionCall, Handler
-from statetree.chart.compile import CompiledChart, compile_chart
-from statetree.chart.document import Document
-from statetree.chart.dump import dump_json, dump_yaml, fingerprint, to_data
-from statetree.chart.errors import ChartError, HandlerError, Problem, ScriptError, UsedAt
-from statetree.chart.events import Event, ScriptStep, read_script
-from statetree.chart.load import EXTENSIONS, format_of, from_data, load, loads, read_document
-from statetree.chart.machine import ChartMachine, EventListener
-from statetree.chart.machine_snapshot import MachineSnapshot
-from statetree.chart.model import (
-    ActionDef,
-    AllOf,
-    AnyOf,
-    Chart,
-    Condition,
-    NotOf,
-    Origin,
-    PatternDef,
-    Place,
-    Policy,
-    StateDef,
-    TransitionDef,
-    TriggerDef,
-    UseDef,
-    UseSite,
-)
-from statetree.chart.registry import (
-    DEFAULT_REGISTRY,
-    ActionType,
-    Param,
-    ParamValue,
-    Registry,
-    TriggerType,
-)
-from statetree.chart.reload import Reloaded
-from statetree.chart.schema import schema
-from statetree.chart.states import ChartState
-from statetree.chart.structure import chart_structure
-from statetree.chart.validate import validate
-from statetree.chart.watch import ChartWatcher
+from statetree.exports import Exports
 
 if TYPE_CHECKING:
+    from statetree.chart.actions import ActionCall as ActionCall
+    from statetree.chart.actions import Handler as Handler
     from statetree.chart.batch import AgentView as AgentView
     from statetree.chart.batch import BatchCall as BatchCall
     from statetree.chart.batch import BatchCodec as BatchCodec
     from statetree.chart.batch import BatchLoopError as BatchLoopError
     from statetree.chart.batch import BatchSnapshot as BatchSnapshot
     from statetree.chart.batch import ChartBatch as ChartBatch
+    from statetree.chart.compile import CompiledChart as CompiledChart
+    from statetree.chart.compile import compile_chart as compile_chart
+    from statetree.chart.document import Document as Document
+    from statetree.chart.dump import dump_json as dump_json
+    from statetree.chart.dump import dump_yaml as dump_yaml
+    from statetree.chart.dump import fingerprint as fingerprint
+    from statetree.chart.dump import to_data as to_data
+    from statetree.chart.errors import ChartError as ChartError
+    from statetree.chart.errors import HandlerError as HandlerError
+    from statetree.chart.errors import Problem as Problem
+    from statetree.chart.errors import ScriptError as ScriptError
+    from statetree.chart.errors import UsedAt as UsedAt
+    from statetree.chart.events import Event as Event
+    from statetree.chart.events import ScriptStep as ScriptStep
+    from statetree.chart.events import read_script as read_script
+    from statetree.chart.json_schema import schema as schema
+    from statetree.chart.loading import EXTENSIONS as EXTENSIONS
+    from statetree.chart.loading import format_of as format_of
+    from statetree.chart.loading import from_data as from_data
+    from statetree.chart.loading import load as load
+    from statetree.chart.loading import loads as loads
+    from statetree.chart.loading import read_document as read_document
+    from statetree.chart.machine import ChartMachine as ChartMachine
+    from statetree.chart.machine import EventListener as EventListener
+    from statetree.chart.machine_snapshot import MachineSnapshot as MachineSnapshot
+    from statetree.chart.model import ActionDef as ActionDef
+    from statetree.chart.model import AllOf as AllOf
+    from statetree.chart.model import AnyOf as AnyOf
+    from statetree.chart.model import Chart as Chart
+    from statetree.chart.model import Condition as Condition
+    from statetree.chart.model import NotOf as NotOf
+    from statetree.chart.model import Origin as Origin
+    from statetree.chart.model import PatternDef as PatternDef
+    from statetree.chart.model import Place as Place
+    from statetree.chart.model import Policy as Policy
+    from statetree.chart.model import StateDef as StateDef
+    from statetree.chart.model import TransitionDef as TransitionDef
+    from statetree.chart.model import TriggerDef as TriggerDef
+    from statetree.chart.model import UseDef as UseDef
+    from statetree.chart.model import UseSite as UseSite
+    from statetree.chart.registry import DEFAULT_REGISTRY as DEFAULT_REGISTRY
+    from statetree.chart.registry import ActionType as ActionType
+    from statetree.chart.registry import Param as Param
+    from statetree.chart.registry import ParamValue as ParamValue
+    from statetree.chart.registry import Registry as Registry
+    from statetree.chart.registry import TriggerType as TriggerType
+    from statetree.chart.reload import Reloaded as Reloaded
     from statetree.chart.shard import Shard as Shard
     from statetree.chart.shard import ShardedBatch as ShardedBatch
     from statetree.chart.shard import ShardError as ShardError
     from statetree.chart.shard import ShardLostError as ShardLostError
     from statetree.chart.shard import ShardPool as ShardPool
-
-_BATCH = (
-    "AgentView",
-    "BatchCall",
-    "BatchCodec",
-    "BatchLoopError",
-    "BatchSnapshot",
-    "ChartBatch",
-)
-_SHARD = ("Shard", "ShardError", "ShardLostError", "ShardPool", "ShardedBatch")
+    from statetree.chart.states import ChartState as ChartState
+    from statetree.chart.structure import chart_structure as chart_structure
+    from statetree.chart.validation import validate as validate
+    from statetree.chart.watch import ChartWatcher as ChartWatcher
 
 __all__ = [
     "DEFAULT_REGISTRY",
@@ -137,11 +140,78 @@ __all__ = [
     "validate",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    # The batch engine needs NumPy, so it is imported only when first asked for.
-    if name in _BATCH:
-        return getattr(importlib.import_module("statetree.chart.batch"), name)
-    if name in _SHARD:  # Ray too: the shard package
-        return getattr(importlib.import_module("statetree.chart.shard"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+_EXPORTS = Exports(
+    __name__,
+    {
+        "statetree.chart.actions": ("ActionCall", "Handler"),
+        "statetree.chart.compile": ("CompiledChart", "compile_chart"),
+        "statetree.chart.document": ("Document",),
+        "statetree.chart.dump": ("dump_json", "dump_yaml", "fingerprint", "to_data"),
+        "statetree.chart.errors": (
+            "ChartError",
+            "HandlerError",
+            "Problem",
+            "ScriptError",
+            "UsedAt",
+        ),
+        "statetree.chart.events": ("Event", "ScriptStep", "read_script"),
+        "statetree.chart.loading": (
+            "EXTENSIONS",
+            "format_of",
+            "from_data",
+            "load",
+            "loads",
+            "read_document",
+        ),
+        "statetree.chart.machine": ("ChartMachine", "EventListener"),
+        "statetree.chart.machine_snapshot": ("MachineSnapshot",),
+        "statetree.chart.model": (
+            "ActionDef",
+            "AllOf",
+            "AnyOf",
+            "Chart",
+            "Condition",
+            "NotOf",
+            "Origin",
+            "PatternDef",
+            "Place",
+            "Policy",
+            "StateDef",
+            "TransitionDef",
+            "TriggerDef",
+            "UseDef",
+            "UseSite",
+        ),
+        "statetree.chart.registry": (
+            "DEFAULT_REGISTRY",
+            "ActionType",
+            "Param",
+            "ParamValue",
+            "Registry",
+            "TriggerType",
+        ),
+        "statetree.chart.reload": ("Reloaded",),
+        "statetree.chart.json_schema": ("schema",),
+        "statetree.chart.states": ("ChartState",),
+        "statetree.chart.structure": ("chart_structure",),
+        "statetree.chart.validation": ("validate",),
+        "statetree.chart.watch": ("ChartWatcher",),
+        "statetree.chart.batch": (
+            "AgentView",
+            "BatchCall",
+            "BatchCodec",
+            "BatchLoopError",
+            "BatchSnapshot",
+            "ChartBatch",
+        ),
+        "statetree.chart.shard": (
+            "Shard",
+            "ShardedBatch",
+            "ShardError",
+            "ShardLostError",
+            "ShardPool",
+        ),
+    },
+)
+__getattr__ = _EXPORTS.attribute
+__dir__ = _EXPORTS.dir

@@ -40,7 +40,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, TypeAlias
 
 from statetree.chart.dump import state_data, to_data
-from statetree.chart.load import from_data
+from statetree.chart.loading import from_data
 from statetree.chart.model import (
     DEFAULT_POLICY,
     ActionDef,
@@ -70,7 +70,7 @@ from statetree.chart.registry import (
     Param,
     Registry,
 )
-from statetree.chart.validate import validate
+from statetree.chart.validation import validate
 
 __all__ = [
     "action",

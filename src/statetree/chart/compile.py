@@ -26,7 +26,7 @@ from statetree.chart.model import Chart, Condition, StateDef, triggers_of
 from statetree.chart.policies import transition_of
 from statetree.chart.policy import runs_regions
 from statetree.chart.states import ChartState, Hooks
-from statetree.chart.validate import validate
+from statetree.chart.validation import validate
 from statetree.core.transition import CONCURRENT, INNER, INNER_ENTRY, SIBLING, Transition
 
 __all__ = ["CompiledChart", "compile_chart"]

@@ -12,7 +12,7 @@ import hashlib
 import json
 from collections.abc import Callable
 
-from statetree.chart.load import format_module
+from statetree.chart.loading import format_module
 from statetree.chart.model import (
     ActionDef,
     AllOf,

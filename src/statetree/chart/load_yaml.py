@@ -12,7 +12,7 @@ The round-trip tree, with comments and layout, is built only when an editor asks
 (:attr:`~statetree.chart.Document.tree`). The C parser of ``ruamel.yaml.clib`` is used
 when installed (about ten times faster). This is the only module that imports
 ``ruamel.yaml``; it is itself imported on first use (see
-:func:`statetree.chart.load.read_document`), so charts in other formats never need it.
+:func:`statetree.chart.loading.read_document`), so charts in other formats never need it.
 """
 
 from __future__ import annotations

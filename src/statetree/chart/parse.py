@@ -3,7 +3,7 @@
 This step checks what the JSON Schema of the format says (keys, types, the grammar of
 conditions, actions and transitions) and builds the model. What the names mean (known
 trigger and action types, targets, policies) is checked afterwards by
-:mod:`statetree.chart.validate`. Every problem is collected with its path and line.
+:mod:`statetree.chart.validation`. Every problem is collected with its path and line.
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ from weakref import WeakKeyDictionary, WeakValueDictionary
 from statetree.chart.compile import CompiledChart, compile_chart
 from statetree.chart.dump import fingerprint, fingerprint_of, to_data
 from statetree.chart.errors import ChartError
-from statetree.chart.load import from_data
+from statetree.chart.loading import from_data
 from statetree.chart.machine_snapshot import MachineSnapshot, restore_into, snapshot_of
 from statetree.chart.model import Chart, StateDef
 from statetree.chart.registry import DEFAULT_REGISTRY, ActionType, Registry, TriggerType

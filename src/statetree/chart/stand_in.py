@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 
 from statetree.chart.actions import ActionCall, Handler
-from statetree.chart.load import Format, loads, read_document
+from statetree.chart.loading import Format, loads, read_document
 from statetree.chart.model import Chart, triggers_of
 from statetree.chart.parse import parse_document
 from statetree.chart.registry import (

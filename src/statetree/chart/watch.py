@@ -20,7 +20,7 @@ from typing import TextIO
 
 from statetree.chart.errors import ChartError
 from statetree.chart.expand import expand_document
-from statetree.chart.load import (
+from statetree.chart.loading import (
     cannot_read,
     chart_format,
     loads,

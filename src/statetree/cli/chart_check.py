@@ -19,7 +19,7 @@ from difflib import get_close_matches
 from statetree.chart.document import Document
 from statetree.chart.errors import ChartError, Problem
 from statetree.chart.expand import Expanded, expand_document
-from statetree.chart.load import (
+from statetree.chart.loading import (
     format_of,
     parse_expanded,
     read_chart_file,
@@ -44,7 +44,7 @@ from statetree.chart.registry import (
 )
 from statetree.chart.structure import chart_structure
 from statetree.chart.template import referenced
-from statetree.chart.validate import validate
+from statetree.chart.validation import validate
 from statetree.structure import Issue, Location, Severity, Structure
 
 __all__ = [

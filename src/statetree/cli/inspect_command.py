@@ -12,7 +12,7 @@ from statetree.cli.command import EXIT_OK, Command
 from statetree.cli.structures import add_registry_argument, is_chart_file, load_registry
 from statetree.inspect.adapters import InspectError
 from statetree.inspect.chart_world import ChartWorld
-from statetree.inspect.serve import DEFAULT_HOST, DEFAULT_PORT, Inspector, check_port, serve
+from statetree.inspect.serving import DEFAULT_HOST, DEFAULT_PORT, Inspector, check_port, serve
 from statetree.inspect.simulation import Simulation, Still, load_simulation
 from statetree.targets import LoadError
 

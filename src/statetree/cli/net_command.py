@@ -18,7 +18,7 @@ from typing import Any
 from statetree import State
 from statetree.bitmask import BitmaskDefinition
 from statetree.chart import chart_structure, compile_chart
-from statetree.chart.load import load
+from statetree.chart.loading import load
 from statetree.cli.command import EXIT_FAILED, EXIT_OK, Command
 from statetree.cli.structures import add_registry_argument, is_chart_file, load_registry
 from statetree.net import BitmaskCodec, Codec, MachineCodec, schema_diff, schema_text

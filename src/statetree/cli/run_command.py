@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from statetree.chart.events import read_script
-from statetree.chart.load import chart_format, load, read_chart_file
+from statetree.chart.loading import chart_format, load, read_chart_file
 from statetree.chart.model import Chart
 from statetree.chart.registry import Registry
 from statetree.chart.session import ChartSession, watch

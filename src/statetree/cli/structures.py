@@ -6,7 +6,7 @@ import argparse
 
 from statetree import targets as target
 from statetree.bitmask import BitmaskDefinition
-from statetree.chart.load import format_of, load
+from statetree.chart.loading import format_of, load
 from statetree.chart.registry import DEFAULT_REGISTRY, Registry
 from statetree.chart.structure import chart_structure
 from statetree.plot import Plottable

@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from statetree.chart import DEFAULT_REGISTRY, Registry, format_of, loads, read_document, to_data
 from statetree.chart.document import Document
-from statetree.chart.load import Format, read_chart_file
+from statetree.chart.loading import Format, read_chart_file
 from statetree.chart.model import DEFAULT_POLICY, Chart
 from statetree.chart.parts import placements
 from statetree.chart.policy import DEFINITIONS

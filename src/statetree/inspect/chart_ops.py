@@ -16,7 +16,7 @@ from typing import Any
 
 from statetree.chart.document import Document
 from statetree.chart.expand import expand_document
-from statetree.chart.load import read_file
+from statetree.chart.loading import read_file
 from statetree.inspect.adapters import InspectError
 
 __all__ = ["DETACH", "EDIT_OPERATIONS", "OPERATIONS", "apply_edit"]

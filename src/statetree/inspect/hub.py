@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import Future
 from typing import Any, TypeVar
 
-from statetree.inspect.adapt import adapt, capabilities
+from statetree.inspect.adaptation import adapt, capabilities
 from statetree.inspect.adapters import InspectError, Note, RunsLater, Sample, WatchedMachine
 from statetree.inspect.debugging import Debugging, Entry, breakpoint_of
 from statetree.inspect.gate import Gate
@@ -46,7 +46,7 @@ class Hub(Debugging):
     """The machines an inspector serves, and the records of the watched ones.
 
     Args:
-        machines: machines or adapters (see :func:`~statetree.inspect.adapt`).
+        machines: machines or adapters (see :func:`~statetree.inspect.adaptation`).
         buffer: how many step records may wait between two flushes; older ones are
             dropped and counted in :attr:`lost`.
     """

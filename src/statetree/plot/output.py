@@ -11,7 +11,7 @@ from statetree.errors import UsageError
 from statetree.plot.diagram import build_diagram
 from statetree.plot.dot import diagram_to_dot
 from statetree.plot.mermaid import diagram_to_mermaid
-from statetree.plot.render import DEFAULT_DPI, render
+from statetree.plot.rendering import DEFAULT_DPI, render
 from statetree.plot.rules import build_rule_diagram, rules_to_dot, rules_to_mermaid
 from statetree.plot.style import DEFAULT_STYLE, PlotStyle
 from statetree.structure.model import Structure

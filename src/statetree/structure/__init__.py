@@ -19,14 +19,33 @@ does not move it (see :mod:`statetree.structure.order`).
 
 from __future__ import annotations
 
-from statetree.structure.declare import TargetRef, Targets, declared_targets, targets
-from statetree.structure.derive import derive
-from statetree.structure.discover import CONVENTION, find_initial_states
-from statetree.structure.model import Edge, Location, StateInfo, Structure, Unresolved
-from statetree.structure.order import children, outermost
-from statetree.structure.places import OrderProblem, Place, Places
-from statetree.structure.record import EdgeRecorder
-from statetree.structure.validate import Issue, Severity, ValidationReport, validate
+from typing import TYPE_CHECKING
+
+from statetree.exports import Exports
+
+if TYPE_CHECKING:
+    from statetree.structure.declare import TargetRef as TargetRef
+    from statetree.structure.declare import Targets as Targets
+    from statetree.structure.declare import declared_targets as declared_targets
+    from statetree.structure.declare import targets as targets
+    from statetree.structure.derivation import derive as derive
+    from statetree.structure.discover import CONVENTION as CONVENTION
+    from statetree.structure.discover import find_initial_states as find_initial_states
+    from statetree.structure.model import Edge as Edge
+    from statetree.structure.model import Location as Location
+    from statetree.structure.model import StateInfo as StateInfo
+    from statetree.structure.model import Structure as Structure
+    from statetree.structure.model import Unresolved as Unresolved
+    from statetree.structure.order import children as children
+    from statetree.structure.order import outermost as outermost
+    from statetree.structure.places import OrderProblem as OrderProblem
+    from statetree.structure.places import Place as Place
+    from statetree.structure.places import Places as Places
+    from statetree.structure.record import EdgeRecorder as EdgeRecorder
+    from statetree.structure.validation import Issue as Issue
+    from statetree.structure.validation import Severity as Severity
+    from statetree.structure.validation import ValidationReport as ValidationReport
+    from statetree.structure.validation import validate as validate
 
 __all__ = [
     "CONVENTION",
@@ -52,3 +71,19 @@ __all__ = [
     "targets",
     "validate",
 ]
+
+_EXPORTS = Exports(
+    __name__,
+    {
+        "statetree.structure.declare": ("TargetRef", "Targets", "declared_targets", "targets"),
+        "statetree.structure.derivation": ("derive",),
+        "statetree.structure.discover": ("CONVENTION", "find_initial_states"),
+        "statetree.structure.model": ("Edge", "Location", "StateInfo", "Structure", "Unresolved"),
+        "statetree.structure.order": ("children", "outermost"),
+        "statetree.structure.places": ("OrderProblem", "Place", "Places"),
+        "statetree.structure.record": ("EdgeRecorder",),
+        "statetree.structure.validation": ("Issue", "Severity", "ValidationReport", "validate"),
+    },
+)
+__getattr__ = _EXPORTS.attribute
+__dir__ = _EXPORTS.dir

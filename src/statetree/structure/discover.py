@@ -24,7 +24,7 @@ from statetree.core.machine import StateMachine
 from statetree.core.state import State
 from statetree.errors import DefinitionError
 from statetree.structure.classview import Scope
-from statetree.structure.derive import derive
+from statetree.structure.derivation import derive
 from statetree.structure.scan import evaluate, transition_kind
 
 __all__ = ["CONVENTION", "find_initial_states"]

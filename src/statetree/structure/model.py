@@ -1,7 +1,7 @@
 """The immutable model of a machine's shape: its states and the transitions between them.
 
 A :class:`Structure` is plain data. Code-based machines get one from
-:func:`statetree.structure.derive`; any other producer (a data-driven chart, a test, a file
+:func:`statetree.structure.derivation`; any other producer (a data-driven chart, a test, a file
 format) builds one directly from names and :class:`Edge` values.
 """
 
@@ -17,7 +17,7 @@ from statetree.core.transition import TransitionKind
 from statetree.errors import DefinitionError, UsageError
 from statetree.structure.levels import Levels, compute_levels
 from statetree.structure.places import Places, compute_places
-from statetree.structure.validate import ValidationReport, validate
+from statetree.structure.validation import ValidationReport, validate
 
 if TYPE_CHECKING:
     from statetree.core.state import State
@@ -269,7 +269,7 @@ class Structure:
     # -- checks ----------------------------------------------------------------------------
 
     def validate(self) -> ValidationReport:
-        """Check the structure; see :func:`statetree.structure.validate`."""
+        """Check the structure; see :func:`statetree.structure.validation`."""
         return validate(self)
 
     def unpredicted(self, observed: Iterable[Edge]) -> tuple[Edge, ...]:

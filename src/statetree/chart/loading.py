@@ -23,7 +23,7 @@ from statetree.chart.model import Chart
 from statetree.chart.parse import parse_document
 from statetree.chart.registry import DEFAULT_REGISTRY, Registry
 from statetree.chart.text import MAX_CHART_SIZE, check_text, decode
-from statetree.chart.validate import validate
+from statetree.chart.validation import validate
 
 __all__ = [
     "EXTENSIONS",
@@ -180,7 +180,7 @@ def loads(
     that is no file's), and must lie in that file's folder tree.
 
     Args:
-        check_types: see :func:`~statetree.chart.validate`.
+        check_types: see :func:`~statetree.chart.validation`.
 
     Raises:
         ChartError: the text does not parse, is not a chart, or the chart is invalid.
@@ -199,7 +199,7 @@ def load(
     """The chart in the file at ``path`` (format from its extension unless given).
 
     Args:
-        check_types: see :func:`~statetree.chart.validate`.
+        check_types: see :func:`~statetree.chart.validation`.
 
     Raises:
         ChartError: the file cannot be read, its extension is not a chart format, or the
