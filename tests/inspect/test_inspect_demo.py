@@ -100,7 +100,7 @@ def test_importing_statetree_loads_no_web_server() -> None:
 
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout == "[]\n"
-    assert statetree.inspect.serving.__module__ == "statetree.inspect.serving"
+    assert statetree.inspect.serve.__module__ == "statetree.inspect.serving"
 
 
 def test_agents_of_the_batch_crowd_are_followed_one_by_one(tmp_path: Path) -> None:

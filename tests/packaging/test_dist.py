@@ -48,7 +48,7 @@ def test_the_wheel_holds_the_package_data_and_the_licence(dist: Path) -> None:
         "statetree/inspect/static/index.html",
         f"statetree-{VERSION}.dist-info/licenses/LICENSE",
     } <= names
-    assert "statetree = statetree.cli:main" in entry_points
+    assert "statetree = statetree.cli.program:main" in entry_points
 
 
 def test_the_metadata_says_version_licence_and_where_to_look(dist: Path) -> None:
