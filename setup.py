@@ -100,7 +100,8 @@ class OptionalBuildExt(build_ext):
             for name in self.get_outputs():
                 if os.path.exists(name):
                     os.remove(name)
-            line = _say_pure(f"compiling it failed ({type(error).__name__}: {error})")
+            print(f"{type(error).__name__}: {error}", file=sys.stderr)  # for the build's log
+            line = _say_pure(f"compiling it failed ({type(error).__name__})")
             self.extensions = []
             self.distribution.ext_modules = []
             if not self.inplace:

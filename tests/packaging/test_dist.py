@@ -183,6 +183,7 @@ def test_a_build_that_cannot_compile_says_so_in_one_line_and_keeps_the_source(
     said = [line for line in done.stderr.splitlines() if line.startswith("statetree:")]
     assert len(said) == 1
     assert "pure Python core" in said[0] and "install a C compiler" in said[0]
+    assert "compiling it failed (CompileError)" in said[0]  # the compiler's command goes before
     assert not [path for path in built.rglob("*") if path.suffix in (".so", ".pyd")]
     note = (built / "statetree" / "core" / "not-compiled.txt").read_text(encoding="utf-8")
     assert note.startswith("statetree: running the pure Python core")
