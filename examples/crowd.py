@@ -86,6 +86,11 @@ class Crowd:
     def frame(self, inputs: np.ndarray) -> None:  # type: ignore[type-arg]
         self.batch.frame(1 / FPS, self.events, inputs)
 
+    def warm_up(self) -> None:
+        """A frame of no input and no time: the batch's compiled pass is ready before the
+        frames are timed (numba compiles it on first use and keeps it on disk for later runs)."""
+        self.batch.frame(0.0, self.events, np.full(self.batch.size, -1))
+
 
 def counts(batch: ChartBatch | ShardedBatch) -> dict[str, int]:
     """How many characters are in each shown state."""
@@ -102,6 +107,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     crowd = Crowd(args.agents, shards=args.shards)
     crowd.batch.start()
+    crowd.warm_up()
     where = f"{args.shards} shards" if args.shards else "one process"
     print(f"{args.agents:,} characters, {FPS} frames per simulated second, {where}")
     print("  time " + "".join(f"{name.rpartition('.')[2]:>9}" for name in SHOWN) + "   frame cost")
