@@ -43,6 +43,8 @@ class Exports:
         return value
 
     def dir(self) -> list[str]:
-        """The package's names (what ``dir()`` lists)."""
+        """What ``dir()`` lists: the package's ``__all__`` and what it holds already. Names
+        that need an extra (``ChartBatch``: NumPy) are left out of both until imported, so
+        ``help()`` of the package works without the extra."""
         package = sys.modules[self._package]
-        return sorted({*vars(package), *self._homes})
+        return sorted({*vars(package), *getattr(package, "__all__", ())})

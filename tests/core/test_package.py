@@ -63,3 +63,49 @@ def test_the_subpackages_are_the_modules_themselves() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
     ).stdout.split()
     assert output == ["False", "True", "statetree.chart.machine"]
+
+
+SUBPACKAGES = ("structure", "plot", "bitmask", "chart", "net", "inspect", "cli")
+
+
+def test_import_statetree_imports_what_is_behind_a_subpackages_names_when_first_read() -> None:
+    probe = (
+        "import sys, statetree as st; "
+        "before = 'statetree.chart.machine' in sys.modules; "
+        "st.chart.ChartMachine; "
+        "print(before, 'statetree.chart.machine' in sys.modules, 'asyncio' in sys.modules)"
+    )
+    output = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert output == ["False", "True", "False"]
+
+
+def test_a_subpackages_function_is_not_shadowed_by_its_module_once_that_is_imported() -> None:
+    import statetree.chart.loading
+    import statetree.structure.validation
+
+    assert st.chart.load is statetree.chart.loading.load
+    assert st.structure.validate is statetree.structure.validation.validate
+
+
+def test_help_of_every_subpackage_works_without_the_optional_extras() -> None:
+    # NumPy, Ray and JAX made unimportable (None in sys.modules): names needing them stay
+    # out of dir(), so help() documents the rest.
+    probe = (
+        "import sys, pydoc; sys.modules.update(numpy=None, ray=None, jax=None); "
+        "import statetree as st; "
+        f"print(*[len(pydoc.render_doc(getattr(st, name))) > 500 for name in {SUBPACKAGES}])"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], check=False, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True"] * len(SUBPACKAGES)
+
+
+def test_dir_of_a_subpackage_lists_its_public_names() -> None:
+    for name in SUBPACKAGES:
+        package = getattr(st, name)
+        assert set(package.__all__) <= set(dir(package)), name
+    assert "ChartBatch" not in st.chart.__all__  # needs NumPy: read on demand, not starred
