@@ -26,8 +26,10 @@ import pytest
 import statetree
 
 _ROOT = Path(__file__).resolve().parent.parent
-_COMPILED_BUILD = _ROOT / "build" / "compiled"
-"""Where ``make`` builds the compiled core (a copy of the package put first on the path)."""
+_VERSION = f"{sys.version_info[0]}.{sys.version_info[1]}"
+_COMPILED_BUILDS = (_ROOT / "build" / f"compiled-{_VERSION}", _ROOT / "build" / "compiled")
+"""Where the compiled core is built (a copy of the package put first on the path): by the
+other CPythons' runs of ``make test`` (``noxfile.py``), then by ``make`` itself."""
 
 # The worker: it reports which core it runs, then answers each request (a function and its
 # arguments, pickled) with ("ok", result) or ("error", traceback), each framed by its size.
@@ -80,7 +82,7 @@ class OtherCore:
             and Path(path).resolve() != running
         ]
         if not statetree.__compiled__:
-            paths.insert(0, str(_COMPILED_BUILD))
+            paths[:0] = [str(build) for build in _COMPILED_BUILDS if build.is_dir()][:1]
         environment = {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
         self._process = subprocess.Popen(
             [sys.executable, "-c", _WORKER],
@@ -131,7 +133,10 @@ def running_other_core() -> Iterator[OtherCore]:
     other = OtherCore()
     try:
         if other.compiled == statetree.__compiled__:
-            pytest.skip("the core is not compiled here: there is no other core to run")
+            pytest.skip(
+                "no compiled build of the core for this Python (make test builds one): "
+                "there is no other core to run"
+            )
         yield other
     finally:
         other.close()
