@@ -44,6 +44,7 @@ class Buffers:
         self.undo_order = np.zeros((capacity, ordered_rows), np.int64)
         self.fails = np.zeros((capacity, 2), np.int64)
         self.fail_clock: Floats = np.zeros(capacity)
+        self.queue = np.zeros(0, np.int32)  # the agents a pass moves, listed first
 
     def reset(self) -> None:
         """Empty, for a new pass."""
@@ -57,8 +58,11 @@ class Buffers:
             bigger[: array.shape[0]] = array
             setattr(self, name, bigger)
 
-    def as_tuple(self) -> tuple[NDArray[Any], ...]:
-        """The buffers in the order the compiled pass reads them."""
+    def as_tuple(self, slots: int) -> tuple[NDArray[Any], ...]:
+        """The buffers in the order the compiled pass reads them, for ``slots`` agent
+        slots."""
+        if self.queue.size < slots:
+            self.queue = np.zeros(slots, np.int32)
         return (
             self.records,
             self.undo,
@@ -67,6 +71,7 @@ class Buffers:
             self.fails,
             self.fail_clock,
             self.status,
+            self.queue,
         )
 
     def _room(self, name: int, more: int) -> int:

@@ -42,6 +42,8 @@ BAD_CHOICE, DEAD = -1, -2
 """What :func:`choose` returns for a choice naming no event, or an agent not there."""
 KILL, START = -1, -2
 NEVER = -math.inf
+CHUNK = 4096
+"""Agents :func:`_one_timer` lists at a time: their arrays stay in cache for the second loop."""
 
 Array = Any
 jit = numba.njit(cache=True)
@@ -93,6 +95,12 @@ def _first_due(due: Array, order: Array, end: float) -> int:
     return found
 
 
+@inline
+def _one_row(agents: Any) -> bool:
+    """Whether :func:`_one_timer` can move these agents: no agent runs two timers at once."""
+    return bool(agents[3].shape[0] <= 1 and agents[4].shape[0] == 0)
+
+
 @jit
 def run(work: Any, timing: Any, agents: Any, program: Any, b: Any) -> None:
     """Each agent ``ids[i]``, ``i < count`` (``work``: ascending ``ids``, ``inputs``,
@@ -109,11 +117,15 @@ def run(work: Any, timing: Any, agents: Any, program: Any, b: Any) -> None:
     bookkeeping, which made the pass twice as slow when it was split into calls.
     """
     ids, inputs, count, mapping = work
-    dense = count < 0
-    chosen = inputs.size if dense else 0  # the slots a choice is given for
     ends, bound, fired_from = timing
     situations, epochs, clocks, due, order = agents
+    if _one_row(agents) and count <= 0:
+        _one_timer((inputs, inputs.size if count < 0 else 0, mapping), timing, agents, program, b)
+        return
     table, info, entries = program[0], program[1], program[2]
+    dense = count < 0
+    chosen = inputs.size if dense else 0  # the slots a choice is given for
+
     records, undo, fails, status = b[0], b[1], b[4], b[6]
     rows, ordered = due.shape[0], order.shape[0]
     mine = np.empty(rows, np.float64)
@@ -225,7 +237,7 @@ def run(work: Any, timing: Any, agents: Any, program: Any, b: Any) -> None:
                 code = FULL
             else:
                 undo[nundo, 0], undo[nundo, 1] = agent, situations[agent]
-                undo[nundo, 2] = epochs[agent]
+                undo[nundo, 2] = 0 if one_clock else epochs[agent]  # saves reading epochs
                 for r in range(rows):
                     b[2][nundo, r] = due[r, agent]
                 for r in range(ordered):
@@ -251,6 +263,139 @@ def run(work: Any, timing: Any, agents: Any, program: Any, b: Any) -> None:
         agent += 1
     status[POS], status[CURSOR], status[CODE] = agent, i, code
     status[NREC], status[NUNDO], status[NFAIL] = nrec, nundo, nfail
+
+
+@jit
+def _one_timer(picks: Any, timing: Any, agents: Any, program: Any, b: Any) -> int:
+    """:func:`run` for agents that run at most one timer at a time (one timer row, or none)
+    given a choice per slot (or none: a tick). Returns -1, changing nothing, when a choice
+    names no event or an agent not there (:func:`checked` then says which).
+
+    Every choice is checked first. Then, :data:`CHUNK` agents at a time, a loop without
+    branches lists those given a choice or with a timer due, and a second moves them, each
+    one's deadline held in a register: a branch per agent that goes either way at random
+    cost more than all the work an idle agent needs."""
+    choices, chosen, mapping = picks
+    ends, bound, fired_from = timing
+    situations, epochs, clocks, due, _ = agents
+    table, info, entries, delays = program
+    records, undo, undo_due, fails, fail_clock, status = b[0], b[1], b[2], b[4], b[5], b[6]
+    queue = b[7]
+    timed = due.shape[0] == 1
+    row = due[0] if timed else np.empty(0, np.float64)
+    size, events = situations.size, mapping.size
+    multi = ends.size > 1 or clocks.size > 1
+    end = ends[0] if ends.size else NEVER  # no tick: no timer is due
+    epoch_ends = multi and ends.size > 0
+    start = status[POS]
+    mine = choices[start:chosen]
+    sits = situations[start:chosen]
+    wrong = False
+    for k in range(mine.size):
+        c = mine[k]
+        wrong |= (c >= events) | ((c >= 0) & (sits[k] == 0))
+    if wrong:
+        return -1
+    nrec, nundo, nfail = status[NREC], status[NUNDO], status[NFAIL]
+    code, stop = DONE, size
+    for low in range(start, size, CHUNK):
+        high = min(low + CHUNK, size)
+        count = 0
+        if timed and not epoch_ends:
+            cs = choices[low:high]
+            rs = row[low:high]
+            for k in range(cs.size):
+                queue[count] = low + k
+                count += (cs[k] >= 0) | (rs[k] <= end)
+            for k in range(cs.size, rs.size):
+                queue[count] = low + k
+                count += rs[k] <= end
+        else:
+            for agent in range(low, high):
+                choice = np.int64(choices[agent]) if agent < chosen else np.int64(-1)
+                deadline = row[agent] if timed else math.nan
+                limit = ends[epochs[agent]] if epoch_ends else end
+                queue[count] = agent
+                count += (choice >= 0) | (deadline <= limit)
+        for j in range(count):
+            agent = queue[j]
+            choice = np.int64(choices[agent]) if agent < chosen else np.int64(-1)
+            d = row[agent] if timed else math.nan
+            clock = clocks[epochs[agent]] if multi else clocks[0]
+            if epoch_ends:
+                end = ends[epochs[agent]]
+            s, before = situations[agent], d
+            first, failed, fired = nrec, -2, 0
+            if choice >= 0:
+                x = mapping[choice]
+                e = table[s, x]
+                if e < 0:
+                    status[MISSING_S], status[MISSING_X] = s, x
+                    code = MISS
+                elif entries[e, NCALLS] and nrec == records.shape[0]:
+                    code = FULL
+                else:
+                    if timed:
+                        source = entries[e, SRC]
+                        if source == KILL:
+                            d = math.nan
+                        elif source == START:
+                            d = clock + delays[e, 0]
+                    if entries[e, NCALLS]:
+                        records[nrec, 0], records[nrec, 1], records[nrec, 2] = agent, 0, e
+                        nrec += 1
+                    if entries[e, FAIL] >= 0:
+                        failed = e
+                    s = entries[e, NEXT]
+            while code == DONE and failed == -2 and d <= end:
+                if fired == bound:
+                    failed = -1
+                    break
+                x = info[s, FIRE]
+                e = table[s, x]
+                if e < 0:
+                    status[MISSING_S], status[MISSING_X] = s, x
+                    code = MISS
+                    break
+                if entries[e, NCALLS] and nrec == records.shape[0]:
+                    code = FULL
+                    break
+                fired += 1
+                clock, d = d, math.nan
+                source = entries[e, SRC]
+                if source == START:
+                    d = clock + delays[e, 0]
+                if entries[e, NCALLS]:
+                    records[nrec, 0], records[nrec, 1] = agent, fired_from + fired - 1
+                    records[nrec, 2] = e
+                    nrec += 1
+                if entries[e, FAIL] >= 0:
+                    failed = e
+                s = entries[e, NEXT]
+            if code == DONE and (nrec > first or failed != -2):
+                if nundo == undo.shape[0] or nfail == fails.shape[0]:
+                    code = FULL
+                else:
+                    undo[nundo, 0], undo[nundo, 1] = agent, situations[agent]
+                    undo[nundo, 2] = epochs[agent] if multi else 0
+                    if timed:
+                        undo_due[nundo, 0] = before
+                    nundo += 1
+                    if failed != -2:
+                        fails[nfail, 0], fails[nfail, 1] = agent, failed
+                        fail_clock[nfail] = clock
+                        nfail += 1
+            if code != DONE:
+                nrec, stop = first, agent
+                break
+            situations[agent] = s
+            if timed:
+                row[agent] = d
+        if code != DONE:
+            break
+    status[POS], status[CURSOR], status[CODE] = stop, 0, code
+    status[NREC], status[NUNDO], status[NFAIL] = nrec, nundo, nfail
+    return 0
 
 
 @jit
@@ -301,9 +446,13 @@ def given(chosen: Any, timing: Any, agents: Any, program: Any, b: Any) -> int:
     for a frame, every agent's timers). Returns what :func:`choose` returns."""
     choices, ids, mapping, todo = chosen
     if ids.size == 0:  # a choice per slot: the pass reads them in place
+        b[6][CHOSEN] = -1
+        if _one_row(agents):  # checks as it goes
+            if _one_timer((choices, choices.size, mapping), timing, agents, program, b) == 0:
+                return 0
+            return checked(choices, mapping.size, agents[0], todo)
         count = checked(choices, mapping.size, agents[0], todo)
         if count >= 0:
-            b[6][CHOSEN] = -1
             run((ids, choices, -1, mapping), timing, agents, program, b)
         return count
     count = choose(choices, ids, mapping, agents[0], todo)
@@ -324,20 +473,27 @@ def group(records: Array, count: int, entries: Array, keys: Array, ranked: Array
     for j in range(count):
         last = max(last, records[j, 1])
     counts = np.zeros((last + 1) * nkeys + 1, np.int64)
+    buckets = np.empty(count, np.int64)  # each record's bucket, when it makes one call
     for j in range(count):
-        e = records[j, 2]
-        start = entries[e, CALLS]
-        for c in range(entries[e, NCALLS]):
-            counts[records[j, 1] * nkeys + keys[start + c] + 1] += 1
+        e, base = records[j, 2], records[j, 1] * nkeys
+        calls, start = entries[e, NCALLS], entries[e, CALLS]
+        buckets[j] = base + keys[start] if calls == 1 else -1
+        for c in range(calls):
+            counts[base + keys[start + c] + 1] += 1
     for k in range(1, counts.size):
         counts[k] += counts[k - 1]
     fill = counts[:-1].copy()
     agents = np.empty(counts[-1], np.int64)
     for j in range(count):
-        e = records[j, 2]
+        bucket = buckets[j]
+        if bucket >= 0:
+            agents[fill[bucket]] = records[j, 0]
+            fill[bucket] += 1
+            continue
+        e, base = records[j, 2], records[j, 1] * nkeys
         start = entries[e, CALLS]
         for c in range(entries[e, NCALLS]):
-            bucket = records[j, 1] * nkeys + keys[start + c]
+            bucket = base + keys[start + c]
             agents[fill[bucket]] = records[j, 0]
             fill[bucket] += 1
     found = []

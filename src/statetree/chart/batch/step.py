@@ -99,6 +99,7 @@ class Stepper:
     def run(self, work: Work, timing: Timing, replay: Replay) -> None:
         """A pass (see :func:`statetree.chart.batch.kernel.run`), then what follows it."""
         self.buffers.reset()
+        self.agents.widen(len(self.table.situations))
         if self.backend == "numpy":
             vector.run(self.table, self.agents, work, timing, self.buffers)
         else:
@@ -116,6 +117,7 @@ class Stepper:
         choices, ids, mapping = chosen
         buffers = self.buffers
         buffers.reset()
+        self.agents.widen(len(self.table.situations))
         if self.backend == "numpy":
             situations = self.agents.situations
             if ids.size:
@@ -132,7 +134,7 @@ class Stepper:
             todo = self._todo(choices.size if ids.size else 1)
             table = self.table
             program = (table.table, table.info, table.entries, table.delays)
-            arrays, outputs = self._arrays(), buffers.as_tuple()
+            arrays, outputs = self._arrays(), buffers.as_tuple(self.agents.capacity)
             count = _kernel().given((*chosen, todo), timing, arrays, program, outputs)
             wrong = int(todo[0, 0]) if count < 0 else -1
             if count >= 0 and buffers.status[CODE]:  # go on from where the pass stopped
@@ -168,7 +170,9 @@ class Stepper:
         status = buffers.status
         while True:
             program = (table.table, table.info, table.entries, table.delays)
-            _kernel().run(work, timing, self._arrays(), program, buffers.as_tuple())
+            _kernel().run(
+                work, timing, self._arrays(), program, buffers.as_tuple(self.agents.capacity)
+            )
             code = status[CODE]
             if code == 0:  # done
                 return

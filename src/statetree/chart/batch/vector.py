@@ -63,6 +63,8 @@ def rows_after(
 
 def _first_due(due: Floats, order: Ints, end: Floats) -> Indexes:
     """The row each agent fires first (``due``: rows, agents), or -1."""
+    if due.shape[0] == 0:  # a chart without timers
+        return np.full(end.shape, -1, np.intp)
     if due.shape[0] == 1:  # the common case, without the general case's minimum
         one: Indexes = np.where(due[0] <= end, 0, -1)
         return one
@@ -154,6 +156,7 @@ class _Round:
         out.put_records(ids[where[order]], numbers[order], entries[order])
         if failing:
             out.put_failures(ids[fails], self.failed[fails], self.clock[fails])
+        agents.widen(len(self.table.situations))
         agents.situations[ids] = self.s
         agents.due[:, ids] = self.due
         agents.order[:, ids] = self.order
