@@ -182,8 +182,9 @@ class MachineCore(Options):
             # A machine without extras (no regions, tracing or options) makes its passes
             # here: a settled frame, the common case, costs one pass and no other call. A
             # pass's decision is next_change's, with no regions to consider; in the main
-            # stack a state's index is its depth.
-            while stack and changes < PLAIN_CHANGES and self._extras is None:
+            # stack a state's index is its depth. After PLAIN_CHANGES changes, settle goes on
+            # and the loop watch notes the next ones.
+            while stack and self._extras is None:
                 last = len(stack) - 1
                 index = 0
                 for state in stack:
@@ -204,6 +205,8 @@ class MachineCore(Options):
                     return
                 changes += 1
                 apply(self, stack, index, index, chosen)
+                if changes == PLAIN_CHANGES:
+                    break
             settle(self, changes)
         finally:
             self._busy = 0

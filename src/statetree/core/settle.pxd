@@ -8,18 +8,17 @@ from statetree.core.transition cimport Transition
 # Names the per-frame path reads, imported once into C variables (a module global costs
 # a dictionary lookup per read on CPython 3.12 and later).
 cdef object SIBLING, INNER, CONCURRENT, _ENTRY, _INNER, _SIBLING, _REGION, _POP
-cdef long HAS_ENTER, HAS_EXIT, BUILT_BY_CALL
 
 
 @cython.locals(extras=Extras, quiet=Py_ssize_t, stack=list, chosen=Transition)
 cpdef settle(Options machine, Py_ssize_t changes)
 
-cpdef apply(Options machine, list home, Py_ssize_t index, Py_ssize_t depth, Transition chosen)
+@cython.locals(extras=Extras, states=list, plain=type)
+cpdef apply(Options machine, list home, Py_ssize_t index, Py_ssize_t depth, Transition chosen,
+            step=*)
 
-@cython.locals(extras=Extras, states=list, changed=Extras)
 cpdef pop_to(Options machine, list home, Py_ssize_t size)
 
-@cython.locals(extras=Extras, hooks=long, plain=type)
 cpdef enter(Options machine, list home, Transition chosen, Py_ssize_t depth, step)
 
 @cython.locals(states=list, last=Py_ssize_t, index=Py_ssize_t, chosen=Transition)

@@ -1,11 +1,11 @@
-"""The settle loop: every change of a stack goes through :func:`change`.
+"""The settle loop: every change of a stack goes through :func:`apply`.
 
-One loop pops states, pushes the target, and (when settling) finds the next change with one
-pass of the book's algorithm, outermost state first. The per-change work is written out in
-the loop rather than split into calls, because on the per-frame path the calls would cost
-more than the work. What few machines use (tracing, listeners, regions, the loop watch)
-costs one test per change when unused: a machine without extras never enters those
-branches.
+One function pops states and pushes the target, and the loop (when settling) finds the next
+change with one pass of the book's algorithm, outermost state first. The per-change work is
+written out in :func:`apply` rather than split into calls, because on the per-frame path the
+calls would cost more than the work. What few machines use (tracing, listeners, regions, the
+loop watch) costs one test per change when unused: a machine without extras never enters
+those branches.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Final
 from statetree.core.arguments import check_arguments
 from statetree.core.loops import KEPT_CHANGES, LoopWatch
 from statetree.core.options import DEFAULT_MAX_TRANSITIONS, Extras
-from statetree.core.state import BUILT_BY_CALL, HAS_ENTER, HAS_EXIT, State
+from statetree.core.state import State
 from statetree.core.trace import Step, StepKind
 from statetree.core.transition import (
     CONCURRENT,
@@ -91,24 +91,84 @@ def settle(machine: MachineCore, changes: int) -> None:
         apply(machine, home, index, depth, chosen)
 
 
-def apply(machine: MachineCore, home: Stack, index: int, depth: int, chosen: Transition) -> None:
-    """Make the change ``chosen``, chosen by ``home[index]`` (at ``depth``): a sibling
-    replaces the state, the other kinds replace its inners.
+def apply(
+    machine: MachineCore,
+    home: Stack,
+    index: int,
+    depth: int,
+    chosen: Transition | None,
+    step: StepKind | None = None,
+) -> None:
+    """Change ``home``: exit its states from the end until it holds ``index``, innermost
+    first, then push ``chosen``'s target (none when ``chosen`` is ``None``) at ``depth`` and
+    enter it, traced as ``step`` (a concurrent transition enters the regions of ``home``'s
+    last state instead).
+
+    Without ``step``, the change is the one ``chosen`` makes as chosen by ``home[index]``
+    (at ``depth``): a sibling replaces the state, the other kinds replace its inners.
 
     Raises:
         StateArgumentError: ``chosen``'s arguments do not fit the target's ``on_enter``.
-        Exception: whatever a hook raised (the stack then holds only entered states).
+        Exception: whatever a hook raised; a state whose ``on_exit`` raised is exited all
+            the same, one whose ``on_enter`` raised is not on the stack.
     """
-    kind = chosen.kind
-    if kind is SIBLING:
-        step = _SIBLING
+    if step is None:
+        kind = chosen.kind  # type: ignore[union-attr]  # a change always has a transition
+        if kind is SIBLING:
+            step = _SIBLING
+        else:
+            index += 1
+            depth += 1
+            step = _INNER if kind is INNER else _ENTRY
+    extras = machine._extras
+    # Untyped: a hook called the Python way is one vectorcall, where a typed method would
+    # go through a bound method (and, for on_enter, two dicts).
+    states: list[Any] = home
+    while len(states) > index:
+        state = states[-1]
+        if extras is not None:
+            _leaving(machine, extras, state)
+        try:
+            if type(state)._st_exits:
+                state.on_exit()
+        finally:
+            # Even when on_exit raises, the state counts as exited: it leaves the stack
+            # and gives back its state values, so the stack only holds entered states.
+            states.pop()
+            extras = machine._extras  # on_exit may have created it
+            if extras is not None:
+                _forget(extras, state)
+    if chosen is None:
+        return
+    if chosen.kind is CONCURRENT:
+        _enter_regions(machine, home[-1], chosen, depth)
+        return
+    if extras is not None and extras.regions and home:
+        exit_regions(machine, home[-1])  # an inner replaces a host's regions
+    cls = chosen.target
+    if chosen.built_by_call:
+        state = cls()
     else:
-        index += 1
-        depth += 1
-        step = _INNER if kind is INNER else _ENTRY
-    if len(home) > index:
-        pop_to(machine, home, index)
-    enter(machine, home, chosen, depth, step)
+        plain = cls  # typed: a C call when compiled (see BUILT_BY_CALL)
+        state = plain.__new__(plain)
+    state.owner = machine.owner
+    state.machine = machine  # type: ignore[assignment]  # a MachineCore is a StateMachine's
+    states.append(state)
+    if extras is not None:
+        if extras.timers is not None:
+            extras.timers[id(state)] = 0.0
+        tracer = extras.tracer  # read once: another thread may replace it
+        if tracer is not None:
+            tracer.record(Step(machine.name, step, cls, depth))
+    if chosen.enters:
+        try:
+            if chosen.has_arguments:
+                state.on_enter(*chosen.args, **chosen.kwargs)
+            else:
+                state.on_enter()
+        except BaseException as error:
+            _not_entered(machine, home, state, chosen, error)
+            raise
 
 
 def pop_to(machine: MachineCore, home: Stack, size: int) -> None:
@@ -117,24 +177,7 @@ def pop_to(machine: MachineCore, home: Stack, size: int) -> None:
     Raises:
         Exception: whatever an ``on_exit`` raised (its state is exited all the same).
     """
-    extras = machine._extras
-    # Untyped: a hook called the Python way is one vectorcall, where a typed method would
-    # go through a bound method (and, for on_enter, two dicts).
-    states: list[Any] = home
-    while len(states) > size:
-        state = states[-1]
-        if extras is not None:
-            _leaving(machine, extras, state)
-        try:
-            if type(state)._st_hooks & HAS_EXIT:
-                state.on_exit()
-        finally:
-            # Even when on_exit raises, the state counts as exited: it leaves the stack
-            # and gives back its state values, so the stack only holds entered states.
-            states.pop()
-            changed = machine._extras  # on_exit may have created it
-            if changed is not None:
-                _forget(changed, state)
+    apply(machine, home, size, -1, None, _POP)
 
 
 def enter(
@@ -147,40 +190,7 @@ def enter(
         StateArgumentError: ``chosen``'s arguments do not fit the target's ``on_enter``.
         Exception: whatever ``on_enter`` raised (the state is then not on the stack).
     """
-    if chosen.kind is CONCURRENT:
-        _enter_regions(machine, home[-1], chosen, depth)
-        return
-    extras = machine._extras
-    if extras is not None and extras.regions and home:
-        exit_regions(machine, home[-1])  # an inner replaces a host's regions
-    cls = chosen.target
-    hooks = chosen.hooks
-    if hooks & BUILT_BY_CALL:
-        state = cls()
-    else:
-        # Made by its __new__ alone (typed, a C call when compiled): calling the class would
-        # add the type call and object.__init__, which does nothing.
-        plain = cls
-        state = plain.__new__(plain)
-    state.owner = machine.owner
-    state.machine = machine  # type: ignore[assignment]  # a MachineCore is a StateMachine's
-    home.append(state)
-    if extras is not None:
-        if extras.timers is not None:
-            extras.timers[id(state)] = 0.0
-        tracer = extras.tracer  # read once: another thread may replace it
-        if tracer is not None:
-            tracer.record(Step(machine.name, step, cls, depth))
-    if hooks & HAS_ENTER:
-        hooked: Any = state  # called the Python way, as in pop_to
-        try:
-            if chosen.has_arguments:
-                hooked.on_enter(*chosen.args, **chosen.kwargs)
-            else:
-                hooked.on_enter()
-        except BaseException as error:
-            _not_entered(machine, home, state, chosen, error)
-            raise
+    apply(machine, home, len(home), depth, chosen, step)
 
 
 def _not_entered(

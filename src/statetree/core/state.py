@@ -25,8 +25,17 @@ HAS_ENTER: Final = 1
 HAS_EXIT: Final = 2
 HAS_UPDATE: Final = 4
 BUILT_BY_CALL: Final = 8
-"""The class has an ``__init__`` of its own, or a metaclass: its states are made by calling
-it; the others by its ``__new__`` alone."""
+"""The class's states are made by calling it: it has an ``__init__`` of its own or a
+metaclass, or the core runs as Python source. Compiled, the others are made by their
+``__new__`` alone (a C call, where calling the class adds the type call and
+``object.__init__``); as source, calling the class is the faster of the two."""
+
+try:
+    import cython
+except ModuleNotFoundError:  # only compiling the core needs Cython
+    _MADE_BY_NEW = False
+else:
+    _MADE_BY_NEW = cython.compiled  # True where this module runs compiled
 
 
 class StateCore:
@@ -66,8 +75,9 @@ class State(StateCore, Generic[OwnerT]):
 
     # What the machine must do for a class's states (HAS_ENTER, HAS_EXIT, HAS_UPDATE,
     # BUILT_BY_CALL), computed once per class so that it skips the calls that would do
-    # nothing.
+    # nothing; ``_st_exits`` is the HAS_EXIT bit as a flag, which each exit reads for less.
     _st_hooks: ClassVar[int] = 0
+    _st_exits: ClassVar[bool] = False
 
     # The shared argument-less transitions to this class (``st.sibling(cls)``...), made on
     # first use. Kept on the class rather than in a module-level cache, so that a class made
@@ -85,8 +95,9 @@ class State(StateCore, Generic[OwnerT]):
         hooks = HAS_ENTER if cls.on_enter is not State.on_enter else 0
         hooks |= HAS_EXIT if cls.on_exit is not State.on_exit else 0
         hooks |= HAS_UPDATE if cls.update is not State.update else 0
-        plain = cls.__init__ is State.__init__ and type(cls) is type
+        plain = _MADE_BY_NEW and cls.__init__ is State.__init__ and type(cls) is type
         cls._st_hooks = hooks | (0 if plain else BUILT_BY_CALL)
+        cls._st_exits = bool(hooks & HAS_EXIT)
 
     # -- hooks -----------------------------------------------------------------------------
 

@@ -8,4 +8,5 @@ cdef class Transition:
     cdef readonly tuple regions
     # Set once by __post_init__, which writes them through object.__setattr__.
     cdef public bint has_arguments
-    cdef public long hooks
+    cdef public bint enters
+    cdef public bint built_by_call

@@ -14,7 +14,7 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from statetree.core.refs import Ref, target_of
-from statetree.core.state import HAS_ENTER, State
+from statetree.core.state import BUILT_BY_CALL, HAS_ENTER, State
 from statetree.errors import StateArgumentError, TransitionTargetError
 
 __all__ = [
@@ -68,16 +68,22 @@ class Transition:
     kwargs: Mapping[str, Any] = field(default_factory=lambda: _NO_KWARGS, hash=False)
     regions: tuple[type[State[Any]], ...] = ()
     """For a concurrent transition, the root of each region (``target`` is the first)."""
+    # What every entry of the target needs to know, read here once from its class's hooks
+    # (``State._st_hooks``): a flag costs an entry less than testing a bit.
     has_arguments: bool = field(init=False, compare=False, hash=False, repr=False)
-    hooks: int = field(init=False, compare=False, hash=False, repr=False)
-    """The target's hooks (``State._st_hooks``), read once here for every entry."""
+    enters: bool = field(init=False, compare=False, hash=False, repr=False)
+    """Whether the target defines ``on_enter``."""
+    built_by_call: bool = field(init=False, compare=False, hash=False, repr=False)
+    """Whether the target's states are made by calling it (``BUILT_BY_CALL``)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "has_arguments", bool(self.args or self.kwargs))
         for target in self.regions or (self.target,):
             self._check_target(target)
-        object.__setattr__(self, "hooks", self.target._st_hooks)
-        if self.has_arguments and not self.hooks & HAS_ENTER:
+        hooks = self.target._st_hooks
+        object.__setattr__(self, "enters", bool(hooks & HAS_ENTER))
+        object.__setattr__(self, "built_by_call", bool(hooks & BUILT_BY_CALL))
+        if self.has_arguments and not self.enters:
             raise StateArgumentError(
                 f"{self!r}: {self.target.__qualname__} takes no state arguments because it "
                 "does not define on_enter; add on_enter(self, ...) with those parameters"
