@@ -118,8 +118,3 @@ class Buffers:
     def undo_rows(self) -> NDArray[np.int32]:
         """The undo rows written."""
         return self.undo[: self.status[NUNDO]]
-
-    @property
-    def failure_rows(self) -> NDArray[np.int64]:
-        """The failures written."""
-        return self.fails[: self.status[NFAIL]]
