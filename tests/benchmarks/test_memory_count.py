@@ -36,6 +36,8 @@ def test_each_object_is_charged_what_it_keeps_and_nothing_shared(
 ) -> None:
     """The shared counter's latest value and the count's own variables are not charged."""
     one = Holder(5)
-    assert memory.retained_bytes(Holder, [5] * count) == sys.getsizeof(one) + sys.getsizeof(
+    # Rounded: CPython 3.10 keeps a few bytes of its own from one run of the count to the
+    # other, a fraction of a byte per object at this size.
+    assert round(memory.retained_bytes(Holder, [5] * count)) == sys.getsizeof(one) + sys.getsizeof(
         one.items
     )
