@@ -83,7 +83,7 @@ class Stepper:
         self.buffers = Buffers(agents.due.shape[0], agents.order.shape[0])
         self.failures: dict[int, Failure] = {}
         self.calling: tuple[int, int, Indexes] | None = None  # the bucket calling
-        self.todo = np.zeros((2, 0), np.int32)
+        self.todo = np.zeros((2, 0), np.intp)
         self.diverts: dict[int, _Divert] = {}
         self.continuing: tuple[int, ChartMachine] | None = None
         self.processing = True  # handlers may send (not while despawning, say)
@@ -131,11 +131,13 @@ class Stepper:
             if wrong < 0:
                 vector.run(self.table, self.agents, work, timing, buffers)
         else:
+            choices = _plain(choices)
             todo = self._todo(choices.size if ids.size else 1)
             table = self.table
             program = (table.table, table.info, table.entries, table.delays)
             arrays, outputs = self._arrays(), buffers.as_tuple(self.agents.capacity)
-            count = _kernel().given((*chosen, todo), timing, arrays, program, outputs)
+            picked = (choices, _plain(ids), mapping, todo)
+            count = _kernel().given(picked, timing, arrays, program, outputs)
             wrong = int(todo[0, 0]) if count < 0 else -1
             if count >= 0 and buffers.status[CODE]:  # go on from where the pass stopped
                 dense = not ids.size
@@ -154,9 +156,9 @@ class Stepper:
             self.agents.clocks = ends
         self.finish(replay, before)
 
-    def _todo(self, size: int) -> NDArray[np.int32]:
+    def _todo(self, size: int) -> NDArray[np.intp]:
         if self.todo.shape[1] < size:
-            self.todo = np.zeros((2, max(size, 2 * self.todo.shape[1])), np.int32)
+            self.todo = np.zeros((2, max(size, 2 * self.todo.shape[1])), np.intp)
         return self.todo
 
     def _arrays(self) -> tuple[Any, ...]:
@@ -168,6 +170,7 @@ class Stepper:
         for (it stops before the agent concerned, and goes on from there)."""
         table, buffers = self.table, self.buffers
         status = buffers.status
+        work = (_plain(work[0]), _plain(work[1]), work[2], work[3])
         while True:
             program = (table.table, table.info, table.entries, table.delays)
             _kernel().run(
@@ -390,6 +393,16 @@ class Stepper:
         clocks = agents.clocks if clocks_before is None else clocks_before
         agents.set_clocks(ids, clocks[undo[rows, 2]])
         self.diverts = {}
+
+
+def _plain(array: NDArray[np.integer]) -> NDArray[np.integer]:
+    """``array`` as a writable ``intp`` array where its values allow: numba compiles the
+    pass once for each type of array it is given, a few seconds each time."""
+    if array.dtype != np.intp:
+        if array.dtype.kind == "u" and array.size and array.max() > np.iinfo(np.intp).max:
+            return array  # the pass refuses it, as it is
+        return array.astype(np.intp)
+    return array if array.flags.writeable else array.copy()
 
 
 @cache  # an import per call costs a dict lookup and a lock each frame
