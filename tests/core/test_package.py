@@ -53,16 +53,20 @@ def test_the_core_package_lists_its_concepts_only() -> None:
     assert all(getattr(st, name) is getattr(core, name) for name in core.__all__)
 
 
+def _printed(probe: str) -> list[str]:
+    """The words ``probe`` prints, run in a fresh interpreter (nothing imported yet)."""
+    return subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout.split()
+
+
 def test_the_subpackages_are_the_modules_themselves() -> None:
     probe = (
         "import sys, statetree as st; "
         "print('statetree.chart.batch' in sys.modules, st.chart is sys.modules['statetree.chart'], "
         "st.chart.ChartMachine.__module__)"
     )
-    output = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
-    ).stdout.split()
-    assert output == ["False", "True", "statetree.chart.machine"]
+    assert _printed(probe) == ["False", "True", "statetree.chart.machine"]
 
 
 SUBPACKAGES = ("structure", "plot", "bitmask", "chart", "net", "inspect", "cli")
@@ -75,10 +79,7 @@ def test_import_statetree_imports_what_is_behind_a_subpackages_names_when_first_
         "st.chart.ChartMachine; "
         "print(before, 'statetree.chart.machine' in sys.modules, 'asyncio' in sys.modules)"
     )
-    output = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
-    ).stdout.split()
-    assert output == ["False", "True", "False"]
+    assert _printed(probe) == ["False", "True", "False"]
 
 
 def test_a_subpackages_function_is_not_shadowed_by_its_module_once_that_is_imported() -> None:
