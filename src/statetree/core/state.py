@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from statetree.core.state_value import StateValue
     from statetree.core.transition import Transition
 
-__all__ = ["BUILT_BY_CALL", "HAS_ENTER", "HAS_EXIT", "HAS_UPDATE", "State", "StateCore"]
+__all__ = ["BUILT_BY_CALL", "COMPILED", "HAS_ENTER", "HAS_EXIT", "HAS_UPDATE", "State", "StateCore"]
 
 OwnerT = TypeVar("OwnerT")
 S = TypeVar("S", bound="State[Any]")
@@ -33,9 +33,10 @@ metaclass, or the core runs as Python source. Compiled, the others are made by t
 try:
     import cython
 except ModuleNotFoundError:  # only compiling the core needs Cython
-    _MADE_BY_NEW = False
+    COMPILED = False
 else:
-    _MADE_BY_NEW = cython.compiled  # True where this module runs compiled
+    COMPILED = cython.compiled
+"""Whether the core runs compiled (its modules are compiled together, or none is)."""
 
 
 class StateCore:
@@ -95,7 +96,7 @@ class State(StateCore, Generic[OwnerT]):
         hooks = HAS_ENTER if cls.on_enter is not State.on_enter else 0
         hooks |= HAS_EXIT if cls.on_exit is not State.on_exit else 0
         hooks |= HAS_UPDATE if cls.update is not State.update else 0
-        plain = _MADE_BY_NEW and cls.__init__ is State.__init__ and type(cls) is type
+        plain = COMPILED and cls.__init__ is State.__init__ and type(cls) is type
         cls._st_hooks = hooks | (0 if plain else BUILT_BY_CALL)
         cls._st_exits = bool(hooks & HAS_EXIT)
 

@@ -10,3 +10,7 @@ cdef class Transition:
     cdef public bint has_arguments
     cdef public bint enters
     cdef public bint built_by_call
+
+# Read by the helpers on every call: a C variable, not a module global (a dictionary lookup
+# per read on CPython 3.12 and later).
+cdef bint COMPILED

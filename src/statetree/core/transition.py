@@ -14,7 +14,7 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from statetree.core.refs import Ref, target_of
-from statetree.core.state import BUILT_BY_CALL, HAS_ENTER, State
+from statetree.core.state import BUILT_BY_CALL, COMPILED, HAS_ENTER, State
 from statetree.errors import StateArgumentError, TransitionTargetError
 
 __all__ = [
@@ -113,6 +113,9 @@ class Transition:
 # Transitions without arguments are immutable, so one instance per (kind, target) serves
 # every call: returning them from transition() every frame allocates nothing. Each is kept on
 # its target class (``State._st_sibling``...), so it lives exactly as long as the class.
+# Compiled, the helpers read it with getattr(): a try there saves the exception state on
+# every call (3% of a character's step). As Python a try is free until something raises,
+# where getattr() is one more call.
 
 
 def _first(kind: TransitionKind, target: type[State[Any]]) -> Transition:
@@ -140,10 +143,14 @@ def sibling(target: type[State[Any]], /, *args: Any, **kwargs: Any) -> Transitio
     """
     if args or kwargs:
         return Transition(SIBLING, target, args, kwargs)
-    try:
-        return target._st_sibling or _first(SIBLING, target)
-    except AttributeError:  # not a State subclass: _first says so
-        return _first(SIBLING, target)
+    if COMPILED:
+        shared = getattr(target, "_st_sibling", None)
+    else:
+        try:
+            shared = target._st_sibling
+        except AttributeError:
+            shared = None
+    return shared if shared is not None else _first(SIBLING, target)
 
 
 def inner(target: type[State[Any]], /, *args: Any, **kwargs: Any) -> Transition:
@@ -157,10 +164,14 @@ def inner(target: type[State[Any]], /, *args: Any, **kwargs: Any) -> Transition:
     """
     if args or kwargs:
         return Transition(INNER, target, args, kwargs)
-    try:
-        return target._st_inner or _first(INNER, target)
-    except AttributeError:  # not a State subclass: _first says so
-        return _first(INNER, target)
+    if COMPILED:
+        shared = getattr(target, "_st_inner", None)
+    else:
+        try:
+            shared = target._st_inner
+        except AttributeError:
+            shared = None
+    return shared if shared is not None else _first(INNER, target)
 
 
 def inner_entry(target: type[State[Any]], /, *args: Any, **kwargs: Any) -> Transition:
@@ -172,10 +183,14 @@ def inner_entry(target: type[State[Any]], /, *args: Any, **kwargs: Any) -> Trans
     """
     if args or kwargs:
         return Transition(INNER_ENTRY, target, args, kwargs)
-    try:
-        return target._st_inner_entry or _first(INNER_ENTRY, target)
-    except AttributeError:  # not a State subclass: _first says so
-        return _first(INNER_ENTRY, target)
+    if COMPILED:
+        shared = getattr(target, "_st_inner_entry", None)
+    else:
+        try:
+            shared = target._st_inner_entry
+        except AttributeError:
+            shared = None
+    return shared if shared is not None else _first(INNER_ENTRY, target)
 
 
 def concurrent(*roots: type[State[Any]]) -> Transition:
