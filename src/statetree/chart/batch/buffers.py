@@ -12,7 +12,6 @@ from typing import Any
 from statetree.chart.batch.arrays import Floats, Indexes, NDArray, np
 
 __all__ = [
-    "CHOSEN",
     "CODE",
     "CURSOR",
     "MISSING_S",
@@ -24,10 +23,9 @@ __all__ = [
     "Buffers",
 ]
 
-POS, CODE, NREC, NUNDO, NFAIL, MISSING_S, MISSING_X, CHOSEN, CURSOR = range(9)
+POS, CODE, NREC, NUNDO, NFAIL, MISSING_S, MISSING_X, CURSOR = range(8)
 """Slots of ``status``: where a pass goes on, why it stopped, the buffers' counts, the
-(situation, input) pair it is missing; for a frame, how many agents got an event (plus one;
-0: not counted yet) and how many of them are done."""
+(situation, input) pair it is missing, and how many of the agents named are done."""
 
 
 class Buffers:
@@ -37,7 +35,7 @@ class Buffers:
 
     def __init__(self, rows: int, ordered_rows: int, capacity: int = 64) -> None:
         self.rows, self.ordered_rows = rows, ordered_rows
-        self.status = np.zeros(9, np.int64)
+        self.status = np.zeros(8, np.int64)
         self.records = np.zeros((capacity, 3), np.int32)
         self.undo = np.zeros((capacity, 3), np.int32)
         self.undo_due: Floats = np.zeros((capacity, rows))

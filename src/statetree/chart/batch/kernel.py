@@ -22,7 +22,6 @@ import numba
 import numpy as np
 
 from statetree.chart.batch.buffers import (
-    CHOSEN,
     CODE,
     CURSOR,
     MISSING_S,
@@ -34,12 +33,10 @@ from statetree.chart.batch.buffers import (
 )
 from statetree.chart.batch.table import CALLS, FAIL, FIRE, NCALLS, NEXT, SRC, TIMED
 
-__all__ = ["DONE", "FULL", "MISS", "checked", "choose", "given", "group", "run"]
+__all__ = ["DONE", "FULL", "MISS", "checked", "given", "group", "run"]
 
 DONE, MISS, FULL = 0, 1, 2
 """Status codes (``status[CODE]``)."""
-BAD_CHOICE, DEAD = -1, -2
-"""What :func:`choose` returns for a choice naming no event, or an agent not there."""
 KILL, START = -1, -2
 NEVER = -math.inf
 CHUNK = 4096
@@ -399,32 +396,9 @@ def _one_timer(picks: Any, timing: Any, agents: Any, program: Any, b: Any) -> in
 
 
 @jit
-def choose(choices: Array, ids: Array, mapping: Array, situations: Array, todo: Array) -> int:
-    """The agents given an event (``choices[i] >= 0``) and their inputs, into ``todo`` (its
-    rows 0 and 1); ``ids`` names the agent of each choice (empty: choice ``i`` is agent
-    ``i``). Returns their count, or :data:`BAD_CHOICE` / :data:`DEAD` with ``todo[0, 0]``
-    the position of the first wrong choice."""
-    count = 0
-    named = ids.size > 0
-    events = mapping.size
-    for i in range(choices.size):
-        choice = choices[i]
-        if choice < 0:
-            continue
-        agent = ids[i] if named else i
-        if choice >= events or situations[agent] == 0:
-            todo[0, 0] = i
-            return BAD_CHOICE if choice >= events else DEAD
-        todo[0, count] = agent
-        todo[1, count] = mapping[choice]
-        count += 1
-    return count
-
-
-@jit
-def checked(choices: Array, events: int, situations: Array, todo: Array) -> int:
-    """0 when every choice (one per agent slot) names an event or none and every agent
-    given one is there; else :data:`BAD_CHOICE` / :data:`DEAD`, as :func:`choose`."""
+def checked(choices: Array, events: int, situations: Array) -> int:
+    """-1 when every choice (one per agent slot) names an event or none and every agent
+    given one is there; else the position of the first that does not."""
     wrong = False
     for i in range(choices.size):  # no branch: the loop runs at memory speed
         c = choices[i]
@@ -433,33 +407,25 @@ def checked(choices: Array, events: int, situations: Array, todo: Array) -> int:
         for i in range(choices.size):
             c = choices[i]
             if c >= events or (c >= 0 and situations[i] == 0):
-                todo[0, 0] = i
-                return BAD_CHOICE if c >= events else DEAD
-    return 0
+                return i
+    return -1
 
 
 @jit
-def given(chosen: Any, timing: Any, agents: Any, program: Any, b: Any) -> int:
-    """``send_each`` (no ends in ``timing``) or a frame: every choice checked (``chosen``:
-    the choices, the agent of each or none, the input of each event, where to list the
-    agents given one), then, when all are right, :func:`run` the agents given an event (and,
-    for a frame, every agent's timers). Returns what :func:`choose` returns."""
-    choices, ids, mapping, todo = chosen
-    if ids.size == 0:  # a choice per slot: the pass reads them in place
-        b[6][CHOSEN] = -1
-        if _one_row(agents):  # checks as it goes
-            if _one_timer((choices, choices.size, mapping), timing, agents, program, b) == 0:
-                return 0
-            return checked(choices, mapping.size, agents[0], todo)
-        count = checked(choices, mapping.size, agents[0], todo)
-        if count >= 0:
-            run((ids, choices, -1, mapping), timing, agents, program, b)
-        return count
-    count = choose(choices, ids, mapping, agents[0], todo)
-    if count >= 0:
-        b[6][CHOSEN] = count
-        run((todo[0], todo[1], count, mapping), timing, agents, program, b)
-    return count
+def given(picks: Any, timing: Any, agents: Any, program: Any, b: Any) -> int:
+    """``send_each`` with a choice per agent slot (no ends in ``timing``) or a frame
+    (``picks``: the choices, the input of each event): every choice checked, then, when all
+    are right, :func:`run`. Returns what :func:`checked` returns (nothing changed when a
+    choice is wrong)."""
+    choices, mapping = picks
+    if _one_row(agents):  # checks as it goes
+        if _one_timer((choices, choices.size, mapping), timing, agents, program, b) == 0:
+            return -1
+        return checked(choices, mapping.size, agents[0])
+    wrong = checked(choices, mapping.size, agents[0])
+    if wrong < 0:
+        run((np.zeros(0, np.intp), choices, -1, mapping), timing, agents, program, b)
+    return wrong
 
 
 @jit

@@ -83,7 +83,6 @@ class Stepper:
         self.buffers = Buffers(agents.due.shape[0], agents.order.shape[0])
         self.failures: dict[int, Failure] = {}
         self.calling: tuple[int, int, Indexes] | None = None  # the bucket calling
-        self.todo = np.zeros((2, 0), np.intp)
         self.diverts: dict[int, _Divert] = {}
         self.continuing: tuple[int, ChartMachine] | None = None
         self.processing = True  # handlers may send (not while despawning, say)
@@ -115,37 +114,30 @@ class Stepper:
         Returns -1, or the position of the first wrong choice (nothing changed then).
         """
         choices, ids, mapping = chosen
-        buffers = self.buffers
-        buffers.reset()
-        self.agents.widen(len(self.table.situations))
-        if self.backend == "numpy":
-            situations = self.agents.situations
-            if ids.size:
-                agents, inputs, wrong = vector.send(choices, ids, mapping, situations)
-                work: Work = (agents, inputs, agents.size, mapping)
-            else:  # a choice per slot: the pass reads them in place
-                wrong, work = (
-                    vector.checked(choices, mapping.size, situations),
-                    (ids, choices, -1, mapping),
-                )
+        agents = self.agents
+        if ids.size:  # named agents: listed with their inputs first
+            named, inputs, wrong = vector.send(choices, ids, mapping, agents.situations)
             if wrong < 0:
-                vector.run(self.table, self.agents, work, timing, buffers)
+                self.run((named, inputs, named.size, mapping), timing, replay)
+            return wrong
+        # A choice per slot: the pass reads them in place.
+        self.buffers.reset()
+        agents.widen(len(self.table.situations))
+        work: Work = (ids, choices, -1, mapping)
+        if self.backend == "numpy":
+            wrong = vector.checked(choices, mapping.size, agents.situations)
+            if wrong < 0:
+                vector.run(self.table, agents, work, timing, self.buffers)
         else:
             choices = _plain(choices)
-            todo = self._todo(choices.size if ids.size else 1)
-            table = self.table
-            program = (table.table, table.info, table.entries, table.delays)
-            arrays, outputs = self._arrays(), buffers.as_tuple(self.agents.capacity)
-            picked = (choices, _plain(ids), mapping, todo)
-            count = _kernel().given(picked, timing, arrays, program, outputs)
-            wrong = int(todo[0, 0]) if count < 0 else -1
-            if count >= 0 and buffers.status[CODE]:  # go on from where the pass stopped
-                dense = not ids.size
-                work = (ids, choices, -1, mapping) if dense else (todo[0], todo[1], count, mapping)
-                self._compiled(work, timing)
+            program = (self.table.table, self.table.info, self.table.entries, self.table.delays)
+            outputs = self.buffers.as_tuple(agents.capacity)
+            wrong = _kernel().given((choices, mapping), timing, self._arrays(), program, outputs)
+            if wrong < 0 and self.buffers.status[CODE]:  # go on from where the pass stopped
+                self._compiled((ids, choices, -1, mapping), timing)
         if wrong < 0:
             self._after(timing, replay)
-        return wrong
+        return int(wrong)
 
     def _after(self, timing: Timing, replay: Replay) -> None:
         """After a tick's pass the clocks move on; then the calls and the rest."""
@@ -155,11 +147,6 @@ class Stepper:
             before = self.agents.clocks
             self.agents.clocks = ends
         self.finish(replay, before)
-
-    def _todo(self, size: int) -> NDArray[np.intp]:
-        if self.todo.shape[1] < size:
-            self.todo = np.zeros((2, max(size, 2 * self.todo.shape[1])), np.intp)
-        return self.todo
 
     def _arrays(self) -> tuple[Any, ...]:
         agents = self.agents
@@ -416,7 +403,6 @@ def _nothing(call: ActionCall) -> None:
 
 
 _NO_TICK: Timing = (np.zeros(0, np.float64), 1, 0)
-_NO_AGENTS = np.zeros(0, np.intp)
 _NOT_THEIRS = (
     "a handler may only send() to the agents of its own call while the batch processes; "
     "keep other events and send them after this call returns"
