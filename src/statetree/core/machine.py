@@ -424,11 +424,7 @@ class StateMachine(MachineCore, Generic[OwnerT]):
         max_transitions: SupportsIndex = DEFAULT_MAX_TRANSITIONS,
         time_in_state: bool = False,
     ) -> None:
-        self._begin(_initial_transition(initial), name)
-        self.owner = owner
-        self._stack = []
-        self._busy = 0  # the id of the thread running a call, 0 when idle
-        self._extras = None
+        self._fresh(_initial_transition(initial), name, owner, [])
         if max_transitions != DEFAULT_MAX_TRANSITIONS:
             self._bound_changes(max_transitions)
         if trace_sink is not None:

@@ -103,6 +103,16 @@ class Options:
         """Keep ``initial`` (what the next start enters) and ``name``."""
         self._start = (initial, name) if name else initial
 
+    def _fresh(self, initial: Transition, name: str, owner: Any, stack: list[State[Any]]) -> None:
+        """Set every field of a machine idle and without extras (a new one, or a loaded one
+        before its extras). One call, so that compiled the fields are written directly,
+        where the ``__init__`` of a Python subclass sets each through its descriptor."""
+        self._begin(initial, name)
+        self.owner = owner
+        self._stack = stack
+        self._busy = 0
+        self._extras = None
+
     def _extra(self) -> Extras:
         if self._extras is None:
             with _CONFIGURING:  # only one of two threads may create them

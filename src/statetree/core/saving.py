@@ -82,11 +82,7 @@ def set_machine_state(machine: MachineCore, saved: dict[str, Any]) -> None:
         LoadError: the data is not a machine's, or of a format this version cannot read.
     """
     saved = saved_data(saved, "machine", FORMAT)
-    machine._begin(saved["initial"], saved["name"])
-    machine.owner = saved["owner"]
-    machine._stack = saved["stack"]
-    machine._busy = 0
-    machine._extras = None
+    machine._fresh(saved["initial"], saved["name"], saved["owner"], saved["stack"])
     set_attributes(machine, saved["attributes"])
     extras = Extras()
     extras.regions = {host: stacks for host, stacks in saved["regions"]}
