@@ -38,6 +38,7 @@ __all__ = ["MachineCore", "StateMachine"]
 
 OwnerT = TypeVar("OwnerT")
 S = TypeVar("S", bound=State[Any])
+_NO_TRACE = TraceLevel.NONE
 
 
 class MachineCore(Options):
@@ -429,7 +430,7 @@ class StateMachine(MachineCore, Generic[OwnerT]):
             self._bound_changes(max_transitions)
         if trace_sink is not None:
             self._extra().sink = trace_sink
-        if trace is not TraceLevel.NONE:
+        if trace is not _NO_TRACE:
             self._retrace(level=TraceLevel(trace))
         if time_in_state:
             self._track_time()
