@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator
-from threading import get_ident
 from typing import Any, Generic, SupportsIndex, TypeVar
 
+from statetree.core import capi
 from statetree.core.events import frame_time
 from statetree.core.options import DEFAULT_MAX_TRANSITIONS, Options
 from statetree.core.refs import Ref, new_instance, shallow_copy_refused
@@ -174,7 +174,7 @@ class MachineCore(Options):
         """
         if self._busy:
             raise UsageError(self._reentry_message("process_state_transitions"))
-        self._busy = get_ident()
+        self._busy = capi.thread_id()
         try:
             # Untyped: the states' hooks are called the Python way anyway, and a wrong return
             # value must reach the check below rather than a type check of its own.
@@ -230,7 +230,7 @@ class MachineCore(Options):
             )
         if self._busy:
             raise UsageError(self._reentry_message("update_states"))
-        self._busy = get_ident()
+        self._busy = capi.thread_id()
         try:
             extras = self._extras
             if extras is not None and extras.timers is not None:
@@ -259,7 +259,7 @@ class MachineCore(Options):
                 (nothing is posted).
         """
         driver = self._busy
-        if driver and driver != get_ident():
+        if driver and driver != capi.thread_id():
             raise UsageError(self._reentry_message("post"))
         if event is None:
             raise UsageError(
@@ -328,7 +328,7 @@ class MachineCore(Options):
     def _tool_call(self, name: str) -> Iterator[None]:
         if self._busy:
             raise UsageError(self._reentry_message(name))
-        self._busy = get_ident()
+        self._busy = capi.thread_id()
         try:
             yield
         finally:
@@ -358,9 +358,9 @@ class MachineCore(Options):
 
     def _reentry_message(self, call: str) -> str:
         driver = self._busy
-        if driver != get_ident():
+        if driver != capi.thread_id():
             return (
-                f"{call}() called on {self._label()} from thread {get_ident()} while thread "
+                f"{call}() called on {self._label()} from thread {capi.thread_id()} while thread "
                 f"{driver} is processing it; a machine must be driven from one thread at a "
                 "time (hand the work to the thread that owns the machine, or lock around it)"
             )

@@ -2,12 +2,14 @@
 
 cimport cython
 
+from statetree.core cimport capi
 from statetree.core.options cimport Extras, Options
 from statetree.core.transition cimport Transition
 
 # Names the per-frame path reads, imported once into C variables (a module global costs
 # a dictionary lookup per read on CPython 3.12 and later).
-cdef object SIBLING, INNER, CONCURRENT, _ENTRY, _INNER, _SIBLING, _REGION, _POP
+cdef object SIBLING, INNER, CONCURRENT, _ENTRY, _INNER, _SIBLING, _REGION, _POP, _OWNER, _MACHINE
+cdef bint COMPILED
 
 
 @cython.locals(extras=Extras, quiet=Py_ssize_t, stack=list, chosen=Transition)

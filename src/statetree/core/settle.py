@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
+from statetree.core import capi
 from statetree.core.arguments import check_arguments
 from statetree.core.loops import KEPT_CHANGES, LoopWatch
 from statetree.core.options import DEFAULT_MAX_TRANSITIONS, Extras
-from statetree.core.state import State
+from statetree.core.state import COMPILED, State
 from statetree.core.trace import Step, StepKind
 from statetree.core.transition import (
     CONCURRENT,
@@ -56,6 +57,9 @@ INIT_STEP, _ENTRY, _INNER, _SIBLING, _REGION, _POP = (
     StepKind.REGION,
     StepKind.POP,
 )
+
+# The slots every state's owner and machine are set through.
+_OWNER, _MACHINE = State.__dict__["owner"], State.__dict__["machine"]
 
 PLAIN_CHANGES: Final = DEFAULT_MAX_TRANSITIONS - KEPT_CHANGES
 """Changes a machine without extras makes before the loop watch starts noting them."""
@@ -129,7 +133,8 @@ def apply(
         if extras is not None:
             _leaving(machine, extras, state)
         try:
-            if type(state)._st_exits:
+            # Compiled, a class's own field is read from its dictionary (see capi.pxd).
+            if capi.own(type(state), "_st_exits") if COMPILED else type(state)._st_exits:
                 state.on_exit()
         finally:
             # Even when on_exit raises, the state counts as exited: it leaves the stack
@@ -151,8 +156,12 @@ def apply(
     else:
         plain = cls  # typed: a C call when compiled (see BUILT_BY_CALL)
         state = plain.__new__(plain)
-    state.owner = machine.owner
-    state.machine = machine  # type: ignore[assignment]  # a MachineCore is a StateMachine's
+    if COMPILED:  # set through State's slots, without looking them up (see capi.pxd)
+        capi.set_slot(_OWNER, state, machine.owner)
+        capi.set_slot(_MACHINE, state, machine)
+    else:
+        state.owner = machine.owner
+        state.machine = machine  # type: ignore[assignment]  # a MachineCore is a StateMachine's
     states.append(state)
     if extras is not None:
         if extras.timers is not None:

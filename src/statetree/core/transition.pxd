@@ -1,5 +1,7 @@
 # For Cython only: Transition as an extension type, read field by field in the settle loop.
 
+from statetree.core cimport capi
+
 cdef class Transition:
     cdef readonly object kind
     cdef readonly object target

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Final
 
+from statetree.core import capi
 from statetree.core.refs import Ref, target_of
 from statetree.core.state import BUILT_BY_CALL, COMPILED, HAS_ENTER, State
 from statetree.errors import StateArgumentError, TransitionTargetError
@@ -113,9 +114,9 @@ class Transition:
 # Transitions without arguments are immutable, so one instance per (kind, target) serves
 # every call: returning them from transition() every frame allocates nothing. Each is kept on
 # its target class (``State._st_sibling``...), so it lives exactly as long as the class.
-# Compiled, the helpers read it with getattr(): a try there saves the exception state on
-# every call (3% of a character's step). As Python a try is free until something raises,
-# where getattr() is one more call.
+# Compiled, the helpers read it from the class's dictionary (``capi.own``): a try there saves
+# the exception state on every call, and an attribute read makes two type lookups. As Python
+# a try is free until something raises, where a function is one more call.
 
 
 def _first(kind: TransitionKind, target: type[State[Any]]) -> Transition:
@@ -144,7 +145,7 @@ def sibling(target: type[State[Any]], /, *args: Any, **kwargs: Any) -> Transitio
     if args or kwargs:
         return Transition(SIBLING, target, args, kwargs)
     if COMPILED:
-        shared = getattr(target, "_st_sibling", None)
+        shared = capi.own(target, "_st_sibling")
     else:
         try:
             shared = target._st_sibling
@@ -165,7 +166,7 @@ def inner(target: type[State[Any]], /, *args: Any, **kwargs: Any) -> Transition:
     if args or kwargs:
         return Transition(INNER, target, args, kwargs)
     if COMPILED:
-        shared = getattr(target, "_st_inner", None)
+        shared = capi.own(target, "_st_inner")
     else:
         try:
             shared = target._st_inner
@@ -184,7 +185,7 @@ def inner_entry(target: type[State[Any]], /, *args: Any, **kwargs: Any) -> Trans
     if args or kwargs:
         return Transition(INNER_ENTRY, target, args, kwargs)
     if COMPILED:
-        shared = getattr(target, "_st_inner_entry", None)
+        shared = capi.own(target, "_st_inner_entry")
     else:
         try:
             shared = target._st_inner_entry
