@@ -146,12 +146,11 @@ def sibling(target: type[State[Any]], /, *args: Any, **kwargs: Any) -> Transitio
         return Transition(SIBLING, target, args, kwargs)
     if COMPILED:
         shared = capi.own(target, "_st_sibling")
-    else:
-        try:
-            shared = target._st_sibling
-        except AttributeError:
-            shared = None
-    return shared if shared is not None else _first(SIBLING, target)
+        return shared if shared is not None else _first(SIBLING, target)
+    try:
+        return target._st_sibling or _first(SIBLING, target)
+    except AttributeError:
+        return _first(SIBLING, target)
 
 
 def inner(target: type[State[Any]], /, *args: Any, **kwargs: Any) -> Transition:
@@ -167,12 +166,11 @@ def inner(target: type[State[Any]], /, *args: Any, **kwargs: Any) -> Transition:
         return Transition(INNER, target, args, kwargs)
     if COMPILED:
         shared = capi.own(target, "_st_inner")
-    else:
-        try:
-            shared = target._st_inner
-        except AttributeError:
-            shared = None
-    return shared if shared is not None else _first(INNER, target)
+        return shared if shared is not None else _first(INNER, target)
+    try:
+        return target._st_inner or _first(INNER, target)
+    except AttributeError:
+        return _first(INNER, target)
 
 
 def inner_entry(target: type[State[Any]], /, *args: Any, **kwargs: Any) -> Transition:
@@ -186,12 +184,11 @@ def inner_entry(target: type[State[Any]], /, *args: Any, **kwargs: Any) -> Trans
         return Transition(INNER_ENTRY, target, args, kwargs)
     if COMPILED:
         shared = capi.own(target, "_st_inner_entry")
-    else:
-        try:
-            shared = target._st_inner_entry
-        except AttributeError:
-            shared = None
-    return shared if shared is not None else _first(INNER_ENTRY, target)
+        return shared if shared is not None else _first(INNER_ENTRY, target)
+    try:
+        return target._st_inner_entry or _first(INNER_ENTRY, target)
+    except AttributeError:
+        return _first(INNER_ENTRY, target)
 
 
 def concurrent(*roots: type[State[Any]]) -> Transition:
