@@ -63,10 +63,9 @@ lint: $(VENV)/.test
 # The suite runs on the compiled core and on the Python source of the same core: both must
 # pass, with the same messages. The run on the source leaves out what does not run the core
 # in the test process (the browser, packaging and docs-site builds), and its property tests
-# draw a quarter of the examples (the full number runs on the compiled core). It runs on the
-# other processor core while the compiled run goes on, after the core, book, chart and net
-# tests ran compiled on every other supported CPython found here (noxfile.py); its output
-# and theirs follow the compiled run's.
+# draw a quarter of the examples (the full number runs on the compiled core). Meanwhile, on
+# the other processor core, the core, book, chart and net tests run compiled on every other
+# supported CPython found here (noxfile.py); their output follows the two runs'.
 PURE_SKIP := --ignore-glob="tests/inspect/test_inspect_browser*.py" --ignore=tests/packaging \
 	--ignore=tests/docs/test_docs_site.py
 OTHERS_LOG := build/others.log
@@ -76,12 +75,12 @@ test: lint $(COMPILED)/.built
 	@# With a C compiler at hand, a core that did not compile is a failure, not a fallback.
 	@[ -n "$$STATETREE_PURE" ] || ! command -v $${CC:-cc} >/dev/null || $(RUN_COMPILED) $(BIN)/python \
 	  -c "import statetree, sys; sys.exit(0 if statetree.__compiled__ else 'the core did not compile')"
-	@echo "$(BIN)/nox, then $(BIN)/pytest $(PURE_SKIP) > $(OTHERS_LOG) (meanwhile)"
-	@{ $(BIN)/nox; versions=$$?; echo '$(BIN)/pytest $(PURE_SKIP)'; \
-	  STATETREE_HYPOTHESIS=brief $(BIN)/pytest $(PURE_SKIP); pure=$$?; \
-	  [ $$versions = 0 ] && [ $$pure = 0 ]; } > $(OTHERS_LOG) 2>&1 & others=$$!; \
+	@echo "$(BIN)/nox > $(OTHERS_LOG) (meanwhile)"
+	@$(BIN)/nox > $(OTHERS_LOG) 2>&1 & others=$$!; \
 	  echo '$(RUN_COMPILED) $(BIN)/pytest'; $(RUN_COMPILED) $(BIN)/pytest; suite=$$?; \
-	  wait $$others; rest=$$?; cat $(OTHERS_LOG); [ $$suite = 0 ] && [ $$rest = 0 ]
+	  echo '$(BIN)/pytest $(PURE_SKIP)'; STATETREE_HYPOTHESIS=brief $(BIN)/pytest $(PURE_SKIP); \
+	  pure=$$?; wait $$others; versions=$$?; cat $(OTHERS_LOG); \
+	  [ $$suite = 0 ] && [ $$pure = 0 ] && [ $$versions = 0 ]
 
 $(VENV)/.demo: $(VENV)/.base | graphviz
 	$(INSTALL) '.[plot,chart,inspect,batch,game]'
