@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -75,7 +76,11 @@ def ray_cluster() -> Iterator[None]:
 
     # Logical CPUs: three for the session pool, the rest for batches making their own (the
     # guide's page has two of two shards at once).
-    start_local(8, object_store_memory=128 << 20)
+    with warnings.catch_warnings():
+        # Ray starts its processes with a function to run before each exec, so JAX (when a
+        # test imported it first) warns of a fork in a threaded process; they exec at once.
+        warnings.filterwarnings("ignore", r"os\.fork\(\) was called", RuntimeWarning)
+        start_local(8, object_store_memory=128 << 20)
     yield
     import ray  # imported by start_local, which must come first
 

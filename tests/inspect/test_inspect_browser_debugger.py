@@ -5,6 +5,7 @@ breakpoints, pausing, and the views (zoom, fit, expand, dark theme).
 from __future__ import annotations
 
 import itertools
+import json
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -121,6 +122,57 @@ def test_time_travel_shows_the_states_and_values_at_a_step(
     lamp_card.locator(".travel button.live").click()
     expect(lamp_card).to_have_class("card")
     expect(node(page, "Lamp", "LampStates.Off")).to_have_class("node st-active")
+
+
+def test_a_step_that_arrives_after_live_was_clicked_leaves_the_card_live(
+    browser: Any, world: tuple[World, Inspector]
+) -> None:
+    from playwright.sync_api import expect
+
+    lamp = world[0].lamp
+    routes: list[Any] = []
+    held: list[str | bytes] = []
+    holding = [False]
+
+    def hold_steps(socket: Any) -> None:
+        server = socket.connect_to_server()
+        routes.append(socket)
+
+        def to_page(message: str | bytes) -> None:
+            if holding[0] and json.loads(message).get("type") == "travelled":
+                held.append(message)
+            else:
+                socket.send(message)
+
+        server.on_message(to_page)
+
+    page = browser.new_page()
+    page.route_web_socket("**/ws", hold_steps)
+    page.goto(world[1].url)
+    page.wait_for_selector(lit("Lamp", "LampStates.Off"))
+    flick(page, lamp)
+    page.fill("#timeline-search", "LampStates.On")
+    page.locator("#timeline-rows tr").filter(has_text="enter \u00b7 Sibling").click()
+    lamp_card = card(page, "Lamp")
+    expect(lamp_card).to_have_class("card travelling")
+
+    # One step back is asked for; its answer is held until the card went back live.
+    holding[0] = True
+    lamp_card.locator('.travel input[type="range"]').press("ArrowLeft")
+    wait_until(lambda: page.evaluate("true") and len(held) == 1, "the step is asked for")
+    lamp_card.locator(".travel button.live").click()
+    expect(lamp_card).to_have_class("card")
+    holding[0] = False
+    routes[0].send(held[0])
+
+    # The page reads the held answer before the lamp's next change, and stays live.
+    lamp.on = True
+    expect(node(page, "Lamp", "LampStates.On")).to_have_class("node st-active")
+    expect(lamp_card).to_have_class("card")
+    lamp.on = False
+    page.wait_for_selector(lit("Lamp", "LampStates.Off"))
+    page.close()
+    wait_until(lambda: world[1].hub.pages == 0, "the page left")
 
 
 def test_a_breakpoint_set_on_a_node_pauses_the_program(

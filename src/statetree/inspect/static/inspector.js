@@ -33,7 +33,7 @@ const page = {
   retry: 500,
   nextRef: 1,
   replies: new Map(), // ref -> {resolve, reject} of requests waiting for their reply
-  travels: new Map(), // machine id -> {busy, wanted}: time travel requests in flight
+  travels: new Map(), // machine id -> {busy, wanted, tries, last, visit}: time travel requests
   lastError: "",
   helloSeen: false,
   panel: null, // the timeline's panel (its size, collapsed or not)
@@ -222,7 +222,9 @@ function togglePause() {
 // last step asked for is sent next (a dragged slider asks for many).
 function travel(machine, seq) {
   if (!page.cards.has(machine)) return;
-  if (!page.travels.has(machine)) page.travels.set(machine, { busy: false, wanted: null, tries: 0 });
+  if (!page.travels.has(machine)) {
+    page.travels.set(machine, { busy: false, wanted: null, tries: 0, visit: 0 });
+  }
   const state = page.travels.get(machine);
   if (seq !== state.last) state.tries = 0;
   state.wanted = seq;
@@ -234,9 +236,12 @@ function sendTravel(machine, state) {
   state.wanted = null;
   state.busy = true;
   state.last = asked;
+  const visit = state.visit;
   request({ type: "travel", machine, seq: asked }).then((message) => {
     const card = page.cards.get(machine);
-    if (!card) return;
+    // A reply that comes after the card went back live (a request was out when Live or
+    // Resume was clicked) belongs to a visit that is over.
+    if (!card || visit !== state.visit) return;
     card.showTravel(message);
     timeline.pick(message.seq);
     // The values of a step's frame are read when the program's next frame begins: ask
@@ -253,6 +258,11 @@ function sendTravel(machine, state) {
 }
 
 function live(machine) {
+  const state = page.travels.get(machine);
+  if (state) {
+    state.visit += 1;
+    state.wanted = null;
+  }
   page.cards.get(machine)?.leaveTravel();
   timeline.pick(null);
 }
