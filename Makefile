@@ -65,8 +65,10 @@ lint: $(VENV)/.test
 # in the test process (the browser, packaging and docs-site builds), and its property tests
 # draw a quarter of the examples (the full number runs on the compiled core). Meanwhile, on
 # the other processor core, the core, book, chart and net tests run compiled on every other
-# supported CPython found here (noxfile.py); their output follows the two runs'.
-PURE_SKIP := --ignore-glob="tests/inspect/test_inspect_browser*.py" --ignore=tests/packaging \
+# supported CPython found here (noxfile.py), then the packaging tests (which build and
+# install the package in venvs of their own); their output follows the two runs'.
+PACKAGING := tests/packaging
+PURE_SKIP := --ignore-glob="tests/inspect/test_inspect_browser*.py" --ignore=$(PACKAGING) \
 	--ignore=tests/docs/test_docs_site.py
 OTHERS_LOG := build/others.log
 
@@ -75,12 +77,15 @@ test: lint $(COMPILED)/.built
 	@# With a C compiler at hand, a core that did not compile is a failure, not a fallback.
 	@[ -n "$$STATETREE_PURE" ] || ! command -v $${CC:-cc} >/dev/null || $(RUN_COMPILED) $(BIN)/python \
 	  -c "import statetree, sys; sys.exit(0 if statetree.__compiled__ else 'the core did not compile')"
-	@echo "$(BIN)/nox > $(OTHERS_LOG) (meanwhile)"
-	@$(BIN)/nox > $(OTHERS_LOG) 2>&1 & others=$$!; \
-	  echo '$(RUN_COMPILED) $(BIN)/pytest'; $(RUN_COMPILED) $(BIN)/pytest; suite=$$?; \
+	@echo "$(BIN)/nox; $(RUN_COMPILED) $(BIN)/pytest $(PACKAGING) > $(OTHERS_LOG) (meanwhile)"
+	@{ $(BIN)/nox; versions=$$?; echo '$(RUN_COMPILED) $(BIN)/pytest $(PACKAGING)'; \
+	  $(RUN_COMPILED) $(BIN)/pytest $(PACKAGING); packaging=$$?; \
+	  [ $$versions = 0 ] && [ $$packaging = 0 ]; } > $(OTHERS_LOG) 2>&1 & others=$$!; \
+	  echo '$(RUN_COMPILED) $(BIN)/pytest --ignore=$(PACKAGING)'; \
+	  $(RUN_COMPILED) $(BIN)/pytest --ignore=$(PACKAGING); suite=$$?; \
 	  echo '$(BIN)/pytest $(PURE_SKIP)'; STATETREE_HYPOTHESIS=brief $(BIN)/pytest $(PURE_SKIP); \
-	  pure=$$?; wait $$others; versions=$$?; cat $(OTHERS_LOG); \
-	  [ $$suite = 0 ] && [ $$pure = 0 ] && [ $$versions = 0 ]
+	  pure=$$?; wait $$others; others=$$?; cat $(OTHERS_LOG); \
+	  [ $$suite = 0 ] && [ $$pure = 0 ] && [ $$others = 0 ]
 
 $(VENV)/.demo: $(VENV)/.base | graphviz
 	$(INSTALL) '.[plot,chart,inspect,batch,game]'
