@@ -6,6 +6,7 @@ polling a condition), never for a fixed time.
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -101,3 +102,47 @@ def flick(page: Any, lamp: Any) -> None:
     page.wait_for_selector(lit("Lamp", "LampStates.On"))
     lamp.on = False
     page.wait_for_selector(lit("Lamp", "LampStates.Off"))
+
+
+class HeldReplies:
+    """Holds back the server's replies of one type to a page, until :meth:`release`: shows
+    what the page does with a click made before the answer to the last one came.
+
+    Made before the page opens the inspector; it passes every reply on until :meth:`hold`.
+    """
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.kind: str | None = None
+        self.held: list[str | bytes] = []
+        self.sockets: list[Any] = []
+        page.route_web_socket("**/ws", self._route)
+
+    def _route(self, socket: Any) -> None:
+        server = socket.connect_to_server()
+        self.sockets.append(socket)
+
+        def to_page(message: str | bytes) -> None:
+            if self.kind is not None and json.loads(message).get("type") == self.kind:
+                self.held.append(message)
+            else:
+                socket.send(message)
+
+        server.on_message(to_page)
+
+    def hold(self, kind: str) -> None:
+        """Hold the replies of type ``kind`` from now on."""
+        self.kind = kind
+
+    def wait(self, count: int) -> None:
+        """Wait until ``count`` replies are held (Playwright reads the socket only while
+        the test calls it, hence the call in the condition)."""
+        page = self.page
+        wait_until(lambda: page.evaluate("true") and len(self.held) >= count, "replies held")
+
+    def release(self) -> None:
+        """Stop holding; send the page every reply held, in order."""
+        self.kind = None
+        for message in self.held:
+            self.sockets[-1].send(message)
+        self.held.clear()

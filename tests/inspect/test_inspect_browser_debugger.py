@@ -5,18 +5,27 @@ breakpoints, pausing, and the views (zoom, fit, expand, dark theme).
 from __future__ import annotations
 
 import itertools
-import json
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import BROWSER, Loop, card, flick, lit, node, served, wait_until
+from browser_support import (
+    BROWSER,
+    HeldReplies,
+    Loop,
+    card,
+    flick,
+    lit,
+    node,
+    served,
+    wait_until,
+)
 from inspect_samples import Lamp
 from inspector_demo import CHART, Torch, platformer
 
-from statetree.inspect import EditableChartAdapter, Inspector, serve
+from statetree.inspect import EditableChartAdapter, InspectError, Inspector, serve
 
 pytestmark = BROWSER
 
@@ -60,6 +69,20 @@ def page(browser: Any, world: tuple[World, Inspector]) -> Iterator[Any]:
     wait_until(lambda: world[1].hub.pages == 0, "the page left")
 
 
+@pytest.fixture
+def routed(browser: Any, world: tuple[World, Inspector]) -> Iterator[tuple[Any, HeldReplies]]:
+    """A page whose replies of one type the test may hold back, and what holds them."""
+    page = browser.new_page()
+    replies = HeldReplies(page)
+    page.goto(world[1].url)
+    page.wait_for_selector(lit("Lamp", "LampStates.Off"))
+    yield page, replies
+    replies.release()
+    page.close()
+    world[0].lamp.on = False  # as the other tests expect it, whatever this one did
+    wait_until(lambda: world[1].hub.pages == 0, "the page left")
+
+
 def pill(page: Any, event: str) -> Any:
     return card(page, "Platformer").locator(f'.pill[data-event="{event}"]')
 
@@ -88,6 +111,57 @@ def test_events_are_sent_from_the_palette(page: Any) -> None:
     events = page.locator("#timeline-rows tr.event")
     expect(events.filter(has_text="Attack")).to_have_count(1)
     expect(events.filter(has_text="Attack").locator("td.what")).to_have_text("event \u00b7 input")
+
+
+def test_a_level_clicked_again_before_the_program_answers_is_released(
+    routed: tuple[Any, HeldReplies], world: tuple[World, Inspector], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from playwright.sync_api import expect
+
+    page, replies = routed
+    adapter = world[1].hub.adapter("Platformer")
+    modes: list[str] = []
+    send_event = adapter.send_event  # type: ignore[attr-defined]
+
+    def noted(trigger: str, name: str, mode: str) -> object:
+        modes.append(mode)
+        return send_event(trigger, name, mode)
+
+    monkeypatch.setattr(adapter, "send_event", noted)
+    held = pill(page, "held Right").locator("button.send")
+    expect(held).to_have_attribute("aria-pressed", "false")
+
+    # Each click shows at once what it asked for: the second, made before the program's
+    # answer to the first came, releases the level.
+    replies.hold("event-sent")
+    held.click()
+    expect(held).to_have_attribute("aria-pressed", "true")
+    replies.wait(1)
+    held.click()
+    expect(held).to_have_attribute("aria-pressed", "false")
+    replies.wait(2)
+    replies.release()
+
+    wait_until(lambda: modes == ["hold", "release"], "the program got a hold, then a release")
+    page.wait_for_selector(lit("Platformer", "Hero.Legs.Standing"))
+    expect(held).to_have_attribute("aria-pressed", "false")
+
+
+def test_a_level_the_program_refuses_is_shown_released_with_the_error(
+    page: Any, world: tuple[World, Inspector], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from playwright.sync_api import expect
+
+    def refuse(trigger: str, name: str, mode: str) -> None:
+        raise InspectError(f"the program refused to {mode} {trigger} {name}")
+
+    monkeypatch.setattr(world[1].hub.adapter("Platformer"), "send_event", refuse)
+    held = pill(page, "held Right").locator("button.send")
+    held.click()
+    expect(page.locator("#notices .notice .text")).to_have_text(
+        "the program refused to hold held Right"
+    )
+    expect(held).to_have_attribute("aria-pressed", "false")
 
 
 def test_time_travel_shows_the_states_and_values_at_a_step(
@@ -125,31 +199,12 @@ def test_time_travel_shows_the_states_and_values_at_a_step(
 
 
 def test_a_step_that_arrives_after_live_was_clicked_leaves_the_card_live(
-    browser: Any, world: tuple[World, Inspector]
+    routed: tuple[Any, HeldReplies], world: tuple[World, Inspector]
 ) -> None:
     from playwright.sync_api import expect
 
+    page, replies = routed
     lamp = world[0].lamp
-    routes: list[Any] = []
-    held: list[str | bytes] = []
-    holding = [False]
-
-    def hold_steps(socket: Any) -> None:
-        server = socket.connect_to_server()
-        routes.append(socket)
-
-        def to_page(message: str | bytes) -> None:
-            if holding[0] and json.loads(message).get("type") == "travelled":
-                held.append(message)
-            else:
-                socket.send(message)
-
-        server.on_message(to_page)
-
-    page = browser.new_page()
-    page.route_web_socket("**/ws", hold_steps)
-    page.goto(world[1].url)
-    page.wait_for_selector(lit("Lamp", "LampStates.Off"))
     flick(page, lamp)
     page.fill("#timeline-search", "LampStates.On")
     page.locator("#timeline-rows tr").filter(has_text="enter \u00b7 Sibling").click()
@@ -157,13 +212,12 @@ def test_a_step_that_arrives_after_live_was_clicked_leaves_the_card_live(
     expect(lamp_card).to_have_class("card travelling")
 
     # One step back is asked for; its answer is held until the card went back live.
-    holding[0] = True
+    replies.hold("travelled")
     lamp_card.locator('.travel input[type="range"]').press("ArrowLeft")
-    wait_until(lambda: page.evaluate("true") and len(held) == 1, "the step is asked for")
+    replies.wait(1)
     lamp_card.locator(".travel button.live").click()
     expect(lamp_card).to_have_class("card")
-    holding[0] = False
-    routes[0].send(held[0])
+    replies.release()
 
     # The page reads the held answer before the lamp's next change, and stays live.
     lamp.on = True
@@ -171,8 +225,6 @@ def test_a_step_that_arrives_after_live_was_clicked_leaves_the_card_live(
     expect(lamp_card).to_have_class("card")
     lamp.on = False
     page.wait_for_selector(lit("Lamp", "LampStates.Off"))
-    page.close()
-    wait_until(lambda: world[1].hub.pages == 0, "the page left")
 
 
 def test_a_breakpoint_set_on_a_node_pauses_the_program(

@@ -6,6 +6,7 @@
 import { $, button, element, shortName } from "./dom.js";
 import { Diagram } from "./diagram.js";
 import { ChartEditor } from "./editor.js";
+import { notify } from "./notices.js";
 import { renderPacket } from "./packets.js";
 import { Population } from "./population.js";
 
@@ -374,17 +375,23 @@ export class Card {
     const pill = element("span", "pill");
     const key = `${trigger.type} ${trigger.name}`;
     pill.dataset.event = key;
+    const press = (holding) => {
+      if (holding) this.held.add(key); else this.held.delete(key);
+      send.setAttribute("aria-pressed", String(holding));
+    };
     const send = button(trigger.name, () => {
       const holding = !this.held.has(key);
       const mode = trigger.level ? (holding ? "hold" : "release") : "send";
+      // A level's button shows at once what was asked: the program answers at its next
+      // frame (after a pause, say), and a second click before then must release.
+      if (trigger.level) press(holding);
       this.app.request({
         type: "send-event", machine: this.machine.id, trigger: trigger.type,
         name: trigger.name, mode,
-      }).then(() => {
-        if (!trigger.level) return;
-        if (holding) this.held.add(key); else this.held.delete(key);
-        send.setAttribute("aria-pressed", String(holding));
-      }, () => {});
+      }).catch((error) => {
+        if (trigger.level && this.held.has(key) === holding) press(!holding);
+        notify(error.message);
+      });
     }, trigger.level ? `Hold or release ${key}` : `Send ${key}`);
     send.classList.add("send");
     if (trigger.level) send.setAttribute("aria-pressed", String(this.held.has(key)));
