@@ -2,10 +2,10 @@
 
 ``make test`` runs the whole suite on its own Python (compiled, then pure) and meanwhile
 this file's ``versions`` session: for each other supported CPython on the machine (on the
-``PATH``, or installed with pyenv), the compiled build is made with that Python and the core, book, chart
-and net tests run on it (their property tests on fewer examples; the chart shards, which
-need Ray, left to the default CPython). A version that is not installed is skipped;
-``nox -s versions-pure`` runs the same tests on the Python source.
+``PATH``, or installed with pyenv), the compiled build is made with that Python and the
+core, book, chart and net tests run on it (their property tests on fewer examples; the
+chart shards, which need Ray, left to the default CPython). A version that is not installed
+is skipped; ``nox -s versions-pure`` runs the same tests on the Python source.
 Run one alone with ``.venv/bin/nox -s versions -p 3.13``.
 """
 
