@@ -75,12 +75,13 @@ def ray_cluster() -> Iterator[None]:
     from statetree.chart.shard.cluster import start_local
 
     # Logical CPUs: three for the session pool, the rest for batches making their own (the
-    # guide's page has two of two shards at once).
+    # guide's page has two of two shards at once). The cluster's output stays in its log
+    # files: Ray's warnings (a disk filling up, say) would land in the output tests compare.
     with warnings.catch_warnings():
         # Ray starts its processes with a function to run before each exec, so JAX (when a
         # test imported it first) warns of a fork in a threaded process; they exec at once.
         warnings.filterwarnings("ignore", r"os\.fork\(\) was called", RuntimeWarning)
-        start_local(8, object_store_memory=128 << 20)
+        start_local(8, object_store_memory=128 << 20, log_to_driver=False)
     yield
     import ray  # imported by start_local, which must come first
 

@@ -3,6 +3,8 @@ came through; nothing of the chart is loaded."""
 
 from __future__ import annotations
 
+import errno
+import os
 from pathlib import Path
 
 import pytest
@@ -376,7 +378,7 @@ CASES: dict[str, tuple[dict[str, str], tuple[object, ...]]] = {
             "hero.yaml",
             2,
             "imports[0]",
-            "cannot import 'lib.yaml': cannot read: No such file or directory",
+            f"cannot import 'lib.yaml': cannot read: {os.strerror(errno.ENOENT)}",
             (),
         ),
     ),

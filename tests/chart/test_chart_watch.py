@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import errno
+import os
+import re
 from pathlib import Path
 
 import pytest
@@ -60,7 +63,7 @@ class Saves:
 
     def mtime(self, path: Path) -> int:
         if not self.path.exists():
-            raise FileNotFoundError(2, "No such file or directory")
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT))
         return self.time
 
 
@@ -94,7 +97,7 @@ def test_a_file_that_vanishes_while_saved_is_reported_once_then_loads_again(
 ) -> None:
     watcher = ChartWatcher(saves.path, GAME, mtime=saves.mtime)
     saves.path.unlink()  # an editor replacing the file: gone for a moment
-    with pytest.raises(ChartError, match="cannot read: No such file or directory"):
+    with pytest.raises(ChartError, match=f"cannot read: {re.escape(os.strerror(errno.ENOENT))}"):
         watcher.poll()
     assert watcher.poll() is None
     saves.save(TEXT.encode())  # back, unchanged: nothing to reload
@@ -192,7 +195,7 @@ class Folder:
 
     def mtime(self, path: Path) -> int:
         if not path.exists():
-            raise FileNotFoundError(2, "No such file or directory")
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT))
         return self.times[path.resolve()]
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import sys
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -25,6 +26,7 @@ from statetree.chart import (
     ShardPool,
 )
 from statetree.chart import builder as b
+from statetree.chart.shard import cluster
 from statetree.errors import UsageError
 
 HELD = Event("held", "H")
@@ -192,3 +194,56 @@ def test_a_batch_given_a_shard_count_ends_its_own_actors(ray_cluster: None) -> N
         wait_gone(actor)
     with pytest.raises(UsageError, match="is closed"):
         batch.tick(0.1)
+
+
+class _Ray:
+    """Stands in for Ray: notes what ``init`` is given and the environment it sees."""
+
+    def __init__(self, failure: Exception | None = None) -> None:
+        self.calls: list[tuple[dict[str, Any], dict[str, str]]] = []
+        self.failure = failure
+
+    def init(self, **options: Any) -> None:
+        self.calls.append((options, dict(os.environ)))
+        if self.failure is not None:
+            raise self.failure
+
+
+@pytest.fixture
+def fake_ray(monkeypatch: pytest.MonkeyPatch) -> _Ray:
+    """Ray replaced by a :class:`_Ray`."""
+    fake = _Ray()
+    monkeypatch.setattr(cluster, "_ray", lambda: fake)
+    monkeypatch.setenv("RAY_TQDM_PATCH_PRINT", "0")  # the one variable it may set for good
+    return fake
+
+
+@pytest.mark.parametrize(("given", "forwarded"), [({}, True), ({"log_to_driver": False}, False)])
+def test_a_local_cluster_forwards_its_output_unless_told_not_to(
+    fake_ray: _Ray, given: dict[str, Any], forwarded: bool
+) -> None:
+    before = dict(os.environ)
+    cluster.start_local(3, **given)
+
+    assert dict(os.environ) == before  # the cluster's settings were for its processes only
+    [(options, environment)] = fake_ray.calls
+    assert options == {
+        "address": "local",
+        "num_cpus": 3,
+        "include_dashboard": False,
+        "object_store_memory": None,
+        "log_to_driver": forwarded,
+    }
+    assert environment["RAY_USAGE_STATS_ENABLED"] == "0"
+    assert environment["PYTHONPATH"].split(os.pathsep) == sys.path
+
+
+def test_a_local_cluster_that_cannot_start_is_a_library_error(fake_ray: _Ray) -> None:
+    fake_ray.failure = RuntimeError("no room")
+
+    before = dict(os.environ)
+    with pytest.raises(ShardError) as caught:
+        cluster.start_local(3)
+
+    assert str(caught.value) == "cannot start a local Ray cluster: no room"
+    assert dict(os.environ) == before

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import errno
+import os
 import sys
 from pathlib import Path
 
@@ -83,7 +85,7 @@ def test_writing_into_a_missing_directory_is_a_usage_error(
     status, out, err = run(capsys, "plot", "cli_samples:Good.Alive", "-o", str(target))
 
     assert (status, out) == (EXIT_USAGE, "")
-    assert err == f"statetree: error: cannot write {str(target)!r}: No such file or directory\n"
+    assert err == f"statetree: error: cannot write {str(target)!r}: {os.strerror(errno.ENOENT)}\n"
 
 
 def test_a_yaml_chart_without_the_chart_extra_is_one_line(

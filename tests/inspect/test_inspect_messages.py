@@ -3,6 +3,7 @@ a page's mistake gets the reason back and changes nothing."""
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 from collections.abc import Iterator
@@ -131,7 +132,7 @@ def test_a_refused_edit_carries_the_loaders_problems(socket: Any, world: World) 
     ("damage", "problem"),
     [
         (b"# caf\xe9\n", ":1: not UTF-8 text: byte 0xe9 at column 6; save the chart as UTF-8"),
-        (None, ": cannot read: No such file or directory"),
+        (None, f": cannot read: {os.strerror(errno.ENOENT)}"),
         pytest.param(
             "pipe",
             ": cannot read: not a regular file",

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import logging
+import os
 import shutil
 import socket
 import threading
@@ -22,6 +24,7 @@ from statetree.inspect import InspectError, ServeError, serve
 from statetree.inspect.simulation import Still, as_simulation
 
 CHARTS = Path(__file__).resolve().parents[2] / "examples" / "charts"
+IN_USE = os.strerror(errno.EADDRINUSE)  # the system's words for a taken port
 
 pytestmark = pytest.mark.skipif(
     find_spec("uvicorn") is None or find_spec("websockets") is None,
@@ -115,7 +118,7 @@ def test_a_taken_port_is_a_clear_error() -> None:
         port = port_of(inspector.url)
         with pytest.raises(ServeError) as caught:
             serve([], port=port)
-    assert str(caught.value) == f"cannot listen on 127.0.0.1:{port}: Address already in use"
+    assert str(caught.value) == f"cannot listen on 127.0.0.1:{port}: {IN_USE}"
 
 
 def test_the_rate_is_bounded() -> None:
@@ -299,7 +302,7 @@ def test_a_taken_port_is_a_problem_not_a_usage_error(capsys: pytest.CaptureFixtu
 
     assert status == EXIT_FAILED
     assert capsys.readouterr().err == (
-        f"statetree: error: cannot listen on 127.0.0.1:{port}: Address already in use\n"
+        f"statetree: error: cannot listen on 127.0.0.1:{port}: {IN_USE}\n"
     )
 
 

@@ -189,12 +189,12 @@ def stateful(**body: Any) -> Structure:
         (
             {"net_fields": (net.UInt(3),), "net_payload": tuple, "on_enter": lambda self: None},
             r"^X.on_enter\(self\) cannot take the 1 argument\(s\) X.net_fields declares "
-            r"\(too many positional arguments\): a received configuration enters",
+            r"\(.+\): a received configuration enters",  # in parentheses: Python's reason
         ),
         (
             {"on_enter": lambda self, speed: None},
             r"^X.on_enter\(self, speed\) requires arguments, but no net_fields declare them "
-            r"\(missing a required argument: 'speed'\)",
+            r"\(.+\): a received configuration enters",
         ),
     ],
 )

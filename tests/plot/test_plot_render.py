@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import os
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -131,5 +133,5 @@ def test_writing_where_no_directory_is_a_usage_error(tmp_path: Path) -> None:
     with pytest.raises(st.UsageError) as raised:
         write_plot(plot_samples.small(), target)
 
-    assert str(raised.value) == f"cannot write {str(target)!r}: No such file or directory"
+    assert str(raised.value) == f"cannot write {str(target)!r}: {os.strerror(errno.ENOENT)}"
     assert not target.parent.exists()

@@ -72,7 +72,9 @@ _ON_THIS_MACHINE = {
 }
 
 
-def start_local(cpus: int, *, object_store_memory: int | None = None) -> None:
+def start_local(
+    cpus: int, *, object_store_memory: int | None = None, log_to_driver: bool = True
+) -> None:
     """Start a Ray cluster on this machine alone, for this process.
 
     It sends no usage statistics and makes no request off the machine, and it listens on
@@ -85,6 +87,9 @@ def start_local(cpus: int, *, object_store_memory: int | None = None) -> None:
     Args:
         cpus: the CPUs it offers actors (logical: more than the machine has is fine).
         object_store_memory: the bytes of its object store (Ray's default: 30% of memory).
+        log_to_driver: print what the cluster's workers print, and Ray's own warnings, in
+            this process (Ray's default). A program whose output is read line by line (a
+            server's log, a tool's messages) can leave them in the cluster's log files.
 
     Raises:
         ShardError: Ray could not start.
@@ -98,6 +103,7 @@ def start_local(cpus: int, *, object_store_memory: int | None = None) -> None:
             num_cpus=cpus,
             include_dashboard=False,
             object_store_memory=object_store_memory,
+            log_to_driver=log_to_driver,
         )
     except Exception as error:
         raise ShardError(f"cannot start a local Ray cluster: {error}") from error
