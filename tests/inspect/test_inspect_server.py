@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import time
@@ -24,6 +25,17 @@ pytestmark = pytest.mark.skipif(
 
 ORIGIN = {"origin": "http://testserver"}
 SCRIPT = "text/javascript; charset=utf-8"
+
+
+def json_reason(text: str) -> str:
+    """What Python's JSON parser says of ``text`` (the server passes its words on)."""
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as error:
+        return str(error)
+    raise AssertionError(f"{text!r} is JSON")
+
+
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="needs Graphviz's dot")
 
 
@@ -220,8 +232,7 @@ def test_bitmask_flags_explain_and_packets(
             "{oops",
             {
                 "type": "error",
-                "message": "message is not JSON: Expecting property name enclosed in double "
-                "quotes: line 1 column 2 (char 1)",
+                "message": f"message is not JSON: {json_reason('{oops')}",
             },
         ),
         (
