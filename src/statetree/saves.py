@@ -10,15 +10,14 @@ program wrote (for data from players or the network, use the checked snapshot by
 
 from __future__ import annotations
 
-import contextlib
 import io
 import os
 import pickle
-import threading
 from typing import Any, Final
 
 from statetree.core.refs import PROTOCOL, missing
 from statetree.errors import LoadError, SaveError
+from statetree.files import replace_file
 
 __all__ = ["read_save", "write_save"]
 
@@ -39,20 +38,7 @@ def write_save(path: str | os.PathLike[str], value: object) -> None:
         raise
     except (pickle.PicklingError, TypeError, AttributeError) as error:
         raise SaveError(f"cannot save {type(value).__qualname__}: {error}") from error
-    target = os.fspath(path)
-    folder, name = os.path.split(target)
-    # Unique to this thread: tempfile would make it so too, at a cost to every import.
-    partial = os.path.join(folder, f".{name}.{os.getpid()}.{threading.get_ident()}.part")
-    try:
-        with open(partial, "wb") as file:
-            file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(partial, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.remove(partial)
-        raise
+    replace_file(path, data)
 
 
 def read_save(path: str | os.PathLike[str]) -> Any:

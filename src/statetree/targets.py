@@ -64,7 +64,10 @@ def existing_file(name: str | Path, what: str = "file") -> Path:
     path = Path(name)
     if not path.is_file():
         # A folder, a named pipe or a device exists but is no file to read.
-        missing = "directory, not a" if path.is_dir() else "regular" if path.exists() else "such"
+        if path.is_dir():
+            article = "an" if what[:1] in ("a", "e", "i", "o", "u") else "a"
+            raise LoadError(f"{str(name)!r} is a directory, not {article} {what}")
+        missing = "regular" if path.exists() else "such"
         raise LoadError(f"no {missing} {what}: {str(name)!r}")
     return path
 
@@ -139,6 +142,12 @@ def import_target_module(module: str) -> ModuleType:
         raise LoadError(
             f"{where}importing {module!r} raised {type(error).__name__}: {error}"
         ) from error
+    except SystemExit as error:  # a script without an ``if __name__ == "__main__"`` guard
+        raise LoadError(
+            f"{raised_at(error)}importing {module!r} exited (SystemExit({error.code!r})): "
+            "put the script's own run under if __name__ == '__main__': so that it can be "
+            "imported"
+        ) from None
 
 
 def raised_at(error: BaseException) -> str:

@@ -134,6 +134,35 @@ def test_a_bad_script_line_is_refused_before_anything_runs(
     assert err == f"statetree: error: {script}:3: {message}\n"
 
 
+def test_a_script_saved_with_a_byte_order_mark_plays_as_without(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    plain, marked = tmp_path / "plain.events", tmp_path / "marked.events"
+    text = (CHARTS / "basic_attack.events").read_text(encoding="utf-8")
+    plain.write_text(text, encoding="utf-8")
+    marked.write_text(text, encoding="utf-8-sig")
+
+    played = run(capsys, BASIC, "-r", GAME_FILE, "-e", str(plain))
+
+    assert played[0] == 0 and "> input BasicAttackButton" in played[1]
+    assert run(capsys, BASIC, "-r", GAME_FILE, "-e", str(marked)) == played
+
+
+def test_a_script_that_is_not_utf8_is_refused_at_its_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    script = tmp_path / "latin.events"
+    script.write_bytes("input BasicAttackButton\ninput Caf\u00e9\n".encode("latin-1"))
+
+    status, out, err = run(capsys, BASIC, "-r", GAME_FILE, "-e", str(script))
+
+    assert (status, out) == (1, [])
+    assert err == (
+        f"statetree: error: {script}:2: not UTF-8 text: byte 0xe9 at column 10; save the file "
+        "as UTF-8\n"
+    )
+
+
 def test_the_platformer_runs_from_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     registry = str(ROOT / "examples" / "chart_platformer.py")
     chart, events = CHARTS / "platformer.yaml", CHARTS / "platformer.events"

@@ -175,6 +175,32 @@ def test_a_chart_that_does_not_parse(
     )
 
 
+@pytest.mark.parametrize(
+    "case",
+    [
+        ("twice.yaml", "name: R\nroot:\n  name: R\n  states:\n    - name: A\n    - name: A\n", 6),
+        ("twice.json", '{"name": "R", "root": {"name": "R", "states": [{"name": "A"},\n'
+         '{"name": "A"}]}}', 2),
+    ],
+)  # fmt: skip
+def test_a_chart_with_two_states_of_one_name_is_reported_at_its_line(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    case: tuple[str, str, int],
+) -> None:
+    name, text, line = case  # the file, its text, the line of the second 'A'
+    monkeypatch.chdir(tmp_path)
+    Path(name).write_text(text)
+
+    assert run(capsys, "check", name) == (
+        EXIT_FAILED,
+        f"{name}: does not load\n"
+        f"  error: {name}:{line}: R has two children named 'A' [chart]\n"
+        "  1 error, 0 warnings\n",
+    )
+
+
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are a POSIX feature")
 def test_a_chart_path_that_is_a_pipe_is_refused_without_waiting(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import io
 import os
 import sys
 from pathlib import Path
@@ -77,6 +78,55 @@ def test_an_error_inside_a_library_names_the_users_line(
     assert err.startswith("statetree: error: config.py:3: importing 'config.py' raised")
 
 
+@pytest.mark.parametrize(
+    ("code", "shown"),
+    [("main()", "0"), ("'usage: game.py LEVEL'", "'usage: game.py LEVEL'"), ("3", "3")],
+)
+def test_a_module_that_exits_when_imported_is_named_with_its_file_and_line(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    code: str,
+    shown: str,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    states = "import statetree as st\n\nclass Idle(st.State):\n    pass\n\n"
+    script = f"def main():\n    return 0\n\nraise SystemExit({code})\n"
+    (tmp_path / "game.py").write_text(states + script)
+
+    status, out, err = run(capsys, "check", "game.py:Idle")
+
+    assert (status, out) == (EXIT_USAGE, "")
+    assert err == (
+        f"statetree: error: game.py:9: importing 'game.py' exited (SystemExit({shown})): "
+        "put the script's own run under if __name__ == '__main__': so that it can be imported\n"
+    )
+
+
+def test_a_full_disk_under_the_output_is_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class Full:
+        """Standard output on a full disk: every write fails."""
+
+        def write(self, text: str) -> int:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+        def flush(self) -> None:
+            pass
+
+        def fileno(self) -> int:
+            raise io.UnsupportedOperation("no file descriptor")
+
+    monkeypatch.setattr(sys, "stdout", Full())
+    status = main(["check", str(CHARTS / "basic_attack.yaml")])
+
+    assert status == EXIT_FAILED
+    assert capsys.readouterr().err == (
+        f"statetree: error: cannot write the output: {os.strerror(errno.ENOSPC)}\n"
+    )
+
+
 def test_writing_into_a_missing_directory_is_a_usage_error(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
@@ -119,6 +169,16 @@ def test_a_yaml_chart_without_the_chart_extra_is_one_line(
             "--registry is for chart files; 'cli_samples:Good.Alive' is not one",
         ),
         (["plot", "cli_samples:Good.Alive", "-o", "x.jpg"], "cannot tell the plot format"),
+        (
+            ["plot", "cli_samples:Good.Alive", "-o", "x.png", "-f", "dot"],
+            "--format dot does not match the file name 'x.png' (.png is png): leave --format "
+            "out or change the name\n",
+        ),
+        (["run", str(ROOT)], f"{str(ROOT)!r} is a directory, not a chart file\n"),
+        (
+            ["run", str(CHARTS / "basic_attack.yaml"), "-e", str(ROOT)],
+            f"{str(ROOT)!r} is a directory, not an events script\n",
+        ),
     ],
 )
 def test_missing_files_and_misplaced_options_are_usage_errors(
@@ -141,6 +201,10 @@ def test_missing_files_and_misplaced_options_are_usage_errors(
         (
             ["plot", "cli_samples:Good.Alive", "--dpi", "x"],
             "argument --dpi: needs a number above 0; 'x' is not a number",
+        ),
+        (
+            ["plot", "cli_samples:Good.Alive", "--dpi", "1e6"],
+            "argument --dpi: needs at most 1200 dots per inch, got 1e6",
         ),
         (["run", "a.yaml", "--poll", "-1"], "argument --poll: needs a number above 0, got -1"),
         (
@@ -214,7 +278,7 @@ def test_help_shows_the_defaults(capsys: pytest.CaptureFixture[str]) -> None:
             main([command, "--help"])
     out = " ".join(capsys.readouterr().out.split())
 
-    assert "the resolution of a PNG, in dots per inch (default: 144)" in out
+    assert "the resolution of a PNG, in dots per inch, up to 1200 (default: 144)" in out
     assert "how often --watch looks at the file (default: 0.5)" in out
     assert "trace level (default: basic)" in out
     assert "(default: None)" not in out

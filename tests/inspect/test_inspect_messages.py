@@ -131,7 +131,7 @@ def test_a_refused_edit_carries_the_loaders_problems(socket: Any, world: World) 
 @pytest.mark.parametrize(
     ("damage", "problem"),
     [
-        (b"# caf\xe9\n", ":1: not UTF-8 text: byte 0xe9 at column 6; save the chart as UTF-8"),
+        (b"# caf\xe9\n", ":1: not UTF-8 text: byte 0xe9 at column 6; save the file as UTF-8"),
         (None, f": cannot read: {os.strerror(errno.ENOENT)}"),
         pytest.param(
             "pipe",

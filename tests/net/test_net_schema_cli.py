@@ -3,7 +3,9 @@ an exit status; and ``statetree check`` warning networked machines about derived
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -89,6 +91,9 @@ def test_names_out_of_date_are_shown_but_pass(
     [
         (None, "cannot read the schema file"),
         ("{not json", "is not a schema file (not JSON:"),
+        ("[1, 2]", "is not a schema file (a JSON object with a fingerprint, as"),
+        ('{"header": "path"}', "is not a schema file (a JSON object with a fingerprint, as"),
+        ("[" * 100_000 + "]" * 100_000, "is not a schema file (it nests too deeply)"),
     ],
 )
 def test_a_schema_file_that_cannot_be_read_is_a_usage_error(
@@ -140,3 +145,20 @@ def test_check_warns_a_networked_machine_that_relies_on_the_derived_order(
     assert '@children("Locomotion", "Jump") on Hero.Alive [derived-order]' in out
     assert run(capsys, "check", "net_samples:Hero.Alive", "--strict")[0] == EXIT_FAILED
     assert "[derived-order]" not in run(capsys, "check", "net_character:CharacterStates.Alive")[1]
+
+
+@pytest.mark.parametrize("where", ["missing/hero.schema.json", "."])
+def test_a_schema_that_cannot_be_written_is_one_line_and_keeps_nothing(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    where: str,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    reason = os.strerror(errno.ENOENT if where != "." else errno.EISDIR)
+
+    status, out, err = run(capsys, "net", "schema", HERO_ALIVE, "-o", where)
+
+    assert (status, out) == (EXIT_USAGE, "")
+    assert err == f"statetree: error: cannot write {where!r}: {reason}\n"
+    assert list(tmp_path.iterdir()) == []

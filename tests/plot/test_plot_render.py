@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import math
 import os
 import sys
 import xml.etree.ElementTree as ET
@@ -14,6 +15,7 @@ from plot_samples import needs_graphviz
 
 import statetree as st
 from statetree.plot import RenderError, format_for, plot_bytes, render, to_dot, write_plot
+from statetree.plot.rendering import MAX_DPI, with_dpi
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -122,9 +124,19 @@ def test_pdf_is_written_for_a_pdf_file(tmp_path: Path) -> None:
     assert written.read_bytes().startswith(b"%PDF-")
 
 
-def test_the_dpi_must_be_positive() -> None:
-    with pytest.raises(st.UsageError, match="positive number of dots per inch, got 0"):
-        render(to_dot(plot_samples.small()), "png", dpi=0)
+@pytest.mark.parametrize("dpi", [0, -1, math.nan, MAX_DPI + 1, math.inf])
+def test_the_dpi_must_be_positive_and_at_most_the_maximum(dpi: float) -> None:
+    with pytest.raises(st.UsageError) as raised:
+        render(to_dot(plot_samples.small()), "png", dpi=dpi)
+
+    assert str(raised.value) == (
+        f"the resolution must be a positive number of dots per inch, up to {MAX_DPI}, got {dpi}"
+    )
+
+
+@pytest.mark.parametrize(("dpi", "written"), [(1e-5, "0.00001"), (1200.0, "1200"), (72.5, "72.5")])
+def test_the_dpi_is_written_as_a_plain_decimal(dpi: float, written: str) -> None:
+    assert f"graph [dpi={written}];" in with_dpi(to_dot(plot_samples.small()), dpi)
 
 
 def test_writing_where_no_directory_is_a_usage_error(tmp_path: Path) -> None:

@@ -77,7 +77,7 @@ def decode(data: bytes, file: str) -> str:
             file,
             line,
             f"not UTF-8 text: byte 0x{data[error.start]:02x} at column {column}; save the "
-            "chart as UTF-8",
+            "file as UTF-8",
         ) from None
     return text
 

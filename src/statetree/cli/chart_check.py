@@ -45,6 +45,7 @@ from statetree.chart.registry import (
 from statetree.chart.structure import chart_structure
 from statetree.chart.template import referenced
 from statetree.chart.validation import validate
+from statetree.errors import DefinitionError
 from statetree.structure import Issue, Location, Severity, Structure
 
 __all__ = [
@@ -134,8 +135,17 @@ def check_chart_file(path: str, registry: Registry | None) -> ChartCheck:
         validate(chart, registry or _stand_ins(uses))
     except ChartError as error:
         errors = list(map(problem_issue, error.problems))
-        return ChartCheck(chart_structure(chart), (*errors, *issues), False)
+        return ChartCheck(_structure_of(chart), (*errors, *issues), False)
     return ChartCheck(chart_structure(chart), tuple(issues), True)
+
+
+def _structure_of(chart: Chart) -> Structure | None:
+    """The structure of a chart that did not validate, when it has one (two states of one
+    name, say, make none: the chart's errors say so)."""
+    try:
+        return chart_structure(chart)
+    except DefinitionError:
+        return None
 
 
 def _warning(code: str, place: Place, message: str) -> Issue:

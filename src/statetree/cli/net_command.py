@@ -21,6 +21,7 @@ from statetree.chart import chart_structure, compile_chart
 from statetree.chart.loading import load
 from statetree.cli.command import EXIT_FAILED, EXIT_OK, Command
 from statetree.cli.structures import add_registry_argument, is_chart_file, load_registry
+from statetree.files import replace_file
 from statetree.net import BitmaskCodec, Codec, MachineCodec, schema_diff, schema_text
 from statetree.structure import Structure, derive, find_initial_states
 from statetree.targets import LoadError, attribute_of, import_target_module, split_target
@@ -73,7 +74,11 @@ def _run(args: argparse.Namespace) -> int:
     if args.output is None:
         sys.stdout.write(text)
     else:
-        args.output.write_text(text, encoding="utf-8")
+        try:
+            replace_file(args.output, text.encode("utf-8"))
+        except OSError as error:
+            reason = error.strerror or error
+            raise LoadError(f"cannot write {str(args.output)!r}: {reason}") from None
         print(f"wrote {args.output} (fingerprint {schema['fingerprint']})")
     return EXIT_OK
 
@@ -85,11 +90,18 @@ def _check(path: Path, text: str, schema: dict[str, Any], target: str) -> int:
         raise LoadError(f"cannot read the schema file {str(path)!r}: {error.strerror}") from None
     except ValueError as error:
         raise LoadError(f"{str(path)!r} is not a schema file (not JSON: {error})") from None
+    except RecursionError:  # no schema nests deeply: only damaged or hostile files do
+        raise LoadError(f"{str(path)!r} is not a schema file (it nests too deeply)") from None
+    if not isinstance(recorded, dict) or "fingerprint" not in recorded:
+        raise LoadError(
+            f"{str(path)!r} is not a schema file (a JSON object with a fingerprint, as "
+            "'statetree net schema TARGET -o FILE' writes)"
+        )
     now = schema["fingerprint"]
     if recorded == schema:
         print(f"{path}: the wire schema matches (fingerprint {now})")
         return EXIT_OK
-    before = recorded.get("fingerprint") if isinstance(recorded, dict) else None
+    before = recorded["fingerprint"]
     diff = schema_diff(schema_text(recorded), text, str(path), f"{target} (the code)")
     if before == now:
         print(

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from statetree.cli.command import EXIT_OK, Command, positive_number
 from statetree.cli.structures import add_registry_argument, load_plottables
+from statetree.errors import UsageError
 from statetree.plot import (
     DEFAULT_DPI,
     DEFAULT_STYLE,
@@ -20,6 +21,7 @@ from statetree.plot import (
     plot_bytes,
     write_plot,
 )
+from statetree.plot.rendering import MAX_DPI
 from statetree.structure import Structure
 from statetree.targets import TARGET_HELP, LoadError
 
@@ -46,10 +48,10 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--dpi",
-        type=positive_number,
+        type=_dpi,
         default=DEFAULT_DPI,
         metavar="N",
-        help="the resolution of a PNG, in dots per inch",
+        help=f"the resolution of a PNG, in dots per inch, up to {MAX_DPI}",
     )
     parser.add_argument(
         "--no-clusters",
@@ -64,9 +66,23 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _dpi(text: str) -> float:
+    value = positive_number(text)
+    if value > MAX_DPI:
+        raise argparse.ArgumentTypeError(f"needs at most {MAX_DPI} dots per inch, got {text}")
+    return value
+
+
 def _format(args: argparse.Namespace) -> PlotFormat:
+    named = EXTENSIONS.get(args.output.suffix.lower()) if args.output else None
     if args.format:
-        return check_format(args.format)
+        chosen = check_format(args.format)
+        if named is not None and named != chosen:
+            raise UsageError(
+                f"--format {chosen} does not match the file name {str(args.output)!r} "
+                f"({args.output.suffix} is {named}): leave --format out or change the name"
+            )
+        return chosen
     return format_for(args.output) if args.output else "dot"
 
 

@@ -110,6 +110,7 @@ def main(argv: Sequence[str] | None = None, commands: Sequence[Command] = COMMAN
         return EXIT_USAGE
     try:
         status: int = args.run(args)
+        sys.stdout.flush()  # here, where a full disk can still be reported
     except (StateTreeError, ImportError) as error:
         report_error(error)
         return EXIT_USAGE if isinstance(error, UsageError) else EXIT_FAILED
@@ -118,6 +119,16 @@ def main(argv: Sequence[str] | None = None, commands: Sequence[Command] = COMMAN
     except BrokenPipeError:
         # The reader went away (statetree plot ... | head): nothing more to say to it, and
         # nothing left for Python to flush into the closed pipe on the way out.
+        _discard_output()
+        return EXIT_FAILED
+    except OSError as error:
+        # Files a command reads or writes are reported by the command; what is left is its
+        # output (standard output on a full disk, say).
+        reason = error.strerror or error
+        line = f"cannot write the output: {reason}"
+        if error.filename is not None:
+            line = f"{error.filename!r}: {reason}"
+        print(f"statetree: error: {line}", file=sys.stderr)
         _discard_output()
         return EXIT_FAILED
     return status

@@ -92,7 +92,9 @@ def _run(args: argparse.Namespace) -> int:
     session = ChartSession(chart, print, _LEVELS[args.trace])
     typed = events is None and sys.stdin.isatty()
     if events is not None:
-        session.play(read_script(events.read_text(encoding="utf-8"), str(events), chart.registry))
+        # Read as chart files are: size-limited, UTF-8 with or without a byte order mark.
+        text = read_chart_file(events).removeprefix("\ufeff")
+        session.play(read_script(text, str(events), chart.registry))
     elif not args.watch and not typed:
         session.play(read_script(sys.stdin.read(), "<stdin>", chart.registry))
     if args.watch or typed:

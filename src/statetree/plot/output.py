@@ -8,6 +8,7 @@ from typing import Any, Literal, TypeAlias
 
 from statetree.bitmask import BitmaskDefinition
 from statetree.errors import UsageError
+from statetree.files import replace_file
 from statetree.plot.diagram import build_diagram
 from statetree.plot.dot import diagram_to_dot
 from statetree.plot.mermaid import diagram_to_mermaid
@@ -155,7 +156,7 @@ def write_plot(
     target = Path(path)
     data = plot_bytes(plotted, format or format_for(target), active=active, style=style, dpi=dpi)
     try:
-        target.write_bytes(data)
+        replace_file(target, data)
     except OSError as error:
         raise UsageError(f"cannot write {str(target)!r}: {error.strerror or error}") from error
     return target

@@ -11,7 +11,7 @@ from types import ModuleType
 
 from statetree.errors import StateTreeError, UsageError
 
-__all__ = ["RENDERED_FORMATS", "RenderError", "render"]
+__all__ = ["MAX_DPI", "RENDERED_FORMATS", "RenderError", "render"]
 
 RENDERED_FORMATS = ("svg", "png", "pdf")
 """The formats Graphviz renders for us."""
@@ -19,6 +19,10 @@ RENDERED_FORMATS = ("svg", "png", "pdf")
 DEFAULT_DPI = 144
 """The resolution of PNG plots, in dots per inch: twice Graphviz's default of 72, sharp on
 high-density screens and still small on others."""
+
+MAX_DPI = 1200
+"""The highest resolution of a PNG plot, in dots per inch: print quality. Each doubling
+makes four times the pixels; far above it a chart's PNG takes gigabytes to draw."""
 
 INSTALL_HINT = (
     "install Graphviz (https://graphviz.org/download/; on Debian or Ubuntu: "
@@ -43,7 +47,8 @@ def _graphviz() -> ModuleType:
 def with_dpi(dot: str, dpi: float) -> str:
     """``dot`` with its resolution set to ``dpi`` (used by bitmap formats such as PNG)."""
     opening, brace, rest = dot.partition("{\n")
-    return f"{opening}{brace}  graph [dpi={dpi:g}];\n{rest}"
+    plain = f"{dpi:f}".rstrip("0").rstrip(".")  # DOT reads no exponent (1e+06)
+    return f"{opening}{brace}  graph [dpi={plain}];\n{rest}"
 
 
 def render(dot: str, format: str, *, dpi: float = DEFAULT_DPI) -> bytes:
@@ -55,14 +60,17 @@ def render(dot: str, format: str, *, dpi: float = DEFAULT_DPI) -> bytes:
         dpi: the resolution of a PNG, in dots per inch (vector formats ignore it).
 
     Raises:
-        UsageError: ``format`` is not one Graphviz renders here, or ``dpi`` is not positive.
+        UsageError: ``format`` is not one Graphviz renders here, or ``dpi`` is not above 0
+            and up to :data:`MAX_DPI`.
         RenderError: the graphviz package or the ``dot`` program is missing, or ``dot``
             failed (its message is included).
     """
     if format not in RENDERED_FORMATS:
         raise UsageError(f"cannot render {format!r}; choose one of {', '.join(RENDERED_FORMATS)}")
-    if not dpi > 0:
-        raise UsageError(f"the resolution must be a positive number of dots per inch, got {dpi}")
+    if not 0 < dpi <= MAX_DPI:
+        raise UsageError(
+            f"the resolution must be a positive number of dots per inch, up to {MAX_DPI}, got {dpi}"
+        )
     if format == "png":
         dot = with_dpi(dot, dpi)
     graphviz = _graphviz()

@@ -1,0 +1,57 @@
+"""Files written whole (``statetree.files``): the old file or the new one, never part of one."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from statetree.files import replace_file
+
+
+def test_the_data_replaces_the_file_and_nothing_is_left_beside_it(tmp_path: Path) -> None:
+    target = tmp_path / "plot.dot"
+    target.write_bytes(b"old")
+
+    replace_file(target, b"new")
+
+    assert target.read_bytes() == b"new"
+    assert [path.name for path in tmp_path.iterdir()] == ["plot.dot"]
+
+
+def test_a_write_that_fails_leaves_the_old_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "save.bin"
+    target.write_bytes(b"the last good save")
+
+    def no_room(source: object, destination: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", no_room)
+    with pytest.raises(OSError):
+        replace_file(target, b"half")
+
+    assert target.read_bytes() == b"the last good save"
+    assert [path.name for path in tmp_path.iterdir()] == ["save.bin"]
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symbolic links")
+def test_a_link_stays_a_link_to_the_new_content(tmp_path: Path) -> None:
+    real = tmp_path / "real.json"
+    real.write_bytes(b"old")
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+
+    replace_file(link, b"new")
+
+    assert link.is_symlink() and real.read_bytes() == b"new"
+
+
+@pytest.mark.skipif(not os.path.exists(os.devnull), reason="needs a null device")
+def test_a_device_is_written_in_place_never_replaced() -> None:
+    replace_file(os.devnull, b"discarded")
+
+    assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
