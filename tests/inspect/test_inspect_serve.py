@@ -216,12 +216,77 @@ def test_the_command_names_bad_targets(
     assert capsys.readouterr().err == f"statetree: error: {message}\n"
 
 
+WORLDS = """\
+import inspect_samples
+
+
+class World:
+    def __init__(self, machines=None):
+        self.lamp = inspect_samples.Lamp()
+        self.listed = [self.lamp.machine] if machines is None else machines
+
+    def machines(self):
+        return self.listed
+
+    def tick(self, dt):
+        if dt > 0:
+            raise ValueError("the world fell over")
+
+
+def counted():
+    return World(machines=5)
+
+
+def ticking():
+    return World()
+
+
+class Broken(World):
+    def machines(self):
+        raise KeyError("lamp")
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        (
+            "counted",
+            "machines() of 'worlds.py:counted' returned 5, not the machines to inspect "
+            "(return a list of them)",
+        ),
+        (
+            "ticking",
+            "worlds.py:14: running 'worlds.py:ticking' raised ValueError: the world fell over",
+        ),
+        ("Broken", "worlds.py:27: machines() of 'worlds.py:Broken' raised KeyError: 'lamp'"),
+    ],
+)
+def test_a_simulation_whose_own_code_fails_is_one_line(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    name: str,
+    message: str,
+) -> None:
+    (tmp_path / "worlds.py").write_text(WORLDS)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(Path(__file__).parent))  # inspect_samples
+
+    argv = ["inspect", f"worlds.py:{name}", "--port", "0", "--frames", "2"]
+    status = main(argv, commands=(COMMAND,))
+
+    assert status == EXIT_USAGE
+    assert capsys.readouterr().err == f"statetree: error: {message}\n"
+
+
 def test_what_a_target_may_be() -> None:
     lamp = Lamp()
     world = LampWorld()
 
     assert as_simulation(world) is world
     assert as_simulation(lambda: world) is world
+    assert type(as_simulation(LampWorld)) is LampWorld  # a simulation's class makes one
     assert as_simulation(lamp.machine).machines() == [lamp.machine]
     assert as_simulation([lamp.machine]).machines() == [lamp.machine]
     still = as_simulation(inspect_samples.LampStates.Power)

@@ -4,21 +4,26 @@ from __future__ import annotations
 
 import argparse
 import math
+import reprlib
 import time
+from collections.abc import Callable, Iterable
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from statetree.cli.command import EXIT_OK, Command
 from statetree.cli.structures import add_registry_argument, is_chart_file, load_registry
+from statetree.errors import StateTreeError
 from statetree.inspect.adapters import InspectError
 from statetree.inspect.chart_world import ChartWorld
 from statetree.inspect.serving import DEFAULT_HOST, DEFAULT_PORT, Inspector, check_port, serve
 from statetree.inspect.simulation import Simulation, Still, load_simulation
-from statetree.targets import LoadError
+from statetree.targets import LoadError, raised_at
 
 __all__ = ["COMMAND", "run_simulation"]
 
 MAX_FPS = 1000.0
+T = TypeVar("T")
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -106,10 +111,34 @@ def _simulation(args: argparse.Namespace) -> Simulation:
     return ChartWorld(args.target, registry)
 
 
+def _machines(simulation: Simulation, target: str) -> list[object]:
+    """The simulation's machines, as a list."""
+    found = _users(simulation.machines, f"machines() of {target!r}")
+    if not isinstance(found, Iterable) or isinstance(found, (str, bytes)):
+        raise LoadError(
+            f"machines() of {target!r} returned {reprlib.repr(found)}, not the machines to "
+            "inspect (return a list of them)"
+        )
+    return _users(partial(list, found), f"machines() of {target!r}")
+
+
+def _users(call: Callable[[], T], what: str) -> T:
+    """``call()``: the simulation's own code, whose failures are reported as its
+    imports' are (where they raised, in one line)."""
+    try:
+        return call()
+    except StateTreeError:
+        raise
+    except Exception as error:
+        message = f"{raised_at(error)}{what} raised {type(error).__name__}: {error}"
+        raise LoadError(message) from None
+
+
 def _run(args: argparse.Namespace) -> int:
     _check(args)
     simulation = _simulation(args)
-    inspector = serve(simulation.machines(), host=args.host, port=args.port, rate=args.rate)
+    machines = _machines(simulation, args.target)
+    inspector = serve(machines, host=args.host, port=args.port, rate=args.rate)
     print(f"statetree inspector: {inspector.url} (Ctrl-C to stop)", flush=True)
     if isinstance(simulation, Still):
         print(
@@ -118,7 +147,8 @@ def _run(args: argparse.Namespace) -> int:
             flush=True,
         )
     try:
-        run_simulation(simulation, inspector, fps=args.fps, frames=args.frames)
+        frames = partial(run_simulation, simulation, inspector, fps=args.fps, frames=args.frames)
+        _users(frames, f"running {args.target!r}")
     except KeyboardInterrupt:
         pass
     finally:

@@ -61,7 +61,9 @@ def as_simulation(value: object, name: str = "the target") -> Simulation:
     """
     if isinstance(value, type) and issubclass(value, State):
         return Still([StateMachine(value, name=value.__qualname__)])
-    if callable(value) and not isinstance(value, type) and not _is_machine(value):
+    # A function returning a simulation, or a simulation's class: called to make one.
+    made = not isinstance(value, type) or isinstance(value, Simulation)
+    if callable(value) and made and not _is_machine(value):
         try:
             value = value()
         except Exception as error:  # the user's factory failed
