@@ -122,6 +122,27 @@ def test_targets_name_codecs_definitions_states_or_charts(
     assert json.loads(out)["places"]["top"] == {"Character": 0}
 
 
+def test_a_chart_needs_no_registry_for_its_schema(capsys: pytest.CaptureFixture[str]) -> None:
+    chart = str(EXAMPLES / "charts" / "combo_attack.yaml")  # host actions: play_animation...
+    registry = str(EXAMPLES / "charts" / "game.py")
+
+    alone = run(capsys, "net", "schema", chart)
+    checked = run(capsys, "net", "schema", chart, "--registry", registry)
+
+    assert alone == checked and alone[0] == EXIT_OK
+
+
+def test_a_registry_for_a_code_target_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    registry = str(EXAMPLES / "charts" / "game.py")
+
+    status, out, err = run(capsys, "net", "schema", "net_character:CODEC", "--registry", registry)
+
+    assert (status, out) == (EXIT_USAGE, "")
+    assert err == (
+        "statetree: error: --registry is for chart files; 'net_character:CODEC' is not one\n"
+    )
+
+
 def test_a_target_that_names_no_machine_says_what_to_name(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

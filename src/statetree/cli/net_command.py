@@ -18,13 +18,25 @@ from typing import Any
 from statetree import State
 from statetree.bitmask import BitmaskDefinition
 from statetree.chart import chart_structure, compile_chart
-from statetree.chart.loading import load
+from statetree.chart.loading import chart_format, load, read_chart_file
+from statetree.chart.stand_in import loads_stand_in
 from statetree.cli.command import EXIT_FAILED, EXIT_OK, Command
-from statetree.cli.structures import add_registry_argument, is_chart_file, load_registry
+from statetree.cli.structures import (
+    add_registry_argument,
+    is_chart_file,
+    load_registry,
+    refuse_registry,
+)
 from statetree.files import replace_file
 from statetree.net import BitmaskCodec, Codec, MachineCodec, schema_diff, schema_text
 from statetree.structure import Structure, derive, find_initial_states
-from statetree.targets import LoadError, attribute_of, import_target_module, split_target
+from statetree.targets import (
+    LoadError,
+    attribute_of,
+    existing_file,
+    import_target_module,
+    split_target,
+)
 
 __all__ = ["COMMAND"]
 
@@ -123,6 +135,7 @@ def _codec(args: argparse.Namespace) -> MachineCodec[Any, Any]:
     """The codec the target names (built with ``--header`` where the target is not one)."""
     if is_chart_file(args.target):
         return _chart_codec(args.target, args.registry, args.header)
+    refuse_registry(args.target, args.registry)
     module_name, name = split_target(args.target)
     module = import_target_module(module_name)
     if not name:
@@ -148,7 +161,13 @@ def _codec(args: argparse.Namespace) -> MachineCodec[Any, Any]:
 
 
 def _chart_codec(path: str, registry: str | None, header: str) -> Codec:
-    chart = load(path, load_registry(registry), check_types=registry is not None)
+    # Without the host's registry, the types only the host defines are taken as the chart
+    # uses them (as run does): the wire format depends on the states alone.
+    text = read_chart_file(existing_file(path, "chart file"))
+    if registry is None:
+        chart = loads_stand_in(text, chart_format(path), file=path)
+    else:
+        chart = load(path, load_registry(registry))
     compiled = compile_chart(chart)
     return _built(header, chart_structure(chart), classes=compiled.by_path)
 

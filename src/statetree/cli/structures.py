@@ -22,6 +22,7 @@ __all__ = [
     "load_plottables",
     "load_registry",
     "plottable",
+    "refuse_registry",
 ]
 
 REGISTRY_HELP = (
@@ -62,9 +63,18 @@ def code_machines(name: str, registry: str | None) -> tuple[Machine, ...]:
         LoadError: ``--registry`` was given (it only means something for charts), or the
             target does not load.
     """
+    refuse_registry(name, registry)
+    return load_machines(name)
+
+
+def refuse_registry(name: str, registry: str | None) -> None:
+    """Refuse ``--registry`` for a target that is not a chart file.
+
+    Raises:
+        LoadError: ``registry`` was given.
+    """
     if registry is not None:
         raise LoadError(f"--registry is for chart files; {name!r} is not one")
-    return load_machines(name)
 
 
 def plottable(machine: Machine) -> Plottable:
