@@ -13,6 +13,7 @@ from types import ModuleType
 from typing import Any, TypeAlias
 
 from statetree.bitmask import BitmaskDefinition, BitState
+from statetree.chart.loading import format_of
 from statetree.core.state import State
 from statetree.errors import UsageError
 from statetree.structure import find_initial_states
@@ -136,6 +137,11 @@ def import_target_module(module: str) -> ModuleType:
     except LoadError:
         raise
     except ModuleNotFoundError as error:
+        if format_of(module) is not None:
+            raise LoadError(
+                f"{module!r} is a chart file: name it alone, without :NAME (a chart file "
+                "holds one machine)"
+            ) from None
         raise LoadError(f"{raised_at(error)}cannot import {module!r}: {error}") from error
     except Exception as error:  # the user's module failed while running its top level
         where = raised_at(error)

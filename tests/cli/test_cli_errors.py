@@ -176,6 +176,21 @@ def test_a_yaml_chart_without_the_chart_extra_is_one_line(
         ),
         (["run", str(ROOT)], f"{str(ROOT)!r} is a directory, not a chart file\n"),
         (
+            ["plot", f"{CHARTS / 'basic_attack.yaml'}:Idle"],
+            f"{str(CHARTS / 'basic_attack.yaml')!r} is a chart file: name it alone, without "
+            ":NAME (a chart file holds one machine)\n",
+        ),
+        (
+            ["check", "statetree:State"],
+            "derive() needs a State subclass or a StateMachine, got State itself, the base "
+            "class of every state: name a machine's initial state class\n",
+        ),
+        (
+            ["inspect", "", "--port", "0", "--frames", "1"],
+            "'' names no module: give a dotted module name (game.states), a .py file or a "
+            "chart file\n",
+        ),
+        (
             ["run", str(CHARTS / "basic_attack.yaml"), "-e", str(ROOT)],
             f"{str(ROOT)!r} is a directory, not an events script\n",
         ),

@@ -100,7 +100,8 @@ class ShapeReader:
     def name(self, value: object, path: DataPath) -> str | None:
         if not isinstance(value, str) or not NAME_PATTERN.match(value):
             shown = repr(value) if isinstance(value, str) else kind_of(value)
-            self.problem(path, f"a name must be letters, digits and _ (not first), got {shown}")
+            rule = "a name must be ASCII letters, digits and _ (not first)"
+            self.problem(path, f"{rule}, got {shown}")
             return None
         return value
 

@@ -8,7 +8,6 @@ import reprlib
 import time
 from collections.abc import Callable, Iterable
 from functools import partial
-from pathlib import Path
 from typing import Any, TypeVar
 
 from statetree.cli.command import EXIT_OK, Command
@@ -18,7 +17,7 @@ from statetree.inspect.adapters import InspectError
 from statetree.inspect.chart_world import ChartWorld
 from statetree.inspect.serving import DEFAULT_HOST, DEFAULT_PORT, Inspector, check_port, serve
 from statetree.inspect.simulation import Simulation, Still, load_simulation
-from statetree.targets import LoadError, raised_at
+from statetree.targets import LoadError, existing_file, raised_at
 
 __all__ = ["COMMAND", "run_simulation"]
 
@@ -105,8 +104,7 @@ def _check(args: argparse.Namespace) -> None:
 def _simulation(args: argparse.Namespace) -> Simulation:
     if not is_chart_file(args.target):
         return load_simulation(args.target)
-    if not Path(args.target).is_file():
-        raise LoadError(f"no such chart file: {args.target!r}")
+    existing_file(args.target, "chart file")
     registry = load_registry(args.registry) if args.registry is not None else None
     return ChartWorld(args.target, registry)
 

@@ -89,12 +89,13 @@ def load_simulation(target: str) -> Simulation:
         LoadError: the module does not load, the name is missing or names nothing usable.
     """
     module_name, attribute = split_target(target)
+    module = import_target_module(module_name)  # an empty or wrong name is refused first
     if not attribute:
         raise LoadError(
             f"name what to inspect in {module_name!r} as MODULE:NAME, e.g. "
             f"{module_name}:demo_world (a function returning the world)"
         )
-    value: Any = attribute_of(import_target_module(module_name), attribute)
+    value: Any = attribute_of(module, attribute)
     if isinstance(value, (staticmethod, classmethod)):
         value = value.__func__
     return as_simulation(value, repr(target))

@@ -33,6 +33,11 @@ Overrides = Callable[[type[State[Any]]], type[State[Any]]]
 def _state_class(value: object) -> type[State[Any]]:
     if isinstance(value, type) and issubclass(value, State) and value is not State:
         return value
+    if value is State:
+        raise UsageError(
+            "derive() needs a State subclass or a StateMachine, got State itself, the base "
+            "class of every state: name a machine's initial state class"
+        )
     kind = "class" if isinstance(value, type) else type(value).__name__
     raise UsageError(f"derive() needs a State subclass or a StateMachine, got {value!r} ({kind})")
 
