@@ -105,6 +105,8 @@ def _import_file(path: Path) -> ModuleType:
         name = f"statetree_target_{name}"  # do not replace another module of that name
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
+        if format_of(path) is not None:
+            raise _chart_named(str(path))
         raise LoadError(f"cannot load {str(path)!r} as a Python module")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # inspect and dataclasses look modules up by name
@@ -114,6 +116,13 @@ def _import_file(path: Path) -> ModuleType:
         del sys.modules[name]
         raise
     return module
+
+
+def _chart_named(name: str) -> LoadError:
+    """The error for a chart file named as a module (``chart.yaml:State``)."""
+    return LoadError(
+        f"{name!r} is a chart file: name it alone, without :NAME (a chart file holds one machine)"
+    )
 
 
 def import_target_module(module: str) -> ModuleType:
@@ -138,10 +147,7 @@ def import_target_module(module: str) -> ModuleType:
         raise
     except ModuleNotFoundError as error:
         if format_of(module) is not None:
-            raise LoadError(
-                f"{module!r} is a chart file: name it alone, without :NAME (a chart file "
-                "holds one machine)"
-            ) from None
+            raise _chart_named(module) from None
         raise LoadError(f"{raised_at(error)}cannot import {module!r}: {error}") from error
     except Exception as error:  # the user's module failed while running its top level
         where = raised_at(error)
