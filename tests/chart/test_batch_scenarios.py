@@ -396,3 +396,36 @@ def test_an_empty_batch_grows_and_splits_into_empty_shards() -> None:
         (1, 2),
     ]
     assert ChartBatch.join(shards).alive.tolist() == [True, True, True]
+
+
+def test_shards_of_a_split_join_only_in_order_and_once() -> None:
+    batch = ChartBatch(example("combo_attack.yaml"), 4, Host().handlers())
+    batch.start()
+    batch.send(ATTACK, [0])
+    left, right = batch.split(2)
+    before = batch.snapshot().to_bytes()
+
+    for wrong, message in (
+        ([right, left], "a shard at offset 0 follows one covering 2 to 3"),
+        ([left, left], "the same shard twice"),
+        ([left], None),
+    ):
+        if message is None:
+            assert ChartBatch.join(wrong).size == 2  # a prefix of the whole is in order
+            continue
+        with pytest.raises(UsageError, match=message):
+            ChartBatch.join(wrong)
+    assert ChartBatch.join([left, right]).snapshot().to_bytes() == before
+
+
+def test_split_has_a_bound_and_a_frame_needs_choices_for_its_events() -> None:
+    batch = ChartBatch(example("combo_attack.yaml"), 2, Host().handlers())
+    batch.start()
+    before = batch.snapshot().to_bytes()
+
+    with pytest.raises(UsageError, match="at most 4096 shards, got 4097"):
+        batch.split(4097)
+    with pytest.raises(UsageError, match="frame\\(\\) was given events but no choices"):
+        batch.frame(0.1, [ATTACK])
+
+    assert batch.snapshot().to_bytes() == before

@@ -237,3 +237,63 @@ def test_deeply_nested_metadata_is_a_decode_error() -> None:
     data = MAGIC + struct.pack("<I", len(meta)) + meta
     with pytest.raises(DecodeError, match="nests too deeply"):
         BatchSnapshot.from_bytes(data)
+
+
+def _replaced(good: BatchSnapshot, **fields: Any) -> BatchSnapshot:
+    return dataclasses.replace(good, **fields)
+
+
+MADE_IN_PYTHON = [
+    ("alive", lambda g: {**g.arrays, "alive": np.ones(g.size, np.int8)}, "'alive'"),
+    ("missing", lambda g: {k: v for k, v in g.arrays.items() if k != "due"}, "arrays are"),
+    ("short", lambda g: {**g.arrays, "clock": g.arrays["clock"][:-1]}, "do not hold"),
+    ("listed", lambda g: {**g.arrays, "alive": g.arrays["alive"].tolist()}, "needs 1 axes"),
+    (
+        "not boolean",
+        lambda g: {**g.arrays, "alive": (g.arrays["alive"].view(np.uint8) * 2).view(np.bool_)},
+        "holds values that are not booleans",
+    ),
+]
+
+
+@pytest.mark.parametrize(("case", "arrays", "message"), MADE_IN_PYTHON)
+def test_a_snapshot_made_in_python_is_checked_as_its_bytes_are(
+    case: str, arrays: Callable[[BatchSnapshot], Any], message: str
+) -> None:
+    good = _guards().snapshot()
+
+    with pytest.raises(DecodeError, match=message):
+        _replaced(good, arrays=arrays(good))
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [{"offset": -1}, {"sequence": "3"}, {"offset": True}, {"chart": None}, {"carried": ((1, 2),)}],
+)
+def test_a_snapshot_made_in_python_has_fields_of_the_right_types(fields: dict[str, Any]) -> None:
+    with pytest.raises(DecodeError):
+        _replaced(_guards().snapshot(), **fields)
+
+
+def test_snapshot_bytes_may_come_as_any_bytes_like_object() -> None:
+    data = _guards().snapshot().to_bytes()
+
+    for passed in (bytearray(data), memoryview(data)):
+        assert BatchSnapshot.from_bytes(passed).to_bytes() == data
+    with pytest.raises(DecodeError, match="is bytes, not str"):
+        BatchSnapshot.from_bytes("STBATCH1")  # type: ignore[arg-type]
+
+
+def test_an_event_held_in_a_snapshot_must_be_a_level_trigger() -> None:
+    batch = _guards()
+    good = batch.snapshot()
+    held = np.zeros((1, good.size), np.bool_)
+    edge = _replaced(good, held_events=(("timer", "Look"),), arrays={**good.arrays, "held": held})
+
+    with pytest.raises(DecodeError) as refused:
+        ChartBatch.restore(edge, batch.chart, {})
+
+    assert str(refused.value) == (
+        "the snapshot holds timer Look, which is no level trigger of chart 'Guard' (its level "
+        "kinds: held)"
+    )

@@ -113,6 +113,10 @@ def test_a_snapshot_holds_everything_a_machine_is_between_two_calls() -> None:
     )
     assert MachineSnapshot.from_bytes(snapshot.to_bytes()) == snapshot
     assert snapshot.to_bytes().startswith(b"STMACHN1{")
+    for passed in (bytearray(snapshot.to_bytes()), memoryview(snapshot.to_bytes())):
+        assert MachineSnapshot.from_bytes(passed) == snapshot
+    with pytest.raises(st.DecodeError, match="is bytes, not str"):
+        MachineSnapshot.from_bytes("STMACHN1{")  # type: ignore[arg-type]
 
 
 def test_a_restored_machine_is_put_in_place_silently_and_goes_on_as_the_original() -> None:

@@ -92,6 +92,9 @@ class MachineSnapshot:
         Raises:
             DecodeError: ``data`` is not such a snapshot (nothing is built).
         """
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise DecodeError(f"a chart machine snapshot is bytes, not {type(data).__name__}")
+        data = bytes(data)
         if not data.startswith(MAGIC):
             raise DecodeError("not a chart machine snapshot (its first bytes are wrong)")
         if len(data) > _MAX_SIZE:

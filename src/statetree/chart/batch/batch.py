@@ -42,9 +42,13 @@ from statetree.core.options import DEFAULT_MAX_TRANSITIONS
 from statetree.core.refs import Ref, new_instance
 from statetree.errors import UsageError
 
-__all__ = ["ChartBatch"]
+__all__ = ["MAX_SHARDS", "ChartBatch"]
 
 _NO_HANDLERS: Mapping[str, BatchHandler] = MappingProxyType({})
+
+MAX_SHARDS = 4096
+"""The most shards :meth:`ChartBatch.split` makes: far more than the processes of a cluster
+(each shard is a batch of its own, empty ones included)."""
 
 
 def bind(compiled: CompiledChart, handlers: Mapping[str, BatchHandler]) -> list[BatchHandler]:
@@ -413,6 +417,11 @@ class ChartBatch(Readings):
         """
         span = time_step(dt, "frame")
         if choices is None:
+            if events:
+                raise UsageError(
+                    "frame() was given events but no choices: choices[i] picks agent i's "
+                    "event (negative: none)"
+                )
             self.tick(span)
             return
         mapping = self._inputs(events)
@@ -534,10 +543,15 @@ class ChartBatch(Readings):
         """The agents in ``shards`` contiguous ranges, each a new batch stepping on its own.
 
         Each shard numbers its agents from 0; its ``offset`` is the index of its first agent
-        in this batch. This batch is left as it was.
+        in this batch (a shard may be empty). This batch is left as it was.
+
+        Raises:
+            UsageError: ``shards`` is below 1 or above :data:`MAX_SHARDS`.
         """
         if _count(shards, "split() needs at least 1 shard") < 1:
             raise UsageError(f"split() needs at least 1 shard, got {shards}")
+        if shards > MAX_SHARDS:
+            raise UsageError(f"split() makes at most {MAX_SHARDS} shards, got {shards}")
         bounds = np.linspace(0, self.size, shards + 1).astype(int).tolist()
         return [self._shard(self.snapshot(a, b)) for a, b in itertools.pairwise(bounds)]
 
@@ -553,9 +567,28 @@ class ChartBatch(Readings):
 
     @classmethod
     def join(cls, shards: Sequence[ChartBatch]) -> ChartBatch:
-        """One batch of the agents of ``shards``, in order (the first's handlers and name)."""
+        """One batch of the agents of ``shards``, in order (the first's handlers and name).
+
+        Shards of a split (their ``offset`` not all 0) must come in order, each starting
+        where the one before ends; batches made on their own (``offset`` 0) join end to end.
+
+        Raises:
+            UsageError: no shard, a shard given twice, or shards out of order.
+        """
         if not shards:
             raise UsageError("join() needs at least one shard")
+        if not all(isinstance(shard, ChartBatch) for shard in shards):
+            raise UsageError("join() needs ChartBatch shards")
+        if len({id(shard) for shard in shards}) != len(shards):
+            raise UsageError("join() was given the same shard twice")
+        if any(shard.offset for shard in shards):
+            for before, after in itertools.pairwise(shards):
+                if after.offset != before.offset + before.size:
+                    raise UsageError(
+                        f"join(): a shard at offset {after.offset} follows one covering "
+                        f"{before.offset} to {before.offset + before.size - 1}; give the "
+                        "shards of a split in order"
+                    )
         snapshot = BatchSnapshot.join([shard.snapshot() for shard in shards])
         return shards[0]._shard(snapshot)
 

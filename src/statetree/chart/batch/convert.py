@@ -17,6 +17,7 @@ from statetree.chart.batch.arrays import Bools, Floats, NDArray, np
 from statetree.chart.batch.snapshot import BatchSnapshot, fingerprint
 from statetree.chart.batch.table import LEVELS, Table, table_of
 from statetree.chart.compile import CompiledChart
+from statetree.chart.events import Event
 from statetree.chart.placement import Situation, problem
 from statetree.errors import DecodeError
 
@@ -161,6 +162,13 @@ def _check_shapes(table: Table, snapshot: BatchSnapshot) -> None:
             )
     if len(set(snapshot.held_events)) != len(snapshot.held_events):
         raise DecodeError("the snapshot names a held event twice")
+    kinds = layout.compiled.level_kinds
+    edges = [event for event in snapshot.held_events if event[0] not in kinds]
+    if edges:
+        raise DecodeError(
+            f"the snapshot holds {Event(*edges[0])}, which is no level trigger of chart "
+            f"{layout.compiled.chart.name!r} (its level kinds: {', '.join(sorted(kinds))})"
+        )
     clock = arrays["clock"][arrays["alive"]]
     if not (np.isfinite(clock) & (clock >= 0)).all():
         raise DecodeError("the snapshot has a clock that is negative, infinite or NaN")

@@ -70,6 +70,34 @@ class BatchSnapshot:
     offset: int
     arrays: Mapping[str, NDArray[Any]]
 
+    def __post_init__(self) -> None:
+        """Check what a snapshot made in Python holds, as :meth:`from_bytes` checks bytes.
+
+        Raises:
+            DecodeError: a field is of the wrong type, or an array is impossible.
+        """
+        if not isinstance(self.chart, str):
+            raise DecodeError(f"a batch snapshot's chart is a fingerprint, not {self.chart!r}")
+        pairs = (*self.carried, *self.held_events)
+        if not all(isinstance(pair, tuple) and _pair(list(pair)) for pair in pairs):
+            raise DecodeError(
+                "a batch snapshot's carried timers and held events are pairs of strings"
+            )
+        for name in ("sequence", "offset"):
+            number = getattr(self, name)
+            if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number < _LIMIT:
+                raise DecodeError(f"a batch snapshot's {name} must be an integer in [0, {_LIMIT})")
+        arrays = self.arrays
+        if not isinstance(arrays, Mapping) or list(arrays) != list(ARRAYS):
+            raise DecodeError(f"a batch snapshot's arrays are {list(ARRAYS)}, in that order")
+        for name, array in arrays.items():
+            ndim = 1 if name in _ONE_AXIS else 2
+            if not isinstance(array, np.ndarray) or array.ndim != ndim:
+                raise DecodeError(f"batch snapshot array {name!r} needs {ndim} axes")
+            if array.dtype.newbyteorder("<").str not in _TYPES[name]:
+                raise DecodeError(f"batch snapshot array {name!r} cannot be of type {array.dtype}")
+        _checked_shapes(dict(arrays))
+
     @property
     def size(self) -> int:
         """How many agent slots the snapshot holds."""
@@ -99,6 +127,9 @@ class BatchSnapshot:
         Raises:
             DecodeError: ``data`` is not such a snapshot (nothing is built).
         """
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise DecodeError(f"a batch snapshot is bytes, not {type(data).__name__}")
+        data = bytes(data)
         if len(data) < _HEADER.size:
             raise DecodeError(f"a batch snapshot needs at least {_HEADER.size} bytes")
         magic, length = _HEADER.unpack_from(data)
@@ -196,7 +227,7 @@ def _arrays(described: list[Any], body: memoryview) -> dict[str, NDArray[Any]]:
         start += length
     if start != len(body):
         raise DecodeError(f"batch snapshot has {len(body) - start} bytes after its arrays")
-    return _checked_shapes(arrays)
+    return arrays  # checked whole when the snapshot is made (see BatchSnapshot)
 
 
 def _described(entry: Any) -> tuple[str, str, tuple[int, ...]]:
