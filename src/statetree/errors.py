@@ -42,6 +42,16 @@ class UsageError(StateTreeError, RuntimeError):
     """The library was called at the wrong time or with the wrong kind of argument."""
 
 
+def require_callable(value: object, role: str) -> None:
+    """Refuse ``value`` where a callable is needed: at once, rather than when it is called.
+
+    Raises:
+        UsageError: ``value`` is not callable (``role`` says what it was given as).
+    """
+    if not callable(value):
+        raise UsageError(f"{role} must be callable, got {value!r} ({type(value).__name__})")
+
+
 class TransitionTargetError(UsageError, TypeError):
     """A transition names something that is not a ``State`` subclass."""
 

@@ -147,15 +147,24 @@ class NoTruth:
         return "NoTruth()"
 
 
-def test_a_level_set_to_something_neither_true_nor_false_is_refused() -> None:
+@pytest.mark.parametrize("value", [NoTruth(), "no", None, 2, [True]])
+def test_a_level_set_to_something_neither_true_nor_false_is_refused(value: object) -> None:
     gate = machine()
     before = seen(gate)
 
     with pytest.raises(UsageError) as caught:
-        gate.set_levels({HELD: NoTruth()})
+        gate.set_levels({HELD: value})  # type: ignore[dict-item]
 
-    assert str(caught.value) == "set_levels(): held Guard must be true or false; got NoTruth()"
+    assert str(caught.value) == f"set_levels(): held Guard must be true or false; got {value!r}"
     assert seen(gate) == before
+
+
+@pytest.mark.parametrize(("value", "held"), [(True, True), (1, True), (0, False), (False, False)])
+def test_a_level_set_to_true_or_false_in_any_spelling_is_set(value: object, held: bool) -> None:
+    gate = machine()
+    gate.set_levels({HELD: value})  # type: ignore[dict-item]
+
+    assert (HELD in seen(gate)[2]) is held
 
 
 def test_play_takes_a_step_of_a_script() -> None:

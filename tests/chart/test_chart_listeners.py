@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-from statetree.chart import DEFAULT_REGISTRY, ActionCall, ActionType, Chart, ChartMachine, Event
+from statetree.chart import (
+    DEFAULT_REGISTRY,
+    ActionCall,
+    ActionType,
+    Chart,
+    ChartMachine,
+    Event,
+    HandlerError,
+)
 from statetree.chart import builder as b
 from statetree.errors import UsageError
 
@@ -142,3 +150,27 @@ def test_removing_a_listener_never_added_is_refused() -> None:
     )
     with pytest.raises(UsageError, match="is not an action listener of this chart machine"):
         machine.remove_action_listener(print)
+
+
+def test_what_must_be_callable_is_refused_when_given_and_changes_nothing() -> None:
+    machine = ChartMachine(relay_chart(), {"ping": print})
+    machine.start()
+    machine.send(GO)
+
+    for add, role in (
+        (machine.add_event_listener, "an event listener"),
+        (machine.add_action_listener, "an action listener"),
+        (machine.defer, "defer()'s operation"),
+    ):
+        with pytest.raises(UsageError) as caught:
+            add(5)  # type: ignore[arg-type]
+        assert str(caught.value) == f"{role} must be callable, got 5 (int)"
+    machine.tick(1.0)  # nothing was added: the fuse fires, pings and settles in Idle
+
+    assert machine.active == ("Top", "Top.Idle")
+    with pytest.raises(HandlerError) as refused:
+        ChartMachine(relay_chart(), {"ping": 5})  # type: ignore[dict-item]
+    assert str(refused.value) == "the handler of action 'ping' must be callable, got 5 (int)"
+    with pytest.raises(UsageError) as caught:
+        ChartMachine(relay_chart(), {"ping": print}, on_action="log")  # type: ignore[arg-type]
+    assert str(caught.value) == "on_action must be callable, got 'log' (str)"

@@ -80,6 +80,12 @@ def test_max_transitions_takes_any_integer_type() -> None:
     assert machine.max_transitions == 12
 
 
+def test_a_trace_sink_that_cannot_be_called_is_refused_at_once() -> None:
+    with pytest.raises(st.UsageError) as caught:
+        st.StateMachine(Root, trace=st.TraceLevel.BASIC, trace_sink=5)  # type: ignore[arg-type]
+    assert str(caught.value) == "trace_sink must be callable, got 5 (int)"
+
+
 def test_add_listener_refuses_what_cannot_be_called() -> None:
     machine = started("npc")
     with pytest.raises(st.UsageError) as caught:

@@ -36,7 +36,7 @@ from statetree.core.machine import StateMachine
 from statetree.core.options import DEFAULT_MAX_TRANSITIONS
 from statetree.core.refs import Ref
 from statetree.core.trace import TraceLevel
-from statetree.errors import DecodeError, TransitionLoopError, UsageError
+from statetree.errors import DecodeError, TransitionLoopError, UsageError, require_callable
 from statetree.structure.model import Structure
 
 __all__ = ["ChartMachine", "EventListener"]
@@ -117,6 +117,8 @@ class ChartMachine:
         max_transitions: int,
     ) -> None:
         """Make this a new machine of ``compiled`` (what the constructor and a load do)."""
+        if on_action is not None:
+            require_callable(on_action, "on_action")
         self._compiled = compiled
         self._handlers = handlers
         self._on_action = on_action
@@ -269,7 +271,11 @@ class ChartMachine:
 
         That is a safe point for another thread's change (a reload, an event): the machine
         is then between two processings, on its own thread. ``operation`` must not raise.
+
+        Raises:
+            UsageError: ``operation`` is not callable.
         """
+        require_callable(operation, "defer()'s operation")
         self._deferred.append(operation)
 
     # -- listeners -------------------------------------------------------------------------
@@ -281,7 +287,11 @@ class ChartMachine:
         the chart's own actions (``raise``, reported as that action performs it), before
         the transitions it may fire. Level triggers (``hold``, ``release``) are states of
         the host, not events: they are not reported.
+
+        Raises:
+            UsageError: ``listener`` is not callable.
         """
+        require_callable(listener, "an event listener")
         self._event_listeners = (*self._event_listeners, listener)
         self._wire()
 
@@ -296,7 +306,12 @@ class ChartMachine:
 
     def add_action_listener(self, listener: ActionListener) -> None:
         """Call ``listener`` with each action the machine performs, built-ins included, just
-        before it is performed (after the ``on_action`` given to the constructor)."""
+        before it is performed (after the ``on_action`` given to the constructor).
+
+        Raises:
+            UsageError: ``listener`` is not callable.
+        """
+        require_callable(listener, "an action listener")
         self._action_listeners = (*self._action_listeners, listener)
         self._wire()
 
@@ -509,18 +524,22 @@ def _event(event: object, call: str) -> Event:
 
 
 def _levels(levels: Mapping[Any, Any]) -> dict[Event, bool]:
-    """The events of ``levels``, each with the truth of its value.
+    """The events of ``levels``, each true or false (``True``, ``False``, NumPy's booleans, 1
+    or 0: a value such as ``"no"`` would read as true, so it is refused).
 
     Raises:
-        UsageError: a key is not an ``Event``, or a value has no truth value.
+        UsageError: a key is not an ``Event``, or a value is not true or false.
     """
     wanted: dict[Event, bool] = {}
     for key, on in levels.items():
         event = _event(key, "set_levels")
         try:
-            wanted[event] = bool(on)
-        except Exception:
-            raise UsageError(f"set_levels(): {event} must be true or false; got {on!r}") from None
+            valid = not isinstance(on, (str, bytes)) and bool(on in (True, False))
+        except Exception:  # an array, an object whose == raises
+            valid = False
+        if not valid:
+            raise UsageError(f"set_levels(): {event} must be true or false; got {on!r}")
+        wanted[event] = bool(on)
     return wanted
 
 

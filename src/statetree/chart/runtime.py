@@ -51,8 +51,8 @@ def bind_handlers(compiled: CompiledChart, handlers: Mapping[str, Handler]) -> l
     """The handler of each host action slot of ``compiled``.
 
     Raises:
-        HandlerError: an action the chart uses has no handler; the message names the
-            action and the states using it.
+        HandlerError: an action the chart uses has no handler (the message names the
+            action and the states using it), or its handler is not callable.
     """
     missing = [name for name in compiled.host_actions if name not in handlers]
     if missing:
@@ -61,7 +61,14 @@ def bind_handlers(compiled: CompiledChart, handlers: Mapping[str, Handler]) -> l
             f"chart {compiled.chart.name!r} needs a handler for each of its actions; "
             f"missing: {'; '.join(lines)}"
         )
-    return [handlers[name] for name in compiled.host_actions]
+    found = [handlers[name] for name in compiled.host_actions]
+    for name, handler in zip(compiled.host_actions, found, strict=True):
+        if not callable(handler):
+            raise HandlerError(
+                f"the handler of action {name!r} must be callable, got {handler!r} "
+                f"({type(handler).__name__})"
+            )
+    return found
 
 
 class ChartRuntime:

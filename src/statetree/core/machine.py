@@ -32,7 +32,7 @@ from statetree.core.tree import (
     immediate_inners,
     walk,
 )
-from statetree.errors import NotStartedError, TransitionTargetError, UsageError
+from statetree.errors import NotStartedError, TransitionTargetError, UsageError, require_callable
 
 __all__ = ["MachineCore", "StateMachine"]
 
@@ -429,6 +429,7 @@ class StateMachine(MachineCore, Generic[OwnerT]):
         if max_transitions != DEFAULT_MAX_TRANSITIONS:
             self._bound_changes(max_transitions)
         if trace_sink is not None:
+            require_callable(trace_sink, "trace_sink")
             self._extra().sink = trace_sink
         if trace is not _NO_TRACE:
             self._retrace(level=TraceLevel(trace))
