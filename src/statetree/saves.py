@@ -41,6 +41,21 @@ def write_save(path: str | os.PathLike[str], value: object) -> None:
     replace_file(path, data)
 
 
+_DAMAGED = (
+    pickle.UnpicklingError,
+    EOFError,
+    ValueError,
+    TypeError,
+    IndexError,
+    KeyError,
+    AttributeError,
+    OverflowError,
+    RecursionError,
+    MemoryError,  # a damaged length asks for more than there is
+)
+"""What unpickling damaged bytes raises, inside the objects' own loading code too."""
+
+
 def read_save(path: str | os.PathLike[str]) -> Any:
     """The object saved by :func:`write_save` in the file at ``path``.
 
@@ -57,8 +72,8 @@ def read_save(path: str | os.PathLike[str]) -> Any:
         return _Reader(io.BytesIO(data[len(HEADER) :])).load()
     except LoadError as error:
         raise LoadError(f"{path}: {error}") from None
-    except (pickle.UnpicklingError, EOFError, ValueError, TypeError, IndexError) as error:
-        raise LoadError(f"{path} is damaged: {error}") from None
+    except _DAMAGED as error:
+        raise LoadError(f"{path} is damaged: {type(error).__name__}: {error}") from None
 
 
 class _Reader(pickle.Unpickler):

@@ -55,6 +55,17 @@ def test_what_is_not_a_save_is_refused(tmp_path: Path) -> None:
         st.read_save(path)
 
 
+def test_a_renamed_field_in_a_save_is_damage(tmp_path: Path) -> None:
+    path = tmp_path / "slot1.save"
+    st.write_save(path, running_hero())
+    data = path.read_bytes()
+    assert b"trace" in data  # the machine's fields are saved by name
+    path.write_bytes(data.replace(b"trace", b"trxce", 1))
+
+    with pytest.raises(st.LoadError, match=r"slot1\.save is damaged: KeyError: 'trace'"):
+        st.read_save(path)
+
+
 def test_a_save_needing_what_the_program_lost_names_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
