@@ -26,6 +26,7 @@ from statetree.chart import (
     to_data,
 )
 from statetree.chart.locate import locate_json, locate_toml
+from statetree.errors import UsageError
 
 CHART_FILES = sorted(path for path in CHARTS.iterdir() if format_of(path) is not None)
 
@@ -152,3 +153,13 @@ def test_toml_lines_follow_tables_arrays_of_tables_and_dotted_keys() -> None:
     assert lines[("root", "states", 1)] == 9
     assert lines[("root", "states", 1, "list", 0, "a")] == 11
     assert lines[("root", "states", 1, "list", 1)] == 12
+
+
+@pytest.mark.parametrize("name", ["yml", "YAML", "xml", None])
+def test_a_format_name_that_is_none_of_the_three_is_a_usage_error(name: object) -> None:
+    with pytest.raises(UsageError) as refused:
+        loads("name: X\nroot: {name: R}\n", name)  # type: ignore[arg-type]
+
+    assert str(refused.value) == (
+        f"{name!r} is not a chart format: give one of 'yaml', 'toml', 'json'"
+    )

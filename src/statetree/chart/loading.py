@@ -24,6 +24,7 @@ from statetree.chart.parse import parse_document
 from statetree.chart.registry import DEFAULT_REGISTRY, Registry
 from statetree.chart.text import MAX_CHART_SIZE, check_text, decode
 from statetree.chart.validation import validate
+from statetree.errors import UsageError
 
 __all__ = [
     "EXTENSIONS",
@@ -48,14 +49,20 @@ EXTENSIONS: dict[str, Format] = {".yaml": "yaml", ".yml": "yaml", ".toml": "toml
 """The file extensions of charts and their formats."""
 
 _EXTRA = "pip install 'statetree[chart]'"
+_FORMATS: tuple[Format, ...] = tuple(dict.fromkeys(EXTENSIONS.values()))
 
 
 def format_module(format: Format) -> ModuleType:
     """The module reading (and for YAML writing) ``format``, imported on first use.
 
     Raises:
+        UsageError: ``format`` is not a chart format.
         ModuleNotFoundError: the library the format needs is missing (the ``chart`` extra).
     """
+    if format not in _FORMATS:
+        raise UsageError(
+            f"{format!r} is not a chart format: give one of {', '.join(map(repr, _FORMATS))}"
+        )
     try:
         return importlib.import_module(f"statetree.chart.load_{format}")
     except ModuleNotFoundError as missing:
@@ -74,6 +81,7 @@ def read_document(text: str, format: Format, file: str = "<text>") -> Document:
     Raises:
         ChartError: the text does not parse, or is not a plain text of at most
             ``MAX_CHART_SIZE`` characters (see the errors guide for every limit).
+        UsageError: ``format`` is not a chart format.
     """
     read: Callable[[str, str], Document] = format_module(format).read
     return read(check_text(text, file), file)
@@ -184,6 +192,7 @@ def loads(
 
     Raises:
         ChartError: the text does not parse, is not a chart, or the chart is invalid.
+        UsageError: ``format`` is not a chart format (``"yaml"``, ``"toml"``, ``"json"``).
     """
     chart = parse_chart(read_document(text, format, file), registry)
     return validate(chart, registry, check_types=check_types)
