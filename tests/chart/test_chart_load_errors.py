@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from chart_samples import GAME
 
-from statetree.chart import ChartError, load, loads
+from statetree.chart import ChartError, from_data, load, loads
 from statetree.chart.loading import read_chart_file
 from statetree.errors import DefinitionError
 
@@ -293,3 +293,17 @@ def test_a_chart_path_that_is_a_pipe_or_a_folder_is_refused_without_reading(
             error = finished_within(functools.partial(read, path), pipe)
             assert isinstance(error, ChartError)
             assert str(error) == f"{path}: cannot read: not a regular file"
+
+
+@pytest.mark.parametrize("delay", [10**400, -(10**400)])
+def test_an_integer_too_large_for_a_number_is_a_chart_error(delay: int) -> None:
+    data = {"name": "X", "root": {"name": "R"}}
+    data["root"]["enter"] = [{"start_timer": {"name": "t", "delay": delay}}]  # type: ignore[index]
+
+    with pytest.raises(ChartError) as refused:
+        from_data(data)
+
+    assert str(refused.value) == (
+        "<data> at root.enter[0].start_timer.delay: start_timer: 'delay' must be a finite "
+        "number, got an integer too large for one"
+    )

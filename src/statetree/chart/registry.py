@@ -7,6 +7,7 @@ an unknown parameter or a parameter of the wrong type is a load error, never a s
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -129,6 +130,8 @@ class Param:
             return f"must be a {self.type_name}, got {value!r}"
         if isinstance(value, float) and not math.isfinite(value):
             return f"must be a finite number, got {value!r}"
+        if self.type is float and isinstance(value, int) and not -_LARGEST <= value <= _LARGEST:
+            return "must be a finite number, got an integer too large for one"
         if self.minimum is not None and isinstance(value, (int, float)) and value < self.minimum:
             return f"must be at least {self.minimum:g}, got {value!r}"
         return None
@@ -136,6 +139,10 @@ class Param:
     def convert(self, value: ParamValue) -> ParamValue:
         """``value`` as this parameter's type (an integer given for a number becomes float)."""
         return float(value) if self.type is float else value
+
+
+_LARGEST = int(sys.float_info.max)
+"""The largest integer a number parameter takes (a larger one is no float)."""
 
 
 @dataclass(frozen=True, slots=True)
