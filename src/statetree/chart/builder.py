@@ -36,13 +36,17 @@ state that uses it:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, TypeAlias
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, TypeAlias, TypeVar
 
 from statetree.chart.dump import state_data, to_data
+from statetree.chart.errors import ChartError, Problem
 from statetree.chart.loading import from_data
 from statetree.chart.model import (
     DEFAULT_POLICY,
+    NAME_PATTERN,
+    NAME_RULE,
     ActionDef,
     AllOf,
     AnyOf,
@@ -95,6 +99,46 @@ __all__ = [
 ]
 
 Conditions: TypeAlias = "Condition | Sequence[Condition]"
+T = TypeVar("T")
+_CONDITIONS = (TriggerDef, AllOf, AnyOf, NotOf)
+_REF = re.compile(r"\$[A-Za-z_][A-Za-z0-9_]*\Z")  # a pattern's parameter, named by ref()
+
+
+# What the loader checks of a file's shape, checked here as each piece is built: a chart
+# built in Python follows the rules of a file, and a mistake is named where it is made.
+
+
+def _refused(message: str) -> ChartError:
+    return ChartError([Problem(message)])
+
+
+def _name(value: object, role: str) -> str:
+    """``value``, a name (or a pattern parameter's :func:`ref`)."""
+    if not isinstance(value, str) or not (NAME_PATTERN.match(value) or _REF.match(value)):
+        raise _refused(f"{role}: {NAME_RULE}, got {value!r}")
+    return value
+
+
+def _all(values: Iterable[object], kind: type[T] | tuple[type, ...], role: str) -> tuple[T, ...]:
+    """``values`` as a tuple, each of ``kind``."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise _refused(f"{role} must be a list, got {values!r}")
+    found = tuple(values)
+    for value in found:
+        if not isinstance(value, kind):
+            raise _refused(f"{role} must hold {_what(kind)}, got {value!r}")
+    return found  # type: ignore[return-value]  # each checked above
+
+
+def _what(kind: type | tuple[type, ...]) -> str:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    return " or ".join(k.__name__ for k in kinds)
+
+
+def _condition(value: object, role: str) -> Condition:
+    if not isinstance(value, _CONDITIONS):
+        raise _refused(f"{role} must be a condition (b.input(...), b.all_of(...)), got {value!r}")
+    return value
 
 
 def chart(
@@ -111,6 +155,9 @@ def chart(
     Raises:
         ChartError: the chart is invalid (problems name state paths).
     """
+    _name(name, "a chart's name")
+    if not isinstance(root, StateDef):
+        raise _refused(f"a chart's root must be a state (b.state(...)), got {root!r}")
     drafted = Chart(name, root, registry=registry, patterns=tuple(patterns), imports=tuple(imports))
     if not patterns and not imports and all(s.use is None for _, s, _ in drafted.walk()):
         return validate(drafted, registry)
@@ -119,10 +166,10 @@ def chart(
     return from_data(to_data(drafted), registry)
 
 
-def _many(conditions: Conditions) -> tuple[Condition, ...]:
-    if isinstance(conditions, (TriggerDef, AllOf, AnyOf, NotOf)):
+def _many(conditions: Conditions, role: str) -> tuple[Condition, ...]:
+    if isinstance(conditions, _CONDITIONS):
         return (conditions,)
-    return tuple(conditions)
+    return _all(conditions, _CONDITIONS, role)
 
 
 def state(
@@ -135,18 +182,33 @@ def state(
     exit: Sequence[ActionDef] = (),
     transitions: Sequence[TransitionDef] = (),
 ) -> StateDef:
-    """A state; with children and no policy, an explicit one."""
-    chosen = Policy(policy) if policy is not None else (DEFAULT_POLICY if states else None)
+    """A state; with children and no policy, an explicit one.
+
+    Raises:
+        ChartError: an argument is not what a chart file could hold there.
+    """
+    role = f"state {name!r}"
+    _name(name, "a state's name")
+    children = _all(states, StateDef, f"the states of {role}")
+    chosen = _policy(policy, role) if policy is not None else (DEFAULT_POLICY if states else None)
     return StateDef(
         name,
         chosen,
-        states,
-        _many(pre),
-        _many(post),
-        tuple(enter),
-        tuple(exit),
-        tuple(transitions),
+        children,
+        _many(pre, f"the pre of {role}"),
+        _many(post, f"the post of {role}"),
+        _all(enter, ActionDef, f"the enter of {role}"),
+        _all(exit, ActionDef, f"the exit of {role}"),
+        _all(transitions, TransitionDef, f"the transitions of {role}"),
     )
+
+
+def _policy(policy: Policy | str, role: str) -> Policy:
+    try:
+        return Policy(policy)
+    except ValueError:
+        names = ", ".join(repr(known.value) for known in Policy)
+        raise _refused(f"the policy of {role} is one of {names}, got {policy!r}") from None
 
 
 def pattern(state: StateDef, params: Sequence[Param] = ()) -> PatternDef:
@@ -175,7 +237,12 @@ def use(
     """A state that is a use of ``pattern`` (named as the pattern unless ``name`` is
     given), with ``arguments`` for its parameters; ``pre``, ``post`` and ``transitions``
     given here replace the pattern's."""
-    before, after, moves = _many(pre), _many(post), tuple(transitions)
+    role = f"the use of {pattern!r}"
+    _name(pattern, role)
+    if name is not None:
+        _name(name, f"the name of {role}")
+    before, after = _many(pre, f"the pre of {role}"), _many(post, f"the post of {role}")
+    moves = _all(transitions, TransitionDef, f"the transitions of {role}")
     placement = (("pre", before), ("post", after), ("transitions", moves))
     given = tuple(key for key, value in placement if value)
     written = tuple((arguments or {}).items())
@@ -185,57 +252,64 @@ def use(
 
 def on(condition: Condition, to: str) -> TransitionDef:
     """An explicit transition to the sibling ``to`` when ``condition`` holds."""
-    return TransitionDef(condition, to)
+    return TransitionDef(_condition(condition, "a transition's condition"), _name(to, "'to'"))
 
 
 def trigger(kind: str, name: str) -> TriggerDef:
     """A trigger of any type, registered ones included."""
-    return TriggerDef(kind, name)
+    _name(kind, "a trigger's type")
+    return TriggerDef(kind, _name(name, f"the name of a {kind!r} trigger"))
 
 
 def input(name: str) -> TriggerDef:
     """The input ``name`` was pressed."""
-    return TriggerDef(INPUT, name)
+    return trigger(INPUT, name)
 
 
 def anim_finished(name: str) -> TriggerDef:
     """The animation ``name`` finished."""
-    return TriggerDef(ANIM_FINISHED, name)
+    return trigger(ANIM_FINISHED, name)
 
 
 def timer(name: str) -> TriggerDef:
     """The timer ``name`` expired."""
-    return TriggerDef(TIMER, name)
+    return trigger(TIMER, name)
 
 
 def event(name: str) -> TriggerDef:
     """The named event ``name`` was sent or raised."""
-    return TriggerDef(EVENT, name)
+    return trigger(EVENT, name)
 
 
 def held(name: str) -> TriggerDef:
     """The input ``name`` is held (a level)."""
-    return TriggerDef(HELD, name)
+    return trigger(HELD, name)
 
 
 def all_of(*conditions: Condition) -> AllOf:
     """Every condition holds."""
-    return AllOf(conditions)
+    return AllOf(_combined(conditions, "all_of"))
 
 
 def any_of(*conditions: Condition) -> AnyOf:
     """At least one condition holds."""
-    return AnyOf(conditions)
+    return AnyOf(_combined(conditions, "any_of"))
+
+
+def _combined(conditions: tuple[object, ...], role: str) -> tuple[Condition, ...]:
+    if not conditions:
+        raise _refused(f"{role}() needs at least one condition")
+    return tuple(_condition(each, f"each condition of {role}()") for each in conditions)
 
 
 def not_(condition: Condition) -> NotOf:
     """The condition does not hold."""
-    return NotOf(condition)
+    return NotOf(_condition(condition, "not_()'s condition"))
 
 
 def action(kind: str, /, **params: ParamValue) -> ActionDef:
     """An action of type ``kind`` with its parameters."""
-    return ActionDef(kind, tuple(params.items()))
+    return ActionDef(_name(kind, "an action's type"), tuple(params.items()))
 
 
 def start_timer(name: str, delay: float) -> ActionDef:

@@ -19,6 +19,7 @@ from statetree.chart.registry import DEFAULT_REGISTRY, Param, ParamValue, Regist
 __all__ = [
     "DEFAULT_POLICY",
     "NAME_PATTERN",
+    "NAME_RULE",
     "ActionDef",
     "AllOf",
     "AnyOf",
@@ -44,6 +45,8 @@ __all__ = [
 
 NAME_PATTERN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 """What a name in a chart (a state, a trigger's name, a pattern, a parameter) must match."""
+NAME_RULE = "a name must be ASCII letters, digits and _ (not first)"
+""":data:`NAME_PATTERN` in words, for messages."""
 
 DataPath: TypeAlias = "tuple[str | int, ...]"
 """A place in a chart document: keys and list indexes from the top, e.g. ``("root", "name")``."""

@@ -16,6 +16,7 @@ from statetree.chart.errors import ChartError, Problem
 from statetree.chart.model import (
     DEFAULT_POLICY,
     NAME_PATTERN,
+    NAME_RULE,
     ActionDef,
     AllOf,
     AnyOf,
@@ -100,8 +101,7 @@ class ShapeReader:
     def name(self, value: object, path: DataPath) -> str | None:
         if not isinstance(value, str) or not NAME_PATTERN.match(value):
             shown = repr(value) if isinstance(value, str) else kind_of(value)
-            rule = "a name must be ASCII letters, digits and _ (not first)"
-            self.problem(path, f"{rule}, got {shown}")
+            self.problem(path, f"{NAME_RULE}, got {shown}")
             return None
         return value
 

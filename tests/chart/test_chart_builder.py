@@ -1,0 +1,68 @@
+"""The Python builder follows the rules of a chart file, and names a mistake where it is made."""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Callable
+
+import pytest
+
+from statetree.chart import ChartError, ChartMachine, from_data, to_data
+from statetree.chart import builder as b
+
+MISTAKES: list[tuple[Callable[[], object], str]] = [
+    (
+        lambda: b.state("R", b.state("A.B"), b.state("A", b.state("B"))),
+        "a state's name: a name must be ASCII letters, digits and _ (not first), got 'A.B'",
+    ),
+    (
+        lambda: b.state("a b"),
+        "a state's name: a name must be ASCII letters, digits and _ (not first), got 'a b'",
+    ),
+    (lambda: b.state(5), "a state's name: a name must be ASCII letters"),  # type: ignore[arg-type]
+    (lambda: b.chart("X", "R"), "a chart's root must be a state (b.state(...)), got 'R'"),  # type: ignore[arg-type]
+    (lambda: b.state("R", "A"), "the states of state 'R' must hold StateDef, got 'A'"),  # type: ignore[arg-type]
+    (lambda: b.on("Go", "B"), "a transition's condition must be a condition"),  # type: ignore[arg-type]
+    (lambda: b.state("R", pre="Go"), "the pre of state 'R' must be a list, got 'Go'"),
+    (
+        lambda: b.state("R", enter=["clear_history"]),  # type: ignore[list-item]
+        "the enter of state 'R' must hold ActionDef, got 'clear_history'",
+    ),
+    (
+        lambda: b.state("R", enter=b.raise_event("E")),  # type: ignore[arg-type]
+        "the enter of state 'R' must be a list, got ActionDef(",
+    ),
+    (lambda: b.state("R", b.state("A"), policy="random"), "the policy of state 'R' is one of"),
+    (b.all_of, "all_of() needs at least one condition"),
+    (b.any_of, "any_of() needs at least one condition"),
+    (lambda: b.input("no way!"), "the name of a 'input' trigger: a name must be ASCII letters"),
+    (lambda: b.on(b.input("Go"), "Some.Where"), "'to': a name must be ASCII letters"),
+]
+
+
+@pytest.mark.parametrize(("build", "message"), MISTAKES)
+def test_a_mistake_is_a_chart_error_where_it_is_made(
+    build: Callable[[], object], message: str
+) -> None:
+    with pytest.raises(ChartError) as refused:
+        build()
+
+    assert str(refused.value).startswith(f"<data>: {message}")  # built in Python
+
+
+def test_what_the_builder_makes_saves_loads_and_writes_as_a_file_would() -> None:
+    chart = b.chart(
+        "Guard",
+        b.state(
+            "Top",
+            b.state("Idle", transitions=[b.on(b.all_of(b.input("Go"), b.held("Ready")), "Busy")]),
+            b.state("Busy", enter=[b.start_timer("Rest", 1.0)], transitions=[
+                b.on(b.timer("Rest"), "Idle")
+            ]),
+        ),
+    )  # fmt: skip
+    machine = ChartMachine(chart)
+    machine.start()
+
+    assert from_data(to_data(chart)) == chart
+    assert pickle.loads(pickle.dumps(machine)).active == machine.active
