@@ -29,6 +29,7 @@ from statetree.chart import (
     compile_chart,
     from_data,
 )
+from statetree.chart import builder as b
 from statetree.chart.structure import compiled_structure
 from statetree.errors import UsageError
 
@@ -162,7 +163,7 @@ def test_a_stream_for_another_count_or_chart_is_refused() -> None:
     with pytest.raises(UsageError, match=r"3 configuration\(s\) for 2 agent\(s\)"):
         wire.apply(batch, configurations, [0, 1])
     other = ChartBatch(from_data({**LEGS, "name": "Other", "root": {"name": "X"}}), 3)
-    with pytest.raises(UsageError, match="runs chart 'Other', not the codec's 'Legs'"):
+    with pytest.raises(UsageError, match="runs chart 'Other', whose structure is not the one of"):
         wire.encode(other)
     with pytest.raises(UsageError) as refused:
         BatchCodec(wire.codec, other.compiled)
@@ -255,3 +256,24 @@ def test_wide_charts_past_64_states_and_64_header_bits_go_through() -> None:
     client = ChartBatch(compiled, 4)
     wire.receive(client, data)
     assert [client.active(agent) for agent in range(4)] == [m.active for m in machines]
+
+
+def test_a_batch_whose_chart_has_the_same_paths_but_another_structure_is_refused() -> None:
+    def guard(policy: str | None = None) -> Chart:
+        return b.chart("Guard", b.state("Top", b.state("Patrol"), b.state("Chase"), policy=policy))
+
+    wire = BatchCodec.auto(guard())
+    both = ChartBatch(guard("concurrent"), 1)
+    both.start()
+
+    with pytest.raises(UsageError) as refused:
+        wire.encode(both)
+
+    assert str(refused.value) == (
+        "batch 'Guard' runs chart 'Guard', whose structure is not the one of the codec's chart "
+        "'Guard'"
+    )
+    same, original = ChartBatch(guard(), 1), ChartBatch(wire.compiled, 1)
+    for batch in (same, original):  # an equal chart, compiled again, is the codec's
+        batch.start()
+    assert wire.encode(same) == wire.encode(original)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
 
 from statetree.chart.batch.arrays import Indexes, NDArray, np
 from statetree.chart.batch.entities import Entities
@@ -23,7 +24,7 @@ from statetree.chart.batch.outcomes import apply_operation
 from statetree.chart.compile import CompiledChart, compile_chart
 from statetree.chart.machine import ChartMachine
 from statetree.chart.model import Chart
-from statetree.chart.structure import compiled_structure
+from statetree.chart.structure import chart_structure, compiled_structure
 from statetree.core.state import State
 from statetree.errors import UsageError
 from statetree.net.apply import apply_configuration
@@ -110,6 +111,8 @@ class BatchCodec:
         self.codec = codec
         self.compiled = compiled
         self._layout = Layout(compiled)
+        self._structure = chart_structure(compiled.chart)
+        self._fits: WeakKeyDictionary[CompiledChart, bool] = WeakKeyDictionary()
         self._classes = classes
         self._bits: dict[int, int] = {}  # packed active flags -> header value
         self._flags: dict[int, tuple[int, Configuration]] = {}  # header value -> flags
@@ -356,10 +359,18 @@ class BatchCodec:
         return configurations
 
     def _check(self, batch: ChartBatch) -> None:
-        if batch._table.layout.paths != self._layout.paths:
+        """Refuse a batch whose chart is not the codec's: another structure (states,
+        policies, regions) packs other configurations, whatever its states' names."""
+        layout = batch._table.layout
+        fits = self._fits.get(layout.compiled)
+        if fits is None:
+            same = layout.paths == self._layout.paths
+            fits = same and chart_structure(layout.compiled.chart) == self._structure
+            self._fits[layout.compiled] = fits
+        if not fits:
             raise UsageError(
-                f"batch {batch.name!r} runs chart {batch.chart.name!r}, not the codec's "
-                f"{self.compiled.chart.name!r}"
+                f"batch {batch.name!r} runs chart {batch.chart.name!r}, whose structure is "
+                f"not the one of the codec's chart {self.compiled.chart.name!r}"
             )
 
 
