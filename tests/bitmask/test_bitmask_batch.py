@@ -129,6 +129,29 @@ def test_bad_requests_are_refused_before_anything_changes() -> None:
     assert repr(batch) == "<BitmaskBatch '' entities=2>"
 
 
+def test_a_boolean_mask_names_entities_and_floats_are_refused() -> None:
+    definition = BitmaskDefinition.from_data({"Alive": {}})
+    batch = BitmaskBatch(definition, 4)
+
+    done = batch.try_activate("Alive", np.array([False, False, False, True]))
+
+    assert done.tolist() == [True]
+    assert [batch.mask_of(i) for i in range(4)] == [0, 0, 0, 1]
+    before = batch.masks.copy()
+    for wrong, message in (
+        ([1.9], "entities must be entity indexes (integers) or, for one state, a boolean mask; "
+         "got float64 values"),
+        (np.array([True, False]), "a mask of entities needs one entry per entity (4), got "
+         "shape (2,)"),
+    ):  # fmt: skip
+        with pytest.raises(UsageError) as refused:
+            batch.try_activate("Alive", wrong)
+        assert str(refused.value) == message
+    with pytest.raises(UsageError, match="got bool values"):
+        batch.apply([True, False], 0, True)
+    assert np.array_equal(batch.masks, before)
+
+
 def test_importing_the_package_does_not_need_numpy() -> None:
     script = textwrap.dedent(
         """

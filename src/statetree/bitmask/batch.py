@@ -190,10 +190,10 @@ class BitmaskBatch:
             Per request, whether it changed the entity (same as the single machine's return).
 
         Raises:
-            UsageError: an index is out of range, or an activation targets a state with a
-                custom check while ``allowed`` is None.
+            UsageError: an index is out of range or not an integer, or an activation targets
+                a state with a custom check while ``allowed`` is None.
         """
-        rows = np.asarray(entities, dtype=np.int64).reshape(-1)
+        rows = _indexes(entities)
         index = np.broadcast_to(np.asarray(states, dtype=np.int64), rows.shape)
         on = np.broadcast_to(np.asarray(activate, dtype=np.bool_), rows.shape)
         self._check_ranges(rows, index)
@@ -224,7 +224,18 @@ class BitmaskBatch:
         return done
 
     def _all(self, entities: ArrayLike | None) -> ArrayLike:
-        return np.arange(self.count) if entities is None else entities
+        """Every entity (``None``), the entities of a boolean mask, or indexes as given."""
+        if entities is None:
+            return np.arange(self.count)
+        array = np.asarray(entities)
+        if array.dtype.kind != "b":
+            return array
+        if array.shape != (self.count,):
+            raise UsageError(
+                f"a mask of entities needs one entry per entity ({self.count}), got shape "
+                f"{array.shape}"
+            )
+        return array.nonzero()[0]
 
     def _entity(self, entity: int) -> int:
         if not 0 <= entity < self.count:
@@ -275,3 +286,21 @@ def _rounds(rows: NDArray[Any]) -> list[NDArray[Any]]:
     rank[order] = np.arange(rows.size) - np.repeat(starts, lengths)
     by_rank = np.argsort(rank, kind="stable")
     return np.split(by_rank, np.cumsum(np.bincount(rank))[:-1])
+
+
+def _indexes(entities: ArrayLike) -> NDArray[np.int64]:
+    """``entities`` as entity indexes, one per request.
+
+    Raises:
+        UsageError: they are not integers (a float or a boolean is no entity).
+    """
+    array = np.asarray(entities)
+    if array.size == 0:
+        return np.zeros(0, np.int64)
+    if array.dtype.kind not in "iu":
+        raise UsageError(
+            f"entities must be entity indexes (integers) or, for one state, a boolean mask; "
+            f"got {array.dtype} values"
+        )
+    rows: NDArray[np.int64] = array.astype(np.int64).reshape(-1)
+    return rows
