@@ -40,6 +40,10 @@ def replace_file(path: str | os.PathLike[str], data: bytes) -> None:
             file.flush()
             os.fsync(file.fileno())
         os.replace(partial, target)
+    except OSError as error:  # named by the file asked for, not the one beside it
+        with contextlib.suppress(OSError):
+            os.remove(partial)
+        raise type(error)(error.errno, error.strerror, os.fspath(path)) from None
     except BaseException:
         with contextlib.suppress(OSError):
             os.remove(partial)

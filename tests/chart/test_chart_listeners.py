@@ -3,6 +3,9 @@ they cost nothing once removed."""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
+
 import pytest
 
 from statetree.chart import (
@@ -13,9 +16,10 @@ from statetree.chart import (
     ChartMachine,
     Event,
     HandlerError,
+    Param,
 )
 from statetree.chart import builder as b
-from statetree.errors import UsageError
+from statetree.errors import DefinitionError, UsageError
 
 _PING = DEFAULT_REGISTRY.with_actions(ActionType("ping"))
 GO = Event("input", "Go")
@@ -174,3 +178,27 @@ def test_what_must_be_callable_is_refused_when_given_and_changes_nothing() -> No
     with pytest.raises(UsageError) as caught:
         ChartMachine(relay_chart(), {"ping": print}, on_action="log")  # type: ignore[arg-type]
     assert str(caught.value) == "on_action must be callable, got 'log' (str)"
+
+
+def test_handlers_that_are_no_mapping_are_refused() -> None:
+    with pytest.raises(HandlerError) as refused:
+        ChartMachine(relay_chart(), None)  # type: ignore[arg-type]
+    assert str(refused.value) == (
+        "handlers must be a mapping of action type to handler (a dict), got None"
+    )
+
+
+@pytest.mark.parametrize(
+    ("param", "message"),
+    [
+        (lambda: Param("n", int, "abc"), "parameter 'n': the default must be an integer, got"),
+        (lambda: Param("s", str, 5), "parameter 's': the default must be a string, got 5"),
+        (lambda: Param("x", float, math.inf), "parameter 'x': the default must be a finite"),
+    ],
+)
+def test_a_parameter_whose_default_does_not_fit_is_refused_when_declared(
+    param: Callable[[], Param], message: str
+) -> None:
+    with pytest.raises(DefinitionError) as refused:
+        param()
+    assert str(refused.value).startswith(message)

@@ -96,3 +96,16 @@ def test_add_listener_refuses_what_cannot_be_called() -> None:
     machine.exit(machine.stack[1])
     machine.process_state_transitions()  # nothing broken was attached
     assert names(machine) == ["Root", "Leaf"]
+
+
+def test_a_state_value_must_be_given_to_set_it() -> None:
+    class Holder(st.State):
+        def on_enter(self) -> None:
+            self.set_state_value(5, 5)  # type: ignore[arg-type]
+
+    machine = st.StateMachine(Holder)
+    with pytest.raises(st.StateValueError) as refused:
+        machine.process_state_transitions()
+    assert str(refused.value) == (
+        "set_state_value() needs a StateValue (st.StateValue(initial)), got 5"
+    )

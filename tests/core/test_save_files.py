@@ -55,6 +55,16 @@ def test_what_is_not_a_save_is_refused(tmp_path: Path) -> None:
         st.read_save(path)
 
 
+def test_a_save_into_a_missing_folder_names_the_file_asked_for(tmp_path: Path) -> None:
+    path = tmp_path / "saves" / "slot1.save"
+
+    with pytest.raises(FileNotFoundError) as refused:
+        st.write_save(path, running_hero())
+
+    assert refused.value.filename == str(path)
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_renamed_field_in_a_save_is_damage(tmp_path: Path) -> None:
     path = tmp_path / "slot1.save"
     st.write_save(path, running_hero())

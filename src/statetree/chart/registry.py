@@ -66,9 +66,9 @@ class Param:
             any value of its type), e.g. ``("hold", "wander", "chase")``.
 
     Raises:
-        DefinitionError: the type is not one of the four, a choice does not fit the type
-            (or the minimum), the choices are empty or repeat a value, or the default is
-            not one of them.
+        DefinitionError: the type is not one of the four, the default or a choice does
+            not fit the type (or the minimum), the choices are empty or repeat a value, or
+            the default is not one of them.
     """
 
     name: str
@@ -82,6 +82,10 @@ class Param:
             raise DefinitionError(
                 f"parameter {self.name!r}: type must be str, int, float or bool, got {self.type!r}"
             )
+        if self.default is not None:
+            refusal = self._type_refusal(self.default)
+            if refusal is not None:
+                raise DefinitionError(f"parameter {self.name!r}: the default {refusal}")
         if self.choices is not None:
             object.__setattr__(self, "choices", tuple(self.choices))
             self._check_choices()
@@ -127,7 +131,8 @@ class Param:
         else:
             fits = isinstance(value, (int, float) if self.type is float else self.type)
         if not fits:
-            return f"must be a {self.type_name}, got {value!r}"
+            article = "an" if self.type is int else "a"  # string, integer, number, boolean
+            return f"must be {article} {self.type_name}, got {value!r}"
         if isinstance(value, float) and not math.isfinite(value):
             return f"must be a finite number, got {value!r}"
         if self.type is float and isinstance(value, int) and not -_LARGEST <= value <= _LARGEST:

@@ -54,6 +54,10 @@ def bind_handlers(compiled: CompiledChart, handlers: Mapping[str, Handler]) -> l
         HandlerError: an action the chart uses has no handler (the message names the
             action and the states using it), or its handler is not callable.
     """
+    if not isinstance(handlers, Mapping):
+        raise HandlerError(
+            f"handlers must be a mapping of action type to handler (a dict), got {handlers!r}"
+        )
     missing = [name for name in compiled.host_actions if name not in handlers]
     if missing:
         lines = [f"{name} (used by {', '.join(compiled.action_users[name])})" for name in missing]

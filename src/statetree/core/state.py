@@ -7,11 +7,11 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, TypeVar
 
 from statetree.core.cause import Cause
 from statetree.core.refs import Ref, attributes, new_instance, set_attributes
+from statetree.core.state_value import StateValue
 from statetree.errors import StateValueError
 
 if TYPE_CHECKING:
     from statetree.core.machine import StateMachine
-    from statetree.core.state_value import StateValue
     from statetree.core.transition import Transition
 
 __all__ = ["BUILT_BY_CALL", "COMPILED", "HAS_ENTER", "HAS_EXIT", "HAS_UPDATE", "State", "StateCore"]
@@ -212,8 +212,8 @@ class State(StateCore, Generic[OwnerT]):
         """Set ``state_value`` while this state is active; restored after its ``on_exit``.
 
         Raises:
-            StateValueError: this state is not on a stack (e.g. called from ``__init__``
-                or after it exited).
+            StateValueError: ``state_value`` is not a ``StateValue``, or this state is not on
+                a stack (e.g. called from ``__init__`` or after it exited).
         """
         self._hold(state_value, "set_state_value")
         state_value._value = value
@@ -234,6 +234,10 @@ class State(StateCore, Generic[OwnerT]):
 
     def _hold(self, state_value: StateValue[Any], verb: str) -> bool:
         """Save the value ``state_value`` has before this state first changes it."""
+        if not isinstance(state_value, StateValue):
+            raise StateValueError(
+                f"{verb}() needs a StateValue (st.StateValue(initial)), got {state_value!r}"
+            )
         if not self._is_on_stack():
             raise StateValueError(
                 f"{verb}() called on {type(self).__qualname__}, which is not on a state "
