@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -109,3 +110,82 @@ def test_a_state_value_must_be_given_to_set_it() -> None:
     assert str(refused.value) == (
         "set_state_value() needs a StateValue (st.StateValue(initial)), got 5"
     )
+
+
+@pytest.mark.parametrize("query", ["Leaf", None, 3])
+@pytest.mark.parametrize("started_first", [False, True])
+def test_a_query_for_what_is_no_state_class_is_refused(query: Any, started_first: bool) -> None:
+    machine = started("npc") if started_first else st.StateMachine(Root, Recorder())
+
+    for call, ask in (
+        ("is_in_state", machine.is_in_state),
+        ("get_state", machine.get_state),
+    ):
+        with pytest.raises(st.UsageError) as refused:
+            ask(query)
+        assert str(refused.value) == (
+            f"{call}() takes a state class (or a tuple of them), got {query!r}; e.g. "
+            f"{call}(Jump), not {call}('Jump')"
+        )
+    assert machine.is_in_state((Root, Leaf)) is started_first
+
+
+def test_a_states_own_queries_refuse_what_is_no_state_class() -> None:
+    machine = started("npc")
+    root, leaf = machine.stack
+
+    for call, ask in (
+        ("get_outer_state", leaf.get_outer_state),
+        ("get_inner_state", root.get_inner_state),
+        ("get_immediate_inner_state", root.get_immediate_inner_state),
+        ("is_in_state", leaf.is_in_state),
+    ):
+        with pytest.raises(st.UsageError, match=f"^{call}\\(\\) takes a state class"):
+            ask("Root")  # type: ignore[arg-type]
+
+
+def test_a_trace_sink_that_raises_leaves_no_state_unentered_on_the_stack() -> None:
+    owner = Recorder()
+
+    def sink() -> None:  # takes no line: calling it raises
+        raise AssertionError("never called with no argument")
+
+    machine = st.StateMachine(Root, owner, trace=st.TraceLevel.BASIC, trace_sink=sink)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        machine.process_state_transitions()
+
+    assert (machine.stack, owner.log) == ((), [])
+    machine.stop()
+    assert owner.log == []  # nothing entered, so nothing exits
+
+
+@dataclasses.dataclass
+class Twin(Logged):
+    """A state that compares equal to any other of its class (a dataclass's ``==``)."""
+
+    speed: float = 1.0
+
+    def transition(self) -> st.Transition | None:
+        return st.sibling(Twin) if self.owner.flags.pop("restart", False) else None
+
+
+class TwinHost(Logged):
+    def transition(self) -> st.Transition | None:
+        return st.inner_entry(Twin)
+
+
+def test_states_are_told_apart_by_identity_not_by_equality() -> None:
+    owner = Recorder()
+    machine = st.StateMachine(TwinHost, owner)
+    machine.process_state_transitions()
+    stale = machine.stack[1]
+    owner.flags["restart"] = True
+    machine.process_state_transitions()  # restarts once (a sibling of itself), then settles
+    live = machine.stack[1]
+    assert live == stale and live is not stale
+
+    with pytest.raises(st.UsageError, match="is not an active state"):
+        machine.exit(stale)
+    with pytest.raises(st.UsageError, match="is not an active state"):
+        _ = stale.depth
+    assert machine.stack == (machine.stack[0], live) and live.depth == 1

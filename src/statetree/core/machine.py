@@ -20,7 +20,7 @@ from statetree.core.settle import (
     pop_to,
     settle,
 )
-from statetree.core.state import HAS_UPDATE, State
+from statetree.core.state import HAS_UPDATE, State, check_query
 from statetree.core.trace import TraceLevel
 from statetree.core.transition import INNER, SIBLING, Transition, sibling
 from statetree.core.tree import (
@@ -30,6 +30,7 @@ from statetree.core.tree import (
     descendants,
     home_of,
     immediate_inners,
+    index_in,
     walk,
 )
 from statetree.errors import NotStartedError, TransitionTargetError, UsageError, require_callable
@@ -104,22 +105,39 @@ class MachineCore(Options):
         return bool(self._stack)
 
     def get_state(self, cls: type[S]) -> S | None:
-        """The first active instance of ``cls`` (subclasses included), or ``None``."""
-        for state in self.walk() if self._regions() else self._stack:
-            if isinstance(state, cls):
-                return state
-        return None
+        """The first active instance of ``cls`` (subclasses included), or ``None``.
+
+        Raises:
+            UsageError: ``cls`` is not a class (nor a tuple of classes).
+        """
+        return self._find(cls, "get_state")
 
     def is_in_state(self, cls: type[State[Any]]) -> bool:
-        """Whether an instance of ``cls`` is active."""
-        return self.get_state(cls) is not None
+        """Whether an instance of ``cls`` is active.
+
+        Raises:
+            UsageError: ``cls`` is not a class (nor a tuple of classes).
+        """
+        return self._find(cls, "is_in_state") is not None
+
+    def _find(self, cls: type[S], call: str) -> S | None:
+        """The first active instance of ``cls``, for the query ``call``."""
+        try:
+            for state in self.walk() if self._regions() else self._stack:
+                if isinstance(state, cls):
+                    return state
+        except TypeError:
+            check_query(cls, call)
+            raise
+        check_query(cls, call)
+        return None
 
     def _regions(self) -> Regions:
         return self._extras.regions if self._extras else {}
 
     def _outer_of(self, state: State[Any]) -> list[State[Any]]:
         stack = self._stack
-        index = _index_in(stack, state)
+        index = index_in(stack, state)
         if index >= 0:
             return stack[:index]
         self._locate(state, "get_outer_state")
@@ -127,7 +145,7 @@ class MachineCore(Options):
 
     def _inner_of(self, state: State[Any]) -> list[State[Any]]:
         stack = self._stack
-        index = _index_in(stack, state)
+        index = index_in(stack, state)
         if index >= 0 and not self._regions():
             return stack[index + 1 :]
         self._locate(state, "get_inner_state")
@@ -139,7 +157,7 @@ class MachineCore(Options):
 
     def _holds(self, state: State[Any]) -> bool:
         stack = self._stack
-        if _index_in(stack, state) >= 0:
+        if index_in(stack, state) >= 0:
             return True
         return any(s is state for s in walk(stack, self._regions()))
 
@@ -149,7 +167,7 @@ class MachineCore(Options):
         Raises:
             UsageError: ``state`` is not active in this machine.
         """
-        index = _index_in(self._stack, state)
+        index = index_in(self._stack, state)
         return index if index >= 0 else self._locate(state, "depth")[2]
 
     # -- running ---------------------------------------------------------------------------
@@ -343,7 +361,7 @@ class MachineCore(Options):
         chain = home_of(state, self._stack, self._regions())
         if chain is not None:
             home = chain[-1]
-            index = _index_in(home, state)
+            index = index_in(home, state)
             return home, index, sum(len(outer) for outer in chain[:-1]) + index
         other = getattr(state, "machine", None)
         if isinstance(other, MachineCore) and other is not self:
@@ -435,14 +453,6 @@ class StateMachine(MachineCore, Generic[OwnerT]):
             self._retrace(level=TraceLevel(trace))
         if time_in_state:
             self._track_time()
-
-
-def _index_in(stack: Stack, state: State[Any]) -> int:
-    """The index of ``state`` itself (not of an equal state) in ``stack``, else -1."""
-    for index, held in enumerate(stack):
-        if held is state:
-            return index
-    return -1
 
 
 def _initial_transition(initial: object) -> Transition:

@@ -59,7 +59,9 @@ def machine_state(machine: MachineCore) -> dict[str, Any]:
         "name": machine.name,
         "owner": machine.owner,
         "stack": machine._stack,
-        "regions": [(host, extras.regions[host]) for host in states if host in extras.regions],
+        "regions": [(h, extras.regions[h]) for h in states if h in extras.regions]
+        if extras.regions  # no lookup without regions: a state class may be unhashable
+        else [],
         "values": [(s, extras.saved[id(s)]) for s in states if id(s) in extras.saved],
         "timers": None if timers is None else [(s, timers[id(s)]) for s in states],
         "events": list(extras.events),

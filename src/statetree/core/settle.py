@@ -168,7 +168,11 @@ def apply(
             extras.timers[id(state)] = 0.0
         tracer = extras.tracer  # read once: another thread may replace it
         if tracer is not None:
-            tracer.record(Step(machine.name, step, cls, depth))
+            try:
+                tracer.record(Step(machine.name, step, cls, depth))
+            except BaseException:  # a sink or listener that raised: nothing was entered
+                _unpush(machine, home, state)
+                raise
     if chosen.enters:
         try:
             if chosen.has_arguments:
@@ -211,12 +215,17 @@ def _not_entered(
 ) -> None:
     """``state``'s on_enter raised ``error``: it was never entered, so it leaves without
     on_exit; arguments that do not fit on_enter raise :class:`StateArgumentError` instead."""
+    _unpush(machine, home, state)
+    if isinstance(error, TypeError):
+        check_arguments(chosen, error)
+
+
+def _unpush(machine: MachineCore, home: Stack, state: State[Any]) -> None:
+    """Take ``state``, pushed last on ``home`` but never entered, off it (no on_exit)."""
     home.pop()
     changed = machine._extras
     if changed is not None:
         _forget(changed, state)
-    if isinstance(error, TypeError):
-        check_arguments(chosen, error)
 
 
 def _forget(extras: Extras, state: State[Any]) -> None:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, TypeVar
 from statetree.core.cause import Cause
 from statetree.core.refs import Ref, attributes, new_instance, set_attributes
 from statetree.core.state_value import StateValue
-from statetree.errors import StateValueError
+from statetree.errors import StateValueError, UsageError
 
 if TYPE_CHECKING:
     from statetree.core.machine import StateMachine
@@ -37,6 +37,20 @@ except ModuleNotFoundError:  # only compiling the core needs Cython
 else:
     COMPILED = cython.compiled
 """Whether the core runs compiled (its modules are compiled together, or none is)."""
+
+
+def check_query(cls: object, call: str) -> None:
+    """Refuse a query for something that is no state class (``is_in_state("Jump")``).
+
+    Raises:
+        UsageError: ``cls`` is not a class, nor a tuple of classes.
+    """
+    classes = cls if isinstance(cls, tuple) else (cls,)
+    if not classes or not all(isinstance(each, type) for each in classes):
+        raise UsageError(
+            f"{call}() takes a state class (or a tuple of them), got {cls!r}; e.g. "
+            f"{call}(Jump), not {call}('Jump')"
+        )
 
 
 class StateCore:
@@ -163,32 +177,47 @@ class State(StateCore, Generic[OwnerT]):
 
     def get_state(self, cls: type[S]) -> S | None:
         """The instance of ``cls`` anywhere on the stack, or ``None``."""
-        return self.machine.get_state(cls)
+        return self.machine._find(cls, "get_state")
 
     def get_outer_state(self, cls: type[S]) -> S | None:
         """The nearest instance of ``cls`` outside this state, or ``None``."""
-        for state in self.machine._outer_of(self)[::-1]:
-            if isinstance(state, cls):
-                return state
+        try:
+            for state in self.machine._outer_of(self)[::-1]:
+                if isinstance(state, cls):
+                    return state
+        except TypeError:
+            check_query(cls, "get_outer_state")
+            raise
+        check_query(cls, "get_outer_state")
         return None
 
     def get_inner_state(self, cls: type[S]) -> S | None:
         """The nearest instance of ``cls`` inside this state (regions included), or ``None``."""
-        for state in self.machine._inner_of(self):
-            if isinstance(state, cls):
-                return state
+        try:
+            for state in self.machine._inner_of(self):
+                if isinstance(state, cls):
+                    return state
+        except TypeError:
+            check_query(cls, "get_inner_state")
+            raise
+        check_query(cls, "get_inner_state")
         return None
 
     def get_immediate_inner_state(self, cls: type[S]) -> S | None:
         """This state's immediate inner (or region root) that is a ``cls``, else ``None``."""
-        for state in self.machine._immediate_inner_of(self):
-            if isinstance(state, cls):
-                return state
+        try:
+            for state in self.machine._immediate_inner_of(self):
+                if isinstance(state, cls):
+                    return state
+        except TypeError:
+            check_query(cls, "get_immediate_inner_state")
+            raise
+        check_query(cls, "get_immediate_inner_state")
         return None
 
     def is_in_state(self, cls: type[State[Any]]) -> bool:
         """Whether an instance of ``cls`` is anywhere on the stack."""
-        return self.get_state(cls) is not None
+        return self.machine._find(cls, "is_in_state") is not None
 
     def is_in_outer_state(self, cls: type[State[Any]]) -> bool:
         """Whether an instance of ``cls`` is outside this state."""

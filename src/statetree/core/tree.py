@@ -12,7 +12,7 @@ from typing import Any
 
 from statetree.core.state import State
 
-__all__ = ["Regions", "ancestors", "descendants", "home_of", "walk"]
+__all__ = ["Regions", "ancestors", "descendants", "home_of", "index_in", "walk"]
 
 Stack = list[State[Any]]
 Regions = dict[State[Any], list[Stack]]
@@ -21,16 +21,25 @@ Regions = dict[State[Any], list[Stack]]
 def walk(stack: Stack, regions: Regions) -> Iterator[State[Any]]:
     """Every state, depth first: a stack's states in order, then its host's regions."""
     yield from stack
-    if stack:
+    if stack and regions:  # no lookup without regions: a state class may be unhashable
         for region in regions.get(stack[-1], ()):
             yield from walk(region, regions)
 
 
+def index_in(stack: Stack, state: State[Any]) -> int:
+    """The index of ``state`` itself in ``stack``, else -1: states compare by identity (a
+    state class may define ``==``, a dataclass's say, and two of its states be equal)."""
+    for index, held in enumerate(stack):
+        if held is state:
+            return index
+    return -1
+
+
 def home_of(state: State[Any], stack: Stack, regions: Regions) -> tuple[Stack, ...] | None:
     """The chain of stacks from the main one to the one holding ``state``, or ``None``."""
-    if state in stack:
+    if index_in(stack, state) >= 0:
         return (stack,)
-    if stack:
+    if stack and regions:
         for region in regions.get(stack[-1], ()):
             chain = home_of(state, region, regions)
             if chain is not None:
@@ -45,7 +54,7 @@ def ancestors(state: State[Any], stack: Stack, regions: Regions) -> list[State[A
         return []
     outer = [s for host_stack in chain[:-1] for s in host_stack]
     home = chain[-1]
-    return outer + home[: home.index(state)]
+    return outer + home[: index_in(home, state)]
 
 
 def descendants(state: State[Any], stack: Stack, regions: Regions) -> Iterator[State[Any]]:
@@ -54,9 +63,9 @@ def descendants(state: State[Any], stack: Stack, regions: Regions) -> Iterator[S
     if chain is None:
         return
     home = chain[-1]
-    below = home[home.index(state) + 1 :]
+    below = home[index_in(home, state) + 1 :]
     yield from below
-    for region in regions.get(home[-1], ()):
+    for region in regions.get(home[-1], ()) if regions else ():
         yield from walk(region, regions)
 
 
@@ -66,7 +75,7 @@ def immediate_inners(state: State[Any], stack: Stack, regions: Regions) -> list[
     if chain is None:
         return []
     home = chain[-1]
-    index = home.index(state)
+    index = index_in(home, state)
     if index + 1 < len(home):
         return [home[index + 1]]
-    return [region[0] for region in regions.get(state, ()) if region]
+    return [region[0] for region in (regions.get(state, ()) if regions else ()) if region]
