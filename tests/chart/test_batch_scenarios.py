@@ -429,3 +429,27 @@ def test_split_has_a_bound_and_a_frame_needs_choices_for_its_events() -> None:
         batch.frame(0.1, [ATTACK])
 
     assert batch.snapshot().to_bytes() == before
+
+
+def test_a_handler_sending_each_a_choice_that_names_no_event_is_refused() -> None:
+    refusals: list[str] = []
+
+    def play_animation(call: BatchCall) -> None:
+        try:
+            batch.send_each([ATTACK], np.full(call.entities.size, 5), call.entities)
+        except UsageError as error:
+            refusals.append(str(error))
+
+    handlers = {**dict.fromkeys(HOST_ACTIONS, Host()), "play_animation": play_animation}
+    batch = ChartBatch(example("combo_attack.yaml"), 3, handlers)
+    batch.start()
+
+    assert refusals == ["choice 5 names no event: there are 1"]
+
+
+@pytest.mark.parametrize("given", [str(CHARTS / "combo_attack.yaml"), None, {"name": "X"}])
+def test_a_chart_given_as_something_else_is_refused(given: object) -> None:
+    with pytest.raises(UsageError) as refused:
+        ChartBatch(given, 1)  # type: ignore[arg-type]
+
+    assert str(refused.value).startswith(f"a chart is needed, got {given!r}")

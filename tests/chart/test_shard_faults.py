@@ -153,6 +153,35 @@ def test_a_send_to_an_agent_that_does_not_exist_is_dropped_and_said(guards: Shar
     assert guards.active(2) == ("Top", "Top.Chase") and guards.pending == 0
 
 
+def test_calls_with_wrong_values_are_refused_and_change_no_shard(guards: ShardedBatch) -> None:
+    guards.start()
+    before = (
+        guards.snapshot().to_bytes(),
+        guards.columns("animation")["animation"].tolist(),
+        guards.size,
+    )
+
+    with pytest.raises(UsageError, match=r"migrate\(\) needs a shard number, got 1\.0"):
+        guards.migrate([0], 1.0)  # type: ignore[arg-type]
+    with pytest.raises(UsageError, match=r"column 'animation' \(int8\) cannot hold 300"):
+        guards.set_columns({"animation": 300})
+    with pytest.raises(UsageError, match=r"frame\(\) was given events but no choices"):
+        guards.frame(0.1, [ALARM])
+    with pytest.raises(UsageError, match=r"spawn\(\) needs a count of at least 0, got True"):
+        guards.spawn(True)
+
+    after = (
+        guards.snapshot().to_bytes(),
+        guards.columns("animation")["animation"].tolist(),
+        guards.size,
+    )
+    assert after == before
+    guards.close()
+    with pytest.raises(UsageError, match="is closed"):
+        guards.spawn(2)
+    assert guards.size == before[2]
+
+
 def test_bad_batches_are_refused_before_any_actor_starts() -> None:
     with pytest.raises(UsageError, match="at least 1 shard, got 0"):
         ShardedBatch(GUARD, 4, HANDLERS, shards=0)
@@ -166,6 +195,14 @@ def test_bad_batches_are_refused_before_any_actor_starts() -> None:
         ShardedBatch(GUARD, 4, HANDLERS, shards=2, columns={"x": "nowhere"})
     with pytest.raises(UsageError, match="host:port"):
         ShardedBatch(GUARD, 4, HANDLERS, shards=2, address="nowhere")
+    with pytest.raises(UsageError, match=r"at least 0 agents, got 2\.5"):
+        ShardedBatch(GUARD, 2.5, HANDLERS, shards=2)  # type: ignore[arg-type]
+    with pytest.raises(UsageError, match=r"at least 1 shard \(or a ShardPool\), got 2.0"):
+        ShardedBatch(GUARD, 4, HANDLERS, shards=2.0)  # type: ignore[arg-type]
+    with pytest.raises(UsageError, match=r"^step must be callable, got 42 \(int\)$"):
+        ShardedBatch(GUARD, 4, HANDLERS, shards=2, step=42)  # type: ignore[arg-type]
+    with pytest.raises(HandlerError, match="the handler of action 'play_animation' must be"):
+        ShardedBatch(GUARD, 4, dict.fromkeys(HANDLERS, 5), shards=2)  # type: ignore[arg-type]
 
 
 def test_an_address_where_no_cluster_answers_is_a_library_error() -> None:

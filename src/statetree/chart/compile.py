@@ -28,6 +28,7 @@ from statetree.chart.policy import runs_regions
 from statetree.chart.states import ChartState, Hooks
 from statetree.chart.validation import validate
 from statetree.core.transition import CONCURRENT, INNER, INNER_ENTRY, SIBLING, Transition
+from statetree.errors import UsageError
 
 __all__ = ["CompiledChart", "compile_chart"]
 
@@ -191,5 +192,11 @@ def compile_chart(chart: Chart) -> CompiledChart:
 
     Raises:
         ChartError: the chart is invalid.
+        UsageError: ``chart`` is not a chart (a file's path, say: load it first).
     """
+    if not isinstance(chart, Chart):
+        raise UsageError(
+            f"a chart is needed, got {chart!r} ({type(chart).__name__}); load a chart file "
+            "first: statetree.chart.load(path)"
+        )
     return _Compiler(validate(chart, chart.registry)).compile()

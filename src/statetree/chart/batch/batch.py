@@ -22,7 +22,7 @@ from statetree.chart.batch.agents import Agents
 from statetree.chart.batch.arrays import Bools, Indexes, NDArray, np, read_only
 from statetree.chart.batch.convert import agents_of, snapshot_of
 from statetree.chart.batch.derive import processing
-from statetree.chart.batch.entities import Entities, select
+from statetree.chart.batch.entities import Entities, count_of, select
 from statetree.chart.batch.errors import BatchLoopError
 from statetree.chart.batch.layout import Layout
 from statetree.chart.batch.outcomes import apply_operation
@@ -105,8 +105,8 @@ class ChartBatch(Readings):
         max_transitions: int = DEFAULT_MAX_TRANSITIONS,
         backend: str = "auto",
     ) -> None:
-        count = _count(count, "a batch needs a count of at least 0 agents")
-        if _count(max_transitions, "max_transitions must be at least 1") < 1:
+        count = count_of(count, "a batch needs a count of at least 0 agents")
+        if count_of(max_transitions, "max_transitions must be at least 1") < 1:
             raise UsageError(f"max_transitions must be at least 1, got {max_transitions}")
         compiled = chart if isinstance(chart, CompiledChart) else compile_chart(chart)
         table = table_of(compiled, max_transitions)
@@ -202,6 +202,11 @@ class ChartBatch(Readings):
         picks = self._picks(choices, ids.size)
         named = ids if entities is not None else _NONE
         if self._busy:
+            beyond = picks[picks >= mapping.size]
+            if beyond.size:  # checked first: a refused call diverts no agent
+                raise UsageError(
+                    f"choice {int(beyond[0])} names no event: there are {mapping.size}"
+                )
             for agent, pick in zip(ids.tolist(), picks.tolist(), strict=True):
                 if pick >= 0:
                     self._stepper.divert([events[pick]], np.array([agent], np.intp))
@@ -503,8 +508,8 @@ class ChartBatch(Readings):
         Raises:
             UsageError: the range is out of bounds, or the batch is processing.
         """
-        begin = _count(start, "snapshot() needs a start of at least 0")
-        end = self.size if stop is None else _count(stop, "snapshot() needs a stop of at least 0")
+        begin = count_of(start, "snapshot() needs a start of at least 0")
+        end = self.size if stop is None else count_of(stop, "snapshot() needs a stop of at least 0")
         if not begin <= end <= self.size:
             raise UsageError(f"snapshot({start}, {stop}): the batch has {self.size} slots")
         with self._call("snapshot"):
@@ -531,7 +536,7 @@ class ChartBatch(Readings):
             DecodeError: the snapshot is of another chart, or its arrays are impossible.
         """
         compiled = chart if isinstance(chart, CompiledChart) else compile_chart(chart)
-        if _count(max_transitions, "max_transitions must be at least 1") < 1:
+        if count_of(max_transitions, "max_transitions must be at least 1") < 1:
             raise UsageError(f"max_transitions must be at least 1, got {max_transitions}")
         table, agents = agents_of(snapshot, compiled, max_transitions)
         batch = cls.__new__(cls)
@@ -548,7 +553,7 @@ class ChartBatch(Readings):
         Raises:
             UsageError: ``shards`` is below 1 or above :data:`MAX_SHARDS`.
         """
-        if _count(shards, "split() needs at least 1 shard") < 1:
+        if count_of(shards, "split() needs at least 1 shard") < 1:
             raise UsageError(f"split() needs at least 1 shard, got {shards}")
         if shards > MAX_SHARDS:
             raise UsageError(f"split() makes at most {MAX_SHARDS} shards, got {shards}")
@@ -613,7 +618,7 @@ class ChartBatch(Readings):
         Returns:
             Their indexes, ascending.
         """
-        number = _count(count, "spawn() needs a count of at least 0")
+        number = count_of(count, "spawn() needs a count of at least 0")
         with self._call("spawn"):
             self._unstarted = True
             return self._agents.spawn(number, self._table.fresh)
@@ -662,16 +667,6 @@ _NONE_INPUT: Indexes = read_only(np.zeros(1, np.intp))
 
 def _stop(machine: ChartMachine, agent: int = 0) -> None:
     machine.machine.stop()
-
-
-def _count(value: object, message: str) -> int:
-    """``value`` as a count (an integer, NumPy's too), else a ``UsageError``."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise UsageError(f"{message}, got {value!r}")
-    number = int(value)
-    if number < 0:
-        raise UsageError(f"{message}, got {number}")
-    return number
 
 
 class _Hidden:

@@ -7,7 +7,7 @@ from typing import TypeAlias
 from statetree.chart.batch.arrays import Bools, Indexes, NDArray, np
 from statetree.errors import UsageError
 
-__all__ = ["Entities", "select"]
+__all__ = ["Entities", "count_of", "select"]
 
 Entities: TypeAlias = "int | NDArray[np.integer] | NDArray[np.bool_] | list[int] | range | None"
 """``None`` (every live agent), one index, indexes (any order, no repeats) or a boolean mask
@@ -61,3 +61,14 @@ def _indexes(array: NDArray[np.integer], size: int) -> Indexes:
                 f"agent {int(twice[0])} is named twice; to deliver an event twice, send it twice"
             )
     return ids
+
+
+def count_of(value: object, message: str) -> int:
+    """``value`` as a count (an integer, NumPy's too; not a boolean), else a ``UsageError``
+    with ``message`` and the value."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise UsageError(f"{message}, got {value!r}")
+    number = int(value)
+    if number < 0:
+        raise UsageError(f"{message}, got {number}")
+    return number

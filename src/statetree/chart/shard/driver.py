@@ -89,6 +89,15 @@ class Driver:
 
     # -- calls -----------------------------------------------------------------------------
 
+    def check_open(self) -> None:
+        """Refuse any call once the batch is closed.
+
+        Raises:
+            UsageError: the batch is closed.
+        """
+        if self.closed:
+            raise UsageError(f"sharded batch {self.setup.name!r} is closed")
+
     def run(
         self,
         op: str,
@@ -111,8 +120,7 @@ class Driver:
         Returns:
             Each shard's result, by shard.
         """
-        if self.closed:
-            raise UsageError(f"sharded batch {self.setup.name!r} is closed")
+        self.check_open()
         if changes and label != "":
             self.calls.append(label or op)
         every = range(self.shards)

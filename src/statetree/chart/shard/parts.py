@@ -10,17 +10,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 import numpy as np
 from numpy.typing import DTypeLike, NDArray
 
-from statetree.chart.batch import BatchCall, BatchSnapshot, ChartBatch
+from statetree.chart.batch import BatchCall, BatchHandler, BatchSnapshot, ChartBatch
+from statetree.chart.batch.entities import count_of
 from statetree.chart.compile import CompiledChart
 from statetree.chart.events import Event
 from statetree.chart.model import Chart
 from statetree.chart.shard.entities import Indexes
-from statetree.errors import UsageError
+from statetree.errors import UsageError, require_callable
 
 if TYPE_CHECKING:
     from statetree.chart.shard.shard import Shard
@@ -74,19 +75,25 @@ class ShardSetup:
         """The setup of a batch, its arguments checked as ``ChartBatch`` checks its own.
 
         Raises:
-            HandlerError: an action the chart uses has no handler.
-            UsageError: fewer than one shard, a column type NumPy does not know, or a
-                ``max_transitions`` below 1.
+            HandlerError: an action the chart uses has no handler, or one that cannot be
+                called.
+            UsageError: fewer than one shard, a column type NumPy does not know, a ``step``
+                that cannot be called, or a ``max_transitions`` below 1.
         """
-        if shards < 1:
+        if count_of(shards, "a sharded batch needs at least 1 shard") < 1:
             raise UsageError(f"a sharded batch needs at least 1 shard, got {shards}")
+        if step is not None:
+            require_callable(step, "step")
+        if not isinstance(columns, (Mapping, type(None))):
+            raise UsageError(f"columns is a mapping of name to NumPy type, got {columns!r}")
         kinds = {}
         for column, kind in (columns or {}).items():
             try:
                 kinds[column] = np.dtype(kind)
             except TypeError as error:
                 raise UsageError(f"column {column!r}: {kind!r} is not a NumPy type") from error
-        ChartBatch(compiled, 0, dict.fromkeys(handlers, _nothing), max_transitions=bound)
+        # A batch of no agents checks the handlers as every shard's batch will, calling none.
+        ChartBatch(compiled, 0, cast("Mapping[str, BatchHandler]", handlers), max_transitions=bound)
         name = compiled.chart.name if name is None else name
         return cls(name, dict(handlers), step, kinds, bound, shards)
 
@@ -126,10 +133,6 @@ class Reply:
     outbox: tuple[Mail, ...] = ()
     loops: tuple[Loop, ...] = ()
     error: BaseException | None = None
-
-
-def _nothing(call: object) -> None:
-    """A host action of a batch that only checks arguments (it has no agents)."""
 
 
 def take(snapshot: BatchSnapshot, positions: Indexes, offset: int = 0) -> BatchSnapshot:

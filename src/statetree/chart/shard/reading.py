@@ -173,4 +173,8 @@ class ShardedReadings:
                 f"column {name!r} ({kind}) needs one value, or one per agent ({count}): got "
                 f"{array.size} of type {array.dtype}"
             )
-        return np.broadcast_to(array.astype(kind).reshape(-1), (count,))
+        converted = array.astype(kind)
+        if array.size and array.dtype.kind in "iub" and (converted != array).any():
+            wrong = array.reshape(-1)[(converted != array).reshape(-1)][0]
+            raise UsageError(f"column {name!r} ({kind}) cannot hold {wrong}: it does not fit")
+        return np.broadcast_to(converted.reshape(-1), (count,))

@@ -17,6 +17,7 @@ import numpy as np
 from numpy.typing import ArrayLike, DTypeLike, NDArray
 
 from statetree.chart.batch import BatchSnapshot, ChartBatch
+from statetree.chart.batch.entities import count_of
 from statetree.chart.compile import CompiledChart, compile_chart
 from statetree.chart.events import Event
 from statetree.chart.model import Chart
@@ -83,9 +84,10 @@ class ShardedBatch(ShardedReadings):
         max_transitions: int = DEFAULT_MAX_TRANSITIONS,
         actor_options: Mapping[str, Any] | None = None,
     ) -> None:
-        if size < 0:
-            raise UsageError(f"a batch needs a count of at least 0 agents, got {size}")
+        size = count_of(size, "a batch needs a count of at least 0 agents")
         compiled = chart if isinstance(chart, CompiledChart) else compile_chart(chart)
+        if not isinstance(shards, ShardPool):
+            shards = count_of(shards, "a sharded batch needs at least 1 shard (or a ShardPool)")
         count = shards if isinstance(shards, int) else len(shards)
         setup = ShardSetup.of(
             compiled, handlers, count, columns, step=step, name=name, bound=max_transitions
@@ -229,6 +231,8 @@ class ShardedBatch(ShardedReadings):
         """A whole frame, in each shard's one pass (``ChartBatch.frame``): each agent's event
         (``choices``: one per agent slot), then its tick."""
         if choices is None:
+            if events:
+                self._probe.frame(dt, events)  # refused, as ChartBatch refuses it
             self.tick(dt)
             return
         self._probe.frame(dt, events, [])
@@ -298,9 +302,9 @@ class ShardedBatch(ShardedReadings):
         Returns:
             Their global indexes, ascending.
         """
-        if count < 0:
-            raise UsageError(f"spawn() needs a count of at least 0, got {count}")
-        placed = self._driver.layout.spawn(count)
+        number = count_of(count, "spawn() needs a count of at least 0")
+        self._driver.check_open()  # before the layout changes
+        placed = self._driver.layout.spawn(number)
         self._driver.run("spawn", {shard: (ids,) for shard, ids in placed.items()})
         return np.sort(np.concatenate([np.zeros(0, np.intp), *placed.values()]))
 
@@ -325,8 +329,10 @@ class ShardedBatch(ShardedReadings):
         """
         driver = self._driver
         ids = select(entities, driver.layout.alive)
-        if not 0 <= shard < self.shards:
+        number = count_of(shard, "migrate() needs a shard number")
+        if not 0 <= number < self.shards:
             raise UsageError(f"there is no shard {shard}: the batch has {self.shards}")
+        shard = number
         routes = {s: (rows,) for s, rows in driver.layout.route(ids).items() if s != shard}
         if not routes:
             return
