@@ -256,3 +256,26 @@ def test_an_active_state_missing_from_the_structure_is_named() -> None:
     stray.process_state_transitions()
     with pytest.raises(UsageError, match=r"^Dummy is not a state of the codec's structure"):
         Codec.path(HERO).capture(stray)
+
+
+def test_a_codec_is_built_from_a_structure_and_handed_machines_and_configurations() -> None:
+    with pytest.raises(UsageError) as refused:
+        Codec.auto(Hero.Alive)  # type: ignore[arg-type]
+    assert str(refused.value).startswith("a codec is built from a machine's structure, got <class ")
+    assert str(refused.value).endswith(": Codec.auto(derive(Hero.Alive)), with derive from "
+                                       "statetree.structure")  # fmt: skip
+    with pytest.raises(UsageError, match=r"^settles_empty maps state names"):
+        Codec.auto(HERO, settles_empty=["Hero.Alive"])  # type: ignore[arg-type]
+    codec = Codec.auto(HERO)
+    hero = machine(Hero.Alive)
+    owner = hero.owner
+    for call in (codec.encode, codec.capture):
+        with pytest.raises(UsageError, match=r"^a codec encodes and applies a StateMachine"):
+            call(owner)  # type: ignore[arg-type]
+    packet = codec.encode(hero)
+    for call in (codec.header_of, codec.encode_configuration):
+        with pytest.raises(UsageError, match=r"^a Configuration is needed"):
+            call(packet)  # type: ignore[arg-type]
+    with pytest.raises(UsageError, match="to apply a packet's bytes, use receive"):
+        codec.apply(hero, packet)  # type: ignore[arg-type]
+    assert codec.encode(hero) == packet  # nothing changed

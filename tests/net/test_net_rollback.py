@@ -154,6 +154,23 @@ def test_stale_and_early_messages() -> None:
     assert rollback.stats == RollbackStats(predicted=1, confirmations=2, stale=2, mispredictions=1)
 
 
+def test_a_confirmation_that_cannot_be_applied_counts_nothing() -> None:
+    inputs = [Input(move=Direction.RIGHT)] * 2
+    game, expected = Game(), truth(inputs)
+    rollback = predicting(game)
+    rollback.advance(inputs[0])
+    before = (rollback.stats, game.state())
+
+    with pytest.raises(UsageError, match=r"^a Configuration is needed"):
+        rollback.confirm(1, b"\x00", expected[1][1])  # type: ignore[arg-type]
+    with pytest.raises(UsageError, match=r"^a frame is a whole number, got 1\.5$"):
+        rollback.confirm(1.5, *expected[1])  # type: ignore[arg-type]
+    with pytest.raises(UsageError, match=r"^a frame is a whole number, got 1\.5$"):
+        rollback.correct(1.5, Input())  # type: ignore[arg-type]
+
+    assert (rollback.stats, game.state()) == before
+
+
 def test_the_number_of_unconfirmed_frames_is_bounded() -> None:
     rollback = predicting(Game(), capacity=2)
     rollback.advance(Input())

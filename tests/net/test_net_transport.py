@@ -277,6 +277,27 @@ def test_states_reach_the_client_and_bad_ones_are_dropped() -> None:
     run(scenario)
 
 
+def test_an_address_that_is_no_tuple_is_refused_and_the_socket_stays_open() -> None:
+    async def scenario() -> None:
+        received: list[StateMessage] = []
+        authority = await server()
+        player = await client(authority.endpoint.address, on_state=received.append)
+        try:
+            host, port = player.endpoint.address[:2]
+            sent = authority.endpoint.stats.sent
+            with pytest.raises(UsageError, match=r"^an address is a \(host, port\) tuple"):
+                authority.send_state([host, port], StateMessage(1, b"\x40"))  # type: ignore[arg-type]
+            assert authority.endpoint.stats.sent == sent  # nothing was counted as sent
+            authority.send_state((host, port), StateMessage(1, b"\x40"))
+            await until(lambda: len(received) == 1)
+        finally:
+            player.close()
+            authority.close()
+        assert received == [StateMessage(1, b"\x40")]
+
+    run(scenario)
+
+
 def test_malformed_datagrams_are_counted_and_dropped() -> None:
     async def scenario() -> None:
         delivered: list[tuple[int, int]] = []

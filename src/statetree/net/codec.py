@@ -188,6 +188,7 @@ class Codec:
         Raises:
             UsageError: the machine has no active state, or a payload cannot be sent.
         """
+        _check_machine(machine)
         return capture(machine, self._tree.specs, self._tree.region_roots)
 
     def header_of(self, configuration: Configuration) -> int:
@@ -196,6 +197,7 @@ class Codec:
         Raises:
             UsageError: the structure does not allow ``configuration``.
         """
+        _check_configuration(configuration)
         return self._header.value(resolve(self._tree.top, configuration.root))
 
     def encode(self, machine: StateMachine[Any]) -> bytes:
@@ -225,6 +227,7 @@ class Codec:
             UsageError: the structure does not allow ``configuration``, or a payload does
                 not fit its fields.
         """
+        _check_configuration(configuration)
         return self._bits(configuration, checked=False)
 
     def write(self, writer: BitWriter, machine: StateMachine[Any]) -> None:
@@ -244,7 +247,10 @@ class Codec:
         writer.write_uint(*self.bits_of(configuration))
 
     def _machine_bits(self, machine: StateMachine[Any]) -> tuple[int, int]:
-        states = machine.walk()
+        try:
+            states = machine.walk()
+        except AttributeError:
+            raise _not_a_machine(machine) from None
         entry = self._by_classes.get(tuple(map(type, states)))
         if entry is None:  # not in the tables: walk the tree (it names what is wrong)
             return self._bits(self.capture(machine), checked=True)
@@ -341,6 +347,7 @@ class Codec:
         Raises:
             UsageError: the structure does not allow ``configuration`` (nothing changed).
         """
+        _check_machine(machine)
         self.bits_of(configuration)  # checks it against the structure
         apply_configuration(
             machine, configuration, self._tree.specs, self._tree.region_roots, cause
@@ -354,6 +361,7 @@ class Codec:
         Raises:
             PacketError: the packet is bad; the machine is left exactly as it was.
         """
+        _check_machine(machine)
         configuration = self.decode(data)
         apply_configuration(machine, configuration, self._tree.specs, self._tree.region_roots)
         return configuration
@@ -397,3 +405,23 @@ def _padded(value: int, width: int) -> bytes:
     """``width`` bits of ``value``, then zero bits up to a whole byte."""
     padding = -width % 8
     return (value << padding).to_bytes((width + padding) >> 3, "big")
+
+
+def _not_a_machine(machine: object) -> UsageError:
+    return UsageError(
+        f"a codec encodes and applies a StateMachine, got {machine!r}; give the machine "
+        "(owner.machine), not its owner"
+    )
+
+
+def _check_machine(machine: object) -> None:
+    if not isinstance(machine, StateMachine):
+        raise _not_a_machine(machine)
+
+
+def _check_configuration(configuration: object) -> None:
+    if not isinstance(configuration, Configuration):
+        raise UsageError(
+            f"a Configuration is needed (codec.decode(packet), codec.capture(machine)), got "
+            f"{type(configuration).__name__}; to apply a packet's bytes, use receive()"
+        )

@@ -11,6 +11,7 @@ counted: there is no clock here.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Generic, TypeVar
@@ -149,17 +150,18 @@ class Rollback(Generic[MachineT, ValueT, InputT, DataT]):
             state: the machine's state (e.g. a decoded ``Configuration``).
             data: the owner's data, as ``snapshot`` returns it.
         """
+        _check_frame(frame)
         if frame <= self._confirmed:
             self._count(stale=1)
             return Outcome(frame, stale=True)
-        self._count(confirmations=1)
         confirmed = (state, data)
         mispredicted = frame > self._frame or self._states[frame] != confirmed
         resimulated = 0
         if mispredicted:
+            self._put(confirmed, Cause.DESERIALIZATION)  # a state it refuses counts nothing
             self._count(mispredictions=1)
-            self._put(confirmed, Cause.DESERIALIZATION)
             resimulated = self._replay(frame, confirmed)
+        self._count(confirmations=1)
         self._forget_before(frame)
         self._states[frame] = confirmed
         return Outcome(frame, mispredicted=mispredicted, resimulated=resimulated)
@@ -171,6 +173,7 @@ class Rollback(Generic[MachineT, ValueT, InputT, DataT]):
         Raises:
             UsageError: ``frame`` is not simulated yet (give it to :meth:`advance`).
         """
+        _check_frame(frame)
         if frame > self._frame:
             raise UsageError(f"frame {frame} is not simulated yet (the last is {self._frame})")
         if frame <= self._confirmed:
@@ -221,3 +224,8 @@ class Rollback(Generic[MachineT, ValueT, InputT, DataT]):
     def _count(self, **added: int) -> None:
         for name, amount in added.items():
             self._counts[name] += amount
+
+
+def _check_frame(frame: object) -> None:
+    if isinstance(frame, bool) or not isinstance(frame, numbers.Integral):
+        raise UsageError(f"a frame is a whole number, got {frame!r}")

@@ -109,7 +109,21 @@ class Endpoint(asyncio.DatagramProtocol):
     # -- sending ---------------------------------------------------------------------------
 
     def send(self, message: Message, address: Address | None = None) -> None:
-        """Send ``message`` to ``address`` (the connected peer when ``None``)."""
+        """Send ``message`` to ``address`` (the connected peer when ``None``).
+
+        Raises:
+            UsageError: ``address`` is not a ``(host, port)`` tuple (a list would close the
+                socket, for every client, when it is sent).
+        """
+        if address is not None and not (
+            isinstance(address, tuple)
+            and len(address) >= 2
+            and isinstance(address[0], str)
+            and isinstance(address[1], int)
+        ):
+            raise UsageError(
+                f"an address is a (host, port) tuple, as received from a client, got {address!r}"
+            )
         data = encode_message(message)
         self.count("sent")
         deliver = partial(self._deliver, address)

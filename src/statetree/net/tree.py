@@ -21,7 +21,7 @@ from typing import Any, Union
 
 from statetree.core.state import State
 from statetree.core.transition import TransitionKind
-from statetree.errors import DefinitionError
+from statetree.errors import DefinitionError, UsageError
 from statetree.net.payload import PayloadSpec, Specs
 from statetree.structure import Place, Structure
 
@@ -162,7 +162,18 @@ def build_tree(
         DefinitionError: a state has no class, an edge names an unknown state, a
             transition's target is unresolved, a state can be nested inside itself, or
             ``settles_empty`` or ``classes`` names an unknown state.
+        UsageError: ``structure`` is not a structure (an initial state class not yet given
+            to ``derive``, say), or ``settles_empty`` or ``classes`` is not a mapping.
     """
+    if not isinstance(structure, Structure):
+        shown = getattr(structure, "__qualname__", repr(structure))
+        raise UsageError(
+            f"a codec is built from a machine's structure, got {structure!r}: "
+            f"Codec.auto(derive({shown})), with derive from statetree.structure"
+        )
+    for name, given in (("settles_empty", settles_empty), ("classes", classes)):
+        if given is not None and not isinstance(given, Mapping):
+            raise UsageError(f"{name} maps state names to values (a dict), got {given!r}")
     return _Builder(structure, dict(settles_empty or {}), dict(classes or {})).build()
 
 
