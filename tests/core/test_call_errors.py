@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import threading
 from typing import Any
 
 import pytest
@@ -189,3 +190,50 @@ def test_states_are_told_apart_by_identity_not_by_equality() -> None:
     with pytest.raises(st.UsageError, match="is not an active state"):
         _ = stale.depth
     assert machine.stack == (machine.stack[0], live) and live.depth == 1
+
+
+@pytest.mark.parametrize("level", [None, "BASIC", 5, True])
+def test_a_trace_level_that_is_none_of_the_three_is_refused_and_changes_nothing(
+    level: Any,
+) -> None:
+    message = (
+        "a trace level is one of TraceLevel.NONE, TraceLevel.BASIC, TraceLevel.DIAGNOSTIC, "
+        f"got {level!r}"
+    )
+    with pytest.raises(st.UsageError) as refused:
+        st.StateMachine(Root, trace=level)
+    assert str(refused.value) == message
+    machine = started("npc")
+    with pytest.raises(st.UsageError) as refused:
+        machine.set_debug_info("renamed", level)
+    assert str(refused.value) == message
+    assert (machine.name, machine.trace_level) == ("npc", st.TraceLevel.NONE)
+
+
+def test_a_value_modify_state_value_cannot_copy_is_refused_and_nothing_is_held() -> None:
+    class Locked:
+        def __init__(self) -> None:
+            self.lock = threading.Lock()
+
+    value = st.StateValue(Locked())
+    refusals: list[str] = []
+
+    class Holder(st.State):
+        def on_enter(self) -> None:
+            try:
+                self.modify_state_value(value)
+            except st.StateValueError as error:
+                refusals.append(str(error))
+            self.set_state_value(value, None)  # a new value is the way; restored on exit
+
+    original = value.value
+    machine = st.StateMachine(Holder)
+    machine.process_state_transitions()
+    machine.stop()
+
+    assert refusals[0].startswith(
+        "modify_state_value() needs a value it can copy (copy.deepcopy), to restore it when "
+    )
+    assert refusals[0].endswith("; use set_state_value() with a new value instead")
+    assert len(refusals) == 1
+    assert value.value is original

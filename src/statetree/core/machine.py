@@ -21,7 +21,7 @@ from statetree.core.settle import (
     settle,
 )
 from statetree.core.state import HAS_UPDATE, State, check_query
-from statetree.core.trace import TraceLevel
+from statetree.core.trace import TraceLevel, trace_level
 from statetree.core.transition import INNER, SIBLING, Transition, sibling
 from statetree.core.tree import (
     Regions,
@@ -450,7 +450,7 @@ class StateMachine(MachineCore, Generic[OwnerT]):
             require_callable(trace_sink, "trace_sink")
             self._extra().sink = trace_sink
         if trace is not _NO_TRACE:
-            self._retrace(level=TraceLevel(trace))
+            self._retrace(level=trace_level(trace))
         if time_in_state:
             self._track_time()
 

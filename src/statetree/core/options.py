@@ -16,7 +16,7 @@ from statetree.core.cause import Cause
 from statetree.core.events import caused_by, find_event
 from statetree.core.state import State
 from statetree.core.state_value import StateValue
-from statetree.core.trace import StepListener, TraceLevel, Tracer
+from statetree.core.trace import StepListener, TraceLevel, Tracer, trace_level
 from statetree.core.transition import Transition
 from statetree.core.tree import Regions
 from statetree.errors import TransitionTargetError, UsageError
@@ -145,9 +145,14 @@ class Options:
     # -- observation -----------------------------------------------------------------------
 
     def set_debug_info(self, name: str, level: TraceLevel) -> None:
-        """Set the name used in trace lines and the trace level."""
+        """Set the name used in trace lines and the trace level.
+
+        Raises:
+            UsageError: ``level`` is no trace level (nothing changed).
+        """
+        chosen = trace_level(level)
         self.name = name
-        self._retrace(level=TraceLevel(level))
+        self._retrace(level=chosen)
 
     @property
     def trace_level(self) -> TraceLevel:

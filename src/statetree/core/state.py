@@ -254,11 +254,23 @@ class State(StateCore, Generic[OwnerT]):
         ``on_exit``, so every field edited through the returned object is undone.
 
         Raises:
-            StateValueError: this state is not on a stack.
+            StateValueError: this state is not on a stack, or the value cannot be copied
+                (nothing changed).
         """
-        if self._hold(state_value, "modify_state_value"):
-            # The saved entry holds the live object: swap in a copy for the state to edit.
-            state_value._value = copy.deepcopy(state_value._value)
+        if not isinstance(state_value, StateValue):
+            self._hold(state_value, "modify_state_value")  # refuses it, naming what it got
+        if not any(holder is self for holder, _ in state_value._holders):
+            # Copied before anything is held: a value that cannot be copied changes nothing.
+            try:
+                copied = copy.deepcopy(state_value._value)
+            except Exception as error:
+                raise StateValueError(
+                    f"modify_state_value() needs a value it can copy (copy.deepcopy), to "
+                    f"restore it when {type(self).__qualname__} exits: {error}; use "
+                    "set_state_value() with a new value instead"
+                ) from error
+            if self._hold(state_value, "modify_state_value"):
+                state_value._value = copied  # the saved entry keeps the live object
         return state_value._value
 
     def _hold(self, state_value: StateValue[Any], verb: str) -> bool:

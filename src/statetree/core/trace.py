@@ -8,10 +8,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from statetree.errors import UsageError
+
 if TYPE_CHECKING:
     from statetree.core.state import State
 
-__all__ = ["Step", "StepKind", "TraceLevel", "Tracer", "format_step", "logger"]
+__all__ = ["Step", "StepKind", "TraceLevel", "Tracer", "format_step", "logger", "trace_level"]
 
 logger = logging.getLogger("statetree")
 """Trace lines go here (at INFO level) when a machine has no ``trace_sink``."""
@@ -23,6 +25,21 @@ class TraceLevel(enum.IntEnum):
     NONE = 0
     BASIC = 1
     DIAGNOSTIC = 2
+
+
+def trace_level(value: object) -> TraceLevel:
+    """``value`` as a trace level (a :class:`TraceLevel`, or its number).
+
+    Raises:
+        UsageError: ``value`` is no trace level.
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        try:
+            return TraceLevel(value)
+        except ValueError:
+            pass
+    names = ", ".join(f"TraceLevel.{level.name}" for level in TraceLevel)
+    raise UsageError(f"a trace level is one of {names}, got {value!r}")
 
 
 class StepKind(enum.Enum):
