@@ -78,6 +78,16 @@ def parser() -> argparse.ArgumentParser:
     return options
 
 
+def _check_screenshot(options: argparse.ArgumentParser, path: Path) -> None:
+    """Refuse a screenshot path that could not be written, before the match is played."""
+    if path.suffix.lower() != ".png":
+        options.error(f"--screenshot needs a .png file name, got {str(path)!r}")
+    if not path.parent.is_dir():
+        options.error(f"--screenshot: there is no folder {str(path.parent)!r}")
+    if path.is_dir():
+        options.error(f"--screenshot: {str(path)!r} is a folder")
+
+
 def _positive(text: str) -> int:
     try:
         value = int(text)
@@ -89,10 +99,19 @@ def _positive(text: str) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    options = parser()
+    args = options.parse_args(argv)
+    if args.screenshot is not None:
+        _check_screenshot(options, args.screenshot)
     if args.net:
-        from game.netcli import run
+        from game.netcli import most_enemies, run
 
+        most = most_enemies()
+        if args.enemies > most:
+            options.error(
+                f"--enemies {args.enemies} is too many for a network match: at most {most} "
+                "fit in one state message"
+            )
         return run(args, has_display() and not args.headless)
 
     def new_world() -> World:

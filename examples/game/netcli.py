@@ -38,6 +38,7 @@ from game.netplay import (
 )
 from game.snapshot import Snapshots
 from game.window import Window
+from game.world import World
 from statetree import net
 
 UNBOUNDED = 10**9
@@ -73,6 +74,12 @@ def run(args: argparse.Namespace, display: bool) -> int:
         return 0
     print("\n".join(report.lines()))
     return 0 if report.converged else 1
+
+
+def most_enemies() -> int:
+    """The most enemies a networked match's snapshots carry (one state message each)."""
+    chart = load_chart()
+    return Snapshots(chart, PLAYERS).most_enemies(World(PLAYERS, 1, chart=chart))
 
 
 async def local_window(settings: Settings, autoplay: bool) -> Report:

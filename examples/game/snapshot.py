@@ -167,12 +167,22 @@ class Snapshots:
             if anim  # states left as soon as entered (Next, Over) show nothing and never settle
         }
 
+    def most_enemies(self, world: World) -> int:
+        """The most enemies a snapshot of a world like ``world`` (its heroes, its match)
+        carries in one state message."""
+        fixed = self._written(world).size - world.crowd.count * (self._width + 20)
+        room = (net.MAX_STATE * 8 - fixed) // (self._width + 20)
+        return int(min(room, (1 << COUNT_BITS) - 1))
+
     def write(self, world: World) -> bytes:
         """The snapshot of ``world`` now.
 
         Raises:
             UsageError: it does not fit in one state message (too many enemies).
         """
+        return self._written(world).to_bytes()
+
+    def _written(self, world: World) -> net.BitWriter:
         writer = net.BitWriter()
         match = world.match
         MATCH_CODEC.write(writer, match.machine)
@@ -192,7 +202,7 @@ class Snapshots:
             writer.write_uint(x, 10)
             writer.write_uint(y, 10)
         writer.write_uint(crowd.kills, KILLS_BITS)
-        return writer.to_bytes()
+        return writer
 
     def read(self, frame: int, data: bytes) -> Snapshot:
         """The snapshot in ``data``, for ``frame``.

@@ -13,13 +13,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 from game import config
+from game.app import main as game_main
 from game.app import parser
 from game.enemies import load_chart
 from game.hero import HERO_CODEC
 from game.inputs import IDLE, Input, script
 from game.match import MATCH_CODEC, Result, Rules
+from game.netcli import most_enemies
 from game.netmatch import link_from, play_local, settings_from
-from game.netplay import BAD_LINK, Host, Player, Settings, local_address, scripted
+from game.netplay import BAD_LINK, PLAYERS, Host, Player, Settings, local_address, scripted
 from game.scene import scene_of_player
 from game.snapshot import Body, Snapshots
 from game.world import World
@@ -197,6 +199,50 @@ def test_a_bad_network_option_is_refused_in_one_line(
         parser().parse_args(["--net", "client", *argv])
     assert exited.value.code == 2
     assert message in capsys.readouterr().err.splitlines()[-1]
+
+
+def test_a_network_match_refuses_more_enemies_than_a_state_message_carries(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    most = most_enemies()
+    chart = load_chart()
+    snapshots = Snapshots(chart, PLAYERS)
+    sizes = [len(snapshots.write(World(PLAYERS, n, chart=chart))) for n in (most, most + 1)]
+    assert sizes[0] <= net.MAX_STATE < sizes[1]  # the most that fit, exactly
+
+    with pytest.raises(SystemExit) as exited:
+        game_main(["--net", "local", "--headless", "--enemies", str(most + 1)])
+
+    assert exited.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"python examples/game: error: --enemies {most + 1} is too many for a network match: "
+        f"at most {most} fit in one state message"
+    )
+
+
+@pytest.mark.parametrize(
+    ("path", "message"),
+    [
+        ("shot.txt", "--screenshot needs a .png file name, got 'shot.txt'"),
+        ("missing/shot.png", "--screenshot: there is no folder 'missing'"),
+        ("folder.png", "--screenshot: 'folder.png' is a folder"),
+    ],
+)
+def test_a_screenshot_that_could_not_be_saved_is_refused_before_the_match(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    path: str,
+    message: str,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "folder.png").mkdir()
+
+    with pytest.raises(SystemExit) as exited:
+        game_main(["--headless", "--frames", "1", "--screenshot", path])
+
+    assert exited.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == f"python examples/game: error: {message}"
 
 
 def test_a_server_address_reads_as_the_client_binds() -> None:
