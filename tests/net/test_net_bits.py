@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as hs
@@ -129,3 +130,19 @@ def test_a_long_stream_holds_exactly_the_bits_a_big_integer_would(
     assert str(whole) == (format(reference, f"0{size}b") if size else "")
     padding = -size % 8
     assert whole.to_bytes() == (reference << padding).to_bytes((size + padding) // 8, "big")
+
+
+def test_numpy_integers_are_written_as_integers_and_other_values_are_refused() -> None:
+    plain, numpy = BitWriter(), BitWriter()
+    plain.write_uint(3, 10)
+    numpy.write_uint(np.arange(4)[3], np.int64(10))  # type: ignore[arg-type]
+    assert numpy.to_bytes() == plain.to_bytes()
+    for value, width, message in (
+        (1.5, 4, "a value written in bits is a whole number, got 1.5"),
+        (1, -1, "1 does not fit in -1 unsigned bit(s)"),
+    ):
+        with pytest.raises(UsageError) as refused:
+            BitWriter().write_uint(value, width)  # type: ignore[arg-type]
+        assert str(refused.value) == message
+    with pytest.raises(UsageError, match=r"^a width of bits is 0 or more, got -1$"):
+        BitReader(b"\x00").read_uint(-1)

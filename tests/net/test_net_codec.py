@@ -279,3 +279,29 @@ def test_a_codec_is_built_from_a_structure_and_handed_machines_and_configuration
     with pytest.raises(UsageError, match="to apply a packet's bytes, use receive"):
         codec.apply(hero, packet)  # type: ignore[arg-type]
     assert codec.encode(hero) == packet  # nothing changed
+
+
+class Scalar(st.State[None]):
+    """A stateful state whose net_payload returns its one value alone, not in a tuple."""
+
+    net_fields = (net.UInt(3),)
+
+    def on_enter(self, level: int = 0) -> None:
+        self.level = level
+
+    def net_payload(self) -> Any:
+        return self.level
+
+
+def test_a_payload_that_is_no_tuple_is_refused_naming_the_state() -> None:
+    codec = Codec.auto(derive(Scalar))
+    scalar = st.StateMachine(Scalar)
+    scalar.process_state_transitions()
+
+    for call in (codec.encode, codec.capture):
+        with pytest.raises(UsageError) as refused:
+            call(scalar)
+        assert str(refused.value) == (
+            "Scalar.net_payload() returned 0: it returns a tuple of values, one per net_fields "
+            "entry (return (value,) for one)"
+        )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import math
 import random
 
 import pytest
@@ -67,11 +68,26 @@ def test_cancel_drops_what_is_waiting() -> None:
 @pytest.mark.parametrize(
     ("settings", "message"),
     [
-        ({"latency": -1.0}, "LinkProfile.latency cannot be negative"),
+        ({"latency": -1.0}, "LinkProfile.latency is a time of 0 or more seconds"),
+        ({"jitter": math.nan}, "LinkProfile.jitter is a time of 0 or more seconds"),
+        ({"reorder_delay": math.inf}, "LinkProfile.reorder_delay is a time of 0 or more seconds"),
+        ({"latency": "0.1"}, "LinkProfile.latency is a number, got '0.1'"),
         ({"loss": 1.5}, "LinkProfile.loss is a chance: between 0 and 1"),
         ({"reorder": -0.1}, "LinkProfile.reorder is a chance: between 0 and 1"),
     ],
 )
 def test_impossible_profiles_are_refused(settings: dict[str, float], message: str) -> None:
-    with pytest.raises(UsageError, match=f"^{message}$"):
+    with pytest.raises(UsageError) as refused:
         LinkProfile(**settings)
+    assert str(refused.value) == message
+
+
+def test_a_conditioner_needs_a_profile_and_a_random_generator() -> None:
+    with pytest.raises(UsageError) as refused:
+        LinkConditioner(LinkProfile(), 7)  # type: ignore[arg-type]
+    assert str(refused.value) == (
+        "a LinkConditioner needs a random number generator, got 7: for a seed, give "
+        "random.Random(seed)"
+    )
+    with pytest.raises(UsageError, match="needs a LinkProfile, got None"):
+        LinkConditioner(None, random.Random(1))  # type: ignore[arg-type]

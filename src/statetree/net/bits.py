@@ -6,6 +6,7 @@ the last byte is padded with zero bits. Reading past the end raises :class:`Pack
 
 from __future__ import annotations
 
+import operator
 import struct
 
 from statetree.errors import UsageError
@@ -46,7 +47,9 @@ class BitWriter:
         Raises:
             UsageError: ``value`` is negative or needs more than ``width`` bits.
         """
-        if value < 0 or value >> width:
+        if type(value) is not int or type(width) is not int:  # NumPy's integers, a float
+            value, width = _whole(value, "a value"), _whole(width, "a width")
+        if width < 0 or value < 0 or value >> width:
             raise UsageError(f"{value} does not fit in {width} unsigned bit(s)")
         value |= self._value << width
         bits = self._bits + width
@@ -134,7 +137,10 @@ class BitReader:
 
         Raises:
             PacketError: fewer than ``width`` bits are left.
+            UsageError: ``width`` is negative.
         """
+        if width < 0:
+            raise UsageError(f"a width of bits is 0 or more, got {width}")
         value = self.take(width)
         if value < 0:
             raise PacketError(
@@ -187,3 +193,11 @@ class BitReader:
             )
         if left and self._data[-1] & ((1 << left) - 1):
             raise PacketError("the padding bits of the last byte are not zero", bit=self._position)
+
+
+def _whole(number: object, what: str) -> int:
+    """``number`` as a Python integer (NumPy's integers are), else a ``UsageError``."""
+    try:
+        return operator.index(number)  # type: ignore[arg-type]
+    except TypeError:
+        raise UsageError(f"{what} written in bits is a whole number, got {number!r}") from None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, fields
@@ -31,7 +32,8 @@ class LinkProfile:
         reorder_delay: how long a held-back datagram waits.
 
     Raises:
-        UsageError: a negative time, or a chance outside 0..1.
+        UsageError: a value that is no number, a time that is negative, infinite or NaN,
+            or a chance outside 0..1.
     """
 
     latency: float = 0.0
@@ -42,9 +44,13 @@ class LinkProfile:
     reorder_delay: float = 0.01
 
     def __post_init__(self) -> None:
+        for name in ("latency", "jitter", "loss", "duplicate", "reorder", "reorder_delay"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise UsageError(f"LinkProfile.{name} is a number, got {value!r}")
         for name in ("latency", "jitter", "reorder_delay"):
-            if getattr(self, name) < 0:
-                raise UsageError(f"LinkProfile.{name} cannot be negative")
+            if not 0 <= getattr(self, name) < math.inf:  # NaN too
+                raise UsageError(f"LinkProfile.{name} is a time of 0 or more seconds")
         for name in ("loss", "duplicate", "reorder"):
             if not 0 <= getattr(self, name) <= 1:
                 raise UsageError(f"LinkProfile.{name} is a chance: between 0 and 1")
@@ -72,6 +78,13 @@ class LinkConditioner:
     """
 
     def __init__(self, profile: LinkProfile, rng: random.Random) -> None:
+        if not isinstance(profile, LinkProfile):
+            raise UsageError(f"a LinkConditioner needs a LinkProfile, got {profile!r}")
+        if not callable(getattr(rng, "random", None)):
+            raise UsageError(
+                f"a LinkConditioner needs a random number generator, got {rng!r}: for a seed, "
+                "give random.Random(seed)"
+            )
         self.profile = profile
         self._rng = rng
         self._pending: dict[int, asyncio.TimerHandle] = {}

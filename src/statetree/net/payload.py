@@ -106,11 +106,25 @@ class PayloadSpec:
         """
         if not self.fields:
             return ()
-        values = tuple(cast(Stateful, state).net_payload())
+        values = self._payload(state)
         self._refuse(values)
         if self.exact:
             return values
         return tuple(f.canonical(v) for f, v in zip(self.fields, values, strict=True))
+
+    def _payload(self, state: State[Any]) -> Payload:
+        """What ``state.net_payload()`` returned, as a tuple.
+
+        Raises:
+            UsageError: it returned no sequence of values (one value alone, say).
+        """
+        returned = cast(Stateful, state).net_payload()
+        if not isinstance(returned, (tuple, list)):
+            raise UsageError(
+                f"{self.cls.__qualname__}.net_payload() returned {returned!r}: it returns a "
+                "tuple of values, one per net_fields entry (return (value,) for one)"
+            )
+        return tuple(returned)
 
     def state_bits(self, state: State[Any]) -> tuple[int, int]:
         """``(value, width)``: the payload of an active ``state`` as bits, checked as
@@ -121,7 +135,7 @@ class PayloadSpec:
         """
         values = cast(Stateful, state).net_payload()
         width = self.width
-        if width is None or len(values) != len(self.packing):
+        if width is None or type(values) is not tuple or len(values) != len(self.packing):
             return self.bits(self.capture(state))
         packed = 0
         for index, (field, size) in enumerate(self.packing):
