@@ -82,11 +82,17 @@ def test_wrong_levels_are_refused_and_change_nothing() -> None:
         batch.set_levels({SEES: True, Event("input", "Go"): True})
     with pytest.raises(
         UsageError,
-        match=r"one boolean per agent \(2\), for held Sees: got 3 of type bool",
+        match=r"one boolean per agent \(2\), for held Sees: got shape \(3,\) of type bool",
     ):
         batch.set_levels({SEES: np.array([True, False, True])}, [0, 2])
-    with pytest.raises(UsageError, match=r"got 3 of type int64"):
+    with pytest.raises(UsageError, match=r"got shape \(3,\) of type int64"):
         batch.set_levels({SEES: np.array([1, 0, 1])})
+    with pytest.raises(UsageError, match=r"got shape \(1, 3\) of type bool"):
+        batch.set_levels({SEES: np.ones((1, 3), np.bool_)})
+    with pytest.raises(UsageError, match=r"^3 is not an event: use Event\(kind, name\)$"):
+        batch.set_levels({3: True})  # type: ignore[dict-item]
+    with pytest.raises(UsageError, match=r"^set_levels\(\) takes a mapping of level events"):
+        batch.set_levels([SEES])  # type: ignore[arg-type]
     assert batch.snapshot().to_bytes() == before
 
 

@@ -312,6 +312,11 @@ class ChartBatch(Readings):
         """
         every = entities is None
         ids = self._slots if every else self._select(entities)
+        if not isinstance(levels, Mapping):
+            raise UsageError(
+                "set_levels() takes a mapping of level events to booleans, such as "
+                f"{{Event('held', 'Jump'): True}}; got {levels!r}"
+            )
         wanted = {event: self._level_values(event, on, ids.size) for event, on in levels.items()}
         with self._call("set_levels"):
             changed = np.zeros(ids.size, np.bool_)
@@ -327,8 +332,10 @@ class ChartBatch(Readings):
             self._stepper.process(ready, _NONE_INPUT, processing(None))
 
     def _check_level(self, event: Event) -> None:
+        if not (isinstance(event, tuple) and len(event) == 2):
+            raise UsageError(f"{event!r} is not an event: use Event(kind, name)")
         if event[0] not in self._table.layout.compiled.level_kinds:
-            raise UsageError(f"{event} is not a level trigger: send() it instead")
+            raise UsageError(f"{Event(*event)} is not a level trigger: send() it instead")
 
     def _level_values(self, event: Event, on: bool | ArrayLike, count: int) -> Bools:
         """``on`` as ``count`` booleans, one per agent."""
@@ -337,7 +344,7 @@ class ChartBatch(Readings):
         if values.dtype != np.bool_ or values.ndim > 1 or values.size not in (1, count):
             raise UsageError(
                 f"set_levels() needs a boolean, or one boolean per agent ({count}), for "
-                f"{event}: got {values.size} of type {values.dtype}"
+                f"{event}: got shape {values.shape} of type {values.dtype}"
             )
         if values.size == count:
             flags: Bools = values.reshape(-1)
