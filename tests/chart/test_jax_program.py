@@ -166,6 +166,28 @@ def test_levels_change_only_the_agents_they_name() -> None:
     assert program.cycles == (("Top.A", "Top.B"),)
 
 
+@pytest.mark.parametrize(
+    ("levels", "where", "message"),
+    [
+        ({SPIN: np.array([0.5, 0.0, 2.0])}, None, "for held Spin: got shape (3,) of type float"),
+        ({SPIN: np.array([True, False])}, None, "for held Spin: got shape (2,) of type bool"),
+        ({SPIN: True}, np.array([0, 1, 2]), "for where: got shape (3,) of type int"),
+    ],
+)
+def test_levels_and_where_are_booleans_one_per_agent(
+    levels: dict[Event, object], where: object, message: str
+) -> None:
+    program = ChartProgram(LOOP, max_transitions=10)
+    agents = program.init(3)
+
+    with pytest.raises(UsageError) as refused:
+        program.set_levels(agents, levels, where)  # type: ignore[arg-type]
+
+    assert str(refused.value).startswith(
+        f"set_levels() needs a boolean, or one boolean per agent (3), {message}"
+    )
+
+
 def test_an_agent_firing_too_many_timers_is_reported_with_the_batchs_cycle() -> None:
     program = ChartProgram(BLINK, max_transitions=8)
     batch = ChartBatch(BLINK, 2, max_transitions=8)

@@ -199,17 +199,19 @@ class ChartProgram:
         as they are: ``ChartBatch.set_levels``.
 
         Raises:
-            UsageError: an event is not a level trigger of the chart.
+            UsageError: an event is not a level trigger of the chart, or a value or ``where``
+                is not a boolean, or one boolean per agent.
         """
+        count = agents.situation.shape[-1]
         bits, given = jnp.zeros((), jnp.int32), 0
         for event, on in levels.items():
             if event not in self.levels:
                 known = ", ".join(map(str, self.levels)) or "none"
                 raise UsageError(f"{event} is not a level trigger of the chart (it has: {known})")
             bit = 1 << self.levels.index(event)
-            bits = bits | jnp.where(jnp.asarray(on, jnp.bool_), bit, 0)
+            bits = bits | jnp.where(_booleans(on, count, str(event)), bit, 0)
             given |= bit
-        named = given if where is None else jnp.where(jnp.asarray(where, jnp.bool_), given, 0)
+        named = given if where is None else jnp.where(_booleans(where, count, "where"), given, 0)
         return engine.set_levels(
             self.tables, agents, bits, named, record=self.record, actions=len(self.actions)
         )
@@ -328,3 +330,19 @@ def _events(compiled: CompiledChart, events: Sequence[Event] | None) -> tuple[Ev
         if event[0] in compiled.level_kinds:
             raise UsageError(f"{event} is a level trigger: use set_levels()")
     return tuple(Event(*event) for event in events)
+
+
+def _booleans(value: ArrayLike, count: int, what: str) -> jax.Array:
+    """``value`` as booleans: one for every agent, or one per agent (``count``).
+
+    Raises:
+        UsageError: it is not booleans (a mask: ``where`` takes no agent indexes), or of
+            another length.
+    """
+    array = jnp.asarray(value)
+    if array.dtype != jnp.bool_ or array.shape[-1:] not in ((), (count,)):
+        raise UsageError(
+            f"set_levels() needs a boolean, or one boolean per agent ({count}), for {what}: "
+            f"got shape {array.shape} of type {array.dtype}"
+        )
+    return array
