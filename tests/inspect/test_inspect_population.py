@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from inspect_samples import Lamp
 
+from statetree.errors import UsageError
 from statetree.inspect import (
     ChartAgentAdapter,
     ChartBatchAdapter,
@@ -71,6 +72,35 @@ def test_counts_are_taken_each_frame_while_a_page_watches() -> None:
     assert hub.latest["population"] == {"Guard": ((2, (5, 5, 0)),)}  # only the new ones
     hub.flush()
     assert hub.latest["population"] == {}
+
+
+def test_a_reload_starts_the_counts_over_under_the_new_states() -> None:
+    batch = guards()
+    adapter = ChartBatchAdapter(batch)
+    adapter.attach(lambda *args: None)
+    batch.send(Event("input", "Alarm"), [0, 1])
+    adapter.poll()
+    assert adapter.active() == ("Top", "Top.Patrol", "Top.Chase")
+    alert = b.state("Alert")
+    top = b.state("Top", alert, *GUARD.root.states)
+    batch.reload(b.chart("Guard", top, registry=GUARD.registry))
+
+    assert adapter.active() == ("Top", "Top.Patrol", "Top.Chase")  # counted anew
+    adapter.poll()
+    names = adapter.view().structure.names
+    [(_, counts)] = adapter.samples(-1)
+    assert dict(zip(names, counts, strict=True)) == {
+        "Top": 5,
+        "Top.Alert": 0,
+        "Top.Patrol": 3,
+        "Top.Chase": 2,
+    }
+
+
+@pytest.mark.parametrize(("every", "keep"), [(0, 600), (2.5, 600), ("3", 600), (None, -1)])
+def test_counting_settings_are_whole_numbers_of_at_least_one(every: object, keep: object) -> None:
+    with pytest.raises(UsageError, match=" is a whole number of at least 1, got "):
+        ChartBatchAdapter(guards(), every=every, keep=keep)  # type: ignore[arg-type]
 
 
 def test_a_large_batch_is_counted_every_few_frames() -> None:

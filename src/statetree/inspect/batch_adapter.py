@@ -36,7 +36,11 @@ class ChartBatchAdapter:
         batch: the batch.
         name: the label on the page (default: the chart's name).
         every: count the agents every this many frames (default: from the batch's size).
-        keep: how many samples are kept for pages that open later.
+        keep: how many samples are kept for pages that open later (a reload drops them:
+            they count the states of the chart before it).
+
+    Raises:
+        UsageError: ``every`` or ``keep`` is not a whole number of at least 1.
     """
 
     kind = "chart-batch"
@@ -49,6 +53,9 @@ class ChartBatchAdapter:
         every: int | None = None,
         keep: int = 600,
     ) -> None:
+        for label, given in (("every", every), ("keep", keep)):
+            if given is not None and (type(given) is not int or given < 1):
+                raise UsageError(f"{label} is a whole number of at least 1, got {given!r}")
         self.batch = batch
         self.name = name if name is not None else batch.chart.name
         self.every = every or max(1, batch.size // AGENTS_PER_FRAME_COUNTED)
@@ -61,6 +68,8 @@ class ChartBatchAdapter:
         """The chart's diagram (a new one after a reload), with counts."""
         chart = self.batch.chart
         if self._shown is None or self._shown[0] is not chart:
+            if self._shown is not None:  # a reload: the counts so far are of other states
+                self._samples.clear()
             self._shown = (chart, PopulationView(self.batch.structure, "nested"))
         return self._shown[1]
 
