@@ -126,10 +126,10 @@ def join_hint(address: net.Address) -> str:
         return f"players join with: {command} {lan_address() or 'THIS-COMPUTER'}:{port}"
     if host.startswith("127.") or host in ("::1", "localhost"):
         return (
-            f"players on this computer join with: {command} {host}:{port} "
+            f"players on this computer join with: {command} {show((host, port))} "
             "(--host 0.0.0.0 lets other computers join)"
         )
-    return f"players join with: {command} {host}:{port}"
+    return f"players join with: {command} {show((host, port))}"
 
 
 def lan_address() -> str | None:

@@ -260,7 +260,9 @@ def server_address(text: str) -> net.Address:
     """``HOST``, ``HOST:PORT`` or ``[IPv6]:PORT`` as an address."""
     host, port = text, str(DEFAULT_PORT)
     if text.startswith("["):
-        host, _, rest = text[1:].partition("]")
+        host, closed, rest = text[1:].partition("]")
+        if not closed or (rest and not rest.startswith(":")):
+            host = ""  # "[::1" or "[::1]9000": refused below
         port = rest.removeprefix(":") or port
     elif text.count(":") == 1:
         host, port = text.split(":")

@@ -19,7 +19,7 @@ from game.enemies import load_chart
 from game.hero import HERO_CODEC
 from game.inputs import IDLE, Input, script
 from game.match import MATCH_CODEC, Result, Rules
-from game.netcli import most_enemies
+from game.netcli import join_hint, most_enemies
 from game.netmatch import link_from, play_local, settings_from
 from game.netplay import BAD_LINK, PLAYERS, Host, Player, Settings, local_address, scripted
 from game.scene import scene_of_player
@@ -243,6 +243,22 @@ def test_a_screenshot_that_could_not_be_saved_is_refused_before_the_match(
 
     assert exited.value.code == 2
     assert capsys.readouterr().err.splitlines()[-1] == f"python examples/game: error: {message}"
+
+
+@pytest.mark.parametrize("given", ["[::1", "[::1]9000", "[]:9000"])
+def test_an_ipv6_address_needs_its_brackets_closed(
+    given: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        parser().parse_args(["--net", "client", "--connect", given])
+    assert f"expected HOST or HOST:PORT, got {given!r}" in capsys.readouterr().err
+
+
+def test_the_join_hint_of_an_ipv6_server_reads_back_as_its_address() -> None:
+    hint = join_hint(("::1", 40993))
+    written = hint.split("--connect ")[1].split(" ")[0]
+    assert written == "[::1]:40993"
+    assert parser().parse_args(["--connect", written]).connect == ("::1", 40993)
 
 
 def test_a_server_address_reads_as_the_client_binds() -> None:

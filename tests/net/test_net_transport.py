@@ -31,6 +31,7 @@ from statetree.net import (
     decode_message,
     encode_message,
 )
+from statetree.net.transport import show
 
 SCHEMA = Codec.auto(HERO).fingerprint
 OTHER = Codec.auto(REUSE).fingerprint
@@ -499,3 +500,9 @@ def test_endpoints_not_opened_and_bad_options_say_so() -> None:
         StateServer(parse, lambda sender, ready: None, fingerprint="v1")
     with pytest.raises(UsageError, match=r"^client_timeout must be a positive number, not 0$"):
         StateServer(parse, lambda sender, ready: None, fingerprint=SCHEMA, client_timeout=0)
+
+
+def test_an_address_is_shown_as_it_is_written_to_reach_it() -> None:
+    assert show(("127.0.0.1", 7777)) == "127.0.0.1:7777"
+    assert show(("::1", 7777)) == "[::1]:7777"
+    assert show(("fe80::1%eth0", 9000, 0, 2)) == "[fe80::1%eth0]:9000"  # type: ignore[arg-type]

@@ -29,8 +29,9 @@ MessageHandler = Callable[[Message, Address], None]
 
 
 def show(address: Address) -> str:
-    """``host:port``."""
-    return f"{address[0]}:{address[1]}"
+    """``host:port`` (``[host]:port`` for an IPv6 host, as URLs write it)."""
+    host, port = address[0], address[1]
+    return f"[{host}]:{port}" if ":" in str(host) else f"{host}:{port}"
 
 
 @dataclass(frozen=True, slots=True)
