@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as hs
@@ -133,3 +135,21 @@ def test_random_datagrams_are_refused_or_read_back_exactly(data: bytes) -> None:
     except DecodeError:
         return
     assert encode_message(message) == data
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda: StateMessage(1, "state"), "a state message's state is bytes"),
+        (lambda: StateMessage(1.5, b""), "a frame is a whole number of at least 0, got 1.5"),
+        (lambda: StateMessage(-1, b""), "a frame is a whole number of at least 0, got -1"),
+        (lambda: InputMessage(1, b"\x01"), "inputs are a list of bytes, one per frame"),
+        (lambda: InputMessage(1, ("a",)), "inputs are a list of bytes, one per frame"),
+    ],
+)
+def test_messages_of_the_wrong_types_are_refused_when_made(
+    make: Callable[[], object], message: str
+) -> None:
+    with pytest.raises(UsageError) as refused:
+        make()
+    assert str(refused.value).startswith(message)

@@ -3,6 +3,7 @@ back and re-simulating lands exactly where a straight run with the true inputs d
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -177,8 +178,12 @@ def test_the_number_of_unconfirmed_frames_is_bounded() -> None:
     rollback.advance(Input())
     with pytest.raises(UsageError, match=r"^2 frames wait for confirmation since frame 0; wait"):
         rollback.advance(Input())
-    with pytest.raises(UsageError, match=r"^capacity must be at least 1, got 0$"):
-        predicting(Game(), capacity=0)
+    for wrong in (0, math.nan, "5"):
+        with pytest.raises(UsageError) as refused:
+            predicting(Game(), capacity=wrong)  # type: ignore[arg-type]
+        assert str(refused.value) == (
+            f"capacity must be a whole number of at least 1, got {wrong!r}"
+        )
 
 
 @dataclass(frozen=True)

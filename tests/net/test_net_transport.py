@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import random
 import socket
 from collections.abc import Awaitable, Callable
@@ -506,3 +507,20 @@ def test_an_address_is_shown_as_it_is_written_to_reach_it() -> None:
     assert show(("127.0.0.1", 7777)) == "127.0.0.1:7777"
     assert show(("::1", 7777)) == "[::1]:7777"
     assert show(("fe80::1%eth0", 9000, 0, 2)) == "[fe80::1%eth0]:9000"  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"timeout": math.nan}, "timeout is a number of seconds above 0, got nan"),
+        ({"retry": 0}, "retry is a number of seconds above 0, got 0"),
+        ({"timeout": "5"}, "timeout is a number of seconds, got '5'"),
+    ],
+)
+def test_a_client_waits_a_number_of_seconds(options: dict[str, Any], message: str) -> None:
+    async def scenario() -> None:
+        with pytest.raises(UsageError) as refused:
+            await client(("127.0.0.1", 9), **options)
+        assert str(refused.value) == message
+
+    run(scenario)

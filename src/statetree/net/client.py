@@ -10,6 +10,7 @@ client built from other code never decodes the server's packets into wrong state
 from __future__ import annotations
 
 import asyncio
+import math
 from collections.abc import Callable, Sequence
 
 from statetree.errors import UsageError
@@ -68,8 +69,14 @@ class StateClient:
         Raises:
             HandshakeError: the server refused (another wire schema, or full) or did not
                 answer in time; the socket is closed.
-            UsageError: ``fingerprint`` is not 16 hex digits.
+            UsageError: ``fingerprint`` is not 16 hex digits, or ``timeout`` or ``retry`` is
+                not a number of seconds above 0 (nothing was opened).
         """
+        for name, seconds in (("timeout", timeout), ("retry", retry)):
+            if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+                raise UsageError(f"{name} is a number of seconds, got {seconds!r}")
+            if not 0 < seconds < math.inf:  # NaN too: it would wait for ever
+                raise UsageError(f"{name} is a number of seconds above 0, got {seconds!r}")
         client = cls(on_state, fingerprint=fingerprint)
         client._endpoint = await open_endpoint(
             client._receive, address=address, peer=server, conditioner=conditioner

@@ -71,6 +71,14 @@ class InputMessage:
     inputs: tuple[bytes, ...]
 
     def __post_init__(self) -> None:
+        _check_frame(self.last_frame)
+        if not isinstance(self.inputs, (tuple, list)) or not all(
+            isinstance(data, (bytes, bytearray)) for data in self.inputs
+        ):
+            raise UsageError(
+                f"inputs are a list of bytes, one per frame, got {self.inputs!r} (send_inputs("
+                "frame, [data]) for one)"
+            )
         sizes = {len(data) for data in self.inputs}
         if len(sizes) != 1 or 0 in sizes or len(self.inputs) > 255:
             raise UsageError("an input message needs 1 to 255 inputs of one non-zero size")
@@ -97,6 +105,13 @@ class StateMessage:
     data: bytes = b""
 
     def __post_init__(self) -> None:
+        _check_frame(self.frame)
+        for name in ("state", "data"):
+            if not isinstance(getattr(self, name), (bytes, bytearray)):
+                raise UsageError(
+                    f"a state message's {name} is bytes (codec.encode(machine)), got "
+                    f"{type(getattr(self, name)).__name__}"
+                )
         if len(self.state) > MAX_STATE:
             raise UsageError(f"an encoded state of {len(self.state)} bytes is over {MAX_STATE}")
 
@@ -232,3 +247,8 @@ def _handshake(kind: MessageKind, frame: int, payload: bytes) -> HandshakeMessag
     except UnicodeDecodeError:
         raise PacketError("the reason of a refusal is not UTF-8", bit=128) from None
     return HandshakeMessage(kind, fingerprint.hex(), text)
+
+
+def _check_frame(frame: object) -> None:
+    if isinstance(frame, bool) or not isinstance(frame, int) or frame < 0:
+        raise UsageError(f"a frame is a whole number of at least 0, got {frame!r}")

@@ -85,8 +85,8 @@ class Rollback(Generic[MachineT, ValueT, InputT, DataT]):
         frame: int = 0,
         capacity: int = 256,
     ) -> None:
-        if capacity < 1:
-            raise UsageError(f"capacity must be at least 1, got {capacity}")
+        if isinstance(capacity, bool) or not isinstance(capacity, int) or capacity < 1:
+            raise UsageError(f"capacity must be a whole number of at least 1, got {capacity!r}")
         self.machine = machine
         self.codec = codec
         self._step = step
