@@ -117,3 +117,12 @@ def test_definitions_too_large_to_count_say_so() -> None:
     assert wide.decode(pack_values([(wide, 0b101)])) == 0b101
     with pytest.raises(UsageError, match=r"^counting the legal masks of 21 states means trying"):
         _ = wide.configurations
+
+
+def test_a_codec_takes_a_definition_and_masks_that_are_whole_numbers() -> None:
+    with pytest.raises(UsageError, match=r"^a BitmaskCodec is built from a BitmaskDefinition"):
+        BitmaskCodec(BitmaskMachine(PLAYER_STATES))  # type: ignore[arg-type]
+    for wrong in ("3", 1.5, None):
+        with pytest.raises(UsageError) as refused:
+            CODEC.write_value(BitWriter(), wrong)  # type: ignore[arg-type]
+        assert str(refused.value) == f"a mask is a whole number, got {wrong!r}"

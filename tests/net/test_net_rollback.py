@@ -172,6 +172,27 @@ def test_a_confirmation_that_cannot_be_applied_counts_nothing() -> None:
     assert (rollback.stats, game.state()) == before
 
 
+def test_a_step_function_cannot_drive_its_own_rollback() -> None:
+    game = Game()
+    refusals: list[str] = []
+
+    def stepping(frame: int, value: Input) -> None:
+        try:
+            rollback.advance(value)
+        except UsageError as error:
+            refusals.append(str(error))
+        game.step(frame, value)
+
+    rollback = Rollback(game.machine, CODEC, stepping, snapshot=game.snapshot, restore=game.restore)
+    assert rollback.advance(Input(move=Direction.RIGHT)) == 1
+
+    assert refusals == [
+        "advance() called from the step function: the step simulates one frame; advance, "
+        "confirm and correct from the game loop"
+    ]
+    assert rollback.frame == 1
+
+
 def test_the_number_of_unconfirmed_frames_is_bounded() -> None:
     rollback = predicting(Game(), capacity=2)
     rollback.advance(Input())

@@ -11,6 +11,7 @@ bitmask machines like state machines.
 from __future__ import annotations
 
 import contextlib
+import operator
 from contextlib import AbstractContextManager
 from typing import Any
 
@@ -42,6 +43,11 @@ class BitmaskCodec:
     __slots__ = ("_fingerprint", "_legal", "_rank", "_width", "definition")
 
     def __init__(self, definition: BitmaskDefinition) -> None:
+        if not isinstance(definition, BitmaskDefinition):
+            raise UsageError(
+                f"a BitmaskCodec is built from a BitmaskDefinition (machine.definition), got "
+                f"{definition!r}"
+            )
         self.definition = definition
         self._legal: tuple[int, ...] | None = None
         self._rank: dict[int, int] = {}
@@ -161,6 +167,11 @@ class BitmaskCodec:
         Raises:
             UsageError: the rules do not allow ``value``.
         """
+        if isinstance(value, bool) or not isinstance(value, int):
+            try:
+                value = operator.index(value)  # NumPy's integers are masks too
+            except TypeError:
+                raise UsageError(f"a mask is a whole number, got {value!r}") from None
         width = self._prepared()
         if self._rank:
             index = self._rank.get(value)

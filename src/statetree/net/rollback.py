@@ -93,6 +93,7 @@ class Rollback(Generic[MachineT, ValueT, InputT, DataT]):
         self._snapshot = snapshot
         self._restore = restore
         self._capacity = capacity
+        self._stepping = False
         self._frame = self._confirmed = frame
         self._inputs: dict[int, InputT] = {}
         self._states: dict[int, tuple[ValueT, DataT]] = {frame: self._state()}
@@ -127,6 +128,7 @@ class Rollback(Generic[MachineT, ValueT, InputT, DataT]):
         Raises:
             UsageError: ``capacity`` frames already wait for confirmation.
         """
+        self._not_stepping("advance")
         if self._frame - self._confirmed >= self._capacity:
             raise UsageError(
                 f"{self._capacity} frames wait for confirmation since frame "
@@ -151,6 +153,7 @@ class Rollback(Generic[MachineT, ValueT, InputT, DataT]):
             data: the owner's data, as ``snapshot`` returns it.
         """
         _check_frame(frame)
+        self._not_stepping("confirm")
         if frame <= self._confirmed:
             self._count(stale=1)
             return Outcome(frame, stale=True)
@@ -174,6 +177,7 @@ class Rollback(Generic[MachineT, ValueT, InputT, DataT]):
             UsageError: ``frame`` is not simulated yet (give it to :meth:`advance`).
         """
         _check_frame(frame)
+        self._not_stepping("correct")
         if frame > self._frame:
             raise UsageError(f"frame {frame} is not simulated yet (the last is {self._frame})")
         if frame <= self._confirmed:
@@ -198,9 +202,21 @@ class Rollback(Generic[MachineT, ValueT, InputT, DataT]):
         self._restore(data)
 
     def _run(self, frame: int, cause: Cause) -> None:
-        with self.codec.caused_by(self.machine, cause):
-            self._step(frame, self._inputs[frame])
+        self._stepping = True
+        try:
+            with self.codec.caused_by(self.machine, cause):
+                self._step(frame, self._inputs[frame])
+        finally:
+            self._stepping = False
         self._states[frame] = self._state()
+
+    def _not_stepping(self, call: str) -> None:
+        """Refuse ``call`` from the step function (it would run frames inside a frame)."""
+        if self._stepping:
+            raise UsageError(
+                f"{call}() called from the step function: the step simulates one frame; "
+                "advance, confirm and correct from the game loop"
+            )
 
     def _replay(self, start: int, state: tuple[ValueT, DataT]) -> int:
         """Re-run frames after ``start`` up to now; return how many."""
