@@ -187,6 +187,15 @@ def stateful(**body: Any) -> Structure:
         ({"net_fields": [net.UInt(3)]}, "^X.net_fields must be a tuple of statetree.net fields"),
         ({"net_fields": (net.UInt(3),)}, "^X declares net_fields but no net_payload"),
         (
+            {
+                "net_fields": (net.UInt(3),),
+                "net_payload": lambda self: (1,),
+                "on_enter": lambda self, level: None,
+                "net_validate": lambda cls, level: None,
+            },
+            r"^X\.net_validate must be a classmethod \(it checks a payload received",
+        ),
+        (
             {"net_fields": (net.UInt(3),), "net_payload": tuple, "on_enter": lambda self: None},
             r"^X.on_enter\(self\) cannot take the 1 argument\(s\) X.net_fields declares "
             r"\(.+\): a received configuration enters",  # in parentheses: Python's reason

@@ -79,8 +79,8 @@ class PayloadSpec:
 
         Raises:
             DefinitionError: ``net_fields`` is not a tuple of fields, ``net_payload`` is
-                missing, or ``on_enter`` cannot take the declared arguments (or requires
-                arguments that are not declared).
+                missing, ``net_validate`` is not a classmethod, or ``on_enter`` cannot take
+                the declared arguments (or requires arguments that are not declared).
         """
         fields = _declared_fields(state_class)
         label = state_class.__qualname__
@@ -89,6 +89,12 @@ class PayloadSpec:
                 f"{label} declares net_fields but no net_payload(self) returning their values"
             )
         validate = getattr(state_class, "net_validate", None)
+        declared = inspect.getattr_static(state_class, "net_validate", None)
+        if validate is not None and not isinstance(declared, (classmethod, staticmethod)):
+            raise DefinitionError(
+                f"{label}.net_validate must be a classmethod (it checks a payload received "
+                "before any state exists): put @classmethod above it"
+            )
         names = tuple(
             f"{state_class.__name__}.{n}" for n in _parameter_names(state_class, len(fields))
         )
