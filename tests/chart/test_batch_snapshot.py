@@ -27,7 +27,7 @@ from statetree.chart import (
 )
 from statetree.chart.batch.arrays import NDArray
 from statetree.chart.batch.snapshot import MAGIC
-from statetree.errors import DecodeError
+from statetree.errors import DecodeError, UsageError
 
 SHARD_STEPS = st.lists(steps(spawning=False), max_size=8)
 
@@ -296,4 +296,16 @@ def test_an_event_held_in_a_snapshot_must_be_a_level_trigger() -> None:
     assert str(refused.value) == (
         "the snapshot holds timer Look, which is no level trigger of chart 'Guard' (its level "
         "kinds: held)"
+    )
+
+
+def test_a_restore_is_given_a_snapshot_not_its_bytes() -> None:
+    batch = _guards()
+    data = batch.snapshot().to_bytes()
+
+    with pytest.raises(UsageError) as refused:
+        ChartBatch.restore(data, batch.chart, {})  # type: ignore[arg-type]
+
+    assert str(refused.value) == (
+        "a BatchSnapshot is needed, got bytes: read bytes with BatchSnapshot.from_bytes(data)"
     )

@@ -14,7 +14,7 @@ from typing import Any
 
 from statetree.chart.batch.agents import Agents
 from statetree.chart.batch.arrays import Bools, Floats, NDArray, np
-from statetree.chart.batch.snapshot import BatchSnapshot, fingerprint
+from statetree.chart.batch.snapshot import BatchSnapshot, fingerprint, snapshot_given
 from statetree.chart.batch.table import LEVELS, Table, table_of
 from statetree.chart.compile import CompiledChart
 from statetree.chart.events import Event
@@ -109,7 +109,9 @@ def agents_of(snapshot: BatchSnapshot, compiled: CompiledChart, bound: int) -> t
     Raises:
         DecodeError: the snapshot is of another chart, or does not fit it, or an agent is
             impossible.
+        UsageError: ``snapshot`` is not a snapshot.
     """
+    snapshot = snapshot_given(snapshot)
     if snapshot.chart != fingerprint(compiled.chart):
         raise DecodeError(
             f"the snapshot is of another chart than {compiled.chart.name!r} "

@@ -23,7 +23,7 @@ from statetree.chart.events import Event
 from statetree.chart.model import Chart
 from statetree.errors import DecodeError, UsageError
 
-__all__ = ["BatchSnapshot", "fingerprint"]
+__all__ = ["BatchSnapshot", "fingerprint", "snapshot_given"]
 
 ARRAYS = ("alive", "active", "history", "held", "clock", "due", "sequence")
 """The per-agent arrays, in the order their bytes are written; the agent is the last axis."""
@@ -255,3 +255,19 @@ def _checked_shapes(arrays: dict[str, NDArray[Any]]) -> dict[str, NDArray[Any]]:
         if arrays[name].view(np.uint8).max(initial=0) > 1:
             raise DecodeError(f"batch snapshot array {name!r} holds values that are not booleans")
     return arrays
+
+
+def snapshot_given(value: object) -> BatchSnapshot:
+    """``value``, checked to be a snapshot (what a restore takes).
+
+    Raises:
+        UsageError: it is something else (its bytes, say).
+    """
+    if not isinstance(value, BatchSnapshot):
+        hint = (
+            ": read bytes with BatchSnapshot.from_bytes(data)"
+            if isinstance(value, (bytes, bytearray, memoryview))
+            else ""
+        )
+        raise UsageError(f"a BatchSnapshot is needed, got {type(value).__name__}{hint}")
+    return value

@@ -19,7 +19,7 @@ from numpy.typing import ArrayLike
 from statetree.chart.actions import ActionCall
 from statetree.chart.batch.actions import BatchCall
 from statetree.chart.batch.errors import BatchLoopError
-from statetree.chart.batch.snapshot import BatchSnapshot
+from statetree.chart.batch.snapshot import BatchSnapshot, snapshot_given
 from statetree.chart.batch.table import Table, table_of
 from statetree.chart.compile import CompiledChart, compile_chart
 from statetree.chart.events import Event, time_step
@@ -297,7 +297,7 @@ class ChartProgram:
             UsageError: its agents hold levels the chart does not use, or are in
                 situations this program's table lacks (see :meth:`covering`).
         """
-        return convert.restore(self, snapshot)
+        return convert.restore(self, snapshot_given(snapshot))
 
     def covering(self, snapshot: BatchSnapshot) -> ChartProgram:
         """A program of this chart whose table holds every agent of ``snapshot`` (this one

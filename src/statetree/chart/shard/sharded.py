@@ -18,6 +18,7 @@ from numpy.typing import ArrayLike, DTypeLike, NDArray
 
 from statetree.chart.batch import BatchSnapshot, ChartBatch
 from statetree.chart.batch.entities import count_of
+from statetree.chart.batch.snapshot import snapshot_given
 from statetree.chart.compile import CompiledChart, compile_chart
 from statetree.chart.events import Event
 from statetree.chart.model import Chart
@@ -149,6 +150,7 @@ class ShardedBatch(ShardedReadings):
         Raises:
             DecodeError: the snapshot is of another chart, or its arrays are impossible.
         """
+        snapshot = snapshot_given(snapshot)
         compiled = chart if isinstance(chart, CompiledChart) else compile_chart(chart)
         stubs = dict.fromkeys(compiled.host_actions, _nothing)
         ChartBatch.restore(take(snapshot, np.zeros(0, np.intp)), compiled, stubs)  # its chart
