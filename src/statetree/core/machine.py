@@ -20,7 +20,7 @@ from statetree.core.settle import (
     pop_to,
     settle,
 )
-from statetree.core.state import HAS_UPDATE, State, check_query
+from statetree.core.state import HAS_UPDATE, State, first_instance
 from statetree.core.trace import TraceLevel, trace_level
 from statetree.core.transition import INNER, SIBLING, Transition, sibling
 from statetree.core.tree import (
@@ -122,15 +122,7 @@ class MachineCore(Options):
 
     def _find(self, cls: type[S], call: str) -> S | None:
         """The first active instance of ``cls``, for the query ``call``."""
-        try:
-            for state in self.walk() if self._regions() else self._stack:
-                if isinstance(state, cls):
-                    return state
-        except TypeError:
-            check_query(cls, call)
-            raise
-        check_query(cls, call)
-        return None
+        return first_instance(self.walk() if self._regions() else self._stack, cls, call)
 
     def _regions(self) -> Regions:
         return self._extras.regions if self._extras else {}

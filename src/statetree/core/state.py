@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, TypeVar
 
 from statetree.core.cause import Cause
@@ -37,6 +38,24 @@ except ModuleNotFoundError:  # only compiling the core needs Cython
 else:
     COMPILED = cython.compiled
 """Whether the core runs compiled (its modules are compiled together, or none is)."""
+
+
+def first_instance(states: Iterable[object], cls: type[S], call: str) -> S | None:
+    """The first of ``states`` that is a ``cls``, or ``None``: the answer of the query
+    ``call``.
+
+    Raises:
+        UsageError: ``cls`` is not a class (nor a tuple of classes).
+    """
+    try:
+        for state in states:
+            if isinstance(state, cls):
+                return state
+    except TypeError:
+        check_query(cls, call)
+        raise
+    check_query(cls, call)
+    return None
 
 
 def check_query(cls: object, call: str) -> None:
@@ -181,39 +200,16 @@ class State(StateCore, Generic[OwnerT]):
 
     def get_outer_state(self, cls: type[S]) -> S | None:
         """The nearest instance of ``cls`` outside this state, or ``None``."""
-        try:
-            for state in self.machine._outer_of(self)[::-1]:
-                if isinstance(state, cls):
-                    return state
-        except TypeError:
-            check_query(cls, "get_outer_state")
-            raise
-        check_query(cls, "get_outer_state")
-        return None
+        return first_instance(self.machine._outer_of(self)[::-1], cls, "get_outer_state")
 
     def get_inner_state(self, cls: type[S]) -> S | None:
         """The nearest instance of ``cls`` inside this state (regions included), or ``None``."""
-        try:
-            for state in self.machine._inner_of(self):
-                if isinstance(state, cls):
-                    return state
-        except TypeError:
-            check_query(cls, "get_inner_state")
-            raise
-        check_query(cls, "get_inner_state")
-        return None
+        return first_instance(self.machine._inner_of(self), cls, "get_inner_state")
 
     def get_immediate_inner_state(self, cls: type[S]) -> S | None:
         """This state's immediate inner (or region root) that is a ``cls``, else ``None``."""
-        try:
-            for state in self.machine._immediate_inner_of(self):
-                if isinstance(state, cls):
-                    return state
-        except TypeError:
-            check_query(cls, "get_immediate_inner_state")
-            raise
-        check_query(cls, "get_immediate_inner_state")
-        return None
+        inners = self.machine._immediate_inner_of(self)
+        return first_instance(inners, cls, "get_immediate_inner_state")
 
     def is_in_state(self, cls: type[State[Any]]) -> bool:
         """Whether an instance of ``cls`` is anywhere on the stack."""
