@@ -278,3 +278,25 @@ def test_none_is_not_an_event() -> None:
             f"{look.__name__}(None) on machine 'M': None is not an event kind; give a "
             "class, a string, an enum member or a value"
         )
+
+
+@dataclass(frozen=True)
+class Heal:
+    amount: int
+
+
+def test_a_tuple_of_classes_takes_an_instance_of_any_and_a_tuple_value_by_equality() -> None:
+    taken: list[object] = []
+
+    class Taker(st.State[list[str]]):
+        def transition(self) -> st.Transition | None:
+            taken.append(self.take((Hit, Heal)))
+            taken.append(self.take(("combo", 2)))
+            return None
+
+    machine = st.StateMachine(Taker, [])
+    machine.post(Heal(3))
+    machine.post(("combo", 2))
+    machine.process_state_transitions()
+
+    assert taken == [Heal(3), ("combo", 2)]

@@ -146,3 +146,10 @@ def test_numpy_integers_are_written_as_integers_and_other_values_are_refused() -
         assert str(refused.value) == message
     with pytest.raises(UsageError, match=r"^a width of bits is 0 or more, got -1$"):
         BitReader(b"\x00").read_uint(-1)
+
+
+@pytest.mark.parametrize("data", ["\x00", None, [0]])
+def test_a_packet_is_bytes(data: object) -> None:
+    with pytest.raises(UsageError) as refused:
+        BitReader(data)  # type: ignore[arg-type]
+    assert str(refused.value) == f"a packet is bytes, got {type(data).__name__}"

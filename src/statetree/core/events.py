@@ -23,14 +23,22 @@ __all__ = ["caused_by", "find_event", "frame_time", "matches", "seconds"]
 
 
 def matches(event: object, kind: object) -> bool:
-    """Whether ``event`` is of ``kind``: an instance of it when ``kind`` is a class, else
-    equal to it (a string, an enum member, a value).
+    """Whether ``event`` is of ``kind``: an instance of it when ``kind`` is a class (or of
+    one of them, for a tuple of classes), else equal to it (a string, an enum member, a
+    value).
 
     Raises:
         UsageError: ``==`` gives no truth value (it raised, or gave something whose truth
             raised); the exception it raised is the cause.
     """
     if isinstance(kind, type) and isinstance(event, kind):
+        return True
+    if (
+        isinstance(kind, tuple)
+        and kind
+        and all(isinstance(each, type) for each in kind)
+        and isinstance(event, kind)
+    ):  # a tuple of classes: an instance of any of them, as isinstance reads it
         return True
     # == may give any object (NumPy scalars give numpy.bool): its truth is what counts.
     # operator.eq keeps it an object in compiled code too, where == is taken as a bool.

@@ -151,9 +151,9 @@ class State(StateCore, Generic[OwnerT]):
     # -- one-shot events and time in state ---------------------------------------------------
 
     def received(self, kind: object) -> Any:
-        """The oldest pending event of ``kind`` (an instance of it, if it is a class; else an
-        event for which ``event == kind`` is true), left for other states to see too;
-        ``None`` if there is none.
+        """The oldest pending event of ``kind`` (an instance of it, if it is a class or a
+        tuple of classes; else an event for which ``event == kind`` is true), left for other
+        states to see too; ``None`` if there is none.
 
         Raises:
             UsageError: ``kind`` is ``None``, or ``==`` with a pending event gives no truth

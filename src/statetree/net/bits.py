@@ -118,6 +118,8 @@ class BitReader:
     __slots__ = ("_data", "_position", "_size")
 
     def __init__(self, data: bytes | bytearray | memoryview) -> None:
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise UsageError(f"a packet is bytes, got {type(data).__name__}")
         self._data = bytes(data)
         self._size = 8 * len(self._data)
         self._position = 0
