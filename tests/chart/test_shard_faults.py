@@ -197,7 +197,7 @@ def test_bad_batches_are_refused_before_any_actor_starts() -> None:
         ShardedBatch(GUARD, 4, HANDLERS, shards=2, address="nowhere")
     with pytest.raises(UsageError, match=r"at least 0 agents, got 2\.5"):
         ShardedBatch(GUARD, 2.5, HANDLERS, shards=2)  # type: ignore[arg-type]
-    with pytest.raises(UsageError, match=r"at least 1 shard \(or a ShardPool\), got 2.0"):
+    with pytest.raises(UsageError, match=r"at least 1 shard, got 2\.0"):
         ShardedBatch(GUARD, 4, HANDLERS, shards=2.0)  # type: ignore[arg-type]
     with pytest.raises(UsageError, match=r"^step must be callable, got 42 \(int\)$"):
         ShardedBatch(GUARD, 4, HANDLERS, shards=2, step=42)  # type: ignore[arg-type]

@@ -88,7 +88,7 @@ class ShardedBatch(ShardedReadings):
         size = count_of(size, "a batch needs a count of at least 0 agents")
         compiled = chart if isinstance(chart, CompiledChart) else compile_chart(chart)
         if not isinstance(shards, ShardPool):
-            shards = count_of(shards, "a sharded batch needs at least 1 shard (or a ShardPool)")
+            shards = count_of(shards, "a sharded batch needs at least 1 shard")
         count = shards if isinstance(shards, int) else len(shards)
         setup = ShardSetup.of(
             compiled, handlers, count, columns, step=step, name=name, bound=max_transitions
