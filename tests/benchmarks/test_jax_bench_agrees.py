@@ -13,7 +13,7 @@ from types import ModuleType
 
 import pytest
 
-pytest.importorskip("jax")
+pytest.importorskip("jax", reason="JAX programs need the jax extra (Python 3.11+)")
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 

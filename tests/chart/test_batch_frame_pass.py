@@ -37,7 +37,7 @@ FIGHTER = b.chart(
 
 @pytest.mark.parametrize("backend", ["numba", "numpy"])
 def test_a_crowd_spawned_over_frames_plays_frames_as_its_machines(backend: str) -> None:
-    pytest.importorskip(backend)
+    pytest.importorskip(backend, reason=f"the {backend} pass needs {backend} (the batch extra)")
     twins = Twins(FIGHTER, 300, backend=backend)  # more host calls a frame than 64 rows
     twins.play(Step("start", tuple(range(300))))
     random = np.random.default_rng(7)
@@ -69,7 +69,7 @@ def _rooms(count: int) -> Chart:
 
 @pytest.mark.parametrize("backend", ["numba", "numpy"])
 def test_situation_numbers_past_one_byte_keep_every_agent_as_its_machine(backend: str) -> None:
-    pytest.importorskip(backend)
+    pytest.importorskip(backend, reason=f"the {backend} pass needs {backend} (the batch extra)")
     chart = _rooms(6)
     batch = ChartBatch(chart, 6, backend=backend)
     machines = [ChartMachine(chart) for _ in range(6)]

@@ -344,7 +344,7 @@ def test_every_engine_runs_the_pattern_chart_as_the_written_out_one() -> None:
     ],
 )
 def test_what_the_schema_rejects_of_patterns_the_loader_rejects(data: dict[str, object]) -> None:
-    jsonschema = pytest.importorskip("jsonschema")
+    jsonschema = pytest.importorskip("jsonschema", reason="needs jsonschema (the test extra)")
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(data, schema())
     with pytest.raises(ChartError):
@@ -352,7 +352,7 @@ def test_what_the_schema_rejects_of_patterns_the_loader_rejects(data: dict[str, 
 
 
 def test_the_schema_accepts_patterns_uses_and_imports() -> None:
-    jsonschema = pytest.importorskip("jsonschema")
+    jsonschema = pytest.importorskip("jsonschema", reason="needs jsonschema (the test extra)")
     for chart in (example("combo_attack.yaml"), loads(GENERIC, "yaml", LAMP)):
         jsonschema.validate(to_data(chart), schema())
     jsonschema.validate({"imports": ["lib.yaml"], "name": "X", "root": {"use": "P"}}, schema())

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-pytest.importorskip("jax")
+pytest.importorskip("jax", reason="JAX programs need the jax extra (Python 3.11+)")
 
 from batch_strategies import MAX_AGENTS, Step, batch_charts, frame_steps
 from budget import examples

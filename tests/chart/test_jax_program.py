@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-jax = pytest.importorskip("jax")
+jax = pytest.importorskip("jax", reason="JAX programs need the jax extra (Python 3.11+)")
 
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402

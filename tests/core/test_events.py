@@ -232,7 +232,7 @@ def test_an_event_whose_equality_is_not_a_bool_is_matched_by_its_truth() -> None
 
 
 def test_numpy_numbers_are_events_like_any_other() -> None:
-    numpy = pytest.importorskip("numpy")
+    numpy = pytest.importorskip("numpy", reason="NumPy events need NumPy (the batch extra)")
     machine, lines = traced(Alive)
     inside = machine.stack[-1]
     machine.post(numpy.float64(3.0))

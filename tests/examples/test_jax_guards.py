@@ -9,8 +9,8 @@ import io
 import numpy as np
 import pytest
 
-jax = pytest.importorskip("jax")
-pytest.importorskip("ruamel.yaml")
+jax = pytest.importorskip("jax", reason="JAX programs need the jax extra (Python 3.11+)")
+pytest.importorskip("ruamel.yaml", reason="YAML charts need the chart extra")
 
 import jax_guards as game  # noqa: E402
 
