@@ -36,7 +36,6 @@ state that uses it:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeAlias, TypeVar
 
@@ -74,6 +73,7 @@ from statetree.chart.registry import (
     Param,
     Registry,
 )
+from statetree.chart.template import is_reference
 from statetree.chart.validation import validate
 
 __all__ = [
@@ -101,7 +101,6 @@ __all__ = [
 Conditions: TypeAlias = "Condition | Sequence[Condition]"
 T = TypeVar("T")
 _CONDITIONS = (TriggerDef, AllOf, AnyOf, NotOf)
-_REF = re.compile(r"\$[A-Za-z_][A-Za-z0-9_]*\Z")  # a pattern's parameter, named by ref()
 
 
 # What the loader checks of a file's shape, checked here as each piece is built: a chart
@@ -114,7 +113,7 @@ def _refused(message: str) -> ChartError:
 
 def _name(value: object, role: str) -> str:
     """``value``, a name (or a pattern parameter's :func:`ref`)."""
-    if not isinstance(value, str) or not (NAME_PATTERN.match(value) or _REF.match(value)):
+    if not isinstance(value, str) or not (NAME_PATTERN.match(value) or is_reference(value)):
         raise _refused(f"{role}: {NAME_RULE}, got {value!r}")
     return value
 

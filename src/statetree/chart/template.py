@@ -13,11 +13,16 @@ from collections.abc import Iterator, Mapping
 
 from statetree.chart.registry import ParamValue
 
-__all__ = ["as_text", "fill", "referenced", "references"]
+__all__ = ["as_text", "fill", "is_reference", "referenced", "references"]
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 _TOKEN = re.compile(rf"\$(?:\{{(?P<braced>{_NAME})\}}|(?P<bare>{_NAME})|(?P<dollar>\$))")
 _WHOLE = re.compile(rf"\$(?:\{{(?P<braced>{_NAME})\}}|(?P<bare>{_NAME}))\Z")
+
+
+def is_reference(text: str) -> bool:
+    """Whether ``text`` is one parameter's reference alone (``$name`` or ``${name}``)."""
+    return _WHOLE.match(text) is not None
 
 
 def references(text: str) -> Iterator[str | None]:

@@ -88,8 +88,8 @@ class BatchSnapshot:
             if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number < _LIMIT:
                 raise DecodeError(f"a batch snapshot's {name} must be an integer in [0, {_LIMIT})")
         arrays = self.arrays
-        if not isinstance(arrays, Mapping) or list(arrays) != list(ARRAYS):
-            raise DecodeError(f"a batch snapshot's arrays are {list(ARRAYS)}, in that order")
+        if not isinstance(arrays, Mapping) or set(arrays) != set(ARRAYS):
+            raise DecodeError(f"a batch snapshot's arrays are exactly {list(ARRAYS)}")
         for name, array in arrays.items():
             ndim = 1 if name in _ONE_AXIS else 2
             if not isinstance(array, np.ndarray) or array.ndim != ndim:
