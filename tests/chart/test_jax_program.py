@@ -7,6 +7,7 @@ import runpy
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -270,6 +271,45 @@ def test_wrong_calls_are_refused_with_what_was_wrong(crowd: ChartProgram) -> Non
         blind.host_calls(frame)
     idle = [call.state == "Character.Alive.Locomotion.Idle" for call in blind.actions]
     assert np.asarray(frame.calls).tolist() == [[row, row] for row in idle]
+
+
+def test_agents_of_another_program_and_host_reads_inside_jit_are_refused(
+    crowd: ChartProgram,
+) -> None:
+    others = ChartProgram(LOOP).init(3)  # no timer rows, where the crowd's chart has one
+    with pytest.raises(UsageError) as caught:
+        crowd.step(others, np.array([0, 1, 2]), 0.1)
+    rows = crowd.tables.fire.shape[0]
+    assert str(caught.value) == (
+        f"step(): the agents' due has shape (0, 3), where program 'Crowd' makes "
+        f"({rows}, 3) for situations of shape (3,): agents of another program?"
+    )
+    with pytest.raises(UsageError, match=r"^set_levels\(\): the agents' due has shape"):
+        crowd.set_levels(others, {}, None)
+    with pytest.raises(UsageError, match=r"step\(\) takes the agents init\(\) or a step made"):
+        crowd.step((1, 2), np.array([0]), 0.1)  # type: ignore[arg-type]
+
+    agents = crowd.init(2)
+    stray = agents._replace(situation=jnp.asarray([1, 10**6], jnp.int32))
+    known = crowd.tables.table.shape[0]
+    with pytest.raises(UsageError) as caught:
+        crowd.snapshot(stray)
+    assert str(caught.value) == (
+        f"snapshot(): agents in situations 1 to 1000000, but program 'Crowd' has "
+        f"{known}: agents of another program?"
+    )
+
+    @jax.jit
+    def read_inside(agents: Any) -> Any:
+        after, frame = crowd.step(agents, jnp.zeros(2, jnp.int32), 0.1)
+        crowd.host_calls(frame)
+        return after
+
+    with pytest.raises(UsageError, match=r"^host_calls\(\) reads arrays on the host: call it "):
+        read_inside(agents)
+    with pytest.raises(UsageError, match=r"^snapshot\(\) reads arrays on the host"):
+        jax.jit(lambda agents: crowd.snapshot(agents).size)(agents)
+    assert crowd.snapshot(agents).size == 2  # outside jit, the same calls read
 
 
 def test_processings_past_the_record_are_flagged_and_their_calls_still_reported() -> None:

@@ -187,6 +187,16 @@ def test_bad_batches_are_refused_before_any_actor_starts() -> None:
         ShardedBatch(GUARD, 4, HANDLERS, shards=0)
     with pytest.raises(UsageError, match="at least 1 shard, got 0"):
         ShardPool(0)
+    with pytest.raises(
+        UsageError, match=r"Ray refused actor_options \{'num_cpus': 1, 'num_cpu': 1\}"
+    ):
+        ShardPool(2, actor_options={"num_cpu": 1})
+    with pytest.raises(UsageError, match=r"Ray refused actor_options \{'num_cpus': -1\}"):
+        ShardedBatch(GUARD, 4, HANDLERS, shards=2, actor_options={"num_cpus": -1})
+    with pytest.raises(UsageError, match="actor_options must be a mapping of Ray's options"):
+        ShardPool(2, actor_options=[("num_cpus", 1)])  # type: ignore[arg-type]
+    with pytest.raises(UsageError, match="timeout must be a number of seconds above 0, got 0"):
+        ShardPool(2, timeout=0)
     with pytest.raises(UsageError, match="at least 0 agents, got -1"):
         ShardedBatch(GUARD, -1, HANDLERS, shards=2)
     with pytest.raises(HandlerError, match="play_animation"):

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
+import pickle
+
 import pytest
 from core_support import Logged, Recorder, names
 
@@ -231,3 +234,57 @@ def test_an_exited_region_is_entered_again_by_its_host(owner: Recorder) -> None:
     machine.process_state_transitions()
     assert names(machine) == ["Alive", "Upper", "Idle", "Lower", "Stand"]
     assert owner.log == ["Stand.exit", "Lower.exit", "Lower.enter", "Stand.enter"]
+
+
+@dataclasses.dataclass
+class Deck(Logged):
+    """A region host that any other deck equals (a dataclass's ``==``), so it has no hash."""
+
+    cards: int = 0
+
+    def transition(self) -> st.Transition | None:
+        return st.concurrent(Left, Right)
+
+
+class Left(Logged):
+    def transition(self) -> st.Transition | None:
+        decks = [s for s in self.machine.walk() if isinstance(s, Deck)]
+        return st.inner_entry(Deck) if len(decks) < 2 else None
+
+
+class Right(Logged):
+    pass
+
+
+def test_hosts_that_compare_equal_or_have_no_hash_keep_their_own_regions(owner: Recorder) -> None:
+    machine = st.StateMachine(Deck, owner)
+    machine.process_state_transitions()
+    outer, inner = (s for s in machine.walk() if isinstance(s, Deck))
+    assert outer == inner and outer is not inner
+    assert [type(s).__name__ for s in machine.walk()] == [
+        "Deck",
+        "Left",
+        "Deck",
+        "Left",
+        "Right",
+        "Right",
+    ]
+    assert [[type(s).__name__ for s in r] for r in machine.regions(outer)] == [
+        ["Left", "Deck"],
+        ["Right"],
+    ]
+    assert [[type(s).__name__ for s in r] for r in machine.regions(inner)] == [["Left"], ["Right"]]
+
+    copy = pickle.loads(pickle.dumps(machine))
+    assert [type(s).__name__ for s in copy.walk()] == [type(s).__name__ for s in machine.walk()]
+
+    owner.log.clear()
+    machine.stop()
+    assert owner.log == [
+        "Right.exit",
+        "Right.exit",
+        "Left.exit",
+        "Deck.exit",
+        "Left.exit",
+        "Deck.exit",
+    ]

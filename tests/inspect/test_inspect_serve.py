@@ -332,7 +332,8 @@ def test_a_port_out_of_range_is_a_usage_error() -> None:
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
-        (["--port", "99999"], "port must be from 0 (any free port) to 65535; got 99999"),
+        (["--port", "99999"], "--port must be from 0 (any free port) to 65535; got 99999"),
+        (["--rate", "500"], "--rate must be from 0.5 to 120 updates per second, got 500.0"),
         (["--fps", "0"], "--fps must be a number of frames per second above 0, up to 1000; got 0"),
         (
             ["--fps", "-5"],

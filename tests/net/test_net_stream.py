@@ -161,3 +161,30 @@ def test_random_bytes_are_refused_or_read_back_exactly(
     except PacketError:
         return
     assert net.pack_values(zip(codecs, values, strict=True)) == data
+
+
+def test_pairs_and_codecs_of_the_wrong_shape_are_named() -> None:
+    hero = machine(Hero.Alive)
+    codec = Codec.path(HERO)
+    with pytest.raises(UsageError) as caught:
+        net.pack([codec, hero])  # type: ignore[list-item]
+    assert str(caught.value).startswith("pack() takes (codec, machine) pairs; item 0 is ")
+    with pytest.raises(UsageError) as caught:
+        net.pack_values([(codec.capture(hero), codec)])
+    assert str(caught.value).startswith("pack_values() takes (codec, value) pairs; item 0 is ")
+    data = net.pack([(codec, hero)])
+    with pytest.raises(UsageError) as caught:
+        net.unpack(data, codec)  # type: ignore[arg-type]
+    assert str(caught.value).startswith(
+        "unpack() takes a sequence of codecs, one per machine in the packet; got "
+    )
+    with pytest.raises(UsageError, match=r"^unpack\(\): codecs\[1\] is 'hero', not a codec$"):
+        net.unpack(data, [codec, "hero"])  # type: ignore[list-item]
+    assert net.unpack(data, [codec]) == [codec.capture(hero)]
+
+
+def test_a_schema_diff_compares_texts() -> None:
+    with pytest.raises(
+        UsageError, match=r"compares schema texts \(schema_text\(schema\)\), got dict"
+    ):
+        net.schema_diff({}, "", "a", "b")  # type: ignore[arg-type]

@@ -15,7 +15,14 @@ from statetree.cli.structures import add_registry_argument, is_chart_file, load_
 from statetree.errors import StateTreeError
 from statetree.inspect.adapters import InspectError
 from statetree.inspect.chart_world import ChartWorld
-from statetree.inspect.serving import DEFAULT_HOST, DEFAULT_PORT, Inspector, check_port, serve
+from statetree.inspect.serving import (
+    DEFAULT_HOST,
+    DEFAULT_PORT,
+    Inspector,
+    check_port,
+    check_rate,
+    serve,
+)
 from statetree.inspect.simulation import Simulation, Still, load_simulation
 from statetree.targets import LoadError, existing_file, raised_at
 
@@ -93,7 +100,11 @@ def _check_fps(fps: float) -> None:
 
 def _check(args: argparse.Namespace) -> None:
     """Refuse arguments that cannot work before anything is loaded or served."""
-    check_port(args.port)
+    try:
+        check_port(args.port)
+        check_rate(args.rate)
+    except InspectError as error:  # the library names the argument; here it is an option
+        raise InspectError(f"--{error}") from None
     _check_fps(args.fps)
     if args.frames is not None and args.frames < 0:
         raise InspectError(f"--frames must be 0 or more; got {args.frames}")

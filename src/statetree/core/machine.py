@@ -79,7 +79,7 @@ class MachineCore(Options):
 
     def regions(self, host: State[Any]) -> tuple[tuple[State[Any], ...], ...]:
         """The region stacks of ``host`` (empty unless it entered ``st.concurrent``)."""
-        return tuple(tuple(region) for region in self._regions().get(host, ()))
+        return tuple(tuple(region) for region in self._regions().get(id(host), ()))
 
     @property
     def active_names(self) -> tuple[str, ...]:

@@ -59,9 +59,7 @@ def machine_state(machine: MachineCore) -> dict[str, Any]:
         "name": machine.name,
         "owner": machine.owner,
         "stack": machine._stack,
-        "regions": [(h, extras.regions[h]) for h in states if h in extras.regions]
-        if extras.regions  # no lookup without regions: a state class may be unhashable
-        else [],
+        "regions": [(h, extras.regions[id(h)]) for h in states if id(h) in extras.regions],
         "values": [(s, extras.saved[id(s)]) for s in states if id(s) in extras.saved],
         "timers": None if timers is None else [(s, timers[id(s)]) for s in states],
         "events": list(extras.events),
@@ -87,7 +85,7 @@ def set_machine_state(machine: MachineCore, saved: dict[str, Any]) -> None:
     machine._fresh(saved["initial"], saved["name"], saved["owner"], saved["stack"])
     set_attributes(machine, saved["attributes"])
     extras = Extras()
-    extras.regions = {host: stacks for host, stacks in saved["regions"]}
+    extras.regions = {id(host): stacks for host, stacks in saved["regions"]}
     extras.saved = {id(state): values for state, values in saved["values"]}
     timers = saved["timers"]
     extras.timers = None if timers is None else {id(s): time for s, time in timers}

@@ -283,7 +283,7 @@ def not_a_transition(state: object, returned: object) -> TransitionTargetError:
 
 def _hosts(regions: Regions, state: State[Any], kind: TransitionKind) -> bool:
     """Whether ``state`` hosts regions (for ``concurrent``: all of them active)."""
-    stacks = regions.get(state)
+    stacks = regions.get(id(state))
     if stacks is None:
         return False
     return kind is not CONCURRENT or all(stacks)
@@ -292,7 +292,7 @@ def _hosts(regions: Regions, state: State[Any], kind: TransitionKind) -> bool:
 def _first_change_in_regions(host: State[Any], regions: Regions, base: int) -> Found:
     """The first change, region by region, of ``host``'s regions (and theirs, in turn),
     whose roots are at depth ``base``."""
-    for region in regions.get(host, ()):
+    for region in regions.get(id(host), ()):
         found = next_change(region, regions, base)
         if found[0] is not None:
             return found
@@ -313,17 +313,17 @@ def exit_regions(machine: MachineCore, host: State[Any]) -> None:
     extras = machine._extras
     if extras is None:
         return
-    stacks = extras.regions.get(host)
+    stacks = extras.regions.get(id(host))
     if stacks is None:
         return
     for region in stacks[::-1]:
         pop_to(machine, region, 0)
-    del extras.regions[host]
+    del extras.regions[id(host)]
 
 
 def _enter_regions(machine: MachineCore, host: State[Any], chosen: Transition, depth: int) -> None:
     """Enter the root of each region of ``host`` that is not active, at ``depth``."""
-    stacks = machine._extra().regions.setdefault(host, [])
+    stacks = machine._extra().regions.setdefault(id(host), [])
     for position, root in enumerate(chosen.regions):
         if position == len(stacks):
             stacks.append([])

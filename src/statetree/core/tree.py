@@ -2,7 +2,8 @@
 
 A state that entered concurrent regions (``st.concurrent(...)``) is always the last of its
 stack; each of its regions is a stack of its own. These helpers walk that tree without
-changing it. ``regions`` maps each such host state to its region stacks.
+changing it. ``regions`` maps each such host state, by identity (``id``), to its region
+stacks: states compare by identity, and a state class may define ``==`` or be unhashable.
 """
 
 from __future__ import annotations
@@ -15,14 +16,15 @@ from statetree.core.state import State
 __all__ = ["Regions", "ancestors", "descendants", "home_of", "index_in", "walk"]
 
 Stack = list[State[Any]]
-Regions = dict[State[Any], list[Stack]]
+Regions = dict[int, list[Stack]]
+"""Each host state's region stacks, by the host's ``id``."""
 
 
 def walk(stack: Stack, regions: Regions) -> Iterator[State[Any]]:
     """Every state, depth first: a stack's states in order, then its host's regions."""
     yield from stack
-    if stack and regions:  # no lookup without regions: a state class may be unhashable
-        for region in regions.get(stack[-1], ()):
+    if stack and regions:
+        for region in regions.get(id(stack[-1]), ()):
             yield from walk(region, regions)
 
 
@@ -40,7 +42,7 @@ def home_of(state: State[Any], stack: Stack, regions: Regions) -> tuple[Stack, .
     if index_in(stack, state) >= 0:
         return (stack,)
     if stack and regions:
-        for region in regions.get(stack[-1], ()):
+        for region in regions.get(id(stack[-1]), ()):
             chain = home_of(state, region, regions)
             if chain is not None:
                 return (stack, *chain)
@@ -65,7 +67,7 @@ def descendants(state: State[Any], stack: Stack, regions: Regions) -> Iterator[S
     home = chain[-1]
     below = home[index_in(home, state) + 1 :]
     yield from below
-    for region in regions.get(home[-1], ()) if regions else ():
+    for region in regions.get(id(home[-1]), ()) if regions else ():
         yield from walk(region, regions)
 
 
@@ -78,4 +80,4 @@ def immediate_inners(state: State[Any], stack: Stack, regions: Regions) -> list[
     index = index_in(home, state)
     if index + 1 < len(home):
         return [home[index + 1]]
-    return [region[0] for region in (regions.get(state, ()) if regions else ()) if region]
+    return [region[0] for region in (regions.get(id(state), ()) if regions else ()) if region]

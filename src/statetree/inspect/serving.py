@@ -61,6 +61,16 @@ def check_port(port: object) -> None:
         raise InspectError(f"port must be from 0 (any free port) to 65535; got {port!r}")
 
 
+def check_rate(rate: object) -> None:
+    """Refuse an update rate pages cannot be sent at.
+
+    Raises:
+        InspectError: ``rate`` is not a number of updates per second from 0.5 to 120.
+    """
+    if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 0.5 <= rate <= 120:
+        raise InspectError(f"rate must be from 0.5 to 120 updates per second, got {rate!r}")
+
+
 def _listen(address: ipaddress.IPv4Address | ipaddress.IPv6Address, port: int) -> socket.socket:
     check_port(port)
     family = socket.AF_INET6 if address.version == 6 else socket.AF_INET
@@ -158,8 +168,7 @@ def serve(
             installed.
         ServeError: the port is taken, or the server did not start in time.
     """
-    if not 0.5 <= rate <= 120:
-        raise InspectError(f"rate must be from 0.5 to 120 updates per second, got {rate}")
+    check_rate(rate)
     hub = Hub(machines)
     module = _server_module()
     address = _address(host)

@@ -16,6 +16,7 @@ import json
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from statetree.errors import UsageError
 from statetree.net.fields import Field
 from statetree.net.path_codec import PathHeader
 from statetree.net.plan import all_picks
@@ -175,7 +176,17 @@ def schema_text(schema: dict[str, Any]) -> str:
 
 
 def schema_diff(expected: str, actual: str, expected_name: str, actual_name: str) -> str:
-    """A unified diff of two schema texts (empty when they are the same)."""
+    """A unified diff of two schema texts (empty when they are the same).
+
+    Raises:
+        UsageError: a schema is not text (see :func:`schema_text`).
+    """
+    for text in (expected, actual):
+        if not isinstance(text, str):
+            raise UsageError(
+                "schema_diff() compares schema texts (schema_text(schema)), "
+                f"got {type(text).__name__}"
+            )
     lines = difflib.unified_diff(
         expected.splitlines(keepends=True),
         actual.splitlines(keepends=True),

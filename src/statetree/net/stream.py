@@ -21,6 +21,7 @@ its handshake instead.
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -103,6 +104,13 @@ def _packed(
     items: Iterable[tuple[MachineCodec[Any, Any], Any]], stamp_bits: int, *, machines: bool
 ) -> bytes:
     pairs = list(items)
+    name = "pack" if machines else "pack_values"
+    for index, pair in enumerate(pairs):
+        if not (isinstance(pair, tuple) and len(pair) == 2 and _is_codec(pair[0])):
+            held = "machine" if machines else "value"
+            raise UsageError(
+                f"{name}() takes (codec, {held}) pairs; item {index} is {reprlib.repr(pair)}"
+            )
     writer = BitWriter()
     if stamp_bits:
         write_stamp(writer, (codec for codec, _ in pairs), stamp_bits)
@@ -129,6 +137,14 @@ def unpack(
         PacketError: a value does not decode (naming the machine's index, the bit and the
             state), the stamp differs, or the packet is shorter or longer.
     """
+    if _is_codec(codecs) or not isinstance(codecs, Sequence):
+        raise UsageError(
+            f"unpack() takes a sequence of codecs, one per machine in the packet; got "
+            f"{reprlib.repr(codecs)}"
+        )
+    for index, codec in enumerate(codecs):
+        if not _is_codec(codec):
+            raise UsageError(f"unpack(): codecs[{index}] is {reprlib.repr(codec)}, not a codec")
     reader = BitReader(data)
     if stamp_bits:
         read_stamp(reader, codecs, stamp_bits)
@@ -140,3 +156,7 @@ def unpack(
             raise error.of_machine(index) from None
     reader.finish()
     return values
+
+
+def _is_codec(value: object) -> bool:
+    return all(callable(getattr(value, name, None)) for name in ("write", "read", "write_value"))

@@ -12,6 +12,7 @@ from statetree.chart.batch.agents import Agents as Slots
 from statetree.chart.batch.convert import agents_of, snapshot_of
 from statetree.chart.batch.snapshot import BatchSnapshot
 from statetree.chart.jax.engine import Agents
+from statetree.chart.jax.host import on_host
 from statetree.errors import UsageError
 
 if TYPE_CHECKING:
@@ -22,13 +23,20 @@ __all__ = ["covers", "restore", "snapshot"]
 
 def snapshot(program: ChartProgram, agents: Agents) -> BatchSnapshot:
     """``agents`` (one environment's) as a snapshot."""
-    situation, clock, due, order = (np.asarray(array) for array in agents)
+    situation, clock, due, order = (on_host(array, "snapshot()") for array in agents)
     if situation.ndim != 1:
         raise UsageError(
             "snapshot() takes the agents of one environment: index their batch axes first "
             f"(situations of shape {situation.shape})"
         )
     table = program.table
+    known = program.tables.table.shape[0]
+    if situation.size and not (situation.min() >= 0 and situation.max() < known):
+        raise UsageError(
+            f"snapshot(): agents in situations {int(situation.min())} to "
+            f"{int(situation.max())}, but program {program.name!r} has {known}: agents of "
+            "another program?"
+        )
     layout = table.layout
     count = situation.size
     slots = Slots(count, layout.rows, layout.ordered)

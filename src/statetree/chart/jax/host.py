@@ -19,11 +19,26 @@ from statetree.errors import UsageError
 if TYPE_CHECKING:
     from statetree.chart.jax.program import ChartProgram
 
-__all__ = ["calls", "loop_error"]
+__all__ = ["calls", "loop_error", "on_host"]
+
+
+def on_host(array: Any, what: str) -> np.ndarray[Any, Any]:
+    """``array`` as a NumPy array, read on the host.
+
+    Raises:
+        UsageError: ``array`` is traced (``what`` was called inside ``jax.jit``).
+    """
+    try:
+        return np.asarray(array)
+    except jax.errors.TracerArrayConversionError:
+        raise UsageError(
+            f"{what} reads arrays on the host: call it outside jax.jit (and vmap, scan), on "
+            "what the jitted function returned"
+        ) from None
 
 
 def _one(array: Any, what: str, ndim: int) -> np.ndarray[Any, Any]:
-    found = np.asarray(array)
+    found = on_host(array, what)
     if found.ndim != ndim:
         raise UsageError(
             f"{what} takes the frame of one environment: index its batch axes first "

@@ -169,6 +169,7 @@ class ChartProgram:
         Raises:
             UsageError: ``choices`` is not one integer per agent, or ``dt`` is wrong.
         """
+        self._fit(agents, "step()")
         if not isinstance(dt, jax.Array):
             dt = time_step(dt, "step")
         picks = jnp.asarray(choices)
@@ -202,6 +203,7 @@ class ChartProgram:
             UsageError: an event is not a level trigger of the chart, or a value or ``where``
                 is not a boolean, or one boolean per agent.
         """
+        self._fit(agents, "set_levels()")
         count = agents.situation.shape[-1]
         bits, given = jnp.zeros((), jnp.int32), 0
         for event, on in levels.items():
@@ -215,6 +217,30 @@ class ChartProgram:
         return engine.set_levels(
             self.tables, agents, bits, named, record=self.record, actions=len(self.actions)
         )
+
+    def _fit(self, agents: Agents, what: str) -> None:
+        """Refuse agents whose arrays are not shaped as this program's (its ``init``'s).
+
+        Raises:
+            UsageError: not :class:`Agents`, or of another chart's timers or shape.
+        """
+        if not isinstance(agents, Agents):
+            raise UsageError(f"{what} takes the agents init() or a step made, got {agents!r}")
+        shape = jnp.shape(agents.situation)
+        rows = self.tables.fire.shape[0]
+        wanted = {
+            "clock": shape,
+            "due": (*shape[:-1], rows, *shape[-1:]),
+            "order": (*shape[:-1], rows if rows > 1 else 0, *shape[-1:]),
+        }
+        for field, expected in wanted.items():
+            found = jnp.shape(getattr(agents, field))
+            if not shape or found != expected:
+                raise UsageError(
+                    f"{what}: the agents' {field} has shape {found}, where program "
+                    f"{self.name!r} makes {expected} for situations of shape {shape}: agents "
+                    "of another program?"
+                )
 
     # -- reads -------------------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from statetree.chart.batch.entities import count_of
 from statetree.chart.shard.actor import ShardActor
 from statetree.chart.shard.errors import ShardError
 from statetree.errors import UsageError
@@ -144,7 +145,8 @@ class ShardPool:
         timeout: seconds to wait for the actors to start.
 
     Raises:
-        UsageError: ``count`` is below 1.
+        UsageError: ``count`` is below 1, ``timeout`` is not above 0, or Ray refuses
+            ``actor_options``.
         ShardError: the cluster cannot be reached, or the actors did not start in time.
     """
 
@@ -156,12 +158,22 @@ class ShardPool:
         actor_options: Mapping[str, Any] | None = None,
         timeout: float = 120.0,
     ) -> None:
-        if count < 1:
+        if count_of(count, "a sharded batch needs at least 1 shard") < 1:
             raise UsageError(f"a sharded batch needs at least 1 shard, got {count}")
-        connect(address, count)
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
+            raise UsageError(f"timeout must be a number of seconds above 0, got {timeout!r}")
+        if actor_options is not None and not isinstance(actor_options, Mapping):
+            raise UsageError(
+                f"actor_options must be a mapping of Ray's options, got {actor_options!r}"
+            )
         self._ray = _ray()
         self._options = {"num_cpus": 1, **(actor_options or {})}
         self._remote = self._ray.remote(ShardActor)
+        try:  # Ray checks the options here, before a cluster or an actor starts
+            self._remote.options(**self._options)
+        except (TypeError, ValueError) as error:
+            raise UsageError(f"Ray refused actor_options {self._options}: {error}") from None
+        connect(address, count)
         self.timeout = timeout
         self.actors: list[Any] = [self._start() for _ in range(count)]
         self.user: str | None = None
