@@ -66,12 +66,11 @@ lint: $(VENV)/.test
 # draw a quarter of the examples (the full number runs on the compiled core). Meanwhile, on
 # the other processor core, the core, book, chart and net tests run compiled on every other
 # supported CPython found here (noxfile.py), then the packaging and browser tests (which
-# spend much of their time in programs of their own) run compiled, then the chart tests on
-# the source (the two cores then take about as long); that output follows the two runs'.
+# spend much of their time in programs of their own) run compiled; that output follows the
+# two runs'. The two cores take about as long (10 minutes each on a 2-core machine).
 BESIDE := tests/packaging tests/inspect/test_inspect_browser*.py
 BESIDE_SKIP := --ignore=tests/packaging --ignore-glob="tests/inspect/test_inspect_browser*.py"
-PURE_BESIDE := tests/chart
-PURE_SKIP := $(BESIDE_SKIP) --ignore=tests/docs/test_docs_site.py --ignore=$(PURE_BESIDE)
+PURE_SKIP := $(BESIDE_SKIP) --ignore=tests/docs/test_docs_site.py
 OTHERS_LOG := build/others.log
 
 test: lint $(COMPILED)/.built
@@ -79,11 +78,10 @@ test: lint $(COMPILED)/.built
 	@# With a C compiler at hand, a core that did not compile is a failure, not a fallback.
 	@[ -n "$$STATETREE_PURE" ] || ! command -v $${CC:-cc} >/dev/null || $(RUN_COMPILED) $(BIN)/python \
 	  -c "import statetree, sys; sys.exit(0 if statetree.__compiled__ else 'the core did not compile')"
-	@echo "$(BIN)/nox; $(RUN_COMPILED) $(BIN)/pytest $(BESIDE); $(BIN)/pytest $(PURE_BESIDE) > $(OTHERS_LOG) (meanwhile)"
+	@echo "$(BIN)/nox; $(RUN_COMPILED) $(BIN)/pytest $(BESIDE) > $(OTHERS_LOG) (meanwhile)"
 	@{ $(BIN)/nox; versions=$$?; echo '$(RUN_COMPILED) $(BIN)/pytest $(BESIDE)'; \
 	  $(RUN_COMPILED) $(BIN)/pytest $(BESIDE); beside=$$?; \
-	  echo '$(BIN)/pytest $(PURE_BESIDE)'; STATETREE_HYPOTHESIS=brief $(BIN)/pytest $(PURE_BESIDE); \
-	  charts=$$?; [ $$versions = 0 ] && [ $$beside = 0 ] && [ $$charts = 0 ]; \
+	  [ $$versions = 0 ] && [ $$beside = 0 ]; \
 	  } > $(OTHERS_LOG) 2>&1 & others=$$!; \
 	  echo '$(RUN_COMPILED) $(BIN)/pytest $(BESIDE_SKIP)'; \
 	  $(RUN_COMPILED) $(BIN)/pytest $(BESIDE_SKIP); suite=$$?; \
