@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import plot_samples
+import pytest
 from plot_samples import K
 
 import statetree as st
-from statetree.plot import PlotStyle, build_diagram, to_dot
+from statetree.plot import PlotStyle, build_diagram, nested_to_dot, plot_text, to_dot, to_mermaid
 from statetree.structure import Edge, StateInfo, Structure, derive
 
 SMALL_DOT = """\
@@ -188,3 +189,20 @@ def test_every_active_region_link_is_highlighted() -> None:
         (link.source, link.target) for link in build_diagram(structure, active).links if link.active
     }
     assert lit == {("Lit", "Flame"), ("Lit", "Heat"), ("Flame", "Steady"), ("Heat", "Warm")}
+
+
+def test_a_plot_given_a_class_or_a_machine_says_to_derive_its_structure() -> None:
+    class Lone(st.State):
+        pass
+
+    machine = st.StateMachine(Lone)
+    plots = (to_dot, to_mermaid, nested_to_dot, lambda given: plot_text(given, "dot"))
+    for draw in plots:
+        for given in (Lone, machine):
+            with pytest.raises(st.UsageError) as caught:
+                draw(given)
+            assert str(caught.value) == (
+                f"a plot takes a Structure, got {given!r} ({type(given).__name__}): pass "
+                "statetree.structure.derive(...) of a state class or a machine"
+            )
+        assert "Lone" in (draw(derive(machine)) or "")

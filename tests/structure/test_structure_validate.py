@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
 import structure_samples as samples
 
 import statetree as st
-from statetree.structure import Edge, Issue, Severity, StateInfo, Structure, derive
+from statetree.structure import Edge, Issue, Severity, StateInfo, Structure, derive, validate
 
 SIBLING = st.TransitionKind.SIBLING
 INNER = st.TransitionKind.INNER
@@ -103,3 +104,15 @@ def test_issues_are_frozen_values() -> None:
 
     assert issue == Issue(Severity.WARNING, "unreachable", "A", "A is not reachable")
     assert str(issue) == "warning: A is not reachable [unreachable]"
+
+
+def test_validate_given_a_class_or_a_machine_says_to_derive_its_structure() -> None:
+    machine = st.StateMachine(samples.Character.Alive)
+    for given in (samples.Character.Alive, machine, None):
+        with pytest.raises(st.UsageError) as caught:
+            validate(given)  # type: ignore[arg-type]
+        assert str(caught.value) == (
+            f"validate() takes a Structure, got {given!r} ({type(given).__name__}): pass "
+            "statetree.structure.derive(...) of a state class or a machine"
+        )
+    assert validate(derive(machine)).ok

@@ -16,7 +16,7 @@ from typing import Any
 from statetree.core.state import State
 from statetree.core.transition import TransitionKind
 from statetree.plot.style import DEFAULT_STYLE, PlotStyle
-from statetree.structure.model import Edge, Structure
+from statetree.structure.model import Edge, Structure, require_structure
 
 __all__ = ["Active", "Cluster", "Diagram", "Link", "Node", "NodeKind", "build_diagram"]
 
@@ -271,7 +271,12 @@ def _layout(structure: Structure) -> list[tuple[str | None, str]]:
 def build_diagram(
     structure: Structure, active: Active = (), style: PlotStyle = DEFAULT_STYLE
 ) -> Diagram:
-    """Lay out ``structure``; ``active`` (outermost first) is highlighted."""
+    """Lay out ``structure``; ``active`` (outermost first) is highlighted.
+
+    Raises:
+        UsageError: ``structure`` is not a :class:`~statetree.structure.Structure`.
+    """
+    require_structure(structure, "a plot")
     names = _active_names(structure, active)
     return Diagram(
         structure.initial,

@@ -30,7 +30,7 @@ from statetree.core.transition import TransitionKind
 from statetree.plot.diagram import Active, Diagram, Link, Node, NodeKind, build_diagram
 from statetree.plot.dot import START, attributes, quote
 from statetree.plot.style import DEFAULT_STYLE, EDGE_STYLES, PlotStyle
-from statetree.structure.model import Structure
+from statetree.structure.model import Structure, require_structure
 from statetree.structure.places import Place
 
 __all__ = ["Nesting", "nested_to_dot", "nesting"]
@@ -57,7 +57,7 @@ class Nesting:
 def nesting(structure: Structure) -> Nesting | None:
     """The structure as a tree of states, or ``None`` when it is not one (a state can be
     in two places, or inside itself): then only the book's layout can draw it."""
-    places = structure.places
+    places = require_structure(structure, "a plot").places
     parent: dict[str, str | None] = {}
     for place in places.all():
         for name in place.states:

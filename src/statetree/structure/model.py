@@ -22,7 +22,7 @@ from statetree.structure.validation import ValidationReport, validate
 if TYPE_CHECKING:
     from statetree.core.state import State
 
-__all__ = ["Edge", "Location", "StateInfo", "Structure", "Unresolved"]
+__all__ = ["Edge", "Location", "StateInfo", "Structure", "Unresolved", "require_structure"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,3 +281,17 @@ class Structure:
         """This structure's edges that are not among ``observed``, in order."""
         seen = set(observed)
         return tuple(edge for edge in self.edges if edge not in seen)
+
+
+def require_structure(value: object, call: str) -> Structure:
+    """``value``, which ``call`` needs to be a :class:`Structure`.
+
+    Raises:
+        UsageError: it is something else (a state class or a machine, say).
+    """
+    if isinstance(value, Structure):
+        return value
+    raise UsageError(
+        f"{call} takes a Structure, got {value!r} ({type(value).__name__}): pass "
+        "statetree.structure.derive(...) of a state class or a machine"
+    )

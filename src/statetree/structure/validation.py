@@ -84,6 +84,10 @@ def validate(structure: Structure) -> ValidationReport:
     Returns:
         the report; ``report.ok`` is false when any issue is an error.
     """
+    # Imported here: the model imports this module.
+    from statetree.structure.model import require_structure  # noqa: PLC0415
+
+    require_structure(structure, "validate()")
     checks = (
         _unknown_endpoints,
         _unreachable,
