@@ -124,8 +124,13 @@ def test_bad_requests_are_refused_before_anything_changes() -> None:
     assert np.array_equal(batch.masks, before)
     with pytest.raises(ValueError, match="read-only"):
         batch.masks[0, 0] = 1
+    with pytest.raises(DecodeError, match=r"a mask is an integer, got 3\.0$"):
+        batch.set_mask(1, 3.0)  # type: ignore[arg-type]
+    assert np.array_equal(batch.masks, before)
     batch.set_mask(1, 0b11)
     assert batch.mask_of(1) == 0b11
+    batch.set_mask(0, batch.masks[1, 0])  # a NumPy integer read from the batch itself
+    assert batch.mask_of(0) == 0b11
     assert repr(batch) == "<BitmaskBatch '' entities=2>"
 
 

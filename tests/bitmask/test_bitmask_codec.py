@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import reprlib
+
+import numpy as np
 import pytest
 from bitmask_strategies import recorded
 
@@ -92,7 +95,24 @@ def test_a_bad_packet_leaves_the_machine_exactly_as_it_was() -> None:
             machine.apply_encoded(bad)
     with pytest.raises(DecodeError):
         machine.apply_mask(-1)
+    with pytest.raises(DecodeError, match=r"^bitmask( '.*')?: a mask is an integer, got '3'$"):
+        machine.apply_mask("3")  # type: ignore[arg-type]
+    with pytest.raises(DecodeError, match=r"^bitmask( '.*')?: a mask is an integer, got True$"):
+        machine.apply_mask(True)
+    with pytest.raises(DecodeError, match=r"^bitmask( '.*')?: expected bytes, got str$"):
+        machine.apply_encoded("\x01")  # type: ignore[arg-type]
     assert (machine.mask, machine.history, log) == before
+    machine.apply_mask(np.int64(1))  # NumPy's integers are integers
+    assert machine.active_states == ("Alive",)
+
+
+def test_a_machine_needs_a_definition() -> None:
+    with pytest.raises(UsageError) as caught:
+        BitmaskMachine(DATA, None)  # type: ignore[arg-type]
+    assert str(caught.value) == (
+        "a BitmaskMachine needs a BitmaskDefinition (BitmaskDefinition.from_classes or "
+        f"from_data), got {reprlib.repr(DATA)} (list)"
+    )
 
 
 def test_applying_a_mask_runs_hooks_with_the_network_cause_in_a_safe_order() -> None:

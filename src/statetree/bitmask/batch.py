@@ -132,8 +132,8 @@ class BitmaskBatch:
             UsageError: no such entity.
         """
         row = self._entity(entity)
-        check_mask(self._definition, mask)
-        self._masks[:, row] = int_to_words(mask, self._definition.word_count)
+        words = int_to_words(check_mask(self._definition, mask), self._definition.word_count)
+        self._masks[:, row] = words
 
     def is_active(self, state: StateRef) -> Flags:
         """Return, per entity, whether ``state`` is active."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from numbers import Integral
+
 from statetree.bitmask.bits import iter_bits, join_names, lowest_bit
 from statetree.bitmask.definition import BitmaskDefinition
 from statetree.errors import DecodeError, UsageError
@@ -27,9 +29,11 @@ def decode_mask(definition: BitmaskDefinition, data: bytes | bytearray | memoryv
         The mask.
 
     Raises:
-        DecodeError: the length is wrong, bits beyond the defined states are set, or the
-            combination of states breaks the rules (naming the states involved).
+        DecodeError: not bytes, the length is wrong, bits beyond the defined states are
+            set, or the combination of states breaks the rules (naming the states involved).
     """
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise DecodeError(f"{_label(definition)}: expected bytes, got {type(data).__name__}")
     if len(data) != definition.byte_length:
         raise DecodeError(
             f"{_label(definition)}: expected {definition.byte_length} byte(s) for "
@@ -40,12 +44,15 @@ def decode_mask(definition: BitmaskDefinition, data: bytes | bytearray | memoryv
     return mask
 
 
-def check_mask(definition: BitmaskDefinition, mask: int) -> None:
-    """Check that ``mask`` is a combination the rules allow.
+def check_mask(definition: BitmaskDefinition, mask: int) -> int:
+    """Check that ``mask`` is a combination the rules allow; return it as an ``int``.
 
     Raises:
-        DecodeError: naming the offending bit or states.
+        DecodeError: not an integer, or naming the offending bit or states.
     """
+    if isinstance(mask, bool) or not isinstance(mask, Integral):  # NumPy's integers too
+        raise DecodeError(f"{_label(definition)}: a mask is an integer, got {mask!r}")
+    mask = int(mask)
     if mask < 0:
         raise DecodeError(f"{_label(definition)}: a mask cannot be negative ({mask})")
     extra = lowest_bit(mask >> definition.size)
@@ -57,6 +64,7 @@ def check_mask(definition: BitmaskDefinition, mask: int) -> None:
     problem = mask_problem(definition, mask)
     if problem:
         raise DecodeError(f"{_label(definition)}: {problem}")
+    return mask
 
 
 def mask_problem(definition: BitmaskDefinition, mask: int) -> str | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import reprlib
 from collections import deque
 from collections.abc import Callable
 from typing import Any, Generic, overload
@@ -15,7 +16,7 @@ from statetree.bitmask.records import BitCause, Change
 from statetree.bitmask.spec import StateRule
 from statetree.bitmask.state import BitState, Owner, StateRef
 from statetree.core.refs import Ref, new_instance, saved_data, shallow_copy_refused
-from statetree.errors import SaveError
+from statetree.errors import SaveError, UsageError
 
 _FORMAT = 1
 """The version of a bitmask machine's saved data."""
@@ -89,7 +90,15 @@ class BitmaskMachine(Generic[Owner]):
             owner: the object the states act on, reachable as ``self.owner`` in states.
             name: a label for messages and the text view.
             history_size: how many changes to keep for debugging; 0 keeps none.
+
+        Raises:
+            UsageError: ``definition`` is not a :class:`BitmaskDefinition`.
         """
+        if not isinstance(definition, BitmaskDefinition):
+            raise UsageError(
+                f"a BitmaskMachine needs a BitmaskDefinition (BitmaskDefinition.from_classes "
+                f"or from_data), got {reprlib.repr(definition)} ({type(definition).__name__})"
+            )
         self._definition = definition
         self.owner: Owner = owner
         self.name = name or definition.name
@@ -308,8 +317,7 @@ class BitmaskMachine(Generic[Owner]):
             ReentrantRequestError: called from a hook or check of this machine.
         """
         self._guard("apply_mask")
-        check_mask(self._definition, mask)
-        self._reconcile(mask, cause)
+        self._reconcile(check_mask(self._definition, mask), cause)
 
     def _reconcile(self, target: int, cause: BitCause) -> None:
         for index in teardown(self._definition, self._mask & ~target):
