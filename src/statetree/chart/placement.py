@@ -175,13 +175,20 @@ def _adopt(machine: ChartMachine, number: int) -> None:
     entered before the current processing."""
     runtime = machine._runtime
     cls = runtime.compiled.classes[number]
-    state: Any = machine.machine.get_state(_placers(runtime.compiled)[number])
+    placer = _placers(runtime.compiled)[number]
+    parent = runtime.live[cls._parent_id] if cls._parent_id >= 0 else None
+    # Found right under its parent: a search of the whole configuration for each state
+    # made placing a chart of many regions take a time square in its states.
+    state: Any = (
+        machine.machine.get_state(placer)
+        if parent is None
+        else parent.get_immediate_inner_state(placer)
+    )
     assert state is not None
     state.__class__ = cls
     state.entry = 0
     state.child = None
     state.timers = None
-    parent = runtime.live[cls._parent_id] if cls._parent_id >= 0 else None
     state.parent = parent
     if parent is not None and parent._regions is None:
         parent.child = state
