@@ -155,6 +155,18 @@ def test_restore_refuses_a_started_machine_and_another_chart() -> None:
     other = from_data({"name": "Other", "root": {"name": "Guard"}})
     with pytest.raises(st.DecodeError, match="the snapshot is of another chart than 'Other'"):
         ChartMachine(other).restore(snapshot)
+    fresh = ChartMachine(CHART, {"play": print})
+    with pytest.raises(st.UsageError) as caught:
+        fresh.restore(snapshot.to_bytes())  # type: ignore[arg-type]
+    assert str(caught.value) == (
+        "restore() takes a MachineSnapshot, got bytes: read bytes with "
+        "MachineSnapshot.from_bytes(data) first"
+    )
+    with pytest.raises(st.UsageError, match=r"^restore\(\) takes a MachineSnapshot, got dict$"):
+        fresh.restore({})  # type: ignore[arg-type]
+    assert not fresh.machine.started
+    fresh.restore(snapshot)
+    assert fresh.active == alerted().brain.active
 
 
 IMPOSSIBLE = [

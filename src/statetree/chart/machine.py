@@ -479,8 +479,17 @@ class ChartMachine:
         Raises:
             DecodeError: the snapshot is of another chart, or names a configuration the
                 chart does not allow; the machine did not change.
-            UsageError: the machine has started.
+            UsageError: the machine has started, or ``snapshot`` is no snapshot.
         """
+        if not isinstance(snapshot, MachineSnapshot):
+            hint = (
+                ": read bytes with MachineSnapshot.from_bytes(data) first"
+                if isinstance(snapshot, (bytes, bytearray, memoryview))
+                else ""
+            )
+            raise UsageError(
+                f"restore() takes a MachineSnapshot, got {type(snapshot).__name__}{hint}"
+            )
         if self.machine.started:
             raise UsageError(
                 f"restore() needs a chart machine that has not started; {self.machine.name!r} "
