@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as hs
-from net_samples import bits
+from net_samples import HERO, bits
 
 from statetree.errors import UsageError
-from statetree.net import BitReader, BitWriter, PacketError
+from statetree.net import BitReader, BitWriter, Codec, PacketError
 
 
 def test_bits_are_written_most_significant_first_and_padded_with_zeros() -> None:
@@ -152,4 +152,8 @@ def test_numpy_integers_are_written_as_integers_and_other_values_are_refused() -
 def test_a_packet_is_bytes(data: object) -> None:
     with pytest.raises(UsageError) as refused:
         BitReader(data)  # type: ignore[arg-type]
+    assert str(refused.value) == f"a packet is bytes, got {type(data).__name__}"
+    codec = Codec.path(HERO)  # its decode reads well-formed packets without a reader
+    with pytest.raises(UsageError) as refused:
+        codec.decode(data)  # type: ignore[arg-type]
     assert str(refused.value) == f"a packet is bytes, got {type(data).__name__}"

@@ -12,7 +12,7 @@ import struct
 from statetree.errors import UsageError
 from statetree.net.errors import PacketError
 
-__all__ = ["BitReader", "BitWriter"]
+__all__ = ["BitReader", "BitWriter", "require_packet"]
 
 _FLOAT32 = struct.Struct(">f")
 _FLOAT64 = struct.Struct(">d")
@@ -118,8 +118,7 @@ class BitReader:
     __slots__ = ("_data", "_position", "_size")
 
     def __init__(self, data: bytes | bytearray | memoryview) -> None:
-        if not isinstance(data, (bytes, bytearray, memoryview)):
-            raise UsageError(f"a packet is bytes, got {type(data).__name__}")
+        require_packet(data)
         self._data = bytes(data)
         self._size = 8 * len(self._data)
         self._position = 0
@@ -203,3 +202,13 @@ def _whole(number: object, what: str) -> int:
         return operator.index(number)  # type: ignore[arg-type]
     except TypeError:
         raise UsageError(f"{what} written in bits is a whole number, got {number!r}") from None
+
+
+def require_packet(data: object) -> None:
+    """Refuse ``data`` unless it is a packet's bytes.
+
+    Raises:
+        UsageError: ``data`` is not ``bytes``, ``bytearray`` or ``memoryview``.
+    """
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise UsageError(f"a packet is bytes, got {type(data).__name__}")

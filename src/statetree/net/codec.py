@@ -18,7 +18,7 @@ from statetree.core.machine import StateMachine
 from statetree.core.state import State
 from statetree.errors import DefinitionError, UsageError
 from statetree.net.apply import apply_configuration
-from statetree.net.bits import BitReader, BitWriter
+from statetree.net.bits import BitReader, BitWriter, require_packet
 from statetree.net.configuration import ActiveState, Configuration, capture
 from statetree.net.errors import PacketError
 from statetree.net.leaf_codec import LeafHeader
@@ -277,7 +277,9 @@ class Codec:
             PacketError: (a ``DecodeError``) naming what is wrong and where: a header out of
                 range, a truncated or out-of-range payload, a payload a state refuses, data
                 after the end or padding bits that are not zero.
+            UsageError: ``data`` is not bytes.
         """
+        require_packet(data)
         found = self._lookup(data)
         if found is not None:
             return found
