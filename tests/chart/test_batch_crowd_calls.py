@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -93,6 +95,26 @@ def test_wrong_levels_are_refused_and_change_nothing() -> None:
         batch.set_levels({3: True})  # type: ignore[dict-item]
     with pytest.raises(UsageError, match=r"^set_levels\(\) takes a mapping of level events"):
         batch.set_levels([SEES])  # type: ignore[arg-type]
+    assert batch.snapshot().to_bytes() == before
+
+
+@pytest.mark.parametrize("events", [Event("input", "Go"), "Go", None])
+def test_send_each_and_frame_take_a_list_of_events_and_say_so(events: Any) -> None:
+    batch = ChartBatch(GUARD, 2, QUIET)
+    before = batch.snapshot().to_bytes()
+    for call, run in (
+        ("send_each", lambda: batch.send_each(events, [0, 0])),
+        ("frame", lambda: batch.frame(0.5, events, [0, 0])),
+    ):
+        with pytest.raises(UsageError) as caught:
+            run()
+        assert str(caught.value) == (
+            f"{call}() takes a list of events, such as [Event('input', 'Jump')], got {events!r}"
+        )
+    with pytest.raises(UsageError, match=r"^frame\(\) needs one integer choice per agent \(2\)"):
+        batch.frame(0.5, [Event("input", "Go")], [0])
+    with pytest.raises(UsageError, match=r"^\('input', \['x'\]\) is not an event"):
+        batch.send_each([("input", ["x"])], [0, 0])  # type: ignore[list-item]
     assert batch.snapshot().to_bytes() == before
 
 

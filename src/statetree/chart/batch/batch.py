@@ -131,7 +131,7 @@ class ChartBatch(Readings):
         self.offset = 0
         self._busy = False
         self._unstarted = True  # some live agent may not have started
-        self._known: dict[tuple[Layout, tuple[Event, ...]], Indexes] = {}
+        self._known: dict[tuple[Layout, tuple[Event, ...] | None], Indexes] = {}
         self._every: Indexes = _NONE
 
     @property
@@ -197,9 +197,9 @@ class ChartBatch(Readings):
                 or names no event, or an agent is unknown.
             BatchLoopError: an agent could not settle (the others did).
         """
-        mapping = self._inputs(events)
+        mapping = self._inputs(events, "send_each")
         ids = self._slots if entities is None else self._select(entities)
-        picks = self._picks(choices, ids.size)
+        picks = self._picks(choices, ids.size, "send_each")
         named = ids if entities is not None else _NONE
         if self._busy:
             beyond = picks[picks >= mapping.size]
@@ -228,14 +228,14 @@ class ChartBatch(Readings):
             self._refuse(picks, ids, mapping, wrong)
 
     @staticmethod
-    def _picks(choices: ArrayLike, count: int) -> NDArray[np.integer]:
-        """``choices`` as one integer per agent (``count`` of them)."""
+    def _picks(choices: ArrayLike, count: int, call: str) -> NDArray[np.integer]:
+        """``choices`` as one integer per agent (``count`` of them), for ``call``."""
         picks = np.asarray(choices).reshape(-1)
         if picks.size == 0:
             picks = picks.astype(np.intp)  # an empty list reads as floats
         if picks.size != count or picks.dtype.kind not in "iu":  # signed or unsigned
             raise UsageError(
-                f"send_each() needs one integer choice per agent ({count}), "
+                f"{call}() needs one integer choice per agent ({count}), "
                 f"got {picks.size} of type {picks.dtype}"
             )
         return picks
@@ -259,20 +259,31 @@ class ChartBatch(Readings):
             self._every = np.arange(self.size, dtype=np.intp)
         return self._every
 
-    def _inputs(self, events: Sequence[Event]) -> Indexes:
-        """The input of each event."""
+    def _inputs(self, events: Sequence[Event], call: str = "send") -> Indexes:
+        """The input of each of ``events``, a list given to ``call``."""
         layout = self._table.layout
-        key = (layout, tuple(events))
-        known = self._known.get(key)
+        try:
+            listed = tuple(events)
+        except TypeError:
+            listed = None
+        key = (layout, listed)
+        try:
+            known = self._known.get(key)
+        except TypeError:  # something unhashable: refused below
+            known = None
         if known is not None:
             return known
+        if listed is None or isinstance(events, str) or _is_event(listed):
+            raise UsageError(
+                f"{call}() takes a list of events, such as [Event('input', 'Jump')], got {events!r}"
+            )
         kinds = layout.compiled.level_kinds
-        for event in events:
-            if not isinstance(event, tuple) or len(event) != 2:
+        for event in listed:
+            if not (isinstance(event, tuple) and _is_event(event)):
                 raise UsageError(f"{event!r} is not an event: use Event(kind, name)")
             if event[0] in kinds:
                 raise UsageError(f"{event} is a level trigger: use hold() and release()")
-        inputs = read_only(np.array([layout.input_of(Event(*e)) for e in events], np.intp))
+        inputs = read_only(np.array([layout.input_of(Event(*e)) for e in listed], np.intp))
         if len(self._known) >= 64:  # a host that builds new event lists each frame
             self._known.clear()
         self._known[key] = inputs
@@ -436,8 +447,8 @@ class ChartBatch(Readings):
                 )
             self.tick(span)
             return
-        mapping = self._inputs(events)
-        picks = self._picks(choices, self.size)
+        mapping = self._inputs(events, "frame")
+        picks = self._picks(choices, self.size, "frame")
 
         def replay(machine: ChartMachine, agent: int) -> None:
             if picks[agent] >= 0:
@@ -670,6 +681,11 @@ class ChartBatch(Readings):
 _NONE: Indexes = read_only(np.zeros(0, np.intp))
 _NO_TICK = (np.zeros(0, np.float64), 1, 0)
 _NONE_INPUT: Indexes = read_only(np.zeros(1, np.intp))
+
+
+def _is_event(value: tuple[object, ...]) -> bool:
+    """Whether ``value`` is one event (two strings) where a list of them was expected."""
+    return len(value) == 2 and all(isinstance(part, str) for part in value)
 
 
 def _stop(machine: ChartMachine, agent: int = 0) -> None:
