@@ -323,6 +323,16 @@ def test_pages_that_leave_mid_send_leave_no_traceback(caplog: pytest.LogCaptureF
     assert lamp.machine._listeners() == ()
 
 
+def test_one_machine_where_a_list_goes_is_refused_before_anything_is_served() -> None:
+    lamp = Lamp("desk")
+    with pytest.raises(InspectError) as caught:
+        serve(lamp.machine, port=0)  # type: ignore[arg-type]
+    assert str(caught.value) == (
+        f"the inspector takes a list of machines, got {lamp.machine!r}: give [machine] for one"
+    )
+    assert lamp.machine._listeners() == ()
+
+
 def test_a_port_out_of_range_is_a_usage_error() -> None:
     with pytest.raises(InspectError) as caught:
         serve([], port=99999)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import reprlib
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable
@@ -74,6 +75,11 @@ class Hub(Debugging):
             "population": {},
         }
         """The values of the last flush, per channel and machine id."""
+        if not isinstance(machines, Iterable) or isinstance(machines, (str, bytes)):
+            raise InspectError(
+                f"the inspector takes a list of machines, got {reprlib.repr(machines)}: "
+                "give [machine] for one"
+            )
         for machine in machines:
             self.add(machine)
 
