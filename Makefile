@@ -65,12 +65,14 @@ lint: $(VENV)/.test
 # in the test process (the browser, packaging and docs-site builds), and its property tests
 # draw a quarter of the examples (the full number runs on the compiled core). Meanwhile, on
 # the other processor core, the core, book, chart and net tests run compiled on every other
-# supported CPython found here (noxfile.py), then the packaging and browser tests (which
-# spend much of their time in programs of their own) run compiled; that output follows the
-# two runs'. The two cores take about as long (10 minutes each on a 2-core machine).
-BESIDE := tests/packaging tests/inspect/test_inspect_browser*.py
-BESIDE_SKIP := --ignore=tests/packaging --ignore-glob="tests/inspect/test_inspect_browser*.py"
-PURE_SKIP := $(BESIDE_SKIP) --ignore=tests/docs/test_docs_site.py
+# supported CPython found here (noxfile.py), then the packaging, browser, docs and typing
+# tests (which spend much of their time in programs of their own: pip, Chromium, mkdocs,
+# mypy) run compiled; that output follows the two runs'. The two cores take about as long
+# (11 minutes each on a 2-core machine).
+BESIDE := tests/packaging tests/inspect/test_inspect_browser*.py tests/docs tests/typing
+BROWSER := --ignore=tests/packaging --ignore-glob="tests/inspect/test_inspect_browser*.py"
+BESIDE_SKIP := $(BROWSER) --ignore=tests/docs --ignore=tests/typing
+PURE_SKIP := $(BROWSER) --ignore=tests/docs/test_docs_site.py
 OTHERS_LOG := build/others.log
 
 test: lint $(COMPILED)/.built
