@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import structure_samples as samples
 
 import statetree as st
@@ -142,3 +143,16 @@ def test_concurrent_regions_are_recorded_with_their_hosts_and_roots() -> None:
         Edge("Body.Wave", "Body.Rest", SIBLING),
     )
     assert derive(samples.Body.Alive).unpredicted(recorder.edges) == ()
+
+
+def test_a_recorder_given_a_machine_where_its_namer_goes_says_to_attach() -> None:
+    machine = st.StateMachine(samples.Character.Alive)
+    with pytest.raises(st.UsageError) as caught:
+        EdgeRecorder(machine)  # type: ignore[arg-type]
+    assert str(caught.value) == (
+        f"an EdgeRecorder's namer names a state class, got {machine!r}: attach to a "
+        "machine with EdgeRecorder.attach(machine)"
+    )
+    with pytest.raises(st.UsageError, match=r"^an EdgeRecorder listens to a StateMachine, got 5$"):
+        EdgeRecorder(None, 5)  # type: ignore[arg-type]
+    assert machine._listeners() == ()  # nothing was attached

@@ -9,6 +9,7 @@ from statetree.core.machine import StateMachine
 from statetree.core.state import State
 from statetree.core.trace import Step, StepKind
 from statetree.core.transition import TransitionKind
+from statetree.errors import UsageError
 from statetree.structure.model import Edge
 
 __all__ = ["EdgeRecorder"]
@@ -41,6 +42,9 @@ class EdgeRecorder:
             from the machine, which is right for machines with concurrent regions too;
             without it, the recorder follows the steps' depths, which is right for machines
             without regions. :meth:`attach` passes it.
+
+    Raises:
+        UsageError: ``namer`` is not callable, or ``machine`` is not a ``StateMachine``.
     """
 
     __slots__ = ("_counts", "_known", "_machine", "_namer", "_popped", "_stack", "_visited")
@@ -48,6 +52,14 @@ class EdgeRecorder:
     def __init__(
         self, namer: Namer | None = None, machine: StateMachine[Any] | None = None
     ) -> None:
+        if namer is not None and not callable(namer):
+            hint = ": attach to a machine with EdgeRecorder.attach(machine)"
+            raise UsageError(
+                f"an EdgeRecorder's namer names a state class, got {namer!r}"
+                f"{hint if isinstance(namer, StateMachine) else ''}"
+            )
+        if machine is not None and not isinstance(machine, StateMachine):
+            raise UsageError(f"an EdgeRecorder listens to a StateMachine, got {machine!r}")
         self._namer: Namer = namer or _qualname
         self._machine = machine
         self._known: list[State[Any]] = machine.walk() if machine is not None else []
