@@ -1,7 +1,8 @@
 """Save files: any object holding machines (a game's world), written and read back whole.
 
-A save file is a short header and the object pickled (machines pickle without running a
-hook, see the saving guide). :func:`write_save` writes nothing unless the whole object was
+A save file is a short header, a checksum and the object pickled (machines pickle without
+running a hook, see the saving guide): a file damaged on disk or cut short is refused
+before anything is built. :func:`write_save` writes nothing unless the whole object was
 saved, and replaces the previous file in one step, so a failed or interrupted save never
 damages the last good one. :func:`read_save` names what a save needs and the program no
 longer defines. Like any pickle, a save file runs code when read: read only the files your
@@ -10,6 +11,7 @@ program wrote (for data from players or the network, use the checked snapshot by
 
 from __future__ import annotations
 
+import hashlib
 import io
 import os
 import pickle
@@ -21,7 +23,10 @@ from statetree.files import replace_file
 
 __all__ = ["read_save", "write_save"]
 
-HEADER: Final = b"statetree save 1\n"
+FORMAT: Final = 2
+"""The version of the save file format (its first line says which one a file is in)."""
+HEADER: Final = b"statetree save %d\n" % FORMAT
+_CHECKSUM: Final = 32  # bytes of SHA-256
 
 
 def write_save(path: str | os.PathLike[str], value: object) -> None:
@@ -33,12 +38,16 @@ def write_save(path: str | os.PathLike[str], value: object) -> None:
         OSError: the file cannot be written; a file already there is left as it was.
     """
     try:
-        data = HEADER + pickle.dumps(value, PROTOCOL)
+        data = pickle.dumps(value, PROTOCOL)
     except SaveError:
         raise
     except (pickle.PicklingError, TypeError, AttributeError) as error:
         raise SaveError(f"cannot save {type(value).__qualname__}: {error}") from error
-    replace_file(path, data)
+    replace_file(path, HEADER + _checksum(data) + data)
+
+
+def _checksum(data: bytes) -> bytes:
+    return hashlib.sha256(data).digest()
 
 
 _DAMAGED = (
@@ -67,9 +76,18 @@ def read_save(path: str | os.PathLike[str]) -> Any:
     with open(path, "rb") as file:
         data = file.read()
     if not data.startswith(HEADER):
+        first = data.partition(b"\n")[0]
+        if first.startswith(b"statetree save ") and len(first) < 40:
+            raise LoadError(
+                f"{path} is a save of another format ({first.decode(errors='replace')}); this "
+                f"version of statetree reads format {FORMAT}"
+            )
         raise LoadError(f"{path} is not a statetree save (its first bytes are wrong)")
+    checksum, body = data[len(HEADER) : len(HEADER) + _CHECKSUM], data[len(HEADER) + _CHECKSUM :]
+    if _checksum(body) != checksum:
+        raise LoadError(f"{path} is damaged: its contents do not match their checksum")
     try:
-        return _Reader(io.BytesIO(data[len(HEADER) :])).load()
+        return _Reader(io.BytesIO(body)).load()
     except LoadError as error:
         raise LoadError(f"{path}: {error}") from None
     except _DAMAGED as error:

@@ -5,6 +5,7 @@ handler, listener or trace line runs while a machine is put in place."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import pickle
 from pathlib import Path
@@ -180,6 +181,7 @@ IMPOSSIBLE = [
     ({"active": ("Guard", "Guard.Nose")}, r"names states chart 'Guard' lacks: \['Guard.Nose'\]"),
     ({"timers": (("calm", "Guard.Body.Idle", 2.0),)}, "belongs to Guard.Body.Idle, not active"),
     ({"timers": (("calm", "Guard.Body.Alert", 0.25),)}, "timer 'calm' fell due before its clock"),
+    ({"held": (Event("input", "alert"),)}, "holds input alert, which is not a level trigger"),
 ]
 
 
@@ -226,6 +228,8 @@ HOSTILE += [
     (_bytes(timers=[["t", "A"]]), "timer is \\[name, state, due\\]"),
     (_bytes(timers=[["t", "A", 1e309]]), "'timers' is inf, not a time"),
     (_bytes(chart=7), "'chart' must be a str"),
+    (_bytes(active=["A", "A"]), "'active' names A twice"),
+    (_bytes(timers=[["t", "A", 1], ["t", "A", 2]]), "'timers' names \\('t', 'A'\\) twice"),
 ]
 
 
@@ -233,6 +237,35 @@ HOSTILE += [
 def test_bad_snapshot_bytes_raise_a_decode_error(data: bytes, message: str) -> None:
     with pytest.raises(st.DecodeError, match=message):
         MachineSnapshot.from_bytes(data)
+
+
+MADE_WRONG = [
+    ({"clock": "1"}, "'clock' holds '1', not a time"),
+    ({"clock": float("nan")}, "'clock' is nan, not a time"),
+    ({"clock": -5.0}, "'clock' is -5.0, not a time"),
+    ({"active": None}, "'active' holds None, not a sequence"),
+    ({"history": (("Guard.Body",),)}, "'history' holds \\('Guard.Body',\\), not a pair"),
+    ({"timers": (("calm", "Guard.Body.Alert", "soon"),)}, "'timers' holds 'soon', not a time"),
+    ({"held": (("held", "Sees"),) * 2}, "'held' names held Sees twice"),
+    ({"chart": None}, "'chart' holds None, not a string"),
+]
+
+
+@pytest.mark.parametrize(("change", "message"), MADE_WRONG, ids=[m for _, m in MADE_WRONG])
+def test_a_snapshot_made_in_python_is_checked_as_its_bytes_are(
+    change: dict[str, Any], message: str
+) -> None:
+    good = alerted().brain.snapshot()
+    with pytest.raises(st.DecodeError, match=message):
+        dataclasses.replace(good, **change)
+
+
+def test_a_snapshot_made_in_python_keeps_tuples_and_events() -> None:
+    good = alerted().brain.snapshot()
+    made = dataclasses.replace(good, held=[["held", "Sees"]], active=list(good.active))
+    assert made.held == (Event("held", "Sees"),) and type(made.held[0]) is Event
+    assert made.active == good.active and isinstance(made.active, tuple)
+    assert MachineSnapshot.from_bytes(made.to_bytes()) == made
 
 
 # -- pickle and copies -------------------------------------------------------------------------

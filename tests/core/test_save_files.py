@@ -3,6 +3,7 @@ read back with errors that name the file and what is missing."""
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import saved_machines as sm
 from test_saving import running_hero
 
 import statetree as st
+from statetree import saves
 
 
 def test_a_saved_world_reads_back_and_goes_on_as_the_original(tmp_path: Path) -> None:
@@ -65,12 +67,35 @@ def test_a_save_into_a_missing_folder_names_the_file_asked_for(tmp_path: Path) -
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_byte_changed_on_disk_is_damage_and_nothing_is_built(tmp_path: Path) -> None:
+    path = tmp_path / "slot1.save"
+    st.write_save(path, running_hero())
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0x01  # one bit, inside the pickle: it could load as other values
+    path.write_bytes(bytes(data))
+    with pytest.raises(st.LoadError, match=r"slot1\.save is damaged: its contents do not match"):
+        st.read_save(path)
+
+
+def test_a_save_of_another_format_says_which(tmp_path: Path) -> None:
+    path = tmp_path / "slot1.save"
+    st.write_save(path, running_hero())
+    path.write_bytes(b"statetree save 1\n" + path.read_bytes().partition(b"\n")[2])
+    with pytest.raises(
+        st.LoadError,
+        match=r"slot1\.save is a save of another format \(statetree save 1\); this version "
+        r"of statetree reads format 2",
+    ):
+        st.read_save(path)
+
+
 def test_a_renamed_field_in_a_save_is_damage(tmp_path: Path) -> None:
     path = tmp_path / "slot1.save"
     st.write_save(path, running_hero())
-    data = path.read_bytes()
-    assert b"trace" in data  # the machine's fields are saved by name
-    path.write_bytes(data.replace(b"trace", b"trxce", 1))
+    body = path.read_bytes()[len(saves.HEADER) + 32 :]
+    assert b"trace" in body  # the machine's fields are saved by name
+    body = body.replace(b"trace", b"trxce", 1)  # as a save of another version would hold
+    path.write_bytes(saves.HEADER + hashlib.sha256(body).digest() + body)
 
     with pytest.raises(st.LoadError, match=r"slot1\.save is damaged: KeyError: 'trace'"):
         st.read_save(path)

@@ -4,11 +4,14 @@ compilation generated) encodes its configurations, and a client chart follows a 
 from __future__ import annotations
 
 import json
+import os
+import pickle
 
 import pytest
 from net_samples import bits
 from policy_samples import child_data
 
+import statetree as st
 from statetree.chart import (
     DEFAULT_REGISTRY,
     ChartMachine,
@@ -104,6 +107,16 @@ def test_a_running_chart_gives_the_codec_its_classes() -> None:
     server.start()
     server.send(Event("input", "Attack"))
     assert codec.encode(server.machine) == CODEC.encode(server.machine)
+
+
+def test_a_chart_codec_is_not_saved_its_machine_is() -> None:
+    server = ChartMachine(COMPILED)
+    codec = Codec.auto(server.structure, settles_empty={"Hero.Legs": False})
+    with pytest.raises(
+        st.SaveError, match=r"^cannot save the class .*Hero \(the class of state Hero"
+    ):
+        st.write_save(os.devnull, codec)
+    pickle.loads(pickle.dumps(server))  # the machine saves; its codec is built again
 
 
 # The seed's torch tree as a chart (Ember has two parents there; here Glow's is Embers).

@@ -3,6 +3,8 @@ configurations or declarations a codec refuses."""
 
 from __future__ import annotations
 
+import copy
+import pickle
 from typing import Any
 
 import pytest
@@ -106,6 +108,26 @@ def test_settles_empty_overrides_what_the_transitions_suggest() -> None:
     loose = Codec.path(HERO, settles_empty={"Hero.Alive": True})
     assert loose.configurations == 5
     assert loose.decode(loose.encode_configuration(chain(Hero.Alive))) == chain(Hero.Alive)
+
+
+@pytest.mark.parametrize("how", ["pickle", "deepcopy"])
+def test_a_saved_codec_writes_the_same_bits(how: str) -> None:
+    strict = Codec.path(BODY, settles_empty={"Body.Upper": False, "Body.Lower": False})
+    for codec in (strict, Codec.leaf(HERO), Codec.auto(REUSE)):
+        loaded = pickle.loads(pickle.dumps(codec)) if how == "pickle" else copy.deepcopy(codec)
+        assert loaded.structure == codec.structure
+        assert [i.cls for i in loaded.structure.states] == [i.cls for i in codec.structure.states]
+        assert (loaded.header_mode, loaded.configurations) == (
+            codec.header_mode,
+            codec.configurations,
+        )
+        assert loaded.fingerprint == codec.fingerprint
+    hero = Codec.leaf(HERO)
+    loaded = pickle.loads(pickle.dumps(hero))
+    for configuration, _, _ in HERO_LEAF:
+        data = hero.encode_configuration(configuration)
+        assert loaded.encode_configuration(configuration) == data
+        assert loaded.decode(data) == configuration
 
 
 def test_auto_takes_the_leaf_index_only_where_valid_and_smaller() -> None:

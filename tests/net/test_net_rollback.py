@@ -3,7 +3,9 @@ back and re-simulating lands exactly where a straight run with the true inputs d
 
 from __future__ import annotations
 
+import copy
 import math
+import pickle
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -260,3 +262,25 @@ def test_rolling_back_equals_a_straight_run_with_the_true_inputs(
                     assert game.state() == expected[rollback.frame]
     assert rollback.frame == len(inputs)
     assert game.state() == expected[-1]
+
+
+@pytest.mark.parametrize("how", ["pickle", "deepcopy"])
+def test_a_saved_prediction_session_goes_on_as_the_original(how: str) -> None:
+    inputs = [Input(), Input(hit=True), Input(), Input()]
+    expected = truth(inputs)
+    game = Game()
+    rollback = predicting(game)
+    for value in inputs[:3]:
+        rollback.advance(Input(value.move, value.jump))  # the client cannot see the hit
+    game.owner.log.clear()
+    pair = (game, rollback)
+    loaded = pickle.loads(pickle.dumps(pair)) if how == "pickle" else copy.deepcopy(pair)
+    assert loaded[0].owner.log == []  # saving and loading ran no hook
+    assert loaded[1].unconfirmed_inputs() == rollback.unconfirmed_inputs()
+    outcomes = []
+    for each_game, each in (pair, loaded):
+        each.advance(Input())
+        outcomes.append((each.confirm(2, *expected[2]), each_game.owner.log, each.stats))
+        assert each_game.state() == expected[4]
+    assert outcomes[0] == outcomes[1]
+    assert outcomes[0][0] == Outcome(2, mispredicted=True, resimulated=2)

@@ -71,6 +71,34 @@ class MachineSnapshot:
     clock: float
     timers: tuple[tuple[str, str, float], ...]
 
+    def __post_init__(self) -> None:
+        """Check what a snapshot made in Python holds, as :meth:`from_bytes` checks bytes
+        (sequences are kept as tuples, held events as ``Event``).
+
+        Raises:
+            DecodeError: a field is of the wrong type, or names something twice.
+        """
+        active = tuple(_strings(self.active, "active"))
+        history = tuple(_pair(pair, "history") for pair in _listed(self.history, "history"))
+        held = tuple(Event(*_pair(event, "held")) for event in _listed(self.held, "held"))
+        timers = tuple(_timer(timer) for timer in _listed(self.timers, "timers"))
+        named: dict[str, list[object]] = {
+            "active": list(active),
+            "history": [path for path, _ in history],
+            "held": list(held),
+            "timers": [timer[:2] for timer in timers],
+        }
+        for key, keys in named.items():
+            seen: set[object] = set()
+            for item in keys:
+                if item in seen:
+                    raise DecodeError(f"a chart machine snapshot's {key!r} names {item} twice")
+                seen.add(item)
+        fields = (_string(self.chart, "chart"), active, history, held, _time(self.clock, "clock"))
+        for key, value in zip(("chart", "active", "history", "held", "clock"), fields, strict=True):
+            object.__setattr__(self, key, value)
+        object.__setattr__(self, "timers", timers)
+
     def to_bytes(self) -> bytes:
         """The snapshot packed: equal snapshots give equal bytes."""
         data = {
@@ -100,14 +128,8 @@ class MachineSnapshot:
         if len(data) > _MAX_SIZE:
             raise DecodeError(f"a chart machine snapshot of {len(data)} bytes is too large")
         read = _read(data[len(MAGIC) :])
-        return cls(
-            read["chart"],
-            tuple(_strings(read["active"], "active")),
-            tuple((path, _string(child, "history")) for path, child in read["history"].items()),
-            tuple(Event(*_strings(event, "held", 2)) for event in read["held"]),
-            _time(read["clock"], "clock"),
-            tuple(_timer(timer) for timer in read["timers"]),
-        )
+        fields = (read["active"], tuple(read["history"].items()), read["held"])
+        return cls(read["chart"], *fields, read["clock"], read["timers"])
 
 
 def _read(text: bytes) -> dict[str, Any]:
@@ -137,10 +159,21 @@ def _string(value: object, key: str) -> str:
     return value
 
 
-def _strings(values: object, key: str, count: int = -1) -> list[str]:
-    if not isinstance(values, list) or (count >= 0 and len(values) != count):
-        raise DecodeError(f"a chart machine snapshot's {key!r} holds {values!r}")
-    return [_string(value, key) for value in values]
+def _listed(values: object, key: str) -> list[object] | tuple[object, ...]:
+    if not isinstance(values, (list, tuple)):
+        raise DecodeError(f"a chart machine snapshot's {key!r} holds {values!r}, not a sequence")
+    return values
+
+
+def _strings(values: object, key: str) -> list[str]:
+    return [_string(value, key) for value in _listed(values, key)]
+
+
+def _pair(values: object, key: str) -> tuple[str, str]:
+    pair = _strings(values, key)
+    if len(pair) != 2:
+        raise DecodeError(f"a chart machine snapshot's {key!r} holds {values!r}, not a pair")
+    return pair[0], pair[1]
 
 
 def _time(value: object, key: str) -> float:
@@ -152,7 +185,7 @@ def _time(value: object, key: str) -> float:
 
 
 def _timer(entry: object) -> tuple[str, str, float]:
-    if not (isinstance(entry, list) and len(entry) == 3):
+    if not (isinstance(entry, (list, tuple)) and len(entry) == 3):
         raise DecodeError(f"a chart machine snapshot's timer is [name, state, due], not {entry!r}")
     return _string(entry[0], "timers"), _string(entry[1], "timers"), _time(entry[2], "timers")
 
@@ -188,6 +221,9 @@ def restore_into(machine: ChartMachine, snapshot: MachineSnapshot) -> None:
     """
     compiled = machine.compiled
     situation = _situation(compiled, snapshot)
+    for event in snapshot.held:
+        if event.kind not in compiled.level_kinds:
+            raise DecodeError(f"the snapshot holds {event}, which is not a level trigger")
     for name, state, due in snapshot.timers:
         if state not in snapshot.active:
             raise DecodeError(f"the snapshot's timer {name!r} belongs to {state}, not active")

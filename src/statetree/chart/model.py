@@ -202,23 +202,6 @@ class StateDef:
                 return state
         return None
 
-    def same_own_definition(self, other: StateDef) -> bool:
-        """Whether ``other`` defines the same state, children aside (names compared)."""
-        return self.shallow() == other.shallow()
-
-    def shallow(self) -> StateDef:
-        """This state with its children reduced to their names (leaves, no definitions)."""
-        return StateDef(
-            self.name,
-            self.policy,
-            tuple(StateDef(child.name) for child in self.states),
-            self.pre,
-            self.post,
-            self.enter,
-            self.exit,
-            self.transitions,
-        )
-
 
 def freeze(data: object) -> object:
     """Plain data made read-only: mappings as read-only views, lists as tuples."""

@@ -15,6 +15,7 @@ from typing import Any
 
 from statetree.core.cause import Cause
 from statetree.core.machine import StateMachine
+from statetree.core.refs import Ref, target_of
 from statetree.core.state import State
 from statetree.errors import DefinitionError, UsageError
 from statetree.net.apply import apply_configuration
@@ -29,7 +30,7 @@ from statetree.net.shape import Pick, resolve
 from statetree.net.tree import CodecTree, build_tree
 from statetree.structure import Structure
 
-__all__ = ["Codec", "HeaderMode"]
+__all__ = ["Codec", "HeaderMode", "load_codec"]
 
 
 class HeaderMode(enum.Enum):
@@ -137,6 +138,15 @@ class Codec:
         except DefinitionError:
             return path
         return leaf if leaf.header_bits < path.header_bits else path
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Saved as its structure, what its tree was built from and its header mode (a
+        loaded codec is built again: the same bits, the same fingerprint)."""
+        settles_empty, classes = self._tree.made_from
+        named = tuple(
+            (name, Ref(cls, f"the class of state {name} in a codec")) for name, cls in classes
+        )
+        return (load_codec, (self.structure, settles_empty, named, self.header_mode.value))
 
     # -- what it is ------------------------------------------------------------------------
 
@@ -427,3 +437,14 @@ def _check_configuration(configuration: object) -> None:
             f"a Configuration is needed (codec.decode(packet), codec.capture(machine)), got "
             f"{type(configuration).__name__}; to apply a packet's bytes, use receive()"
         )
+
+
+def load_codec(
+    structure: Structure,
+    settles_empty: tuple[tuple[str, bool], ...],
+    classes: tuple[tuple[str, Ref], ...],
+    header: str,
+) -> Codec:
+    """The loader of a saved codec (named in saves: renaming it breaks them)."""
+    tree = build_tree(structure, dict(settles_empty), {n: target_of(c) for n, c in classes})
+    return Codec(structure, tree, HeaderMode(header))

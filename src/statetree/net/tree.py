@@ -136,12 +136,18 @@ class CodecTree:
         region_roots: for each class hosting regions, the roots its concurrent edges enter.
         outers: for each state reached from several places, those places (``<top>``, an
             outer state's name, or ``Host[region i]``).
+        made_from: what :func:`build_tree` was given besides the structure, as
+            ``(settles_empty, classes)`` item pairs (a saved codec is built again from it).
     """
 
     top: Level
     specs: Specs
     region_roots: Mapping[type, tuple[type[State[Any]], ...]]
     outers: Mapping[str, tuple[str, ...]]
+    made_from: tuple[tuple[tuple[str, bool], ...], tuple[tuple[str, type[State[Any]]], ...]] = (
+        (),
+        (),
+    )
 
 
 def build_tree(
@@ -206,6 +212,7 @@ class _Builder:
             Specs(classes),
             MappingProxyType(self.region_roots),
             MappingProxyType(outers),
+            (tuple(self.settles_empty.items()), tuple(self.classes.items())),
         )
 
     def level(self, place: Place, where: str, trail: tuple[str, ...]) -> Level:

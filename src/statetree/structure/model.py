@@ -13,6 +13,7 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from statetree.core.refs import Ref, target_of
 from statetree.core.transition import TransitionKind
 from statetree.errors import DefinitionError, UsageError
 from statetree.structure.levels import Levels, compute_levels
@@ -22,7 +23,15 @@ from statetree.structure.validation import ValidationReport, validate
 if TYPE_CHECKING:
     from statetree.core.state import State
 
-__all__ = ["Edge", "Location", "StateInfo", "Structure", "Unresolved", "require_structure"]
+__all__ = [
+    "Edge",
+    "Location",
+    "StateInfo",
+    "Structure",
+    "Unresolved",
+    "load_state_info",
+    "require_structure",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +66,16 @@ class StateInfo:
     def short_name(self) -> str:
         """The last part of the name: ``Stand`` for ``MyStates.Stand``."""
         return self.name.rsplit(".", 1)[-1]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Saved with its class by name (:class:`~statetree.core.refs.Ref`)."""
+        cls = None if self.cls is None else Ref(self.cls, f"the class of state {self.name}")
+        return (load_state_info, (self.name, cls, self.location, self.note))
+
+
+def load_state_info(name: str, cls: Ref | None, location: Location | None, note: str) -> StateInfo:
+    """The loader of a saved :class:`StateInfo` (named in saves: renaming it breaks them)."""
+    return StateInfo(name, target_of(cls), location, note)
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +207,11 @@ class Structure:
         }
         for name, value in derived.items():
             object.__setattr__(self, name, value)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Saved as the arguments it was made with (what it derives is derived again)."""
+        fields = (self.states, self.edges, self.unresolved, dict(self.children), self.outermost)
+        return (Structure, (self.initial, *fields))
 
     @classmethod
     def from_names(
