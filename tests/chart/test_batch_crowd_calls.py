@@ -179,3 +179,25 @@ def test_a_machine_sets_levels_in_one_processing_and_ignores_levels_already_so()
     with pytest.raises(UsageError, match=r"^input Go is not a level trigger"):
         machine.set_levels({Event("input", "Go"): True, SEES: False})
     assert machine.active == ("Guard", "Guard.Flee")  # nothing changed
+
+
+@pytest.mark.parametrize("backend", ["numba", "numpy"])
+def test_values_given_per_entity_go_to_those_entities_in_the_order_named(backend: str) -> None:
+    batch = ChartBatch(GUARD, 4, QUIET, backend=backend)
+    batch.start()
+    go, nothing = Event("input", "Go"), Event("input", "Nothing")
+    batch.send_each([go, nothing], [1, 0, -1], [2, 0, 3])  # agent 0 gets Go, 2 nothing
+    assert [batch.active(agent)[-1] for agent in range(4)] == [
+        "Guard.Idle.Walk",
+        "Guard.Idle.Stand",
+        "Guard.Idle.Stand",
+        "Guard.Idle.Stand",
+    ]
+    batch.set_levels({SEES: np.array([False, True]), HURT: True}, [3, 1])  # 1 sees, 3 not
+    assert [batch.active(agent)[-1] for agent in range(4)] == [
+        "Guard.Idle.Walk",
+        "Guard.Flee",
+        "Guard.Idle.Stand",
+        "Guard.Idle.Stand",
+    ]
+    assert [batch.agent(agent).held for agent in (1, 3)] == [(HURT, SEES), (HURT,)]

@@ -22,7 +22,7 @@ from statetree.chart.batch.agents import Agents
 from statetree.chart.batch.arrays import Bools, Indexes, NDArray, np, read_only
 from statetree.chart.batch.convert import agents_of, snapshot_of
 from statetree.chart.batch.derive import processing
-from statetree.chart.batch.entities import Entities, count_of, select
+from statetree.chart.batch.entities import Entities, count_of, select, select_ordered
 from statetree.chart.batch.errors import BatchLoopError
 from statetree.chart.batch.layout import Layout
 from statetree.chart.batch.outcomes import apply_operation
@@ -198,8 +198,8 @@ class ChartBatch(Readings):
             BatchLoopError: an agent could not settle (the others did).
         """
         mapping = self._inputs(events, "send_each")
-        ids = self._slots if entities is None else self._select(entities)
-        picks = self._picks(choices, ids.size, "send_each")
+        ids, order = (self._slots, None) if entities is None else self._ordered(entities)
+        picks = self._picks(choices, ids.size, "send_each", order)
         named = ids if entities is not None else _NONE
         if self._busy:
             beyond = picks[picks >= mapping.size]
@@ -228,8 +228,11 @@ class ChartBatch(Readings):
             self._refuse(picks, ids, mapping, wrong)
 
     @staticmethod
-    def _picks(choices: ArrayLike, count: int, call: str) -> NDArray[np.integer]:
-        """``choices`` as one integer per agent (``count`` of them), for ``call``."""
+    def _picks(
+        choices: ArrayLike, count: int, call: str, order: Indexes | None = None
+    ) -> NDArray[np.integer]:
+        """``choices`` as one integer per agent (``count`` of them), for ``call``; given
+        one per entity, put in the agents' ascending ``order`` (see ``select_ordered``)."""
         picks = np.asarray(choices).reshape(-1)
         if picks.size == 0:
             picks = picks.astype(np.intp)  # an empty list reads as floats
@@ -238,7 +241,7 @@ class ChartBatch(Readings):
                 f"{call}() needs one integer choice per agent ({count}), "
                 f"got {picks.size} of type {picks.dtype}"
             )
-        return picks
+        return picks if order is None else picks[order]
 
     @staticmethod
     def _refuse(picks: NDArray[np.integer], ids: Indexes, mapping: Indexes, wrong: int) -> None:
@@ -322,13 +325,15 @@ class ChartBatch(Readings):
             BatchLoopError: an agent could not settle (the others did).
         """
         every = entities is None
-        ids = self._slots if every else self._select(entities)
+        ids, order = (self._slots, None) if every else self._ordered(entities)
         if not isinstance(levels, Mapping):
             raise UsageError(
                 "set_levels() takes a mapping of level events to booleans, such as "
                 f"{{Event('held', 'Jump'): True}}; got {levels!r}"
             )
         wanted = {event: self._level_values(event, on, ids.size) for event, on in levels.items()}
+        if order is not None:  # given one per entity: in the agents' ascending order
+            wanted = {event: on[order] for event, on in wanted.items()}
         with self._call("set_levels"):
             changed = np.zeros(ids.size, np.bool_)
             for event, on in wanted.items():
@@ -653,6 +658,9 @@ class ChartBatch(Readings):
 
     def _select(self, entities: Entities) -> Indexes:
         return select(entities, self._agents.situations[: self.size] != 0)
+
+    def _ordered(self, entities: Entities) -> tuple[Indexes, Indexes | None]:
+        return select_ordered(entities, self._agents.situations[: self.size] != 0)
 
     # -- calls -----------------------------------------------------------------------------
 

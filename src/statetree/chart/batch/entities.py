@@ -7,7 +7,7 @@ from typing import TypeAlias
 from statetree.chart.batch.arrays import Bools, Indexes, NDArray, np
 from statetree.errors import UsageError
 
-__all__ = ["Entities", "count_of", "select"]
+__all__ = ["Entities", "count_of", "select", "select_ordered"]
 
 Entities: TypeAlias = "int | NDArray[np.integer] | NDArray[np.bool_] | list[int] | range | None"
 """``None`` (every live agent), one index, indexes (any order, no repeats) or a boolean mask
@@ -24,8 +24,15 @@ def select(entities: Entities, alive: Bools) -> Indexes:
         UsageError: not indexes or a mask of the right length, an index out of range, named
             twice, or of a slot without an agent.
     """
+    return select_ordered(entities, alive)[0]
+
+
+def select_ordered(entities: Entities, alive: Bools) -> tuple[Indexes, Indexes | None]:
+    """As :func:`select`, with where each ascending index stands in ``entities``: ``ids ==
+    given[order]``, so ``values[order]`` lines up values given one per entity with ``ids``
+    (``order`` is ``None`` when ``entities`` were ascending already)."""
     if entities is None:
-        return alive.nonzero()[0]
+        return alive.nonzero()[0], None
     array = np.asarray(entities)
     kind = array.dtype.kind
     if kind == "b":
@@ -34,33 +41,35 @@ def select(entities: Entities, alive: Bools) -> Indexes:
                 f"a mask of agents needs one entry per agent slot ({alive.size}), "
                 f"got shape {array.shape}"
             )
-        ids = array.nonzero()[0]
+        ids, order = array.nonzero()[0], None
     elif array.size == 0:
-        ids = np.zeros(0, np.intp)
+        ids, order = np.zeros(0, np.intp), None
     elif kind in "iu":  # signed or unsigned integers
-        ids = _indexes(array.reshape(-1), alive.size)
+        ids, order = _indexes(array.reshape(-1), alive.size)
     else:
         raise UsageError(f"entities must be agent indexes or a mask of agents, got {entities!r}")
     live = alive[ids]
     if not live.all():
         dead = int(ids[~live][0])
         raise UsageError(f"agent {dead} does not exist (it was despawned or never spawned)")
-    return ids
+    return ids, order
 
 
-def _indexes(array: NDArray[np.integer], size: int) -> Indexes:
+def _indexes(array: NDArray[np.integer], size: int) -> tuple[Indexes, Indexes | None]:
     if array.min() < 0 or array.max() >= size:  # two reductions: the common case is fine
         outside = array[(array < 0) | (array >= size)]
         raise UsageError(f"agent index {int(outside[0])} is out of range: the batch has {size}")
     ids = array.astype(np.intp)
-    if ids.size > 1 and not (ids[1:] > ids[:-1]).all():
-        ids = np.sort(ids)
-        twice = ids[1:][ids[1:] == ids[:-1]]
-        if twice.size:
-            raise UsageError(
-                f"agent {int(twice[0])} is named twice; to deliver an event twice, send it twice"
-            )
-    return ids
+    if ids.size < 2 or (ids[1:] > ids[:-1]).all():
+        return ids, None
+    order = np.argsort(ids, kind="stable")
+    ids = ids[order]
+    twice = ids[1:][ids[1:] == ids[:-1]]
+    if twice.size:
+        raise UsageError(
+            f"agent {int(twice[0])} is named twice; to deliver an event twice, send it twice"
+        )
+    return ids, order
 
 
 def count_of(value: object, message: str) -> int:
