@@ -91,8 +91,12 @@ def test_wrong_levels_are_refused_and_change_nothing() -> None:
         batch.set_levels({SEES: np.array([1, 0, 1])})
     with pytest.raises(UsageError, match=r"got shape \(1, 3\) of type bool"):
         batch.set_levels({SEES: np.ones((1, 3), np.bool_)})
-    with pytest.raises(UsageError, match=r"^3 is not an event: use Event\(kind, name\)$"):
+    with pytest.raises(UsageError, match=r"^set_levels\(\) takes an Event\(kind, name\) of two"):
         batch.set_levels({3: True})  # type: ignore[dict-item]
+    with pytest.raises(
+        UsageError, match=r"^set_levels\(\) takes an Event.*; got \('held', 'Sees'\)$"
+    ):
+        batch.set_levels({("held", "Sees"): True})  # type: ignore[dict-item]
     with pytest.raises(UsageError, match=r"^set_levels\(\) takes a mapping of level events"):
         batch.set_levels([SEES])  # type: ignore[arg-type]
     assert batch.snapshot().to_bytes() == before
@@ -113,8 +117,28 @@ def test_send_each_and_frame_take_a_list_of_events_and_say_so(events: Any) -> No
         )
     with pytest.raises(UsageError, match=r"^frame\(\) needs one integer choice per agent \(2\)"):
         batch.frame(0.5, [Event("input", "Go")], [0])
-    with pytest.raises(UsageError, match=r"^\('input', \['x'\]\) is not an event"):
+    with pytest.raises(
+        UsageError, match=r"^send_each\(\) takes an Event.*; got \('input', \['x'\]\)$"
+    ):
         batch.send_each([("input", ["x"])], [0, 0])  # type: ignore[list-item]
+    assert batch.snapshot().to_bytes() == before
+
+
+PLAIN_TUPLES: list[tuple[str, Any]] = [
+    ("send_each", lambda batch: batch.send_each([("input", "Go")], [0, 0])),
+    ("send", lambda batch: batch.send(("input", "Go"))),
+    ("hold", lambda batch: batch.hold(("held", "Sees"))),
+    ("release", lambda batch: batch.release(("held", "Sees"))),
+]
+
+
+@pytest.mark.parametrize(("call", "run"), PLAIN_TUPLES, ids=[c for c, _ in PLAIN_TUPLES])
+def test_a_plain_tuple_is_no_event_as_on_a_machine(call: str, run: Any) -> None:
+    batch = ChartBatch(GUARD, 2, QUIET)
+    batch.send_each([Event("input", "Go")], [-1, -1])  # known now: a list of tuples equal to it
+    before = batch.snapshot().to_bytes()
+    with pytest.raises(UsageError, match=rf"^{call}\(\) takes an Event\(kind, name\) of two"):
+        run(batch)
     assert batch.snapshot().to_bytes() == before
 
 

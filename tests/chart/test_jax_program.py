@@ -246,7 +246,7 @@ def test_wrong_calls_are_refused_with_what_was_wrong(crowd: ChartProgram) -> Non
     agents = crowd.init(2)
     with pytest.raises(UsageError, match=r"is a level trigger: use set_levels\(\)"):
         ChartProgram(LOOP, [SPIN])
-    with pytest.raises(UsageError, match="is not an event"):
+    with pytest.raises(UsageError, match=r"^ChartProgram\(\) takes an Event\(kind, name\)"):
         ChartProgram(CROWD, ["Attack"])  # type: ignore[list-item]
     with pytest.raises(UsageError, match=r"one integer choice per agent \(2\)"):
         crowd.step(agents, np.array([0, 1, 2]), 0.1)

@@ -19,4 +19,4 @@ cdef class ChartMachine:
     cpdef _process(self, event)
 
 
-cpdef _event(event, call)
+cpdef require_event(event, call)

@@ -161,7 +161,7 @@ class ChartMachine:
             UsageError: ``event`` is not an ``Event`` of two strings, or is of a level
                 trigger type (use ``hold`` / ``release``).
         """
-        event = _event(event, "send")
+        event = require_event(event, "send")
         if event.kind in self._compiled.level_kinds:
             raise UsageError(f"{event} is a level trigger: use hold() and release()")
         if self._runtime.processing:
@@ -178,7 +178,7 @@ class ChartMachine:
         Raises:
             UsageError: ``event`` is not an ``Event`` of a level trigger type.
         """
-        self._level(_event(event, "hold"), True)
+        self._level(require_event(event, "hold"), True)
 
     def release(self, event: Event | object) -> None:
         """Release a level trigger, then process.
@@ -186,7 +186,7 @@ class ChartMachine:
         Raises:
             UsageError: ``event`` is not an ``Event`` of a level trigger type.
         """
-        self._level(_event(event, "release"), False)
+        self._level(require_event(event, "release"), False)
 
     def set_levels(self, levels: Mapping[Event, bool]) -> None:
         """Hold or release several level triggers at once, then process once.
@@ -516,7 +516,7 @@ class ChartMachine:
         set_machine_state(self, saved)
 
 
-def _event(event: object, call: str) -> Event:
+def require_event(event: object, call: str) -> Event:
     """``event``, known to be an ``Event`` of two strings.
 
     Raises:
@@ -541,7 +541,7 @@ def _levels(levels: Mapping[Any, Any]) -> dict[Event, bool]:
     """
     wanted: dict[Event, bool] = {}
     for key, on in levels.items():
-        event = _event(key, "set_levels")
+        event = require_event(key, "set_levels")
         try:
             valid = not isinstance(on, (str, bytes)) and bool(on in (True, False))
         except Exception:  # an array, an object whose == raises

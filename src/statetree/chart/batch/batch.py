@@ -33,7 +33,7 @@ from statetree.chart.batch.step import Stepper, backend_names
 from statetree.chart.batch.table import STARTED, Table, table_of
 from statetree.chart.compile import CompiledChart, compile_chart
 from statetree.chart.events import Event, time_step
-from statetree.chart.machine import ChartMachine
+from statetree.chart.machine import ChartMachine, require_event
 from statetree.chart.model import Chart
 from statetree.chart.reload import Reloaded
 from statetree.chart.runtime import bind_handlers
@@ -131,7 +131,9 @@ class ChartBatch(Readings):
         self.offset = 0
         self._busy = False
         self._unstarted = True  # some live agent may not have started
-        self._known: dict[tuple[Layout, tuple[Event, ...] | None], Indexes] = {}
+        self._known: dict[
+            tuple[Layout, tuple[Event, ...] | None, tuple[type, ...] | None], Indexes
+        ] = {}
         self._every: Indexes = _NONE
 
     @property
@@ -269,7 +271,8 @@ class ChartBatch(Readings):
             listed = tuple(events)
         except TypeError:
             listed = None
-        key = (layout, listed)
+        # The events' types too: a list of plain tuples equals one of its events.
+        key = (layout, listed, None if listed is None else tuple(map(type, listed)))
         try:
             known = self._known.get(key)
         except TypeError:  # something unhashable: refused below
@@ -282,11 +285,9 @@ class ChartBatch(Readings):
             )
         kinds = layout.compiled.level_kinds
         for event in listed:
-            if not (isinstance(event, tuple) and _is_event(event)):
-                raise UsageError(f"{event!r} is not an event: use Event(kind, name)")
-            if event[0] in kinds:
+            if require_event(event, call).kind in kinds:
                 raise UsageError(f"{event} is a level trigger: use hold() and release()")
-        inputs = read_only(np.array([layout.input_of(Event(*e)) for e in listed], np.intp))
+        inputs = read_only(np.array([layout.input_of(event) for event in listed], np.intp))
         if len(self._known) >= 64:  # a host that builds new event lists each frame
             self._known.clear()
         self._known[key] = inputs
@@ -301,9 +302,10 @@ class ChartBatch(Readings):
         self._level(event, entities, False)
 
     def _level(self, event: Event, entities: Entities, on: bool) -> None:
-        self._check_level(event)
+        call = "hold" if on else "release"
+        self._check_level(event, call)
         ids = self._select(entities)
-        with self._call("hold" if on else "release"):
+        with self._call(call):
             ready = self._start(ids)
             self._set_levels({event: np.full(ready.size, on)}, ready)
             self._stepper.process(ready, _NONE_INPUT, processing(None))
@@ -347,15 +349,13 @@ class ChartBatch(Readings):
             self._set_levels({event: on[at] for event, on in wanted.items()}, ready)
             self._stepper.process(ready, _NONE_INPUT, processing(None))
 
-    def _check_level(self, event: Event) -> None:
-        if not (isinstance(event, tuple) and len(event) == 2):
-            raise UsageError(f"{event!r} is not an event: use Event(kind, name)")
-        if event[0] not in self._table.layout.compiled.level_kinds:
-            raise UsageError(f"{Event(*event)} is not a level trigger: send() it instead")
+    def _check_level(self, event: Event, call: str) -> None:
+        if require_event(event, call).kind not in self._table.layout.compiled.level_kinds:
+            raise UsageError(f"{event} is not a level trigger: send() it instead")
 
     def _level_values(self, event: Event, on: bool | ArrayLike, count: int) -> Bools:
         """``on`` as ``count`` booleans, one per agent."""
-        self._check_level(event)
+        self._check_level(event, "set_levels")
         values = np.asarray(on)
         if values.dtype != np.bool_ or values.ndim > 1 or values.size not in (1, count):
             raise UsageError(

@@ -27,6 +27,7 @@ from statetree.chart.jax import convert, engine, host
 from statetree.chart.jax.complete import complete
 from statetree.chart.jax.engine import Agents, Frame
 from statetree.chart.jax.tables import Tables, build
+from statetree.chart.machine import require_event
 from statetree.chart.model import Chart
 from statetree.chart.registry import TIMER
 from statetree.core.options import DEFAULT_MAX_TRANSITIONS
@@ -351,11 +352,9 @@ def _events(compiled: CompiledChart, events: Sequence[Event] | None) -> tuple[Ev
     if events is None:
         return tuple(event for event in compiled.edges if event.kind != TIMER)
     for event in events:
-        if not isinstance(event, tuple) or len(event) != 2:
-            raise UsageError(f"{event!r} is not an event: use Event(kind, name)")
-        if event[0] in compiled.level_kinds:
+        if require_event(event, "ChartProgram").kind in compiled.level_kinds:
             raise UsageError(f"{event} is a level trigger: use set_levels()")
-    return tuple(Event(*event) for event in events)
+    return tuple(events)
 
 
 def _booleans(value: ArrayLike, count: int, what: str) -> jax.Array:
