@@ -143,23 +143,24 @@ def import_target_module(module: str) -> ModuleType:
         if _is_path(module):
             return _import_file(Path(module))
         return importlib.import_module(module)
-    except LoadError:
+    except (LoadError, KeyboardInterrupt):
         raise
     except ModuleNotFoundError as error:
         if format_of(module) is not None:
             raise _chart_named(module) from None
         raise LoadError(f"{raised_at(error)}cannot import {module!r}: {error}") from error
-    except Exception as error:  # the user's module failed while running its top level
-        where = raised_at(error)
-        raise LoadError(
-            f"{where}importing {module!r} raised {type(error).__name__}: {error}"
-        ) from error
-    except SystemExit as error:  # a script without an ``if __name__ == "__main__"`` guard
-        raise LoadError(
-            f"{raised_at(error)}importing {module!r} exited (SystemExit({error.code!r})): "
-            "put the script's own run under if __name__ == '__main__': so that it can be "
-            "imported"
-        ) from None
+    except BaseException as error:  # the module's top level raised, exited or skipped
+        raise _import_failed(module, error) from None
+
+
+def _import_failed(module: str, error: BaseException) -> LoadError:
+    where = raised_at(error)
+    if isinstance(error, SystemExit):  # a script without an ``if __name__ == "__main__"``
+        return LoadError(
+            f"{where}importing {module!r} exited (SystemExit({error.code!r})): put the "
+            "script's own run under if __name__ == '__main__': so that it can be imported"
+        )
+    return LoadError(f"{where}importing {module!r} raised {type(error).__name__}: {error}")
 
 
 def raised_at(error: BaseException) -> str:

@@ -103,6 +103,31 @@ def test_a_module_that_exits_when_imported_is_named_with_its_file_and_line(
     )
 
 
+@pytest.mark.parametrize(
+    ("raised", "shown"),
+    [
+        ("GeneratorExit('x')", "GeneratorExit: x"),
+        ("__import__('pytest').skip('needs a GPU', allow_module_level=True)", "Skipped: needs"),
+    ],
+)
+def test_a_module_raising_what_is_no_exception_is_named_too(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    raised: str,
+    shown: str,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    statement = raised if "skip" in raised else f"raise {raised}"
+    (tmp_path / "game.py").write_text(f"import statetree as st\n\n{statement}\n")
+
+    status, out, err = run(capsys, "check", "game.py")
+
+    assert (status, out) == (EXIT_USAGE, "")
+    assert err.startswith(f"statetree: error: game.py:3: importing 'game.py' raised {shown}")
+    assert err.count("\n") == 1
+
+
 def test_a_full_disk_under_the_output_is_one_line(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

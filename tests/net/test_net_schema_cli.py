@@ -12,6 +12,7 @@ import pytest
 from net_samples import HERO
 
 from statetree.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, main
+from statetree.cli.net_command import MAX_SCHEMA_SIZE
 from statetree.net import Codec, schema_text
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -183,3 +184,26 @@ def test_a_schema_that_cannot_be_written_is_one_line_and_keeps_nothing(
     assert (status, out) == (EXIT_USAGE, "")
     assert err == f"statetree: error: cannot write {where!r}: {reason}\n"
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_schema_path_that_is_no_regular_file_or_too_large_is_refused_unread(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    pipe = tmp_path / "pipe.json"
+    os.mkfifo(pipe)  # reading it would wait for a writer forever
+    big = tmp_path / "big.json"
+    big.write_bytes(b" " * (MAX_SCHEMA_SIZE + 1))
+    for path, message in ((pipe, "not a regular file"), (big, "larger than 16,777,216 bytes")):
+        status, out, err = run(capsys, "net", "schema", HERO_ALIVE, "--check", str(path))
+        assert (status, out) == (EXIT_USAGE, "")
+        assert err.startswith("statetree: error: ") and message in err
+
+
+def test_a_name_the_terminal_cannot_encode_is_printed_escaped(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    schema = tmp_path / "hero.schema.json"
+    schema.write_text('{"fingerprint": "\\ud800"}', encoding="utf-8")  # a lone surrogate
+    status, out, _ = run(capsys, "net", "schema", HERO_ALIVE, "--check", str(schema))
+    assert status == EXIT_FAILED
+    assert "fingerprint \\ud800 in the file" in out

@@ -87,8 +87,8 @@ def read_document(text: str, format: Format, file: str = "<text>") -> Document:
     return read(check_text(text, file), file)
 
 
-def read_head(path: str | Path) -> bytes:
-    """The bytes of the file at ``path``, up to one past ``MAX_CHART_SIZE`` (never more).
+def read_head(path: str | Path, limit: int = MAX_CHART_SIZE) -> bytes:
+    """The bytes of the file at ``path``, up to one past ``limit`` (never more).
 
     Raises:
         OSError: the file cannot be read, or is not a regular file (a named pipe, a device
@@ -107,7 +107,7 @@ def read_head(path: str | Path) -> bytes:
         os.close(handle)
         raise OSError(errno.EINVAL, "not a regular file")
     with open(handle, "rb") as file:
-        return file.read(MAX_CHART_SIZE + 1)
+        return file.read(limit + 1)
 
 
 def read_chart_file(path: str | Path) -> str:

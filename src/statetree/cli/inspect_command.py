@@ -28,7 +28,7 @@ from statetree.targets import LoadError, existing_file, raised_at
 
 __all__ = ["COMMAND", "run_simulation"]
 
-MAX_FPS = 1000.0
+MIN_FPS, MAX_FPS = 0.01, 1000.0
 T = TypeVar("T")
 
 
@@ -54,7 +54,8 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         "--fps",
         type=float,
         default=30.0,
-        help=f"frames per second of the simulation, up to {MAX_FPS:g} (default: %(default)s)",
+        help=f"frames per second of the simulation, {MIN_FPS:g} to {MAX_FPS:g} "
+        "(default: %(default)s)",
     )
     parser.add_argument(
         "--rate",
@@ -92,9 +93,10 @@ def run_simulation(
 
 
 def _check_fps(fps: float) -> None:
-    if not (math.isfinite(fps) and 0 < fps <= MAX_FPS):
+    if not (math.isfinite(fps) and MIN_FPS <= fps <= MAX_FPS):
         raise InspectError(
-            f"--fps must be a number of frames per second above 0, up to {MAX_FPS:g}; got {fps:g}"
+            f"--fps must be a number of frames per second from {MIN_FPS:g} to {MAX_FPS:g}; "
+            f"got {fps:g}"
         )
 
 

@@ -18,7 +18,7 @@ from typing import Any
 from statetree import State
 from statetree.bitmask import BitmaskDefinition
 from statetree.chart import chart_structure, compile_chart
-from statetree.chart.loading import chart_format, load, read_chart_file
+from statetree.chart.loading import chart_format, load, read_chart_file, read_head
 from statetree.chart.stand_in import loads_stand_in
 from statetree.cli.command import EXIT_FAILED, EXIT_OK, Command
 from statetree.cli.structures import (
@@ -39,6 +39,10 @@ from statetree.targets import (
 )
 
 __all__ = ["COMMAND"]
+
+MAX_SCHEMA_SIZE = 1 << 24
+"""The largest schema file ``--check`` reads, in bytes (a thousand-state structure's takes
+well under a megabyte)."""
 
 _TARGET_HELP = (
     "the machine: MODULE:NAME, where MODULE is a dotted module name or a .py file and NAME "
@@ -97,9 +101,15 @@ def _run(args: argparse.Namespace) -> int:
 
 def _check(path: Path, text: str, schema: dict[str, Any], target: str) -> int:
     try:
-        recorded = json.loads(path.read_text(encoding="utf-8"))
+        data = read_head(path, MAX_SCHEMA_SIZE)
     except OSError as error:
         raise LoadError(f"cannot read the schema file {str(path)!r}: {error.strerror}") from None
+    if len(data) > MAX_SCHEMA_SIZE:
+        raise LoadError(
+            f"{str(path)!r} is not a schema file (larger than {MAX_SCHEMA_SIZE:,} bytes)"
+        )
+    try:
+        recorded = json.loads(data.decode("utf-8"))
     except ValueError as error:
         raise LoadError(f"{str(path)!r} is not a schema file (not JSON: {error})") from None
     except RecursionError:  # no schema nests deeply: only damaged or hostile files do

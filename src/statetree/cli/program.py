@@ -96,6 +96,14 @@ def _discard_output() -> None:
         pass  # standard output is not a file (captured): nothing will be flushed into it
 
 
+def _escape_unencodable() -> None:
+    # A name read from a file may hold what the terminal cannot encode (a lone surrogate,
+    # which a JSON escape can make): it is printed escaped rather than failing the command.
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
+
+
 def main(argv: Sequence[str] | None = None, commands: Sequence[Command] = COMMANDS) -> int:
     """Run the ``statetree`` program; returns the exit status.
 
@@ -103,6 +111,7 @@ def main(argv: Sequence[str] | None = None, commands: Sequence[Command] = COMMAN
     dependencies are reported as ``statetree: error: ...`` lines on standard error (one per
     problem), with exit status 2 for a command line that cannot run and 1 for a problem found.
     """
+    _escape_unencodable()
     parser = build_parser(commands)
     args = parser.parse_args(argv)
     if args.command is None:
