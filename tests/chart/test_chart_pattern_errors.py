@@ -495,6 +495,15 @@ def test_uses_nested_past_the_depth_limit_are_refused(tmp_path: Path) -> None:
     assert error.message == f"patterns used inside patterns nest more than {MAX_DEPTH} levels deep"
 
 
+def test_uses_past_both_limits_are_each_said_once(tmp_path: Path) -> None:
+    # Doubling 70 levels deep: thousands of uses pass the depth limit before the size one.
+    error = refused(tmp_path, chained(MAX_DEPTH + 6, 2))
+    assert sorted(problem.message.split(" (")[0] for problem in error.problems) == [
+        f"patterns used inside patterns nest more than {MAX_DEPTH} levels deep",
+        f"the uses of patterns expand into more than {MAX_EXPANDED_SIZE:,} values",
+    ]
+
+
 def test_text_without_a_file_imports_from_the_current_folder_only(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

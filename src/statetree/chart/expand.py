@@ -98,6 +98,7 @@ class _Expander:
         self.problems = libraries.problems
         self.size = 0
         self.sizes: dict[tuple[str, str], int] = {}
+        self.too_deep = False  # said once: a pattern used twice nests twice as many uses
 
     def problem(self, at: _At, suffix: DataPath, message: str) -> None:
         place = (*at.written, *suffix)
@@ -227,6 +228,9 @@ class _Expander:
                 "pattern used several times inside another multiplies its size)"
             )
         elif len(at.where) + 2 >= MAX_DEPTH:
+            if self.too_deep:
+                return False
+            self.too_deep = True
             message = f"patterns used inside patterns nest more than {MAX_DEPTH} levels deep"
         else:
             return True
