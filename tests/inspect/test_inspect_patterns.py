@@ -175,6 +175,10 @@ def test_a_detached_use_is_written_out_and_runs_as_before(combo: EditableChartAd
             {"op": "detach-use", "path": f"{STEP}1.Pre"},
             f"the chart has no state '{STEP}1.Pre'",
         ),
+        (
+            {"op": "rename-state", "path": "@ComboStep", "name": "X"},
+            "'@ComboStep' takes its name from each use of it: rename a use instead",
+        ),
     ],
 )
 def test_malformed_pattern_edits_are_refused_and_nothing_is_saved(

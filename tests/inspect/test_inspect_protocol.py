@@ -110,6 +110,21 @@ def test_deeply_nested_json_is_refused() -> None:
     ).startswith("message is not JSON: ")
 
 
+def test_a_lone_surrogate_no_reply_could_carry_is_refused() -> None:
+    field = "name"
+    fields = {
+        "type": "send-event",
+        "machine": "Hero",
+        "trigger": "input",
+        "name": "Jump",
+        "mode": "send",
+    }
+    message = json.dumps({**fields, field: "\ud800"})  # JSON escapes it: valid JSON text
+    assert refused(message) == "message holds a lone surrogate (\\ud800 to \\udfff)"
+    paired = json.dumps({**fields, field: "\U0001f600"})  # an escaped pair is a character
+    assert parse_message(paired)[field] == "\U0001f600"
+
+
 def test_the_debugging_and_editing_commands() -> None:
     event = parse_message(
         '{"type": "send-event", "machine": "Hero", "trigger": "input", "name": "Jump", '

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import json
 import logging
 import os
 import shutil
@@ -139,6 +140,25 @@ def test_websockets_check_the_origin() -> None:
         with connect(address, origin=inspector.url.rstrip("/"), open_timeout=5) as client:
             hello = client.recv(timeout=5)
     assert '"type": "hello"' in str(hello) or '"type":"hello"' in str(hello)
+
+
+def test_a_message_over_the_limit_is_answered_and_the_page_stays_connected() -> None:
+    from websockets.sync.client import connect
+
+    with serve([Lamp().machine], port=0) as inspector:
+        address = inspector.url.replace("http://", "ws://") + "ws"
+        with connect(address, origin=inspector.url.rstrip("/"), open_timeout=5) as client:
+            client.recv(timeout=5)
+            big = json.dumps({"type": "subscribe", "machines": ["x" * 60] * 2000})
+            client.send(big)
+            reply = json.loads(client.recv(timeout=5))
+            assert (reply["type"], reply["message"]) == (
+                "error",
+                f"message of {len(big)} bytes refused: the limit is 65536",
+            )
+            client.send('{"type": "subscribe", "machines": ["Lamp"]}')
+            while json.loads(client.recv(timeout=5))["type"] != "subscribed":
+                pass
 
 
 def test_stop_removes_the_listeners_of_watched_machines() -> None:

@@ -83,8 +83,11 @@ def _find(tree: Node, path: str) -> tuple[Node, Node | None]:
 
 
 def _rename(tree: Node, edit: Mapping[str, Any]) -> None:
-    state, parent = _find(tree, _text(edit, "path"))
-    old, new = state["name"], _text(edit, "name")
+    path = _text(edit, "path")
+    state, parent = _find(tree, path)
+    old, new = state.get("name"), _text(edit, "name")
+    if old is None:  # a pattern's own state: each use gives it a name
+        raise InspectError(f"{path!r} takes its name from each use of it: rename a use instead")
     state["name"] = new
     # Explicit transitions name their target among the siblings: follow the rename.
     for sibling in _children(parent) if parent is not None else ():

@@ -173,9 +173,16 @@ def _decode(message: str | bytes) -> object:
     if size > MAX_MESSAGE_BYTES:
         raise ProtocolError(f"message of {size} bytes refused: the limit is {MAX_MESSAGE_BYTES}")
     try:
-        return json.loads(message)
+        data = json.loads(message)
     except (ValueError, RecursionError) as error:
         raise ProtocolError(f"message is not JSON: {error}") from None
+    try:  # a JSON escape can make a lone surrogate, which no reply could send back
+        json.dumps(data, ensure_ascii=False).encode()
+    except UnicodeEncodeError:
+        raise ProtocolError("message holds a lone surrogate (\\ud800 to \\udfff)") from None
+    except RecursionError:
+        raise ProtocolError("message nests too deeply") from None
+    return data
 
 
 def _ref(data: dict[str, Any]) -> int | None:

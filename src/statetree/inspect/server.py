@@ -186,7 +186,9 @@ class RunningServer:
             log_level="warning",
             access_log=False,
             lifespan="on",
-            ws_max_size=MAX_MESSAGE_BYTES,
+            # Above the protocol's limit, so that a message over it is answered with the
+            # protocol's error; only a far larger one closes the connection.
+            ws_max_size=16 * MAX_MESSAGE_BYTES,
             timeout_graceful_shutdown=2,
         )
         self._server = uvicorn.Server(config)
