@@ -189,9 +189,14 @@ class Stepper:
             self._failed(replay, clocks_before)
         if self.diverts:
             diverts, self.diverts = self.diverts, {}
-            for agent in sorted(diverts):
+            waiting = sorted(diverts)
+            for done, agent in enumerate(waiting):
                 self.failures.pop(agent, None)
-                self._continue(agent, diverts[agent], replay, clocks_before)
+                try:
+                    self._continue(agent, diverts[agent], replay, clocks_before)
+                except BaseException:  # a handler raised: this agent and those after it
+                    self._restore(np.array(waiting[done:], np.intp), clocks_before)
+                    raise
 
     def _calls(self) -> None:
         table, buffers = self.table, self.buffers
@@ -371,7 +376,12 @@ class Stepper:
             keys = table.call_keys[start : start + calls].tolist()
             if any((number, rank[key]) >= now for key in keys):
                 late.append(agent)
-        ids = np.unique(np.array(late, np.intp))
+        self._restore(np.unique(np.array(late, np.intp)), clocks_before)
+        self.diverts = {}
+
+    def _restore(self, ids: Indexes, clocks_before: Floats | None) -> None:
+        """Give the agents ``ids`` back what they had before the pass."""
+        undo = self.buffers.undo_rows
         rows = np.searchsorted(undo[:, 0], ids)
         agents = self.agents
         agents.situations[ids] = undo[rows, 1]
@@ -379,7 +389,6 @@ class Stepper:
         agents.order[:, ids] = self.buffers.undo_order[rows].T
         clocks = agents.clocks if clocks_before is None else clocks_before
         agents.set_clocks(ids, clocks[undo[rows, 2]])
-        self.diverts = {}
 
 
 def _plain(array: NDArray[np.integer]) -> NDArray[np.integer]:

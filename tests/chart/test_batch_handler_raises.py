@@ -1,0 +1,84 @@
+"""A handler that raises aborts the batch's call: every agent with host calls left (the
+raising call's included) keeps what it had before the call, also an agent a handler sent
+to, which finishes the call as a ChartMachine; the others keep what the call did."""
+
+from __future__ import annotations
+
+import pytest
+
+from statetree.chart import DEFAULT_REGISTRY, ActionType, BatchCall, ChartBatch, Event, Param
+from statetree.chart import builder as b
+
+CHART = b.chart(
+    "C",
+    b.state(
+        "Top",
+        b.state("A", transitions=[b.on(b.input("Go"), "B")]),
+        b.state(
+            "B",
+            enter=[b.action("echo"), b.action("host", tag=1), b.action("host", tag=2)],
+            transitions=[b.on(b.input("Go"), "A")],
+        ),
+    ),
+    registry=DEFAULT_REGISTRY.with_actions(
+        ActionType("echo"), ActionType("host", (Param("tag", int),))
+    ),
+)
+GO, NOTHING = Event("input", "Go"), Event("event", "Nothing")
+
+
+class Refused(Exception):
+    pass
+
+
+class Host:
+    """The handlers: echo may send Nothing back to its agents; host(tag=1) raises for the
+    agents in ``refuse``."""
+
+    def __init__(self, *, echo_sends: bool, refuse: set[int]) -> None:
+        self.echo_sends, self.refuse = echo_sends, refuse
+        self.calls: list[tuple[str, list[int]]] = []
+        self.batch: ChartBatch | None = None
+
+    def echo(self, call: BatchCall) -> None:
+        self.calls.append(("echo", call.entities.tolist()))
+        if self.echo_sends and self.batch is not None:
+            self.batch.send(NOTHING, call.entities)
+
+    def host(self, call: BatchCall) -> None:
+        self.calls.append((f"host {call.params['tag']}", call.entities.tolist()))
+        if call.params["tag"] == 1 and self.refuse & set(call.entities.tolist()):
+            raise Refused
+
+
+def crowd(host: Host, backend: str) -> ChartBatch:
+    batch = ChartBatch(CHART, 3, {"echo": host.echo, "host": host.host}, backend=backend)
+    host.batch = batch
+    batch.start()
+    batch.send(GO, [2])  # agent 2 is in B before the call that fails
+    host.calls.clear()
+    return batch
+
+
+@pytest.mark.parametrize("backend", ["numba", "numpy"])
+@pytest.mark.parametrize("echo_sends", [False, True], ids=["in buckets", "sent to"])
+def test_agents_with_calls_left_keep_what_they_had(backend: str, echo_sends: bool) -> None:
+    host = Host(echo_sends=echo_sends, refuse={0})
+    batch = crowd(host, backend)
+    with pytest.raises(Refused):
+        batch.send(GO, [0, 1, 2])
+    # Agent 2 went back to A with nothing left to call: it keeps that.
+    assert [batch.active(agent)[-1] for agent in range(3)] == ["Top.A", "Top.A", "Top.A"]
+    if echo_sends:  # each sent-to agent finishes on its own machine, in agent order
+        assert host.calls == [("echo", [0, 1]), ("host 1", [0])]
+    else:
+        assert host.calls == [("echo", [0, 1]), ("host 1", [0, 1])]
+    host.refuse.clear()
+    host.calls.clear()
+    batch.send(GO, [0, 1])  # nothing was half done: the call goes through as it would have
+    assert [batch.active(agent)[-1] for agent in range(2)] == ["Top.B", "Top.B"]
+    assert host.calls[-2:] == (
+        [("host 1", [1]), ("host 2", [1])]
+        if echo_sends
+        else [("host 1", [0, 1]), ("host 2", [0, 1])]
+    )
