@@ -82,3 +82,36 @@ def test_agents_with_calls_left_keep_what_they_had(backend: str, echo_sends: boo
         if echo_sends
         else [("host 1", [0, 1]), ("host 2", [0, 1])]
     )
+
+
+LOOPING = b.chart(
+    "L",
+    b.state(
+        "Top",
+        b.state("Idle", transitions=[b.on(b.input("Loop"), "W"), b.on(b.input("Go"), "B")]),
+        b.state("W", enter=[b.start_timer("T", 0.0)], transitions=[b.on(b.timer("T"), "G")]),
+        b.state("G", enter=[b.start_timer("T", 0.0)], transitions=[b.on(b.timer("T"), "W")]),
+        b.state("B", enter=[b.start_timer("U", 0.5)], transitions=[b.on(b.timer("U"), "C")]),
+        b.state("C", enter=[b.action("host")]),
+    ),
+    registry=DEFAULT_REGISTRY.with_actions(ActionType("host")),
+)
+
+
+@pytest.mark.parametrize("backend", ["numba", "numpy"])
+def test_an_agent_that_did_not_settle_keeps_what_it_had_too(backend: str) -> None:
+    def host(call: BatchCall) -> None:
+        raise Refused
+
+    batch = ChartBatch(LOOPING, 2, {"host": host}, max_transitions=10, backend=backend)
+    batch.send(Event("input", "Loop"), [0])  # its timer fires forever: it will not settle
+    batch.send(Event("input", "Go"), [1])  # its timer enters C, whose host call raises
+
+    def agents() -> list[tuple[object, ...]]:
+        return [(v.active, v.clock, v.timers) for v in map(batch.agent, range(2))]
+
+    before = agents()
+    with pytest.raises(Refused):
+        batch.tick(1.0)
+    assert agents() == before  # the clocks too: no timer of agent 0 is overdue
+    assert [shard.agent(0).clock for shard in batch.split(2)] == [0.0, 0.0]

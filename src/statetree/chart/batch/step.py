@@ -361,8 +361,8 @@ class Stepper:
         raise AssertionError("the agent's machine fired its timers without looping")
 
     def _undo(self, clocks_before: Floats | None) -> None:
-        """A handler raised: every agent whose calls were not all made gets back what it
-        had before the pass."""
+        """A handler raised: every agent whose calls were not all made, or that did not
+        settle, gets back what it had before the pass."""
         undo = self.buffers.undo_rows
         if self.calling is None or not undo.size:
             return
@@ -370,7 +370,8 @@ class Stepper:
         rank = np.empty(len(table.keys), np.int64)
         rank[table.ranked] = np.arange(rank.size)
         now = (self.calling[0], rank[self.calling[1]])
-        late = list(self.diverts)
+        failed = self.buffers.fails[: int(self.buffers.status[NFAIL]), 0]
+        late = [*self.diverts, *failed.tolist()]  # those that did not settle too
         for agent, number, entry in self.buffers.record_rows.tolist():
             start, calls = int(table.entries[entry, CALLS]), int(table.entries[entry, NCALLS])
             keys = table.call_keys[start : start + calls].tolist()
