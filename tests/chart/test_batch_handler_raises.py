@@ -8,6 +8,7 @@ import pytest
 
 from statetree.chart import DEFAULT_REGISTRY, ActionType, BatchCall, ChartBatch, Event, Param
 from statetree.chart import builder as b
+from statetree.errors import UsageError
 
 CHART = b.chart(
     "C",
@@ -115,3 +116,65 @@ def test_an_agent_that_did_not_settle_keeps_what_it_had_too(backend: str) -> Non
         batch.tick(1.0)
     assert agents() == before  # the clocks too: no timer of agent 0 is overdue
     assert [shard.agent(0).clock for shard in batch.split(2)] == [0.0, 0.0]
+
+
+TIMED = DEFAULT_REGISTRY.with_actions(ActionType("host", (Param("tag", int),)))
+OLD = b.chart(
+    "R",
+    b.state(
+        "Top",
+        b.state("A", enter=[b.start_timer("T", 1.0)], exit=[b.action("host", tag=1)]),
+        b.state("B"),
+    ),
+    registry=TIMED,
+)
+NEW = b.chart(
+    "R",
+    b.state(
+        "Top",
+        b.state("A2", enter=[b.action("host", tag=2), b.start_timer("U", 0.5)]),
+        b.state("B"),
+    ),
+    registry=TIMED,
+)
+
+
+@pytest.mark.parametrize("backend", ["numba", "numpy"])
+def test_a_handler_raising_in_a_reload_undoes_it_for_every_agent(backend: str) -> None:
+    calls: list[tuple[int, list[int]]] = []
+
+    def host(call: BatchCall) -> None:
+        calls.append((call.params["tag"], call.entities.tolist()))
+        if call.params["tag"] == 2:
+            raise Refused
+
+    batch = ChartBatch(OLD, 2, {"host": host}, backend=backend)
+    batch.start()
+    batch.tick(0.25)
+    before = [(v.active, v.clock, v.timers) for v in map(batch.agent, range(2))]
+    compiled = batch.compiled
+    with pytest.raises(Refused):
+        batch.reload(NEW)
+    assert calls == [(1, [0, 1]), (2, [0, 1])]
+    assert batch.compiled is compiled
+    assert [(v.active, v.clock, v.timers) for v in map(batch.agent, range(2))] == before
+    batch.tick(1.0)  # it goes on as before: A's timer fires, nothing else ran
+    assert [batch.active(agent)[-1] for agent in range(2)] == ["Top.A", "Top.A"]
+
+
+@pytest.mark.parametrize("backend", ["numba", "numpy"])
+def test_a_handler_sending_from_a_reloads_exits_undoes_the_reload(backend: str) -> None:
+    def host(call: BatchCall) -> None:
+        if call.params["tag"] == 1:  # the exit of A, which the reload makes outside processing
+            batch.send(Event("event", "E"), call.entities)
+
+    batch = ChartBatch(OLD, 1, {"host": host}, backend=backend)
+    batch.start()
+    compiled = batch.compiled
+    with pytest.raises(UsageError) as refused:
+        batch.reload(NEW)
+    assert str(refused.value) == (
+        "a handler sent event E to agent 0 while it exits states outside a processing (a "
+        "reload's exits), where its machine takes no event; send it after this call returns"
+    )
+    assert (batch.compiled, batch.active(0)) == (compiled, ("Top", "Top.A"))

@@ -5,6 +5,8 @@ holds), on a placed machine whose host actions are only noted: that is the rehea
 agent that would not settle refuses the whole reload, and nothing changes) and it gives
 each agent's outcome in the new chart: situation, timers kept or started, host calls. Timers
 that kept states run although the new chart no longer starts them are carried over.
+
+A handler that raises undoes the whole reload (every agent runs the same chart).
 """
 
 from __future__ import annotations
@@ -13,10 +15,13 @@ from typing import TYPE_CHECKING
 
 from statetree.chart.batch.arrays import Indexes, np
 from statetree.chart.batch.buffers import Buffers
+from statetree.chart.batch.convert import agents_of, snapshot_of
 from statetree.chart.batch.derive import Operation, Outcome
 from statetree.chart.batch.errors import BatchLoopError
 from statetree.chart.batch.layout import Layout, timer_pairs
 from statetree.chart.batch.outcomes import outcomes_of, put
+from statetree.chart.batch.snapshot import BatchSnapshot
+from statetree.chart.batch.step import Stepper
 from statetree.chart.batch.table import LEVELS, Table, table_of
 from statetree.chart.compile import CompiledChart
 from statetree.chart.machine import ChartMachine
@@ -35,6 +40,7 @@ def reload_batch(batch: ChartBatch, compiled: CompiledChart) -> Reloaded:
         BatchLoopError: an agent would not settle; nothing changed.
     """
     old, agents = batch._table, batch._agents
+    before = snapshot_of(old, agents, 0, batch.size, batch.offset)
     ids = np.flatnonzero(agents.situations[: agents.size] != 0)
     rising = [e for e in compiled.levels if e in agents.extra]  # held, used from now on
     cases = np.zeros(ids.size, np.int64)
@@ -61,15 +67,26 @@ def reload_batch(batch: ChartBatch, compiled: CompiledChart) -> Reloaded:
     due, order = put(batch, new, ids, entries)  # undo rows in the old rows' layout
     agents.relayout(new.layout.rows, new.layout.ordered)
     agents.due[:, ids], agents.order[:, ids] = due, order
-    for event in rising:
-        del agents.extra[event]
     batch._table = new
     try:
-        stepper.finish(lambda machine, _: machine.reload(compiled), None)
+        stepper.finish(lambda machine, _: machine.reload(compiled), None, undo=False)
+    except BaseException:
+        _back(batch, before, old)
+        raise
     finally:
         stepper.undo_table = new
         stepper.buffers = Buffers(agents.due.shape[0], agents.order.shape[0])
+    for event in rising:  # the new chart's levels now: kept aside until agents sent to replay
+        del agents.extra[event]
     return _report(batch, ids, inverse, reports, old.layout)
+
+
+def _back(batch: ChartBatch, before: BatchSnapshot, old: Table) -> None:
+    """Put ``batch`` back as it was before the reload (``before``, on ``old``'s chart)."""
+    table, agents = agents_of(before, old.layout.compiled, old.bound)
+    stepper = batch._stepper
+    batch._table, batch._agents = table, agents
+    batch._stepper = Stepper(table, agents, batch._handlers, stepper.backend)
 
 
 def _refuse(batch: ChartBatch, ids: Indexes, outcomes: list[Outcome], inverse: Indexes) -> None:

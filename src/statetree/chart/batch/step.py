@@ -174,14 +174,17 @@ class Stepper:
 
     # -- after a pass ----------------------------------------------------------------------
 
-    def finish(self, replay: Replay, clocks_before: Floats | None) -> None:
-        """Make the pass's host calls, replay diverted agents, note failures."""
+    def finish(self, replay: Replay, clocks_before: Floats | None, *, undo: bool = True) -> None:
+        """Make the pass's host calls, replay diverted agents, note failures; when a
+        handler raises, put agents back (see :meth:`_undo`) unless ``undo`` is false (the
+        caller puts the whole batch back)."""
         status = self.buffers.status
         if status[NREC]:
             try:
                 self._calls()
             except BaseException:
-                self._undo(clocks_before)
+                if undo:
+                    self._undo(clocks_before)
                 raise
             finally:
                 self.calling = None
@@ -297,7 +300,7 @@ class Stepper:
             if made[0] <= divert.made:
                 if made[0] == divert.made:
                     for event in divert.sent:
-                        machine.send(event)
+                        _latch(machine, event, agent)
                 return
             single = np.array([agent], np.intp)
             single.setflags(write=False)
@@ -406,6 +409,18 @@ def _plain(array: NDArray[np.integer]) -> NDArray[np.integer]:
 def _kernel() -> ModuleType:
     """The compiled pass (importing it imports numba: only batches that use it pay that)."""
     return import_module("statetree.chart.batch.kernel")
+
+
+def _latch(machine: ChartMachine, event: Event, agent: int) -> None:
+    """Send ``event`` to ``machine``, agent ``agent``'s, from its handler's place."""
+    try:
+        machine.send(event)
+    except UsageError:  # the machine runs hooks outside a processing: a reload's exits
+        raise UsageError(
+            f"a handler sent {event} to agent {agent} while it exits states outside a "
+            "processing (a reload's exits), where its machine takes no event; send it after "
+            "this call returns"
+        ) from None
 
 
 def _nothing(call: ActionCall) -> None:
