@@ -122,6 +122,12 @@ def test_run_takes_a_chart_without_its_registry_as_check_does(
             "hold input Jump",
             "input is not a level trigger, so it cannot be held: send it with 'input Jump'",
         ),
+        ("input A\0B", "the line holds the control character U+0000"),
+        (
+            "tick " + "9" * 4000,
+            "tick needs a number of seconds, 0 or more (tick 0.5); '" + "9" * 60 + "...' is "
+            "too large",
+        ),
     ],
 )
 def test_a_bad_script_line_is_refused_before_anything_runs(

@@ -15,6 +15,7 @@ Blank lines and ``#`` comments are ignored.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from difflib import get_close_matches
 from typing import Literal, NamedTuple
@@ -55,6 +56,7 @@ def time_step(dt: object, call: str) -> float:
 
 
 StepKind = Literal["send", "tick", "hold", "release"]
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,11 +86,11 @@ def _seconds(text: str, where: str) -> float:
     if math.isfinite(dt) and dt >= 0:
         return dt
     if math.isnan(dt):
-        why = f"{text!r} is not a number"
+        why = f"{_shown(text)} is not a number"
     elif math.isinf(dt):
-        why = f"{text!r} is too large"
+        why = f"{_shown(text)} is too large"
     else:
-        why = f"time does not go back, got {text!r}"
+        why = f"time does not go back, got {_shown(text)}"
     raise ScriptError(f"{where}: tick needs a number of seconds, 0 or more (tick 0.5); {why}")
 
 
@@ -102,9 +104,14 @@ def _step(words: list[str], where: str, line: int) -> ScriptStep:
     if len(words) == 2:
         return ScriptStep("send", Event(first, words[1]), line=line)
     raise ScriptError(
-        f"{where}: cannot read {' '.join(words)!r}; write KIND NAME (e.g. input Jump), "
+        f"{where}: cannot read {_shown(' '.join(words))}; write KIND NAME (e.g. input Jump), "
         "tick SECONDS, hold NAME or release NAME"
     )
+
+
+def _shown(text: str) -> str:
+    """``text`` quoted for a message, cut short: a line may be as long as a file."""
+    return repr(text if len(text) <= 60 else text[:60] + "...")
 
 
 def _check_kind(step: ScriptStep, registry: Registry, where: str) -> None:
@@ -118,7 +125,7 @@ def _check_kind(step: ScriptStep, registry: Registry, where: str) -> None:
         close = get_close_matches(event.kind, [*known, "tick", "hold", "release"], n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         raise ScriptError(
-            f"{where}: unknown event kind {event.kind!r}{hint}; this chart's kinds are "
+            f"{where}: unknown event kind {_shown(event.kind)}{hint}; this chart's kinds are "
             f"{', '.join(known)} (and tick, hold, release)"
         )
     if step.kind == "send" and trigger.level:
@@ -154,6 +161,10 @@ def read_script(
         words = raw.split("#", 1)[0].split()
         if words:
             where = f"{file}:{number}"
+            control = _CONTROL.search(raw)
+            if control is not None:
+                code = f"U+{ord(control.group()):04X}"
+                raise ScriptError(f"{where}: the line holds the control character {code}")
             step = _step(words, where, number)
             if registry is not None:
                 _check_kind(step, registry, where)
