@@ -144,6 +144,23 @@ def test_a_registry_for_a_code_target_is_refused(capsys: pytest.CaptureFixture[s
     )
 
 
+def test_a_module_with_one_bitmask_definition_is_its_machine(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    rules = "{'A': {'requires': ['B']}, 'B': {}}"
+    Path("rules.py").write_text(
+        "from statetree.bitmask import BitmaskDefinition\n"
+        f"X = BitmaskDefinition.from_data({rules}, name='X')\n"
+    )
+    whole, named = (
+        run(capsys, "net", "schema", "rules.py"),
+        run(capsys, "net", "schema", "rules.py:X"),
+    )
+    assert whole == named and whole[0] == EXIT_OK
+    assert json.loads(whole[1])["header"]["mode"] == "rank"
+
+
 def test_a_target_that_names_no_machine_says_what_to_name(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -29,12 +29,13 @@ from statetree.cli.structures import (
 )
 from statetree.files import replace_file
 from statetree.net import BitmaskCodec, Codec, MachineCodec, schema_diff, schema_text
-from statetree.structure import Structure, derive, find_initial_states
+from statetree.structure import Structure, derive
 from statetree.targets import (
     LoadError,
     attribute_of,
     existing_file,
     import_target_module,
+    load_machines,
     split_target,
 )
 
@@ -147,17 +148,19 @@ def _codec(args: argparse.Namespace) -> MachineCodec[Any, Any]:
         return _chart_codec(args.target, args.registry, args.header)
     refuse_registry(args.target, args.registry)
     module_name, name = split_target(args.target)
-    module = import_target_module(module_name)
     if not name:
-        found = find_initial_states(module)
+        found = load_machines(args.target)  # state classes, else bitmask definitions
         if len(found) != 1:
-            listed = ", ".join(state.__qualname__ for state in found) or "none"
+            listed = ", ".join(_name_of(machine) for machine in found)
             raise LoadError(
                 f"{args.target!r} defines {len(found)} machines ({listed}); name one, or the "
                 "codec the program builds, as MODULE:NAME"
             )
-        return _built(args.header, derive(found[0]))
-    value = attribute_of(module, name)
+        (machine,) = found
+        if isinstance(machine, BitmaskDefinition):
+            return BitmaskCodec(machine)
+        return _built(args.header, derive(machine))
+    value = attribute_of(import_target_module(module_name), name)
     if isinstance(value, (Codec, BitmaskCodec)):
         return value
     if isinstance(value, BitmaskDefinition):
@@ -168,6 +171,10 @@ def _codec(args: argparse.Namespace) -> MachineCodec[Any, Any]:
         f"{args.target!r} is a {type(value).__name__}: name a codec, a bitmask definition or "
         "an initial state class"
     )
+
+
+def _name_of(machine: type[State[Any]] | BitmaskDefinition) -> str:
+    return machine.name if isinstance(machine, BitmaskDefinition) else machine.__qualname__
 
 
 def _chart_codec(path: str, registry: str | None, header: str) -> Codec:
