@@ -92,8 +92,9 @@ class TransitionLoopError(StateTreeError, RuntimeError):
         self.timers = timers
         where = f"machine {machine!r}" if machine else "a machine"
         repeating = (
-            f"the repeating cycle is {' -> '.join(self.cycle)} -> "
-            f"{self.cycle[0] if self.cycle else '?'}"
+            f"the repeating cycle is {' -> '.join(self.cycle)} -> {self.cycle[0]}"
+            if self.cycle
+            else "the repeating cycle is not known here"
         )
         if timers:
             message = (

@@ -17,7 +17,14 @@ import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 from jax import lax  # noqa: E402
 
-from statetree.chart import BatchLoopError, ChartBatch, Event, load  # noqa: E402
+from statetree.chart import (  # noqa: E402
+    DEFAULT_REGISTRY,
+    ActionType,
+    BatchLoopError,
+    ChartBatch,
+    Event,
+    load,
+)
 from statetree.chart import builder as b  # noqa: E402
 from statetree.chart.batch import BatchSnapshot  # noqa: E402
 from statetree.chart.batch.table import table_of  # noqa: E402
@@ -39,6 +46,7 @@ HIT1 = "enter Character.Alive.Combo.Hit1: play_animation(name='Hit1', loop=False
 WALK = "enter Character.Alive.Locomotion.Walk: play_animation(name='Walk', loop=True)"
 DIE = "enter Character.Dead: play_animation(name='Die', loop=False)"
 SPIN = Event("held", "Spin")
+BARKING = DEFAULT_REGISTRY.with_actions(ActionType("bark"))
 LOOP = b.chart(
     "Loop",
     b.state(
@@ -388,3 +396,75 @@ def test_without_jax_the_module_says_what_to_install() -> None:
     assert last.endswith(
         "statetree.chart.jax needs JAX: install it with pip install 'statetree[jax]'"
     )
+
+
+HOSTILE_CALLS: list[tuple[str, Any, str]] = [
+    ("levels not a mapping", lambda p, a: p.set_levels(a, [(SPIN, True)]), "takes a mapping"),
+    ("a level of None", lambda p, a: p.set_levels(a, {SPIN: None}), "got None"),
+    ("a level of 'yes'", lambda p, a: p.set_levels(a, {SPIN: "yes"}), "got 'yes'"),
+    (
+        "levels of two axes",
+        lambda p, a: p.set_levels(a, {SPIN: np.ones((1, 2), bool)}),
+        r"got shape \(1, 2\) of type bool",
+    ),
+    ("where of 'x'", lambda p, a: p.set_levels(a, {SPIN: True}, where="x"), "for where: got 'x'"),
+    (
+        "choices of two axes",
+        lambda p, a: p.step(a, np.zeros((1, 2), np.int32), 0.1),
+        r"got shape \(1, 2\) of type int32",
+    ),
+    ("choices holding None", lambda p, a: p.step(a, [0, None], 0.1), r"got \[0, None\]"),
+    (
+        "a choice past 32 bits",
+        lambda p, a: p.step(a, np.array([2**32, -1]), 0.1),
+        "choice 4294967296 is beyond what any step can name",
+    ),
+    ("a dt of two", lambda p, a: p.step(a, [0, 0], jnp.ones(2)), r"one dt, got an array"),
+    (
+        "agents of two worlds",
+        lambda p, a: p.step(jax.vmap(lambda _: p.init(2))(jnp.arange(2)), [0, 0], 0.1),
+        r"agents of one environment \(situations of shape \(2, 2\)\): for several",
+    ),
+    ("no agents", lambda p, a: p.snapshot(None), r"snapshot\(\) takes the agents init\(\)"),
+    ("no frame", lambda p, a: p.host_calls(None), r"host_calls\(\) takes a Frame"),
+    ("no frame either", lambda p, a: p.loop_error((1, 2)), r"loop_error\(\) takes a Frame"),
+    ("agents of lists", lambda p, a: p.is_active(a._replace(clock=[0, 0]), "Top.A"), "takes"),
+    (
+        "a timer carried by no state",
+        lambda p, a: ChartProgram(LOOP, carried=[("Nowhere", "T")]),
+        r"\(state path, timer name\) of the chart, got \('Nowhere', 'T'\)",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("what", "call", "message"), HOSTILE_CALLS, ids=[h[0] for h in HOSTILE_CALLS]
+)
+def test_hostile_arguments_are_refused_with_what_was_wrong(
+    what: str, call: Any, message: str
+) -> None:
+    program = ChartProgram(LOOP, [])
+    with pytest.raises(UsageError, match=message):
+        call(program, program.init(2))
+
+
+def test_a_program_shares_the_table_of_a_chart_a_batch_reloaded_into() -> None:
+    exits = b.state("A", exit=[b.action("bark")])
+    old = b.chart("S", b.state("Top", exits, b.state("B")), registry=BARKING)
+    new = compile_chart(b.chart("S", b.state("Top", b.state("Z"), b.state("B")), registry=BARKING))
+    batch = ChartBatch(old, 2, {"bark": lambda call: None})
+    batch.start()
+    batch.reload(new)  # the shared table now holds the reload's entries, old barks included
+    program = ChartProgram(new)
+    agents = program.covering(batch.snapshot()).restore(batch.snapshot())
+    assert leaves(program, agents) == ["Top.Z", "Top.Z"]
+
+
+def test_a_loop_error_replays_a_refused_choice_as_none() -> None:
+    program = ChartProgram(BLINK, [Event("input", "Poke")], max_transitions=4)
+    before = program.init(2)
+    choices = np.array([5, -1])  # agent 0's choice names no event: refused, no event
+    _, frame = program.step(before, choices, 0.1)
+    error = program.loop_error(frame, before, choices, 0.1)
+    assert error is not None and error.cycle == ("Blink.Wait", "Blink.Go")
+    assert "the repeating cycle is not known here" in str(program.loop_error(frame))

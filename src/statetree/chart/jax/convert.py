@@ -30,6 +30,11 @@ def snapshot(program: ChartProgram, agents: Agents) -> BatchSnapshot:
             f"(situations of shape {situation.shape})"
         )
     table = program.table
+    if due.shape[0] < table.layout.rows:  # more is a padded program's (see tables.padded)
+        raise UsageError(
+            f"snapshot(): the agents have {due.shape[0]} timer rows, where program "
+            f"{program.name!r} has {table.layout.rows}: agents of another program?"
+        )
     known = program.tables.table.shape[0]
     if situation.size and not (situation.min() >= 0 and situation.max() < known):
         raise UsageError(

@@ -111,6 +111,8 @@ def _timer_cycle(
         program.snapshot(one), program.compiled, handlers, max_transitions=program.table.bound
     )
     pick = -1 if choices is None else int(np.asarray(choices).reshape(-1)[agent])
+    if not 0 <= pick < len(program.events):  # refused by the step: the agent got no event
+        pick = -1
     try:
         batch.frame(dt, program.events, [pick])
     except BatchLoopError as error:

@@ -78,7 +78,7 @@ class ChartProgram:
         compiled = chart if isinstance(chart, CompiledChart) else compile_chart(chart)
         _at_least(max_transitions, 1, "max_transitions")
         _at_least(record, 0, "record")
-        table = table_of(compiled, max_transitions, tuple(carried))
+        table = table_of(compiled, max_transitions, _carried(compiled, carried))
         complete(table)
         self.table: Table = table
         self.record = record
@@ -170,16 +170,12 @@ class ChartProgram:
         Raises:
             UsageError: ``choices`` is not one integer per agent, or ``dt`` is wrong.
         """
-        self._fit(agents, "step()")
+        shape = self._one(agents, "step()")
         if not isinstance(dt, jax.Array):
             dt = time_step(dt, "step")
-        picks = jnp.asarray(choices)
-        count = agents.situation.shape[-1]
-        if picks.shape[-1:] != (count,) or not jnp.issubdtype(picks.dtype, jnp.integer):
-            raise UsageError(
-                f"step() needs one integer choice per agent ({count}), got shape "
-                f"{picks.shape} of type {picks.dtype}"
-            )
+        elif jnp.shape(dt) != ():
+            raise UsageError(f"step() needs one dt, got an array of shape {jnp.shape(dt)}")
+        picks = _choices(choices, shape)
         return engine.step(
             self.tables, agents, picks, dt, record=self.record, actions=len(self.actions)
         )
@@ -204,20 +200,39 @@ class ChartProgram:
             UsageError: an event is not a level trigger of the chart, or a value or ``where``
                 is not a boolean, or one boolean per agent.
         """
-        self._fit(agents, "set_levels()")
-        count = agents.situation.shape[-1]
+        shape = self._one(agents, "set_levels()")
+        if not isinstance(levels, Mapping):
+            raise UsageError(
+                "set_levels() takes a mapping of level events to booleans, such as "
+                f"{{Event('held', 'Jump'): True}}; got {levels!r}"
+            )
         bits, given = jnp.zeros((), jnp.int32), 0
         for event, on in levels.items():
             if event not in self.levels:
                 known = ", ".join(map(str, self.levels)) or "none"
                 raise UsageError(f"{event} is not a level trigger of the chart (it has: {known})")
             bit = 1 << self.levels.index(event)
-            bits = bits | jnp.where(_booleans(on, count, str(event)), bit, 0)
+            bits = bits | jnp.where(_booleans(on, shape, str(event)), bit, 0)
             given |= bit
-        named = given if where is None else jnp.where(_booleans(where, count, "where"), given, 0)
+        named = given if where is None else jnp.where(_booleans(where, shape, "where"), given, 0)
         return engine.set_levels(
             self.tables, agents, bits, named, record=self.record, actions=len(self.actions)
         )
+
+    def _one(self, agents: Agents, what: str) -> tuple[int, ...]:
+        """The shape of the situations of ``agents``, this program's, of one environment.
+
+        Raises:
+            UsageError: not this program's agents, or those of several environments.
+        """
+        self._fit(agents, what)
+        shape: tuple[int, ...] = jnp.shape(agents.situation)
+        if len(shape) != 1:
+            raise UsageError(
+                f"{what} takes the agents of one environment (situations of shape {shape}): "
+                "for several, call it under jax.vmap"
+            )
+        return shape
 
     def _fit(self, agents: Agents, what: str) -> None:
         """Refuse agents whose arrays are not shaped as this program's (its ``init``'s).
@@ -225,8 +240,7 @@ class ChartProgram:
         Raises:
             UsageError: not :class:`Agents`, or of another chart's timers or shape.
         """
-        if not isinstance(agents, Agents):
-            raise UsageError(f"{what} takes the agents init() or a step made, got {agents!r}")
+        _agents(agents, what)
         shape = jnp.shape(agents.situation)
         rows = self.tables.fire.shape[0]
         wanted = {
@@ -261,10 +275,12 @@ class ChartProgram:
 
     def is_active(self, agents: Agents, path: str) -> jax.Array:
         """Whether the state at ``path`` is active, for each agent."""
+        _agents(agents, "is_active()")
         return self.tables.active[agents.situation, self.number(path)]
 
     def active(self, agents: Agents) -> jax.Array:
         """``(..., n, states)``: each agent's active flag of every state, by number."""
+        _agents(agents, "active()")
         return self.tables.active[agents.situation]
 
     def leaf_ids(self, agents: Agents, within: str | None = None) -> jax.Array:
@@ -274,6 +290,7 @@ class ChartProgram:
         Raises:
             UsageError: no such state, or a state inside it hosts concurrent regions.
         """
+        _agents(agents, "leaf_ids()")
         layout = self.table.layout
         top = 0 if within is None else self.number(within)
         end = layout.end[top]
@@ -290,14 +307,14 @@ class ChartProgram:
     # -- the host's side -----------------------------------------------------------------------
 
     def host_calls(self, frame: Frame) -> list[BatchCall]:
-        """The host calls of one frame (of one environment), as ``ChartBatch`` makes them:
-        every agent's calls in the order its machine makes them, each call naming every
-        agent making it, ascending.
+        """The host calls of one frame (of one environment): every agent's calls in the
+        order its machine makes them, each call naming every agent making it, ascending
+        (grouped as ``ChartBatch`` groups them where the agents' processings agree).
 
         Raises:
             UsageError: an agent made more processings than the frame records.
         """
-        return host.calls(self, frame)
+        return host.calls(self, _frame(frame, "host_calls()"))
 
     def loop_error(
         self,
@@ -309,11 +326,14 @@ class ChartProgram:
         """The error ``ChartBatch`` raises for the agents of one frame that could not
         settle (``None`` if all did). To name the cycle of agents that fired too many
         timers, give the agents ``before`` the step and its ``choices`` and ``dt``."""
-        return host.loop_error(self, frame, before, choices, dt)
+        if before is not None:
+            _agents(before, "loop_error()")
+        return host.loop_error(self, _frame(frame, "loop_error()"), before, choices, dt)
 
     def snapshot(self, agents: Agents) -> BatchSnapshot:
         """The agents (of one environment) as a ``BatchSnapshot``: ``ChartBatch.restore``
         takes it, and so does :meth:`restore`."""
+        _agents(agents, "snapshot()")
         return convert.snapshot(self, agents)
 
     def restore(self, snapshot: BatchSnapshot) -> Agents:
@@ -357,17 +377,91 @@ def _events(compiled: CompiledChart, events: Sequence[Event] | None) -> tuple[Ev
     return tuple(events)
 
 
-def _booleans(value: ArrayLike, count: int, what: str) -> jax.Array:
-    """``value`` as booleans: one for every agent, or one per agent (``count``).
+def _booleans(value: ArrayLike, shape: tuple[int, ...], what: str) -> jax.Array:
+    """``value`` as booleans: one for every agent, or one per agent (``shape``).
 
     Raises:
         UsageError: it is not booleans (a mask: ``where`` takes no agent indexes), or of
-            another length.
+            another shape.
     """
-    array = jnp.asarray(value)
-    if array.dtype != jnp.bool_ or array.shape[-1:] not in ((), (count,)):
+    array = _array(value)
+    if array is None or array.dtype != jnp.bool_ or array.shape not in ((), shape):
         raise UsageError(
-            f"set_levels() needs a boolean, or one boolean per agent ({count}), for {what}: "
-            f"got shape {array.shape} of type {array.dtype}"
+            f"set_levels() needs a boolean, or one boolean per agent ({shape[-1]}), for "
+            f"{what}: got {_described(value, array)}"
         )
     return array
+
+
+def _choices(choices: ArrayLike, shape: tuple[int, ...]) -> jax.Array:
+    """``choices`` as one integer per agent (of ``shape``, the agents' situations).
+
+    Raises:
+        UsageError: they are not integers of that shape, or one is beyond 32 bits.
+    """
+    picks = _array(choices)
+    if picks is not None and not isinstance(choices, jax.Array):
+        given = np.asarray(choices)
+        limits = np.iinfo(np.int32)
+        if given.size and given.dtype.kind in "iu":
+            wrapped = given[(given > limits.max) | (given < limits.min)]
+            if wrapped.size:  # JAX would wrap it around to a small choice
+                raise UsageError(f"choice {int(wrapped[0])} is beyond what any step can name")
+    if picks is None or picks.shape != shape or not jnp.issubdtype(picks.dtype, jnp.integer):
+        raise UsageError(
+            f"step() needs one integer choice per agent ({shape[-1]}), got "
+            f"{_described(choices, picks)}"
+        )
+    return picks
+
+
+def _array(value: ArrayLike) -> jax.Array | None:
+    """``value`` as an array (an empty list as integers), or ``None`` if it is none."""
+    if isinstance(value, jax.Array):
+        return value
+    try:
+        given = np.asarray(value)
+    except (TypeError, ValueError):
+        return None
+    if given.size == 0 and given.dtype.kind == "f":
+        given = given.astype(np.int32)  # an empty list reads as floats
+    if given.dtype.kind not in "biuf":
+        return None
+    return jnp.asarray(given)
+
+
+def _described(value: object, array: jax.Array | None) -> str:
+    if array is None:
+        return f"{value!r}"[:80]
+    return f"shape {array.shape} of type {array.dtype}"
+
+
+def _carried(
+    compiled: CompiledChart, carried: Sequence[tuple[str, str]]
+) -> tuple[tuple[str, str], ...]:
+    pairs = tuple(carried)
+    for pair in pairs:
+        if not (
+            isinstance(pair, tuple)
+            and len(pair) == 2
+            and pair[0] in compiled.by_path
+            and isinstance(pair[1], str)
+        ):
+            raise UsageError(
+                f"carried names timers as (state path, timer name) of the chart, got {pair!r}"
+            )
+    return pairs
+
+
+def _agents(agents: object, what: str) -> None:
+    arrays = isinstance(agents, Agents) and all(
+        isinstance(field, (jax.Array, np.ndarray)) for field in agents
+    )
+    if not arrays:
+        raise UsageError(f"{what} takes the agents init() or a step made, got {agents!r}"[:200])
+
+
+def _frame(frame: object, what: str) -> Frame:
+    if not isinstance(frame, Frame):
+        raise UsageError(f"{what} takes a Frame that step() returned, got {frame!r}"[:200])
+    return frame

@@ -98,7 +98,9 @@ def _call_bits(table: Table, actions: Sequence[ActionCall]) -> np.ndarray[Any, A
         start = int(table.entries[e, CALLS])
         stop = start + int(table.entries[e, NCALLS])
         for key in table.call_keys[start:stop].tolist():
-            a = index[id(table.keys[key][1])]
+            a = index.get(id(table.keys[key][1]))
+            if a is None:  # an old chart's exit, in an entry of a batch's reload (shared
+                continue  # table): the outcome of a reload, which no step takes
             words[a // WORD, e] |= np.uint32(1 << (a % WORD))
     return words
 
