@@ -207,6 +207,7 @@ def test_a_machine_sets_levels_in_one_processing_and_ignores_levels_already_so()
 
 @pytest.mark.parametrize("backend", ["numba", "numpy"])
 def test_values_given_per_entity_go_to_those_entities_in_the_order_named(backend: str) -> None:
+    pytest.importorskip(backend, reason=f"the {backend} pass needs {backend} (the batch extra)")
     batch = ChartBatch(GUARD, 4, QUIET, backend=backend)
     batch.start()
     go, nothing = Event("input", "Go"), Event("input", "Nothing")

@@ -4,6 +4,8 @@ to, which finishes the call as a ChartMachine; the others keep what the call did
 
 from __future__ import annotations
 
+from importlib.util import find_spec
+
 import pytest
 
 from statetree.chart import DEFAULT_REGISTRY, ActionType, BatchCall, ChartBatch, Event, Param
@@ -26,6 +28,11 @@ CHART = b.chart(
     ),
 )
 GO, NOTHING = Event("input", "Go"), Event("event", "Nothing")
+NO_NUMBA = find_spec("numba") is None
+BACKENDS = [
+    pytest.param("numba", marks=pytest.mark.skipif(NO_NUMBA, reason="the numba pass needs numba")),
+    "numpy",
+]
 
 
 class Refused(Exception):
@@ -61,7 +68,7 @@ def crowd(host: Host, backend: str) -> ChartBatch:
     return batch
 
 
-@pytest.mark.parametrize("backend", ["numba", "numpy"])
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("echo_sends", [False, True], ids=["in buckets", "sent to"])
 def test_agents_with_calls_left_keep_what_they_had(backend: str, echo_sends: bool) -> None:
     host = Host(echo_sends=echo_sends, refuse={0})
@@ -99,7 +106,7 @@ LOOPING = b.chart(
 )
 
 
-@pytest.mark.parametrize("backend", ["numba", "numpy"])
+@pytest.mark.parametrize("backend", BACKENDS)
 def test_an_agent_that_did_not_settle_keeps_what_it_had_too(backend: str) -> None:
     def host(call: BatchCall) -> None:
         raise Refused
@@ -139,7 +146,7 @@ NEW = b.chart(
 )
 
 
-@pytest.mark.parametrize("backend", ["numba", "numpy"])
+@pytest.mark.parametrize("backend", BACKENDS)
 def test_a_handler_raising_in_a_reload_undoes_it_for_every_agent(backend: str) -> None:
     calls: list[tuple[int, list[int]]] = []
 
@@ -162,7 +169,7 @@ def test_a_handler_raising_in_a_reload_undoes_it_for_every_agent(backend: str) -
     assert [batch.active(agent)[-1] for agent in range(2)] == ["Top.A", "Top.A"]
 
 
-@pytest.mark.parametrize("backend", ["numba", "numpy"])
+@pytest.mark.parametrize("backend", BACKENDS)
 def test_a_handler_sending_from_a_reloads_exits_undoes_the_reload(backend: str) -> None:
     def host(call: BatchCall) -> None:
         if call.params["tag"] == 1:  # the exit of A, which the reload makes outside processing

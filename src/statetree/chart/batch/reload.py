@@ -76,7 +76,7 @@ def reload_batch(batch: ChartBatch, compiled: CompiledChart) -> Reloaded:
     finally:
         stepper.undo_table = new
         stepper.buffers = Buffers(agents.due.shape[0], agents.order.shape[0])
-    for event in rising:  # the new chart's levels now: kept aside until agents sent to replay
+    for event in rising:  # levels of the new chart now; kept aside until sent-to agents replayed
         del agents.extra[event]
     return _report(batch, ids, inverse, reports, old.layout)
 
