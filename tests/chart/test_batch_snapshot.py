@@ -239,6 +239,15 @@ def test_deeply_nested_metadata_is_a_decode_error() -> None:
         BatchSnapshot.from_bytes(data)
 
 
+def test_metadata_with_a_huge_integer_is_a_decode_error() -> None:
+    meta = b'{"sequence": 1' + b"0" * 5000 + b"}"
+    with pytest.raises(DecodeError) as caught:
+        BatchSnapshot.from_bytes(MAGIC + struct.pack("<I", len(meta)) + meta)
+    assert str(caught.value).startswith(
+        "batch snapshot metadata is not JSON: an integer of 5,001 characters"
+    )
+
+
 def _replaced(good: BatchSnapshot, **fields: Any) -> BatchSnapshot:
     return dataclasses.replace(good, **fields)
 

@@ -94,7 +94,8 @@ def test_names_out_of_date_are_shown_but_pass(
         ("{not json", "is not a schema file (not JSON:"),
         ("[1, 2]", "is not a schema file (a JSON object with a fingerprint, as"),
         ('{"header": "path"}', "is not a schema file (a JSON object with a fingerprint, as"),
-        ("[" * 100_000 + "]" * 100_000, "is not a schema file (it nests too deeply)"),
+        ("[" * 100_000 + "]" * 100_000, "is not a schema file (not JSON: it nests too deeply)"),
+        ('{"fingerprint": 1%s}' % ("0" * 5000), "(not JSON: an integer of 5,001 characters"),
     ],
 )
 def test_a_schema_file_that_cannot_be_read_is_a_usage_error(

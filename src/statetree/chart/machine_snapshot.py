@@ -28,6 +28,7 @@ from statetree.chart.placement import (
     situation_of,
 )
 from statetree.errors import DecodeError, UsageError
+from statetree.json_text import parse_json
 
 if TYPE_CHECKING:
     from statetree.chart.machine import ChartMachine
@@ -134,8 +135,8 @@ class MachineSnapshot:
 
 def _read(text: bytes) -> dict[str, Any]:
     try:
-        read = json.loads(text.decode())
-    except (UnicodeDecodeError, ValueError, RecursionError) as error:
+        read = parse_json(text.decode())
+    except ValueError as error:
         raise DecodeError(f"a chart machine snapshot is JSON; this is not: {error}") from None
     if not isinstance(read, dict) or set(read) != set(_KEYS):
         raise DecodeError(f"a chart machine snapshot has exactly the keys {sorted(_KEYS)}")

@@ -9,7 +9,6 @@ build with a readable diff, instead of clients that decode packets into wrong st
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -28,6 +27,7 @@ from statetree.cli.structures import (
     refuse_registry,
 )
 from statetree.files import replace_file
+from statetree.json_text import parse_json
 from statetree.net import BitmaskCodec, Codec, MachineCodec, schema_diff, schema_text
 from statetree.structure import Structure, derive
 from statetree.targets import (
@@ -110,11 +110,9 @@ def _check(path: Path, text: str, schema: dict[str, Any], target: str) -> int:
             f"{str(path)!r} is not a schema file (larger than {MAX_SCHEMA_SIZE:,} bytes)"
         )
     try:
-        recorded = json.loads(data.decode("utf-8"))
+        recorded = parse_json(data.decode("utf-8"))
     except ValueError as error:
         raise LoadError(f"{str(path)!r} is not a schema file (not JSON: {error})") from None
-    except RecursionError:  # no schema nests deeply: only damaged or hostile files do
-        raise LoadError(f"{str(path)!r} is not a schema file (it nests too deeply)") from None
     if not isinstance(recorded, dict) or "fingerprint" not in recorded:
         raise LoadError(
             f"{str(path)!r} is not a schema file (a JSON object with a fingerprint, as "

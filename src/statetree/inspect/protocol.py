@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from statetree.errors import UsageError
+from statetree.json_text import parse_json
 
 __all__ = [
     "COMMANDS",
@@ -173,8 +174,8 @@ def _decode(message: str | bytes) -> object:
     if size > MAX_MESSAGE_BYTES:
         raise ProtocolError(f"message of {size} bytes refused: the limit is {MAX_MESSAGE_BYTES}")
     try:
-        data = json.loads(message)
-    except (ValueError, RecursionError) as error:
+        data = parse_json(message)
+    except ValueError as error:
         raise ProtocolError(f"message is not JSON: {error}") from None
     try:  # a JSON escape can make a lone surrogate, which no reply could send back
         json.dumps(data, ensure_ascii=False).encode()

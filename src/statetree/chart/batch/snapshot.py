@@ -22,6 +22,7 @@ from statetree.chart.dump import to_data
 from statetree.chart.events import Event
 from statetree.chart.model import Chart
 from statetree.errors import DecodeError, UsageError
+from statetree.json_text import parse_json
 
 __all__ = ["BatchSnapshot", "fingerprint", "snapshot_given"]
 
@@ -181,11 +182,9 @@ def _held(part: BatchSnapshot, events: tuple[Event, ...]) -> NDArray[np.bool_]:
 
 def _meta(text: bytes) -> dict[str, Any]:
     try:
-        meta = json.loads(text.decode())
-    except (UnicodeDecodeError, ValueError) as error:
+        meta = parse_json(text.decode())
+    except ValueError as error:
         raise DecodeError(f"batch snapshot metadata is not JSON: {error}") from None
-    except RecursionError:  # no snapshot nests: only damaged or hostile bytes do
-        raise DecodeError("batch snapshot metadata nests too deeply") from None
     shapes = {
         "chart": str,
         "carried": list,
