@@ -7,11 +7,11 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, Generic, overload
 
+from statetree.bitmask.change_order import Step, removal_steps, setup, teardown
 from statetree.bitmask.codec import check_mask, decode_mask, encode_mask
 from statetree.bitmask.definition import BitmaskDefinition
 from statetree.bitmask.errors import NoSuchStateError, ReentrantRequestError
 from statetree.bitmask.explanation import Explanation, explain, format_states
-from statetree.bitmask.plan import Step, removal_steps, setup, teardown
 from statetree.bitmask.records import BitCause, Change
 from statetree.bitmask.spec import StateRule
 from statetree.bitmask.state import BitState, Owner, StateRef

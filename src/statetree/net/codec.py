@@ -24,9 +24,9 @@ from statetree.net.configuration import ActiveState, Configuration, capture
 from statetree.net.errors import PacketError
 from statetree.net.leaf_codec import LeafHeader
 from statetree.net.path_codec import PathHeader
-from statetree.net.plan import TABLE_LIMIT, Tables, all_picks, build_entry
 from statetree.net.schema import codec_schema, fingerprint, wire_description
 from statetree.net.shape import Pick, resolve
+from statetree.net.tables import TABLE_LIMIT, Tables, all_picks, build_entry
 from statetree.net.tree import CodecTree, build_tree
 from statetree.structure import Structure
 
@@ -46,7 +46,7 @@ class Codec:
     """Encodes and decodes the configurations of the machines of one structure.
 
     Build it with :meth:`path`, :meth:`leaf` or :meth:`auto`; everything is computed then:
-    for structures of up to :data:`~statetree.net.plan.TABLE_LIMIT` configurations, every
+    for structures of up to :data:`~statetree.net.tables.TABLE_LIMIT` configurations, every
     configuration's header and payload layout, so that encoding and decoding are lookups;
     for larger ones, the codec tree that encoding and decoding walk. Works for any
     ``StateMachine`` whose structure gives each state's class (class-based machines through

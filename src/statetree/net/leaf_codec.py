@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from statetree.errors import DefinitionError
 from statetree.net.errors import PacketError
-from statetree.net.plan import all_picks
 from statetree.net.shape import Pick
+from statetree.net.tables import all_picks
 from statetree.net.tree import CodecTree
 
 __all__ = ["LeafHeader"]

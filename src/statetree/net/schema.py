@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 from statetree.errors import UsageError
 from statetree.net.fields import Field
 from statetree.net.path_codec import PathHeader
-from statetree.net.plan import all_picks
 from statetree.net.shape import Pick
+from statetree.net.tables import all_picks
 from statetree.net.tree import CodecTree, Level, Node, Option, RegionSet
 
 if TYPE_CHECKING:

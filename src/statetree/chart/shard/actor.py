@@ -17,11 +17,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from statetree.chart.batch import BatchSnapshot, ChartBatch
+from statetree.chart.batch.arrays import Bools, Indexes
 from statetree.chart.compile import compile_chart
 from statetree.chart.events import Event
 from statetree.chart.model import Chart
 from statetree.chart.reload import Reloaded
-from statetree.chart.shard.entities import Bools, Indexes
 from statetree.chart.shard.parts import Mail, Reply, ShardPart, ShardSetup, take
 from statetree.chart.shard.shard import Shard
 

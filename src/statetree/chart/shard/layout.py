@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
-from statetree.chart.shard.entities import Bools, Indexes
+from statetree.chart.batch.arrays import Bools, Indexes
 
 __all__ = ["Layout"]
 

@@ -16,11 +16,11 @@ import numpy as np
 from numpy.typing import DTypeLike, NDArray
 
 from statetree.chart.batch import BatchCall, BatchHandler, BatchSnapshot, ChartBatch
+from statetree.chart.batch.arrays import Indexes
 from statetree.chart.batch.entities import count_of
 from statetree.chart.compile import CompiledChart
 from statetree.chart.events import Event
 from statetree.chart.model import Chart
-from statetree.chart.shard.entities import Indexes
 from statetree.errors import UsageError, require_callable
 
 if TYPE_CHECKING:

@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from statetree.chart.batch.arrays import Bools, Indexes
+from statetree.chart.batch.entities import Entities, select
 from statetree.chart.compile import CompiledChart
 from statetree.chart.model import Chart
-from statetree.chart.shard.entities import Bools, Entities, Indexes, select
 from statetree.errors import UsageError
 from statetree.structure.model import Structure
 

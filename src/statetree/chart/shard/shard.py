@@ -16,8 +16,9 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from statetree.chart.batch import BatchCall, BatchHandler, BatchLoopError, ChartBatch
+from statetree.chart.batch.arrays import Bools, Indexes
+from statetree.chart.batch.entities import Entities
 from statetree.chart.events import Event
-from statetree.chart.shard.entities import Bools, Entities, Indexes
 from statetree.chart.shard.parts import Columns, Loop, Mail, ShardHandler, ShardPart, ShardSetup
 from statetree.errors import UsageError
 

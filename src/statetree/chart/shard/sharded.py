@@ -17,7 +17,8 @@ import numpy as np
 from numpy.typing import ArrayLike, DTypeLike, NDArray
 
 from statetree.chart.batch import BatchSnapshot, ChartBatch
-from statetree.chart.batch.entities import count_of
+from statetree.chart.batch.arrays import Bools, Indexes
+from statetree.chart.batch.entities import Entities, count_of, select
 from statetree.chart.batch.snapshot import snapshot_given
 from statetree.chart.compile import CompiledChart, compile_chart
 from statetree.chart.events import Event
@@ -25,7 +26,6 @@ from statetree.chart.model import Chart
 from statetree.chart.reload import Reloaded
 from statetree.chart.shard.cluster import ShardPool
 from statetree.chart.shard.driver import Checkpoint, Driver
-from statetree.chart.shard.entities import Bools, Entities, Indexes, select
 from statetree.chart.shard.layout import Layout
 from statetree.chart.shard.parts import ShardHandler, ShardPart, ShardSetup, StepFunction, take
 from statetree.chart.shard.reading import ShardedReadings
