@@ -16,16 +16,12 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
         "statetree.chart.ChartBatch needs NumPy: install it with pip install 'statetree[batch]'"
     ) from exc
 
-__all__ = ["Bools", "Floats", "Indexes", "Moves", "NDArray", "Serials", "np", "read_only"]
+__all__ = ["Bools", "Floats", "Indexes", "NDArray", "np", "read_only"]
 
 Bools: TypeAlias = NDArray[np.bool_]
 Floats: TypeAlias = NDArray[np.float64]
 Indexes: TypeAlias = NDArray[np.intp]
 """Agent indexes, or positions in a working set."""
-Moves: TypeAlias = NDArray[np.int32]
-"""A move number per agent of a working set (-1: none)."""
-Serials: TypeAlias = NDArray[np.int32]
-"""Event serial numbers counted from the start of the current processing."""
 
 
 def read_only(array: Indexes) -> Indexes:

@@ -144,18 +144,6 @@ def run(work: Any, timing: Any, agents: Any, program: Any, b: Any) -> None:
                 break
         elif not ticking:
             agent = given
-        elif single and rows == 1:
-            first_row, end = due[0], ends[0]
-            if dense:
-                while (
-                    agent < size
-                    and (agent >= chosen or inputs[agent] < 0)
-                    and not first_row[agent] <= end
-                ):
-                    agent += 1
-            else:
-                while agent < given and not first_row[agent] <= end:
-                    agent += 1
         else:
             while agent < given and not (agent < chosen and inputs[agent] >= 0):
                 end = ends[0] if single else ends[epochs[agent]]
