@@ -2,6 +2,20 @@
 
 ``from statetree.chart import ChartBatch`` is the usual import; this package needs NumPy
 (the ``batch`` extra) and is only imported when a batch is first asked for.
+
+The modules, by phase (chart semantics live in none of them: entries are outcomes of the
+per-machine runtime):
+
+- built once per chart: ``layout`` (numbers of states, inputs, levels, timer rows),
+  ``derive`` (an outcome, found by running a placed ``ChartMachine``), ``table`` (the
+  situations and entries, explored when built);
+- each agent's state: ``agents`` (the per-slot arrays), ``entities`` (which agents a call
+  names), ``snapshot`` (the bytes) and ``convert`` (agents to snapshots and back);
+- one step: ``kernel`` (the numba pass), ``vector`` (the NumPy pass), ``buffers`` (what a pass
+  writes besides the agents), ``step`` (host calls, handler sends, undo, failures after it),
+  ``outcomes`` (despawns and received configurations) and ``reload``;
+- the calls: ``batch`` (``ChartBatch``), ``reading`` and ``view`` (reads), ``actions``
+  (``BatchCall``), ``errors``.
 """
 
 from __future__ import annotations
