@@ -11,7 +11,7 @@ import pytest
 from batch_strategies import EVENTS, REGISTRY, Step
 from batch_support import Twins
 
-from statetree.chart import Chart, ChartBatch, ChartMachine, Event
+from statetree.chart import BatchCall, Chart, ChartBatch, ChartMachine, Event
 from statetree.chart import builder as b
 
 FIGHTER = b.chart(
@@ -88,3 +88,23 @@ def test_situation_numbers_past_one_byte_keep_every_agent_as_its_machine(backend
         assert [batch.active(n) for n in range(6)] == [m.active for m in machines], frame
     met = re.search(r"a table of (\d+) situations", batch.engine)
     assert met is not None and int(met.group(1)) > 255, batch.engine
+
+
+@pytest.mark.parametrize("backend", ["numba", "numpy"])
+def test_a_frame_without_choices_is_a_tick(backend: str) -> None:
+    pytest.importorskip(backend, reason=f"the {backend} pass needs {backend} (the batch extra)")
+    calls: dict[str, list[tuple[int, list[int]]]] = {"frame": [], "tick": []}
+    batches = {}
+    for call, made_calls in calls.items():
+
+        def host(made: BatchCall, log: list[tuple[int, list[int]]] = made_calls) -> None:
+            log.append((int(made.params["tag"]), made.entities.tolist()))
+
+        batch = ChartBatch(FIGHTER, 6, {"host": host, "echo": host}, backend=backend)
+        batch.send(Event("input", "X"), [0, 2, 4])
+        batches[call] = batch
+    for dt in (0.1, 0.25, 0.3):
+        batches["frame"].frame(dt)
+        batches["tick"].tick(dt)
+        assert batches["frame"].snapshot().to_bytes() == batches["tick"].snapshot().to_bytes()
+    assert calls["frame"] == calls["tick"] == [(1, [0, 2, 4]), (2, [0, 2, 4]), (3, [0, 2, 4])]

@@ -15,6 +15,9 @@ import pytest
 from chart_samples import CHARTS, GAME, HOST_ACTIONS, example
 
 from statetree.chart import (
+    DEFAULT_REGISTRY,
+    ActionCall,
+    ActionType,
     BatchCall,
     BatchLoopError,
     Chart,
@@ -22,6 +25,7 @@ from statetree.chart import (
     ChartMachine,
     Event,
     HandlerError,
+    Param,
     loads,
 )
 from statetree.chart import builder as b
@@ -369,6 +373,79 @@ def test_handlers_may_send_to_their_own_agents_only() -> None:
     batch = ChartBatch(chart, 1, dict.fromkeys(HOST_ACTIONS, ticker))
     with pytest.raises(UsageError, match="tick\\(\\) called while batch 'Combo' processes"):
         batch.start()
+
+
+ECHOING = b.chart(
+    "Echoing",
+    b.state(
+        "Top",
+        b.state("A", transitions=[b.on(b.input("Go"), "B")]),
+        b.state(
+            "B",
+            enter=[b.action("echo"), b.action("host", tag=1)],
+            transitions=[b.on(b.event("E"), "C"), b.on(b.event("F"), "D")],
+        ),
+        b.state("C", enter=[b.action("host", tag=2)]),
+        b.state("D", enter=[b.action("host", tag=3)]),
+    ),
+    registry=DEFAULT_REGISTRY.with_actions(
+        ActionType("echo"), ActionType("host", (Param("tag", int),))
+    ),
+)
+ECHOED = [Event("event", "E"), Event("event", "F")]
+
+
+@pytest.mark.parametrize("backend", backend_names())
+def test_a_handler_may_send_each_of_its_agents_its_own_event(backend: str) -> None:
+    choice = {0: 0, 1: 1, 2: -1, 3: 1}  # agent 2 gets none
+    calls: list[tuple[str, list[int]]] = []
+
+    def echo(call: BatchCall) -> None:
+        calls.append(("echo", call.entities.tolist()))
+        named = call.entities[::-1].copy()  # in any order, as send_each takes them
+        batch.send_each(ECHOED, [choice[agent] for agent in named.tolist()], named)
+
+    def host(call: BatchCall) -> None:
+        calls.append((f"host {call.params['tag']}", call.entities.tolist()))
+
+    batch = ChartBatch(ECHOING, 5, {"echo": echo, "host": host}, backend=backend)
+    batch.start()
+    batch.send(Event("input", "Go"), [0, 1, 2, 3])
+
+    for agent in range(5):
+        active, made = _echoing_machine(None if agent == 4 else choice[agent])
+        assert batch.active(agent) == active
+        assert [name for name, agents in calls if agent in agents] == made
+    assert calls == [
+        ("echo", [0, 1, 2, 3]),
+        ("host 1", [2]),  # agent 2 got no event: its calls go on in the batch's grouping
+        ("host 1", [0]),
+        ("host 2", [0]),
+        ("host 1", [1]),
+        ("host 3", [1]),
+        ("host 1", [3]),
+        ("host 3", [3]),
+    ]
+
+
+def _echoing_machine(choice: int | None) -> tuple[tuple[str, ...], list[str]]:
+    """One agent of ``ECHOING`` as a machine (``None``: never sent Go), its echo sending
+    ``ECHOED[choice]`` (none when negative); its active states and its calls."""
+    made: list[str] = []
+
+    def echo(call: ActionCall) -> None:
+        made.append("echo")
+        if choice is not None and choice >= 0:
+            machine.send(ECHOED[choice])
+
+    def host(call: ActionCall) -> None:
+        made.append(f"host {call.params['tag']}")
+
+    machine = ChartMachine(ECHOING, {"echo": echo, "host": host})
+    machine.start()
+    if choice is not None:
+        machine.send(Event("input", "Go"))
+    return machine.active, made
 
 
 def test_a_missing_handler_or_a_snapshot_of_another_chart_is_refused() -> None:
