@@ -108,3 +108,30 @@ def test_a_frame_without_choices_is_a_tick(backend: str) -> None:
         batches["tick"].tick(dt)
         assert batches["frame"].snapshot().to_bytes() == batches["tick"].snapshot().to_bytes()
     assert calls["frame"] == calls["tick"] == [(1, [0, 2, 4]), (2, [0, 2, 4]), (3, [0, 2, 4])]
+
+
+@pytest.mark.parametrize("backend", ["numba", "numpy"])
+def test_clocks_of_many_spawn_waves_are_compacted_and_keep_every_agent(backend: str) -> None:
+    pytest.importorskip(backend, reason=f"the {backend} pass needs {backend} (the batch extra)")
+    twins = Twins(FIGHTER, 0, backend=backend)
+    random = np.random.default_rng(11)
+    for frame in range(150):  # a wave a frame: more clocks than the batch keeps unused
+        twins.play(Step("spawn"))
+        twins.play(Step("spawn"))
+        if frame % 3 == 0:  # free slots are reused by later waves, on clocks of their own
+            twins.play(
+                Step(
+                    "despawn",
+                    tuple(random.choice(sorted(twins.machines), 2, replace=False).tolist()),
+                )
+            )
+        size = twins.batch.size
+        choices = np.where(random.random(size) < 0.4, random.integers(0, len(EVENTS), size), -1)
+        twins.play(Step("frame", tuple(range(size)), dt=0.07, choices=tuple(choices.tolist())))
+        twins.check(f"frame {frame}")
+        saved = twins.batch.snapshot()  # free slots read too
+        restored = ChartBatch.restore(saved, FIGHTER, twins.batch._handlers, backend=backend)
+        assert restored.snapshot().to_bytes() == saved.to_bytes()
+    clocks = {round(twins.batch.agent(agent).clock, 9) for agent in twins.machines}
+    assert len(clocks) > 64  # so the batch kept more clocks than it keeps unused
+    assert twins.batch._agents.clocks.size < 2 * len(clocks)

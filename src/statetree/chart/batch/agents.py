@@ -94,6 +94,7 @@ class Agents:
         """Forget the agents ``ids``: their slots read as never used."""
         self.clear(ids)
         self.situations[ids] = 0
+        self.epochs[ids] = 0  # every slot names a clock, after a compaction too
 
     def clear(self, ids: Indexes) -> None:
         """No timer, no extra level, for the slots ``ids``."""
