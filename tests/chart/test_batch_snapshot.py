@@ -23,6 +23,7 @@ from statetree.chart import (
     BatchSnapshot,
     Chart,
     ChartBatch,
+    Event,
     from_data,
 )
 from statetree.chart.batch.arrays import NDArray
@@ -230,6 +231,68 @@ def test_impossible_timers_and_clocks_are_refused_before_anything_is_built(
     with pytest.raises(DecodeError, match=name):
         ChartBatch.restore(BatchSnapshot.from_bytes(data), batch.chart, {})
     assert ChartBatch.restore(good, batch.chart, {}).snapshot().to_bytes() == good.to_bytes()
+
+
+def _edited(**edits: Callable[[NDArray[Any]], None]) -> Callable[[BatchSnapshot], BatchSnapshot]:
+    def edit(good: BatchSnapshot) -> BatchSnapshot:
+        arrays = {key: array.copy() for key, array in good.arrays.items()}
+        for name, change in edits.items():
+            change(arrays[name])
+        return dataclasses.replace(good, arrays=arrays)
+
+    return edit
+
+
+def _set(where: Any, value: object) -> Callable[[NDArray[Any]], None]:
+    return lambda array: array.__setitem__(where, value)
+
+
+# The guards' states: Top (flag 0), Top.Watch (1), Top.Sleep (2); Top's history is a child.
+INCONSISTENT = [
+    (_edited(active=_set((0, 0), 0xFF)), "the snapshot has active flags beyond the chart's states"),
+    (_edited(alive=_set(0, False)), "the snapshot has states active in free slots"),
+    (
+        _edited(active=_set((0, 0), 0b111)),
+        "the snapshot has an impossible agent: several children of Top are active",
+    ),
+    (
+        _edited(active=_set((0, 0), 0b100)),
+        "the snapshot has an impossible agent: Top.Sleep is active without its parent",
+    ),
+    (
+        _edited(history=_set((0, 0), 9)),
+        "the snapshot has an impossible agent: the history of Top names no child of it",
+    ),
+    (
+        _edited(active=_set((0, 0), 0b101), history=_set((0, 0), 1)),
+        "the snapshot has a running timer whose state is not active",
+    ),
+    (
+        lambda good: dataclasses.replace(good, carried=(("Top.Gone", "Look"),)),
+        "the snapshot carries timers of states the chart lacks: ['Top.Gone']",
+    ),
+    (
+        lambda good: dataclasses.replace(
+            good,
+            held_events=(Event("held", "H"), Event("held", "H")),
+            arrays={**good.arrays, "held": np.zeros((2, good.size), np.bool_)},
+        ),
+        "the snapshot names a held event twice",
+    ),
+]
+
+
+@pytest.mark.parametrize(("edit", "message"), INCONSISTENT)
+def test_inconsistent_agents_are_refused_saying_what_is_wrong(
+    edit: Callable[[BatchSnapshot], BatchSnapshot], message: str
+) -> None:
+    batch = _guards()
+    good = batch.snapshot()
+    data = edit(good).to_bytes()  # as bytes from elsewhere would be
+    with pytest.raises(DecodeError) as refused:
+        ChartBatch.restore(BatchSnapshot.from_bytes(data), batch.chart, {})
+    assert str(refused.value) == message
+    assert batch.snapshot().to_bytes() == good.to_bytes()
 
 
 def test_deeply_nested_metadata_is_a_decode_error() -> None:
