@@ -17,7 +17,7 @@ import dataclasses
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal, TypeVar
 
 from chart_strategies import charts
 from hypothesis import strategies as st
@@ -31,6 +31,7 @@ from statetree.chart import (
     Param,
     Policy,
     StateDef,
+    TriggerDef,
 )
 from statetree.chart import builder as b
 
@@ -51,6 +52,7 @@ HELD = Event("held", "H")
 LEVELS = (HELD, Event("held", "G"))
 """The levels a ``levels`` step sets (no chart uses ``G``)."""
 MAX_AGENTS = 5
+_Part = TypeVar("_Part", bound=Any)
 
 
 def _extras(draw: st.DrawFn, tags: Iterator[int]) -> list[ActionDef]:
@@ -213,11 +215,16 @@ def steps(spawning: bool = True) -> st.SearchStrategy[Step]:
 def _mutate(draw: st.DrawFn, state: StateDef, tags: Iterator[int]) -> StateDef:
     """``state`` with one random edit, or its children edited in turn."""
     edit = draw(
-        st.sampled_from(("keep", "keep", "keep", "enter", "exit", "swap", "drop", "rename"))
+        st.sampled_from(
+            ("keep", "keep", "keep", "enter", "exit", "swap", "drop", "rename", "untimed")
+        )
     )
     children = list(state.states)
     if edit == "enter":
         return dataclasses.replace(state, enter=(*state.enter, *_extras(draw, tags)))
+    if edit == "untimed":  # changed enter actions: a reload exits it, stopping its timers
+        kept = tuple(action for action in state.enter if action.type != "start_timer")
+        state = dataclasses.replace(state, enter=kept)
     if edit == "exit":
         return dataclasses.replace(state, exit=(b.action("host", tag=next(tags)),))
     if edit == "swap" and len(children) > 1:
@@ -230,10 +237,26 @@ def _mutate(draw: st.DrawFn, state: StateDef, tags: Iterator[int]) -> StateDef:
     return dataclasses.replace(state, states=tuple(children))
 
 
+def _unlevelled(value: _Part) -> _Part:
+    """``value`` with every trigger on a level made an input no one sends."""
+    if isinstance(value, TriggerDef):
+        return TriggerDef("input", "Never") if value.type == "held" else value
+    if isinstance(value, tuple):
+        return tuple(_unlevelled(item) for item in value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        changes = {f.name: _unlevelled(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return dataclasses.replace(value, **changes)
+    return value
+
+
 @st.composite
 def edited_charts(draw: st.DrawFn, chart: Chart) -> Chart:
-    """``chart`` with random edits (which may make it invalid: check before use)."""
-    return Chart(chart.name, _mutate(draw, chart.root, itertools.count(1000)), registry=REGISTRY)
+    """``chart`` with random edits (which may make it invalid: check before use); sometimes
+    without its level, which agents keep holding aside."""
+    root = _mutate(draw, chart.root, itertools.count(1000))
+    if draw(st.integers(0, 3)) == 0:
+        root = _unlevelled(root)
+    return Chart(chart.name, root, registry=REGISTRY)
 
 
 def frame_steps() -> st.SearchStrategy[Step]:

@@ -29,3 +29,9 @@ def test_every_agent_reloads_as_its_own_chart_machine(
     for number, step in enumerate(data.draw(st.lists(steps(), max_size=8), "after")):
         twins.play(step)
         twins.check(f"step {number} after the reload: {step}")
+    if data.draw(st.booleans(), "back"):  # levels held aside are used again
+        twins.reload(chart)
+        twins.check("the reload back")
+        for number, step in enumerate(data.draw(st.lists(steps(), max_size=4), "then")):
+            twins.play(step)
+            twins.check(f"step {number} after the reload back: {step}")
