@@ -428,6 +428,33 @@ def test_a_handler_may_send_each_of_its_agents_its_own_event(backend: str) -> No
     ]
 
 
+@pytest.mark.parametrize("backend", backend_names())
+def test_a_handler_sending_while_agents_despawn_is_told_to_send_later(backend: str) -> None:
+    refusals: list[str] = []
+
+    def echo(call: BatchCall) -> None:
+        try:
+            batch.send(ECHOED[0], call.entities)
+        except UsageError as error:
+            refusals.append(str(error))
+
+    chart = b.chart(
+        "Leaving",
+        b.state("Top", b.state("A", exit=[b.action("echo")])),
+        registry=DEFAULT_REGISTRY.with_actions(ActionType("echo")),
+    )
+    batch = ChartBatch(chart, 3, {"echo": echo}, backend=backend)
+    batch.start()
+    batch.despawn([0, 2])
+
+    assert refusals == [
+        "send() called while the batch exits states outside a processing (despawn, reload or "
+        "a received configuration), or not from one of its handlers; send after this call "
+        "returns"
+    ]
+    assert batch.alive.tolist() == [False, True, False]
+
+
 def _echoing_machine(choice: int | None) -> tuple[tuple[str, ...], list[str]]:
     """One agent of ``ECHOING`` as a machine (``None``: never sent Go), its echo sending
     ``ECHOED[choice]`` (none when negative); its active states and its calls."""
