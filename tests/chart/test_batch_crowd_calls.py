@@ -102,7 +102,18 @@ def test_wrong_levels_are_refused_and_change_nothing() -> None:
     assert batch.snapshot().to_bytes() == before
 
 
-@pytest.mark.parametrize("events", [Event("input", "Go"), "Go", None])
+def test_events_may_come_as_any_iterable_of_events() -> None:
+    by_list, by_generator = ChartBatch(GUARD, 2, QUIET), ChartBatch(GUARD, 2, QUIET)
+    go = Event("input", "Go")
+    by_list.send_each([go], [0, -1])
+    by_generator.send_each((event for event in [go]), [0, -1])
+    by_generator.frame(0.5, iter([go]), [-1, 0])
+    by_list.frame(0.5, (go,), [-1, 0])
+    assert by_generator.snapshot().to_bytes() == by_list.snapshot().to_bytes()
+    assert [by_generator.active(agent)[-1] for agent in (0, 1)] == ["Guard.Idle.Walk"] * 2
+
+
+@pytest.mark.parametrize("events", [Event("input", "Go"), ("input", "Go"), "Go", None, 3])
 def test_send_each_and_frame_take_a_list_of_events_and_say_so(events: Any) -> None:
     batch = ChartBatch(GUARD, 2, QUIET)
     before = batch.snapshot().to_bytes()

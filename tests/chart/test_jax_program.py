@@ -340,8 +340,15 @@ def test_a_snapshot_holding_levels_the_chart_does_not_use_is_refused(
 ) -> None:
     batch = ChartBatch(CROWD, 2, {"play_animation": lambda call: None})
     batch.hold(Event("held", "Unused"), [1])
-    with pytest.raises(UsageError, match=r"hold levels the chart does not use \(held Unused\)"):
+    with pytest.raises(UsageError) as refused:
         crowd.restore(batch.snapshot())
+    assert str(refused.value) == (
+        "the snapshot's agents hold levels the chart does not use (held Unused): a program "
+        "keeps only the chart's levels; release them in the batch before its snapshot"
+    )
+    batch.release(Event("held", "Unused"), [1])
+    restored = crowd.restore(batch.snapshot())  # released: nothing held aside
+    assert crowd.snapshot(restored).to_bytes() == batch.snapshot().to_bytes()
     other = ChartBatch(LOOP, 1).snapshot()
     with pytest.raises(DecodeError, match="another chart"):
         crowd.restore(other)
@@ -429,6 +436,21 @@ HOSTILE_CALLS: list[tuple[str, Any, str]] = [
     ("no frame", lambda p, a: p.host_calls(None), r"host_calls\(\) takes a Frame"),
     ("no frame either", lambda p, a: p.loop_error((1, 2)), r"loop_error\(\) takes a Frame"),
     ("agents of lists", lambda p, a: p.is_active(a._replace(clock=[0, 0]), "Top.A"), "takes"),
+    (
+        "events of a number",
+        lambda p, a: ChartProgram(LOOP, 3),
+        r"^ChartProgram\(\) takes a list of events, such as \[Event\('input', 'Jump'\)\], got 3$",
+    ),
+    (
+        "one event for a list",
+        lambda p, a: ChartProgram(LOOP, Event("input", "Go")),
+        r"^ChartProgram\(\) takes a list of events, .*got Event\(kind='input', name='Go'\)$",
+    ),
+    (
+        "events of None",
+        lambda p, a: ChartProgram(LOOP, [None]),
+        r"^ChartProgram\(\) takes an Event\(kind, name\) of two strings.*; got None$",
+    ),
     (
         "a timer carried by no state",
         lambda p, a: ChartProgram(LOOP, carried=[("Nowhere", "T")]),

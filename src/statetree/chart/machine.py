@@ -532,6 +532,28 @@ def require_event(event: object, call: str) -> Event:
     )
 
 
+def require_events(events: object, call: str) -> tuple[Event, ...]:
+    """``events``, known to be a list of events (not one event, nor a string).
+
+    Raises:
+        UsageError: it is not (``call`` names the call it was given to).
+    """
+    try:
+        listed = tuple(events)  # type: ignore[call-overload]
+    except TypeError:
+        listed = None
+    # One event is a pair of strings itself: refused, as a plain pair or a string.
+    if listed is None or isinstance(events, str) or _is_pair(listed):
+        raise UsageError(
+            f"{call}() takes a list of events, such as [Event('input', 'Jump')], got {events!r}"
+        )
+    return tuple(require_event(event, call) for event in listed)
+
+
+def _is_pair(value: tuple[object, ...]) -> bool:
+    return len(value) == 2 and all(isinstance(part, str) for part in value)
+
+
 def _levels(levels: Mapping[Any, Any]) -> dict[Event, bool]:
     """The events of ``levels``, each true or false (``True``, ``False``, NumPy's booleans, 1
     or 0: a value such as ``"no"`` would read as true, so it is refused).

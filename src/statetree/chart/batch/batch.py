@@ -33,7 +33,7 @@ from statetree.chart.batch.step import Stepper, backend_names
 from statetree.chart.batch.table import STARTED, Table, table_of
 from statetree.chart.compile import CompiledChart, compile_chart
 from statetree.chart.events import Event, time_step
-from statetree.chart.machine import ChartMachine, require_event
+from statetree.chart.machine import ChartMachine, require_event, require_events
 from statetree.chart.model import Chart
 from statetree.chart.reload import Reloaded
 from statetree.chart.runtime import bind_handlers
@@ -267,25 +267,20 @@ class ChartBatch(Readings):
     def _inputs(self, events: Sequence[Event], call: str = "send") -> Indexes:
         """The input of each of ``events``, a list given to ``call``."""
         layout = self._table.layout
-        try:
-            listed = tuple(events)
-        except TypeError:
-            listed = None
-        # The events' types too: a list of plain tuples equals one of its events.
-        key = (layout, listed, None if listed is None else tuple(map(type, listed)))
+        # Lists are looked up (a frame's list of events is known); the events' types are
+        # in the key too, as a list of plain pairs equals one of its events.
+        given = tuple(events) if isinstance(events, (list, tuple)) else None
+        key = (layout, given, None if given is None else tuple(map(type, given)))
         try:
             known = self._known.get(key)
         except TypeError:  # something unhashable: refused below
             known = None
         if known is not None:
             return known
-        if listed is None or isinstance(events, str) or _is_event(listed):
-            raise UsageError(
-                f"{call}() takes a list of events, such as [Event('input', 'Jump')], got {events!r}"
-            )
+        listed = require_events(events, call)
         kinds = layout.compiled.level_kinds
         for event in listed:
-            if require_event(event, call).kind in kinds:
+            if event.kind in kinds:
                 raise UsageError(f"{event} is a level trigger: use hold() and release()")
         inputs = read_only(np.array([layout.input_of(event) for event in listed], np.intp))
         if len(self._known) >= 64:  # a host that builds new event lists each frame
@@ -689,11 +684,6 @@ class ChartBatch(Readings):
 _NONE: Indexes = read_only(np.zeros(0, np.intp))
 _NO_TICK = (np.zeros(0, np.float64), 1, 0)
 _NONE_INPUT: Indexes = read_only(np.zeros(1, np.intp))
-
-
-def _is_event(value: tuple[object, ...]) -> bool:
-    """Whether ``value`` is one event (two strings) where a list of them was expected."""
-    return len(value) == 2 and all(isinstance(part, str) for part in value)
 
 
 def _stop(machine: ChartMachine, agent: int = 0) -> None:

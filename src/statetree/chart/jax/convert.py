@@ -74,7 +74,8 @@ def restore(program: ChartProgram, snapshot: BatchSnapshot) -> Agents:
     if held:
         raise UsageError(
             f"the snapshot's agents hold levels the chart does not use ({', '.join(held)}): "
-            "a program keeps only the chart's levels"
+            "a program keeps only the chart's levels; release them in the batch before its "
+            "snapshot"
         )
     rows = table.layout.rows
     with jax.enable_x64(True):

@@ -27,7 +27,7 @@ from statetree.chart.jax import convert, engine, host
 from statetree.chart.jax.complete import complete
 from statetree.chart.jax.engine import Agents, Frame
 from statetree.chart.jax.tables import Tables, build
-from statetree.chart.machine import require_event
+from statetree.chart.machine import require_events
 from statetree.chart.model import Chart
 from statetree.chart.registry import TIMER
 from statetree.core.options import DEFAULT_MAX_TRANSITIONS
@@ -371,10 +371,11 @@ def _at_least(value: object, least: int, what: str) -> int:
 def _events(compiled: CompiledChart, events: Sequence[Event] | None) -> tuple[Event, ...]:
     if events is None:
         return tuple(event for event in compiled.edges if event.kind != TIMER)
-    for event in events:
-        if require_event(event, "ChartProgram").kind in compiled.level_kinds:
+    listed = require_events(events, "ChartProgram")
+    for event in listed:
+        if event.kind in compiled.level_kinds:
             raise UsageError(f"{event} is a level trigger: use set_levels()")
-    return tuple(events)
+    return listed
 
 
 def _booleans(value: ArrayLike, shape: tuple[int, ...], what: str) -> jax.Array:
