@@ -410,7 +410,8 @@ def test_a_handler_may_send_each_of_its_agents_its_own_event(backend: str) -> No
 
     batch = ChartBatch(ECHOING, 5, {"echo": echo, "host": host}, backend=backend)
     batch.start()
-    batch.send(Event("input", "Go"), [0, 1, 2, 3])
+    go = (event for event in [Event("input", "Go")])  # any iterable; replays index it
+    batch.send_each(go, [0, 0, 0, 0], [0, 1, 2, 3])
 
     for agent in range(5):
         active, made = _echoing_machine(None if agent == 4 else choice[agent])

@@ -9,7 +9,7 @@ one compiled pass over the agents it concerns.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, cast
 
@@ -132,7 +132,8 @@ class ChartBatch(Readings):
         self._busy = False
         self._unstarted = True  # some live agent may not have started
         self._known: dict[
-            tuple[Layout, tuple[Event, ...] | None, tuple[type, ...] | None], Indexes
+            tuple[Layout, tuple[Event, ...] | None, tuple[type, ...] | None],
+            tuple[tuple[Event, ...], Indexes],
         ] = {}
         self._every: Indexes = _NONE
 
@@ -176,7 +177,7 @@ class ChartBatch(Readings):
                 agent is unknown.
             BatchLoopError: an agent could not settle (the others did).
         """
-        inputs = self._inputs([event])
+        inputs = self._inputs([event])[1]
         ids = self._select(entities)
         if self._busy:
             self._stepper.divert([event], ids)
@@ -199,7 +200,7 @@ class ChartBatch(Readings):
                 or names no event, or an agent is unknown.
             BatchLoopError: an agent could not settle (the others did).
         """
-        mapping = self._inputs(events, "send_each")
+        events, mapping = self._inputs(events, "send_each")
         ids, order = (self._slots, None) if entities is None else self._ordered(entities)
         picks = self._picks(choices, ids.size, "send_each", order)
         named = ids if entities is not None else _NONE
@@ -264,8 +265,11 @@ class ChartBatch(Readings):
             self._every = np.arange(self.size, dtype=np.intp)
         return self._every
 
-    def _inputs(self, events: Sequence[Event], call: str = "send") -> Indexes:
-        """The input of each of ``events``, a list given to ``call``."""
+    def _inputs(
+        self, events: Iterable[Event], call: str = "send"
+    ) -> tuple[tuple[Event, ...], Indexes]:
+        """``events``, a list given to ``call``, as a tuple (it may be any iterable), and
+        the input of each."""
         layout = self._table.layout
         # Lists are looked up (a frame's list of events is known); the events' types are
         # in the key too, as a list of plain pairs equals one of its events.
@@ -285,8 +289,8 @@ class ChartBatch(Readings):
         inputs = read_only(np.array([layout.input_of(event) for event in listed], np.intp))
         if len(self._known) >= 64:  # a host that builds new event lists each frame
             self._known.clear()
-        self._known[key] = inputs
-        return inputs
+        self._known[key] = (listed, inputs)
+        return listed, inputs
 
     def hold(self, event: Event, entities: Entities = None) -> None:
         """Hold a level trigger on for each agent of ``entities``, then process them."""
@@ -447,7 +451,7 @@ class ChartBatch(Readings):
                 )
             self.tick(span)
             return
-        mapping = self._inputs(events, "frame")
+        events, mapping = self._inputs(events, "frame")
         picks = self._picks(choices, self.size, "frame")
 
         def replay(machine: ChartMachine, agent: int) -> None:
