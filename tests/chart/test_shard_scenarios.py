@@ -41,6 +41,15 @@ def test_inputs_reach_the_agents_named_in_whichever_shard_they_live(guards: Shar
     guards.close()
 
 
+def test_events_may_come_as_any_iterable_as_in_a_batch(guards: ShardedBatch) -> None:
+    guards.send_each((event for event in [ALARM]), [0, -1], [5, 2])
+    guards.frame(0.5, iter([ALARM]), [-1, 0, -1, -1, -1, -1])
+    assert guards.is_active("Top.Chase").tolist() == [False, True, False, False, False, True]
+    with pytest.raises(UsageError, match=r"^frame\(\) takes a list of events, .*got 3$"):
+        guards.frame(0.5, 3, [-1] * SIZE)  # type: ignore[arg-type]
+    guards.close()
+
+
 def test_a_handler_calling_other_agents_reaches_them_at_the_start_of_the_next_call(
     guards: ShardedBatch,
 ) -> None:

@@ -9,7 +9,7 @@ exactly as they would in one ``ChartBatch``.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -22,6 +22,7 @@ from statetree.chart.batch.entities import Entities, count_of, select
 from statetree.chart.batch.snapshot import snapshot_given
 from statetree.chart.compile import CompiledChart, compile_chart
 from statetree.chart.events import Event
+from statetree.chart.machine import require_events
 from statetree.chart.model import Chart
 from statetree.chart.reload import Reloaded
 from statetree.chart.shard.cluster import ShardPool
@@ -188,6 +189,7 @@ class ShardedBatch(ShardedReadings):
     ) -> None:
         """Agent ``entities[i]`` gets ``events[choices[i]]`` (none when negative); without
         ``entities``, ``choices`` has one entry per agent slot."""
+        events = _listed(events, "send_each")
         self._probe.send_each(events, [], [])
         layout = self._driver.layout
         ids = None if entities is None else select(entities, layout.alive)
@@ -237,6 +239,7 @@ class ShardedBatch(ShardedReadings):
                 self._probe.frame(dt, events)  # refused, as ChartBatch refuses it
             self.tick(dt)
             return
+        events = _listed(events, "frame")
         self._probe.frame(dt, events, [])
         layout = self._driver.layout
         picks = _choices(choices, layout.size, len(events))
@@ -406,6 +409,11 @@ def _bounds(size: int, shards: int) -> list[tuple[int, int]]:
     """Contiguous ranges of ``size`` slots for ``shards`` shards (as ``ChartBatch.split``)."""
     bounds = np.linspace(0, size, shards + 1).astype(int).tolist()
     return list(itertools.pairwise(bounds))
+
+
+def _listed(events: Iterable[Event], call: str) -> Sequence[Event]:
+    """``events`` as a sequence (any iterable is read once), checked as a batch checks it."""
+    return events if isinstance(events, (list, tuple)) else require_events(events, call)
 
 
 def _choices(choices: ArrayLike, count: int, events: int) -> NDArray[np.integer]:
