@@ -10,7 +10,7 @@ them.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 from typing import Any, SupportsFloat, TypeVar
 
@@ -538,10 +538,7 @@ def require_events(events: object, call: str) -> tuple[Event, ...]:
     Raises:
         UsageError: it is not (``call`` names the call it was given to).
     """
-    try:
-        listed = tuple(events)  # type: ignore[call-overload]
-    except TypeError:
-        listed = None
+    listed = tuple(events) if isinstance(events, Iterable) else None
     # One event is a pair of strings itself: refused, as a plain pair or a string.
     if listed is None or isinstance(events, str) or _is_pair(listed):
         raise UsageError(
