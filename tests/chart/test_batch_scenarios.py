@@ -330,6 +330,31 @@ ODD_CALLS: list[tuple[str, Callable[[ChartBatch], object], str]] = [
     ("agent(True)", lambda batch: batch.agent(True), "agent index must be an integer, got True"),
     ("active(1.5)", lambda batch: batch.active(1.5), "agent index must be an integer, got 1.5"),
     ("snapshot(0.5)", lambda batch: batch.snapshot(0.5, 1), "needs a start of at least 0"),
+    (
+        "is_active([0])",
+        lambda batch: batch.is_active([0]),  # type: ignore[arg-type]
+        "chart 'Combo' has no state [0]; states: Character, ",
+    ),
+    (
+        "leaf_ids({})",
+        lambda batch: batch.leaf_ids({}),  # type: ignore[arg-type]
+        "chart 'Combo' has no state {}; states: Character, ",
+    ),
+    (
+        "join(3)",
+        lambda batch: ChartBatch.join(3),
+        "join() needs a list of ChartBatch shards, got 3",
+    ),  # type: ignore[arg-type]
+    (
+        "spawn(2**64)",
+        lambda batch: batch.spawn(2**64),
+        "a batch holds at most 2,147,483,647 agents, 18,446,744,073,709,551,619 were asked for",
+    ),
+    (
+        "restore(max_transitions=2**70)",
+        lambda batch: ChartBatch.restore(batch.snapshot(), batch.chart, max_transitions=2**70),
+        "max_transitions must be at most 2,147,483,647, got 1180591620717411303424",
+    ),
 ]
 
 
@@ -344,6 +369,14 @@ def test_odd_values_are_refused_by_the_library_and_change_nothing(
     with pytest.raises(UsageError, match=re.escape(message)):
         call(batch)
     assert batch.snapshot().to_bytes() == before and host.take() == []
+
+
+def test_a_batch_too_large_is_refused_before_anything_is_made() -> None:
+    with pytest.raises(UsageError) as refused:
+        ChartBatch(example("combo_attack.yaml"), 2**31, Host().handlers())
+    assert str(refused.value) == (
+        "a batch holds at most 2,147,483,647 agents, 2,147,483,648 were asked for"
+    )
 
 
 def test_a_frame_takes_any_real_number_of_seconds_as_a_tick_does() -> None:

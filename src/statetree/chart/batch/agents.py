@@ -15,9 +15,12 @@ from typing import Any
 
 from statetree.chart.batch.arrays import Bools, Floats, Indexes, NDArray, np
 from statetree.chart.events import Event
+from statetree.errors import UsageError
 
-__all__ = ["Agents"]
+__all__ = ["MAX_AGENTS", "Agents"]
 
+MAX_AGENTS = (1 << 31) - 1
+"""The most agent slots a batch holds: a pass lists agents as 32-bit numbers."""
 COMPACT_EPOCHS = 64
 """Epochs may number this many (or twice the last count in use) before unused ones go."""
 
@@ -37,6 +40,7 @@ class Agents:
     """
 
     def __init__(self, capacity: int, rows: int, ordered: bool) -> None:
+        _room(capacity)
         capacity = max(capacity, 1)
         self.size = 0
         self.situations: NDArray[Any] = np.zeros(capacity, np.uint8)
@@ -82,7 +86,8 @@ class Agents:
         free = np.flatnonzero(self.situations[: self.size] == 0)[:count]
         added = count - free.size
         if self.size + added > self.capacity:
-            self.grow(max(2 * self.capacity, self.size + added))
+            _room(self.size + added)
+            self.grow(min(max(2 * self.capacity, self.size + added), MAX_AGENTS))
         ids = np.concatenate([free, np.arange(self.size, self.size + added)]).astype(np.intp)
         self.size += added
         self.clear(ids)
@@ -153,3 +158,9 @@ class Agents:
         self.epochs[: self.size][alive] = inverse.reshape(-1).astype(np.uint32)
         self.clocks = values if values.size else np.zeros(1, np.float64)
         self._compacted = int(self.clocks.size)
+
+
+def _room(slots: int) -> None:
+    """Refuse a batch of more than :data:`MAX_AGENTS` slots."""
+    if slots > MAX_AGENTS:
+        raise UsageError(f"a batch holds at most {MAX_AGENTS:,} agents, {slots:,} were asked for")

@@ -42,9 +42,12 @@ from statetree.core.options import DEFAULT_MAX_TRANSITIONS
 from statetree.core.refs import Ref, new_instance
 from statetree.errors import UsageError
 
-__all__ = ["MAX_SHARDS", "ChartBatch"]
+__all__ = ["MAX_SHARDS", "MAX_TRANSITIONS", "ChartBatch"]
 
 _NO_HANDLERS: Mapping[str, BatchHandler] = MappingProxyType({})
+
+MAX_TRANSITIONS = (1 << 31) - 1
+"""The largest ``max_transitions`` a batch takes (a pass counts changes in 32 bits)."""
 
 MAX_SHARDS = 4096
 """The most shards :meth:`ChartBatch.split` makes: far more than the processes of a cluster
@@ -61,6 +64,16 @@ def bind(compiled: CompiledChart, handlers: Mapping[str, BatchHandler]) -> list[
     return cast(
         "list[BatchHandler]", bind_handlers(compiled, cast("Mapping[str, Handler]", handlers))
     )
+
+
+def _bound(max_transitions: int) -> int:
+    """``max_transitions``, checked: 1 to :data:`MAX_TRANSITIONS`."""
+    bound = count_of(max_transitions, "max_transitions must be at least 1")
+    if bound < 1:
+        raise UsageError(f"max_transitions must be at least 1, got {max_transitions}")
+    if bound > MAX_TRANSITIONS:
+        raise UsageError(f"max_transitions must be at most {MAX_TRANSITIONS:,}, got {bound}")
+    return bound
 
 
 def _backend(backend: str) -> str:
@@ -106,10 +119,9 @@ class ChartBatch(Readings):
         backend: str = "auto",
     ) -> None:
         count = count_of(count, "a batch needs a count of at least 0 agents")
-        if count_of(max_transitions, "max_transitions must be at least 1") < 1:
-            raise UsageError(f"max_transitions must be at least 1, got {max_transitions}")
+        bound = _bound(max_transitions)
         compiled = chart if isinstance(chart, CompiledChart) else compile_chart(chart)
-        table = table_of(compiled, max_transitions)
+        table = table_of(compiled, bound)
         agents = Agents(count, table.layout.rows, table.layout.ordered)
         self._setup(table, agents, handlers, name, _backend(backend))
         agents.spawn(count, table.fresh)
@@ -558,9 +570,7 @@ class ChartBatch(Readings):
             DecodeError: the snapshot is of another chart, or its arrays are impossible.
         """
         compiled = chart if isinstance(chart, CompiledChart) else compile_chart(chart)
-        if count_of(max_transitions, "max_transitions must be at least 1") < 1:
-            raise UsageError(f"max_transitions must be at least 1, got {max_transitions}")
-        table, agents = agents_of(snapshot, compiled, max_transitions)
+        table, agents = agents_of(snapshot, compiled, _bound(max_transitions))
         batch = cls.__new__(cls)
         batch._setup(table, agents, handlers, name, _backend(backend))
         batch.offset = snapshot.offset
@@ -602,6 +612,9 @@ class ChartBatch(Readings):
         Raises:
             UsageError: no shard, a shard given twice, or shards out of order.
         """
+        if not isinstance(shards, Iterable):
+            raise UsageError(f"join() needs a list of ChartBatch shards, got {shards!r}")
+        shards = list(shards)
         if not shards:
             raise UsageError("join() needs at least one shard")
         if not all(isinstance(shard, ChartBatch) for shard in shards):

@@ -104,7 +104,7 @@ class Readings:
         return number
 
     def _number(self, path: str) -> int:
-        number = self._table.layout.numbers.get(path)
+        number = self._table.layout.numbers.get(path) if isinstance(path, str) else None
         if number is None:
             known = ", ".join(self.paths)
             raise UsageError(f"chart {self.chart.name!r} has no state {path!r}; states: {known}")
