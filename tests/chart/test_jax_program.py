@@ -437,6 +437,13 @@ HOSTILE_CALLS: list[tuple[str, Any, str]] = [
     ("no frame either", lambda p, a: p.loop_error((1, 2)), r"loop_error\(\) takes a Frame"),
     ("agents of lists", lambda p, a: p.is_active(a._replace(clock=[0, 0]), "Top.A"), "takes"),
     (
+        "a bound past 32 bits",
+        lambda p, a: ChartProgram(LOOP, max_transitions=2**70),
+        r"^max_transitions must be at most 2,147,483,647, got 1180591620717411303424$",
+    ),
+    ("a record past 32 bits", lambda p, a: ChartProgram(LOOP, record=2**31), "record must be at"),
+    ("agents past 32 bits", lambda p, a: p.init(2**40), r"^init\(\) count must be at most"),
+    (
         "events of a number",
         lambda p, a: ChartProgram(LOOP, 3),
         r"^ChartProgram\(\) takes a list of events, such as \[Event\('input', 'Jump'\)\], got 3$",

@@ -50,6 +50,19 @@ def test_events_may_come_as_any_iterable_as_in_a_batch(guards: ShardedBatch) -> 
     guards.close()
 
 
+def test_a_sharded_batch_too_large_is_refused_before_anything_changes(
+    guards: ShardedBatch,
+) -> None:
+    too_many = "a batch holds at most 2,147,483,647 agents"
+    with pytest.raises(UsageError, match=f"^{too_many}, 1,180,591,620,717,411,303,424 were"):
+        ShardedBatch(GUARD, 2**70, HANDLERS, shards=2)
+    before = guards.snapshot().to_bytes()
+    with pytest.raises(UsageError, match=f"^{too_many}, 18,446,744,073,709,551,622 were"):
+        guards.spawn(2**64)
+    assert guards.snapshot().to_bytes() == before and guards.size == SIZE
+    guards.close()
+
+
 def test_a_handler_calling_other_agents_reaches_them_at_the_start_of_the_next_call(
     guards: ShardedBatch,
 ) -> None:

@@ -17,7 +17,7 @@ from statetree.chart.batch.arrays import Bools, Floats, Indexes, NDArray, np
 from statetree.chart.events import Event
 from statetree.errors import UsageError
 
-__all__ = ["MAX_AGENTS", "Agents"]
+__all__ = ["MAX_AGENTS", "Agents", "check_room"]
 
 MAX_AGENTS = (1 << 31) - 1
 """The most agent slots a batch holds: a pass lists agents as 32-bit numbers."""
@@ -40,7 +40,7 @@ class Agents:
     """
 
     def __init__(self, capacity: int, rows: int, ordered: bool) -> None:
-        _room(capacity)
+        check_room(capacity)
         capacity = max(capacity, 1)
         self.size = 0
         self.situations: NDArray[Any] = np.zeros(capacity, np.uint8)
@@ -86,7 +86,7 @@ class Agents:
         free = np.flatnonzero(self.situations[: self.size] == 0)[:count]
         added = count - free.size
         if self.size + added > self.capacity:
-            _room(self.size + added)
+            check_room(self.size + added)
             self.grow(min(max(2 * self.capacity, self.size + added), MAX_AGENTS))
         ids = np.concatenate([free, np.arange(self.size, self.size + added)]).astype(np.intp)
         self.size += added
@@ -160,7 +160,11 @@ class Agents:
         self._compacted = int(self.clocks.size)
 
 
-def _room(slots: int) -> None:
-    """Refuse a batch of more than :data:`MAX_AGENTS` slots."""
+def check_room(slots: int) -> None:
+    """Refuse a batch (or a sharded one) of more than :data:`MAX_AGENTS` slots.
+
+    Raises:
+        UsageError: ``slots`` is more.
+    """
     if slots > MAX_AGENTS:
         raise UsageError(f"a batch holds at most {MAX_AGENTS:,} agents, {slots:,} were asked for")

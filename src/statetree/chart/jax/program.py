@@ -362,9 +362,15 @@ class ChartProgram:
         )
 
 
+_MOST = (1 << 31) - 1
+"""The largest count a program takes: its arrays count in 32 bits."""
+
+
 def _at_least(value: object, least: int, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < least:
         raise UsageError(f"{what} must be an integer of at least {least}, got {value!r}")
+    if value > _MOST:
+        raise UsageError(f"{what} must be at most {_MOST:,}, got {value}")
     return int(value)
 
 

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
+from statetree.chart.batch.agents import check_room
 from statetree.chart.batch.arrays import Bools, Indexes
 
 __all__ = ["Layout"]
@@ -108,6 +109,7 @@ class Layout:
         free = np.flatnonzero(~self.alive)[:count]
         added = count - free.size
         if added:
+            check_room(self.size + added)
             shards = len(self.members)
             target = min(range(shards), key=lambda shard: (self.population(shard), shard))
             fresh = np.arange(self.size, self.size + added)

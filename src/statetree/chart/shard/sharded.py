@@ -17,6 +17,7 @@ import numpy as np
 from numpy.typing import ArrayLike, DTypeLike, NDArray
 
 from statetree.chart.batch import BatchSnapshot, ChartBatch
+from statetree.chart.batch.agents import check_room
 from statetree.chart.batch.arrays import Bools, Indexes
 from statetree.chart.batch.entities import Entities, count_of, select
 from statetree.chart.batch.snapshot import snapshot_given
@@ -87,6 +88,7 @@ class ShardedBatch(ShardedReadings):
         actor_options: Mapping[str, Any] | None = None,
     ) -> None:
         size = count_of(size, "a batch needs a count of at least 0 agents")
+        check_room(size)
         compiled = chart if isinstance(chart, CompiledChart) else compile_chart(chart)
         if not isinstance(shards, ShardPool):
             shards = count_of(shards, "a sharded batch needs at least 1 shard")
