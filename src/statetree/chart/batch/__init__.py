@@ -9,12 +9,13 @@ per-machine runtime):
 - built once per chart: ``layout`` (numbers of states, inputs, levels, timer rows),
   ``derive`` (an outcome, found by running a placed ``ChartMachine``), ``table`` (the
   situations and entries, explored when built);
-- each agent's state: ``agents`` (the per-slot arrays), ``entities`` (which agents a call
-  names), ``snapshot`` (the bytes) and ``convert`` (agents to snapshots and back);
+- each agent's state: ``agents`` (the per-slot arrays), ``levels`` (the levels each holds),
+  ``snapshot`` (the bytes) and ``convert`` (agents to snapshots and back);
 - one step: ``kernel`` (the numba pass), ``vector`` (the NumPy pass), ``buffers`` (what a pass
   writes besides the agents), ``step`` (host calls, handler sends, undo, failures after it),
   ``outcomes`` (despawns and received configurations) and ``reload``;
-- the calls: ``batch`` (``ChartBatch``), ``reading`` and ``view`` (reads), ``actions``
+- the calls: ``batch`` (``ChartBatch``), ``entities`` and ``inputs`` (the agents, events
+  and choices a call is given), ``reading`` and ``view`` (reads), ``actions``
   (``BatchCall``), ``errors``.
 """
 

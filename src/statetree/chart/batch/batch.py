@@ -19,12 +19,13 @@ from statetree.chart.actions import Handler
 from statetree.chart.batch import vector
 from statetree.chart.batch.actions import BatchHandler
 from statetree.chart.batch.agents import Agents
-from statetree.chart.batch.arrays import Bools, Indexes, NDArray, np, read_only
+from statetree.chart.batch.arrays import Indexes, NDArray, np, read_only
 from statetree.chart.batch.convert import agents_of, snapshot_of
 from statetree.chart.batch.derive import processing
 from statetree.chart.batch.entities import Entities, count_of, select, select_ordered
 from statetree.chart.batch.errors import BatchLoopError
-from statetree.chart.batch.layout import Layout
+from statetree.chart.batch.inputs import Inputs, picks_of, refuse
+from statetree.chart.batch.levels import held, level_values, set_held
 from statetree.chart.batch.outcomes import apply_operation
 from statetree.chart.batch.reading import Readings
 from statetree.chart.batch.reload import reload_batch
@@ -33,7 +34,7 @@ from statetree.chart.batch.step import Stepper, backend_names
 from statetree.chart.batch.table import STARTED, Table, table_of
 from statetree.chart.compile import CompiledChart, compile_chart
 from statetree.chart.events import Event, time_step
-from statetree.chart.machine import ChartMachine, require_event, require_events
+from statetree.chart.machine import ChartMachine, require_event
 from statetree.chart.model import Chart
 from statetree.chart.reload import Reloaded
 from statetree.chart.runtime import bind_handlers
@@ -143,10 +144,7 @@ class ChartBatch(Readings):
         self.offset = 0
         self._busy = False
         self._unstarted = True  # some live agent may not have started
-        self._known: dict[
-            tuple[Layout, tuple[Event, ...] | None, tuple[type, ...] | None],
-            tuple[tuple[Event, ...], Indexes],
-        ] = {}
+        self._inputs = Inputs()
         self._every: Indexes = _NONE
 
     @property
@@ -189,7 +187,7 @@ class ChartBatch(Readings):
                 agent is unknown.
             BatchLoopError: an agent could not settle (the others did).
         """
-        inputs = self._inputs([event])[1]
+        inputs = self._inputs.of(self._table.layout, [event], "send")[1]
         ids = self._select(entities)
         if self._busy:
             self._stepper.divert([event], ids)
@@ -212,9 +210,9 @@ class ChartBatch(Readings):
                 or names no event, or an agent is unknown.
             BatchLoopError: an agent could not settle (the others did).
         """
-        events, mapping = self._inputs(events, "send_each")
+        events, mapping = self._inputs.of(self._table.layout, events, "send_each")
         ids, order = (self._slots, None) if entities is None else self._ordered(entities)
-        picks = self._picks(choices, ids.size, "send_each", order)
+        picks = picks_of(choices, ids.size, "send_each", order)
         named = ids if entities is not None else _NONE
         if self._busy:
             beyond = picks[picks >= mapping.size]
@@ -234,41 +232,13 @@ class ChartBatch(Readings):
         with self._call("send_each"):
             if self._unstarted:  # checked first: a wrong call starts no agent either
                 situations = self._agents.situations
-                self._refuse(picks, ids, mapping, vector.send(picks, named, mapping, situations)[2])
+                refuse(picks, ids, mapping, vector.send(picks, named, mapping, situations)[2])
                 chosen = ids[picks >= 0]
                 ready = self._start(chosen)
                 if ready.size != chosen.size:  # agents that failed to start get no event
                     picks = np.where(np.isin(ids, np.setdiff1d(chosen, ready)), -1, picks)
             wrong = self._stepper.given((picks, named, mapping), _NO_TICK, replay)
-            self._refuse(picks, ids, mapping, wrong)
-
-    @staticmethod
-    def _picks(
-        choices: ArrayLike, count: int, call: str, order: Indexes | None = None
-    ) -> NDArray[np.integer]:
-        """``choices`` as one integer per agent (``count`` of them), for ``call``; given
-        one per entity, put in the agents' ascending ``order`` (see ``select_ordered``)."""
-        picks = np.asarray(choices).reshape(-1)
-        if picks.size == 0:
-            picks = picks.astype(np.intp)  # an empty list reads as floats
-        if picks.size != count or picks.dtype.kind not in "iu":  # signed or unsigned
-            raise UsageError(
-                f"{call}() needs one integer choice per agent ({count}), "
-                f"got {picks.size} of type {picks.dtype}"
-            )
-        return picks if order is None else picks[order]
-
-    @staticmethod
-    def _refuse(picks: NDArray[np.integer], ids: Indexes, mapping: Indexes, wrong: int) -> None:
-        """Raise for the wrong choice at position ``wrong`` (none when negative)."""
-        if wrong < 0:
-            return
-        pick = int(picks[wrong])
-        if pick >= mapping.size:
-            raise UsageError(f"choice {pick} names no event: there are {mapping.size}")
-        raise UsageError(
-            f"agent {int(ids[wrong])} does not exist (it was despawned or never spawned)"
-        )
+            refuse(picks, ids, mapping, wrong)
 
     @property
     def _slots(self) -> Indexes:
@@ -276,33 +246,6 @@ class ChartBatch(Readings):
         if self._every.size != self.size:
             self._every = np.arange(self.size, dtype=np.intp)
         return self._every
-
-    def _inputs(
-        self, events: Iterable[Event], call: str = "send"
-    ) -> tuple[tuple[Event, ...], Indexes]:
-        """``events``, a list given to ``call``, as a tuple (it may be any iterable), and
-        the input of each."""
-        layout = self._table.layout
-        # Lists are looked up (a frame's list of events is known); the events' types are
-        # in the key too, as a list of plain pairs equals one of its events.
-        given = tuple(events) if isinstance(events, (list, tuple)) else None
-        key = (layout, given, None if given is None else tuple(map(type, given)))
-        try:
-            known = self._known.get(key)
-        except TypeError:  # something unhashable: refused below
-            known = None
-        if known is not None:
-            return known
-        listed = require_events(events, call)
-        kinds = layout.compiled.level_kinds
-        for event in listed:
-            if event.kind in kinds:
-                raise UsageError(f"{event} is a level trigger: use hold() and release()")
-        inputs = read_only(np.array([layout.input_of(event) for event in listed], np.intp))
-        if len(self._known) >= 64:  # a host that builds new event lists each frame
-            self._known.clear()
-        self._known[key] = (listed, inputs)
-        return listed, inputs
 
     def hold(self, event: Event, entities: Entities = None) -> None:
         """Hold a level trigger on for each agent of ``entities``, then process them."""
@@ -318,7 +261,7 @@ class ChartBatch(Readings):
         ids = self._select(entities)
         with self._call(call):
             ready = self._start(ids)
-            self._set_levels({event: np.full(ready.size, on)}, ready)
+            set_held(self._table, self._agents, {event: np.full(ready.size, on)}, ready)
             self._stepper.process(ready, _NONE_INPUT, processing(None))
 
     def set_levels(
@@ -344,71 +287,29 @@ class ChartBatch(Readings):
                 "set_levels() takes a mapping of level events to booleans, such as "
                 f"{{Event('held', 'Jump'): True}}; got {levels!r}"
             )
-        wanted = {event: self._level_values(event, on, ids.size) for event, on in levels.items()}
+        wanted = {}
+        for event, on in levels.items():
+            self._check_level(event, "set_levels")
+            wanted[event] = level_values(event, on, ids.size)
         if order is not None:  # given one per entity: in the agents' ascending order
             wanted = {event: on[order] for event, on in wanted.items()}
         with self._call("set_levels"):
             changed = np.zeros(ids.size, np.bool_)
             for event, on in wanted.items():
-                changed |= self._held(event, ids) != on
+                changed |= held(self._table, self._agents, event, ids) != on
             if every:
                 changed &= self._agents.situations[ids] != 0
             if not changed.any():
                 return
             ready = self._start(ids[changed])
             at = np.searchsorted(ids, ready)
-            self._set_levels({event: on[at] for event, on in wanted.items()}, ready)
+            chosen = {event: on[at] for event, on in wanted.items()}
+            set_held(self._table, self._agents, chosen, ready)
             self._stepper.process(ready, _NONE_INPUT, processing(None))
 
     def _check_level(self, event: Event, call: str) -> None:
         if require_event(event, call).kind not in self._table.layout.compiled.level_kinds:
             raise UsageError(f"{event} is not a level trigger: send() it instead")
-
-    def _level_values(self, event: Event, on: bool | ArrayLike, count: int) -> Bools:
-        """``on`` as ``count`` booleans, one per agent."""
-        self._check_level(event, "set_levels")
-        values = np.asarray(on)
-        if values.dtype != np.bool_ or values.ndim > 1 or values.size not in (1, count):
-            raise UsageError(
-                f"set_levels() needs a boolean, or one boolean per agent ({count}), for "
-                f"{event}: got shape {values.shape} of type {values.dtype}"
-            )
-        if values.size == count:
-            flags: Bools = values.reshape(-1)
-            return flags
-        return np.full(count, bool(values.reshape(-1)[0]))
-
-    def _held(self, event: Event, ids: Indexes) -> Bools:
-        """Whether ``event`` is held for each agent of ``ids``."""
-        table = self._table
-        if event in table.layout.levels:
-            bit = 1 << table.layout.levels.index(event)
-            held: Bools = (table.info[self._agents.situations[ids], 1] & bit) != 0
-            return held
-        flags = self._agents.extra.get(event)
-        return np.zeros(ids.size, np.bool_) if flags is None else flags[ids]
-
-    def _set_levels(self, levels: Mapping[Event, Bools], ids: Indexes) -> None:
-        """Set the levels of the agents ``ids`` (no processing)."""
-        table, agents = self._table, self._agents
-        chart_levels = table.layout.levels
-        situations = agents.situations[ids]
-        bits = table.info[situations, 1].astype(np.int64)
-        for event, on in levels.items():
-            if event in chart_levels:
-                bit = 1 << chart_levels.index(event)
-                bits = np.where(on, bits | bit, bits & ~bit)
-            elif on.any() or event in agents.extra:
-                flags = agents.extra.setdefault(event, np.zeros(agents.capacity, np.bool_))
-                flags[ids] = on
-        if chart_levels:
-            pairs = situations.astype(np.int64) << 32 | bits
-            distinct, inverse = np.unique(pairs, return_inverse=True)
-            found = [
-                table.with_levels(int(p >> 32), int(p & 0xFFFFFFFF)) for p in distinct.tolist()
-            ]
-            agents.widen(len(table.situations))
-            agents.situations[ids] = np.asarray(found, np.int64)[inverse.reshape(-1)]
 
     def tick(self, dt: float) -> None:
         """Advance every agent's clock by ``dt``; each due timer fires, in order, its own
@@ -463,8 +364,8 @@ class ChartBatch(Readings):
                 )
             self.tick(span)
             return
-        events, mapping = self._inputs(events, "frame")
-        picks = self._picks(choices, self.size, "frame")
+        events, mapping = self._inputs.of(self._table.layout, events, "frame")
+        picks = picks_of(choices, self.size, "frame")
 
         def replay(machine: ChartMachine, agent: int) -> None:
             if picks[agent] >= 0:
@@ -476,7 +377,7 @@ class ChartBatch(Readings):
             stuck = _NONE
             if self._unstarted:  # checked first: a wrong call starts no agent either
                 wrong = vector.send(picks, _NONE, mapping, agents.situations)[2]
-                self._refuse(picks, self._slots, mapping, wrong)
+                refuse(picks, self._slots, mapping, wrong)
                 stuck = self._start_all()
                 if stuck.size:
                     picks = np.where(np.isin(self._slots, stuck), -1, picks)
@@ -485,7 +386,7 @@ class ChartBatch(Readings):
             with _Hidden(agents, stuck, before):
                 timing = (before + span, self._table.bound, 1)
                 wrong = self._stepper.given((picks, _NONE, mapping), timing, replay)
-            self._refuse(picks, self._slots, mapping, wrong)
+            refuse(picks, self._slots, mapping, wrong)
 
     def _start_all(self) -> Indexes:
         """Start every agent that has not started; return those that failed to."""

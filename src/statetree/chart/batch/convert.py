@@ -14,8 +14,9 @@ from typing import Any
 
 from statetree.chart.batch.agents import Agents
 from statetree.chart.batch.arrays import Bools, Floats, NDArray, np
+from statetree.chart.batch.levels import held
 from statetree.chart.batch.snapshot import BatchSnapshot, fingerprint, snapshot_given
-from statetree.chart.batch.table import LEVELS, Table, table_of
+from statetree.chart.batch.table import Table, table_of
 from statetree.chart.compile import CompiledChart
 from statetree.chart.events import Event
 from statetree.chart.placement import Situation, problem
@@ -79,16 +80,15 @@ def snapshot_of(table: Table, agents: Agents, start: int, stop: int, offset: int
     # Levels the chart does not use: those held by some agent of the range, in one order
     # (a snapshot says what the agents are, not what the batch saw before).
     extra = sorted(e for e, flags in agents.extra.items() if flags[start:stop].any())
-    bits = table.info[situations, LEVELS]
-    held = [(bits >> n & 1).astype(np.bool_) for n in range(len(levels))]
-    held += [agents.extra[event][start:stop].copy() for event in extra]
+    ids = np.arange(start, stop, dtype=np.intp)
+    flags = [held(table, agents, event, ids) for event in (*levels, *extra)]
     clock: Floats = np.where(alive, agents.clocks[agents.epochs[start:stop]], 0.0)
     order = agents.order[:, start:stop].copy()
     arrays = {
         "alive": alive,
         "active": _pack(table.active[situations]),
         "history": histories[situations].T.copy(),
-        "held": np.array(held, np.bool_).reshape(len(held), stop - start),
+        "held": np.array(flags, np.bool_).reshape(len(flags), stop - start),
         "clock": clock,
         "due": agents.due[:, start:stop].copy(),
         "sequence": order,
