@@ -388,3 +388,75 @@ def test_a_raising_hook_stops_the_request_with_a_consistent_mask() -> None:
     assert machine.active_states == ("A",)
     assert machine.deactivate("A")
     assert machine.mask == 0
+
+
+class Needs(Logged):
+    requires = ("Later",)
+
+
+class Later(Logged):
+    pass
+
+
+class Sooner(Logged):
+    pass
+
+
+class Ender(Logged):
+    terminates = (Sooner, Later)
+
+
+class Hub(Logged):
+    pass
+
+
+class Unused(Logged):
+    requires = ("Last",)  # never active: its rule must not order the others
+
+
+class First(Logged):
+    requires = (Hub,)
+
+
+class Last(Logged):
+    requires = (Hub,)
+
+
+def _logged(*states: type[Logged]) -> tuple[BitmaskMachine[Log], Log]:
+    log: Log = []
+    machine = BitmaskMachine(BitmaskDefinition.from_classes(list(states)), owner=log)
+    return machine, log
+
+
+def test_independent_states_terminated_together_leave_later_declared_first() -> None:
+    # Needs requires Later, which orders every state globally; Sooner and Later are
+    # independent of each other, so the later-declared Later leaves first.
+    machine, log = _logged(Needs, Sooner, Later, Ender)
+    assert machine.try_activate(Sooner) and machine.try_activate(Later)
+    log.clear()
+    assert machine.try_activate(Ender)
+    assert log == [
+        ("-", "Later", "TERMINATED"),
+        ("-", "Sooner", "TERMINATED"),
+        ("+", "Ender", "REQUESTED"),
+    ]
+
+
+def test_teardown_order_depends_only_on_the_states_that_leave() -> None:
+    machine, log = _logged(Hub, Unused, First, Last)
+    for state in (Hub, First, Last):
+        assert machine.try_activate(state)
+    log.clear()
+    assert machine.deactivate(Hub)
+    assert log == [
+        ("-", "Last", "LOST_REQUIREMENT"),
+        ("-", "First", "LOST_REQUIREMENT"),
+        ("-", "Hub", "REQUESTED"),
+    ]
+    machine.apply_mask(0b1101)  # back up: requirements first, earlier-declared first
+    assert machine.active_states == ("Hub", "First", "Last")
+    assert log[3:] == [
+        ("+", "Hub", "NETWORK"),
+        ("+", "First", "NETWORK"),
+        ("+", "Last", "NETWORK"),
+    ]

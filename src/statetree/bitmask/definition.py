@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import heapq
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -11,6 +10,7 @@ from types import MappingProxyType
 from typing import Any
 
 from statetree.bitmask.bits import iter_bits, mask_from, names_in
+from statetree.bitmask.change_order import dependents_first
 from statetree.bitmask.errors import NoSuchStateError
 from statetree.bitmask.spec import (
     DefinitionData,
@@ -47,9 +47,9 @@ class BitmaskDefinition:
         retriggerable: flag per state.
         predictable: flag per state.
         checked: whether each state has a custom ``can_activate``.
-        teardown_order: the order in which states are deactivated together: dependents before
-            the states they require, otherwise later-declared first.
-        teardown_rank: position of each state in ``teardown_order``.
+        teardown_order: every state in the order they would all leave together: dependents
+            before the states they require, otherwise later-declared first (the states one
+            request deactivates leave by the same rule among themselves).
         lookup: index by state name and, for class-declared states, by class.
     """
 
@@ -68,7 +68,6 @@ class BitmaskDefinition:
     predictable: tuple[bool, ...]
     checked: tuple[bool, ...]
     teardown_order: tuple[int, ...]
-    teardown_rank: tuple[int, ...]
     lookup: Mapping[object, int]
 
     @classmethod
@@ -229,7 +228,6 @@ def _compile(rules: tuple[StateRule, ...], name: str) -> BitmaskDefinition:
         predictable=tuple(rule.predictable for rule in rules),
         checked=tuple(has_custom_check(rule.behaviour) for rule in rules),
         teardown_order=tuple(order),
-        teardown_rank=tuple(sorted(range(len(order)), key=order.__getitem__)),
         lookup=MappingProxyType(_lookup(rules, index)),
     )
 
@@ -239,23 +237,8 @@ def _masks(rules: Sequence[StateRule], index: Mapping[str, int], field: str) -> 
 
 
 def _teardown_order(requires: Sequence[Sequence[int]]) -> list[int]:
-    # Kahn's algorithm on "is required by": a state may go once nothing left requires it;
-    # among those, the highest index goes first so the order is the reverse of declaration.
-    waiting = [0] * len(requires)
-    for refs in requires:
-        for ref in set(refs):
-            waiting[ref] += 1
-    ready = [-state for state, count in enumerate(waiting) if count == 0]
-    heapq.heapify(ready)
-    order: list[int] = []
-    while ready:
-        state = -heapq.heappop(ready)
-        order.append(state)
-        for ref in set(requires[state]):
-            waiting[ref] -= 1
-            if waiting[ref] == 0:
-                heapq.heappush(ready, -ref)
-    return order
+    masks = [mask_from(refs) for refs in requires]
+    return dependents_first(range(len(requires)), masks.__getitem__)
 
 
 def _requires_all(requires: Sequence[Sequence[int]], teardown: Sequence[int]) -> list[int]:
