@@ -15,11 +15,14 @@ cdef class Hooks:
     cdef public tuple exit
 
 
-@cython.locals(runtime=ChartRuntime, hooks=Hooks, parent_id=Py_ssize_t)
+@cython.locals(runtime=ChartRuntime, hooks=Hooks, parent_id=Py_ssize_t, before=Py_ssize_t)
 cpdef enter_state(state)
 
-@cython.locals(runtime=ChartRuntime, hooks=Hooks)
+@cython.locals(hooks=Hooks)
 cpdef exit_state(state)
+
+@cython.locals(runtime=ChartRuntime)
+cpdef unlink(state)
 
 @cython.locals(runtime=ChartRuntime, post=Compiled, base=Py_ssize_t, entry=Py_ssize_t)
 cpdef bint done(state) except -1

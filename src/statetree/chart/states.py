@@ -42,6 +42,7 @@ __all__ = [
     "priority",
     "resume",
     "sequential",
+    "unlink",
 ]
 
 Out = tuple[tuple[int, "Compiled", Transition], ...]
@@ -63,7 +64,11 @@ class Hooks:
 
 
 def enter_state(state: ChartState) -> None:
-    """``ChartState.on_enter``: note the entry, link to the parent, perform enter actions."""
+    """``ChartState.on_enter``: note the entry, link to the parent, perform enter actions.
+
+    When an action raises, the core drops the state as never entered: it is unlinked, its
+    timers stop and its parent's history is as before.
+    """
     runtime = state.owner
     hooks = state._hooks
     state.entry = runtime.serial
@@ -71,29 +76,47 @@ def enter_state(state: ChartState) -> None:
     state.timers = None
     runtime.live[hooks.id] = state
     parent_id = hooks.parent_id
+    before = -1
     if parent_id >= 0:
         parent = runtime.live[parent_id]
         state.parent = parent
         if parent is not None:
             parent.child = state
+        before = runtime.history[parent_id]
         runtime.history[parent_id] = hooks.index
     else:
         state.parent = None
     if hooks.enter:
-        perform_all(hooks.enter, state, runtime)
+        try:
+            perform_all(hooks.enter, state, runtime)
+        except BaseException:
+            unlink(state)
+            if parent_id >= 0:
+                runtime.history[parent_id] = before
+            raise
 
 
 def exit_state(state: ChartState) -> None:
-    """``ChartState.on_exit``: perform exit actions, cancel timers, unlink from the parent."""
-    runtime = state.owner
+    """``ChartState.on_exit``: perform exit actions, then cancel timers and unlink from the
+    parent (also when an action raises: the core counts the state as exited)."""
     hooks = state._hooks
     if hooks.exit:
-        perform_all(hooks.exit, state, runtime)
+        try:
+            perform_all(hooks.exit, state, state.owner)
+        finally:
+            unlink(state)
+    else:
+        unlink(state)
+
+
+def unlink(state: ChartState) -> None:
+    """Cancel the timers of ``state`` and take it out of the runtime and its parent."""
+    runtime = state.owner
     timers = state.timers
     if timers:
         for timer in timers:
             runtime.cancel(timer)
-    runtime.live[hooks.id] = None
+    runtime.live[state._hooks.id] = None
     parent = state.parent
     if parent is not None and parent.child is state:
         parent.child = None
