@@ -120,7 +120,9 @@ root:
         - name: Patrol
           transitions: [{on: {input: Alarm}, to: Chase}]
         - name: Chase
-          enter: [{start_timer: {name: GiveUp, delay: 2.0}}, {start_timer: {name: Shout, delay: 3.0}}]
+          enter:
+            - {start_timer: {name: GiveUp, delay: 2.0}}
+            - {start_timer: {name: Shout, delay: 3.0}}
           exit: [{play: StopRunning}]
           transitions: [{on: {timer: GiveUp}, to: Patrol}]
     - name: Dead
