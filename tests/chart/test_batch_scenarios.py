@@ -323,6 +323,7 @@ ODD_CALLS: list[tuple[str, Callable[[ChartBatch], object], str]] = [
     ("tick(10**400)", lambda batch: batch.tick(10**400), "dt must be a finite number"),
     ("tick(sNaN)", lambda batch: batch.tick(Decimal("sNaN")), "dt must be a finite number"),
     ("tick(True)", lambda batch: batch.tick(True), "dt must be a finite number"),
+    ("tick(np.True_)", lambda batch: batch.tick(np.True_), "dt must be a finite number"),
     ("frame(nan)", lambda batch: batch.frame(math.nan, [ATTACK], [0, 0, 0]), "frame(nan): "),
     ("frame(-1)", lambda batch: batch.frame(-1, [ATTACK], [0, 0, 0]), "time cannot go back"),
     ("frame choices", lambda batch: batch.frame(0.1, [ATTACK], [0, 3, 0]), "choice 3 names no"),
@@ -591,3 +592,19 @@ def test_a_chart_given_as_something_else_is_refused(given: object) -> None:
         ChartBatch(given, 1)  # type: ignore[arg-type]
 
     assert str(refused.value).startswith(f"a chart is needed, got {given!r}")
+
+
+@pytest.mark.parametrize("backend", backend_names())
+def test_a_time_that_would_take_a_clock_to_infinity_is_refused(backend: str) -> None:
+    batch = ChartBatch(example("combo_attack.yaml"), 3, Host().handlers(), backend=backend)
+    batch.tick(1e308)
+    before = batch.snapshot().to_bytes()
+    for call, name in [
+        (lambda: batch.tick(1e308), "tick"),
+        (lambda: batch.frame(1e308, [ATTACK], [0, -1, 0]), "frame"),
+    ]:
+        with pytest.raises(UsageError) as caught:
+            call()
+        message = f"{name}(1e+308): the clock (1e+308) would pass the largest float"
+        assert str(caught.value) == message
+        assert batch.snapshot().to_bytes() == before

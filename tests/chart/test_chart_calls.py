@@ -121,6 +121,10 @@ def test_numpy_times_and_names_are_taken_as_plain_ones() -> None:
     assert type(gate.machine.owner.clock) is float and gate.machine.owner.clock == 0.5
     with pytest.raises(UsageError):
         gate.tick(numpy.array([1.0, 2.0]))
+    for truth in (numpy.True_, numpy.array(True)):  # a bool is no time, NumPy's either
+        with pytest.raises(UsageError, match="dt must be a finite number of seconds"):
+            gate.tick(truth)
+    assert gate.machine.owner.clock == 0.5
     gate.send(Event(numpy.str_("input"), numpy.str_("Go")))
     assert gate.active == ("Gate", "Gate.Open")
 
@@ -175,4 +179,16 @@ def test_play_takes_a_step_of_a_script() -> None:
         gate.play("tick 1")  # type: ignore[arg-type]
 
     assert str(caught.value) == "play() takes a step of a script (see read_script); got 'tick 1'"
+    assert seen(gate) == before
+
+
+def test_tick_refuses_a_time_that_would_take_the_clock_to_infinity() -> None:
+    gate = machine()
+    gate.tick(1e308)
+    before = seen(gate)
+
+    with pytest.raises(UsageError) as caught:
+        gate.tick(1e308)
+
+    assert str(caught.value) == "tick(1e+308): the clock (1e+308) would pass the largest float"
     assert seen(gate) == before

@@ -162,6 +162,9 @@ root:
         "use": "Step",
         "post": {"event": "Finished"},
     }
+    # The last child stays: a post-condition of its own would never be read.
+    with pytest.raises(ChartError, match=r"the post-condition of Top\.Three would never be read"):
+        loads(text.replace("{name: Three, use: Step}", "{name: Three, use: Step, post: X}"), "yaml")
 
 
 def test_uses_inside_patterns_and_imported_libraries_expand_in_their_own_files(

@@ -157,6 +157,12 @@ def test_concurrent_children_are_regions_processed_in_order() -> None:
             "Top.A has no post-condition, so the sequence Top would never advance past it",
         ),
         (
+            b.state("Top", b.state("A", post=b.input("X")), b.state("B", post=b.input("Y")),
+                    policy="sequential"),
+            "the post-condition of Top.B would never be read: the last child of sequence Top "
+            "stays; give Top itself a post-condition to end the sequence",
+        ),
+        (
             b.state("Top", pre=b.input("X")),
             "the root Top has no parent to read its pre",
         ),

@@ -41,8 +41,9 @@ class Event(NamedTuple):
         return f"{self.kind} {self.name}"
 
 
-def time_step(dt: object, call: str) -> float:
-    """``dt`` as the float a clock advances by: a real number, at least 0 and finite.
+def time_step(dt: object, call: str, clock: float = 0.0) -> float:
+    """``dt`` as the float a clock advances by: a real number, at least 0 and finite, that
+    keeps ``clock`` (the latest clock it advances) finite.
 
     Raises:
         UsageError: anything else, named in the message as ``call(dt)``.
@@ -52,6 +53,8 @@ def time_step(dt: object, call: str) -> float:
         finite = "dt must be a finite number of seconds"
         problem = "time cannot go backwards" if elapsed < 0 else finite
         raise UsageError(f"{call}({dt!r}): {problem}")
+    if clock + elapsed == math.inf:
+        raise UsageError(f"{call}({dt!r}): the clock ({clock!r}) would pass the largest float")
     return elapsed
 
 

@@ -229,13 +229,14 @@ class ChartMachine:
 
         Raises:
             UsageError: ``dt`` is not a real number (an int, a float, a NumPy scalar...),
-                or is negative, infinite or NaN, or the machine is processing.
+                or is negative, infinite or NaN, would take the clock past the largest
+                float, or the machine is processing.
             TransitionLoopError: more than ``max_transitions`` timers fell due in this tick
                 (timers restarting each other with a zero or tiny delay); it names the
                 states whose timers kept firing.
         """
         runtime = self._runtime
-        elapsed = time_step(dt, "tick")
+        elapsed = time_step(dt, "tick", runtime.clock)
         self._not_processing("tick")
         self.start()
         end = runtime.clock + elapsed

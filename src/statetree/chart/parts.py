@@ -2,9 +2,10 @@
 refuses the others and for tools (the inspector's editor) that offer only these.
 
 A state's ``pre``, ``post`` and ``transitions`` are read by its parent's policy, as the
-policy's definition says (:attr:`~statetree.chart.policy.PolicyDef.reads`; a ground state's
-pre- and post-conditions are never read). The root has no parent to read them. Only a state
-with children has a policy.
+policy's definition says (:attr:`~statetree.chart.policy.PolicyDef.reads`, and
+``last_reads`` of its last child: a ground state's pre- and post-conditions, or the
+post-condition of a sequence's last child, are never read). The root has no parent to read
+them. Only a state with children has a policy.
 """
 
 from __future__ import annotations

@@ -73,13 +73,15 @@ def find_event(events: list[object], kind: object, take: bool) -> Any:
 
 def seconds(value: object) -> float:
     """``value`` as a float number of seconds, whatever real number it is (an int, a float,
-    a NumPy scalar, a ``Fraction``, a ``Decimal``); NaN for anything else (a bool, a string,
-    ``None``, a list) and infinity for an int too large for a float, so that one range
-    check refuses them all.
+    a NumPy scalar, a ``Fraction``, a ``Decimal``); NaN for anything else (a bool, NumPy's
+    included, a string, ``None``, a list) and infinity for an int too large for a float, so
+    that one range check refuses them all.
     """
     if type(value) is float:
         return value
     if isinstance(value, (bool, str, bytes, bytearray)):  # float() reads text, not time
+        return math.nan
+    if getattr(getattr(value, "dtype", None), "kind", None) == "b":  # np.True_ and the like
         return math.nan
     try:
         return float(cast(SupportsFloat, value))

@@ -321,12 +321,12 @@ class ChartBatch(Readings):
         it fired.
 
         Raises:
-            UsageError: ``dt`` is not a number, negative, infinite or NaN, or the batch is
-                processing.
+            UsageError: ``dt`` is not a number, negative, infinite or NaN, would take a
+                clock past the largest float, or the batch is processing.
             BatchLoopError: an agent could not settle, or had more timers due than the
                 bound (the others completed the tick).
         """
-        step = time_step(dt, "tick")
+        step = time_step(dt, "tick", self._latest)
         with self._call("tick"):
             agents = self._agents
             agents.tidy()
@@ -355,7 +355,7 @@ class ChartBatch(Readings):
             UsageError: as :meth:`send_each` or :meth:`tick`; nothing changed.
             BatchLoopError: an agent could not settle (the others completed the frame).
         """
-        span = time_step(dt, "frame")
+        span = time_step(dt, "frame", self._latest)
         if choices is None:
             if events:
                 raise UsageError(
@@ -387,6 +387,11 @@ class ChartBatch(Readings):
                 timing = (before + span, self._table.bound, 1)
                 wrong = self._stepper.given((picks, _NONE, mapping), timing, replay)
             refuse(picks, self._slots, mapping, wrong)
+
+    @property
+    def _latest(self) -> float:
+        """The latest clock of an agent (or of a clock no agent reads any more)."""
+        return float(self._agents.clocks.max())
 
     def _start_all(self) -> Indexes:
         """Start every agent that has not started; return those that failed to."""

@@ -89,8 +89,10 @@ class PolicyDef:
         summary: what it does, in one sentence (the schema's and the editor's text).
         entry: the child a state holds when the policy chooses none.
         reads: the parts of its children it reads; any other part of a child is a load
-            error, since nothing would read it (a ground state's pre and post aside: see
-            :attr:`Entry.GROUND`).
+            error, since nothing would read it.
+        last_reads: the parts it reads of its last child, when fewer (``None``: the same):
+            a ground state's pre and post (see :attr:`Entry.GROUND`), the post of the last
+            child of a sequence, which stays.
         run: the function of :mod:`statetree.chart.states` that runs it, as the
             ``transition`` of a state without explicit transitions of its own.
         fire_then_run: the function for a state with explicit transitions: those first.
@@ -107,6 +109,7 @@ class PolicyDef:
     fire_then_run: TransitionFunction
     moves: Moves = _no_moves
     check: Check = _no_rule
+    last_reads: tuple[Part, ...] | None = None
 
     @property
     def regions(self) -> bool:
@@ -115,8 +118,8 @@ class PolicyDef:
 
     def parts_read(self, index: int, count: int) -> tuple[Part, ...]:
         """The parts it reads of its child at ``index`` of ``count``."""
-        if self.entry is Entry.GROUND and index == count - 1:
-            return tuple(part for part in self.reads if part not in ("pre", "post"))
+        if self.last_reads is not None and index == count - 1:
+            return self.last_reads
         return self.reads
 
     def edges(self, path: str, state: StateDef) -> tuple[Edge, ...]:

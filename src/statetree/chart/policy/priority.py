@@ -46,4 +46,5 @@ DEFINITION = PolicyDef(
     fire_then_run=states.fire_or_priority,
     moves=_choices,
     check=_check,
+    last_reads=(),
 )

@@ -28,12 +28,21 @@ def _advances(path: str, state: StateDef) -> Iterator[Edge]:
 
 
 def _check(state: StateDef, path: str, where: DataPath, report: Report) -> None:
-    """Every child but the last needs a post-condition, or the sequence stalls there."""
+    """Every child but the last needs a post-condition, or the sequence stalls there; the
+    last has none of its own, as nothing would read it (one its pattern gives every use of
+    it is allowed)."""
     for index, child in lacking(state, "post"):
         report(
             (*where, "states", index),
             f"{path}.{child.name} has no post-condition, so the sequence {path} would never "
             "advance past it",
+        )
+    last = state.states[-1]
+    if last.post and (last.use is None or "post" in last.use.given):
+        report(
+            (*where, "states", len(state.states) - 1, "post"),
+            f"the post-condition of {path}.{last.name} would never be read: the last child "
+            f"of sequence {path} stays; give {path} itself a post-condition to end the sequence",
         )
 
 
@@ -46,4 +55,5 @@ DEFINITION = PolicyDef(
     fire_then_run=states.fire_or_sequential,
     moves=_advances,
     check=_check,
+    last_reads=(),
 )
