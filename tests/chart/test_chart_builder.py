@@ -7,8 +7,17 @@ from collections.abc import Callable
 
 import pytest
 
-from statetree.chart import ChartError, ChartMachine, from_data, to_data
+from statetree.chart import (
+    ChartError,
+    ChartMachine,
+    dump_json,
+    dump_yaml,
+    from_data,
+    loads,
+    to_data,
+)
 from statetree.chart import builder as b
+from statetree.chart.model import StateDef
 
 MISTAKES: list[tuple[Callable[[], object], str]] = [
     (
@@ -66,3 +75,25 @@ def test_what_the_builder_makes_saves_loads_and_writes_as_a_file_would() -> None
 
     assert from_data(to_data(chart)) == chart
     assert pickle.loads(pickle.dumps(machine)).active == machine.active
+
+
+def _chain(depth: int) -> StateDef:
+    """``depth`` states, each the only child of the one before; the last has a transition."""
+    state = b.state("Leaf", b.state("A", transitions=[b.on(b.input("X"), "B")]), b.state("B"))
+    for level in range(depth - 2):
+        state = b.state(f"P{level}", state)
+    return state
+
+
+def test_a_chart_too_deep_for_a_file_is_refused_at_build_and_the_deepest_loads_back() -> None:
+    deepest = None
+    for depth in (2, 10, 29, 30, 31, 1200):
+        try:
+            deepest = (depth, b.chart("Deep", _chain(depth)))
+        except ChartError as error:
+            assert depth > 30
+            assert "would nest more than 64 levels deep (a chart 30 states deep fits)" in str(error)
+    assert deepest is not None and deepest[0] == 30
+    chart = deepest[1]
+    for text, format in ((dump_yaml(chart), "yaml"), (dump_json(chart), "json")):
+        assert loads(text, format) == chart

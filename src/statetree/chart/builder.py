@@ -74,6 +74,7 @@ from statetree.chart.registry import (
     Registry,
 )
 from statetree.chart.template import is_reference
+from statetree.chart.text import MAX_DEPTH
 from statetree.chart.validation import validate
 
 __all__ = [
@@ -158,11 +159,43 @@ def chart(
     if not isinstance(root, StateDef):
         raise _refused(f"a chart's root must be a state (b.state(...)), got {root!r}")
     drafted = Chart(name, root, registry=registry, patterns=tuple(patterns), imports=tuple(imports))
+    # A built chart must load back from its file, whose lists and mappings the loaders
+    # refuse past MAX_DEPTH (the check of the states first: writing them out recurses).
+    if _state_depth(root) > MAX_DEPTH or _nesting(to_data(drafted)) > MAX_DEPTH:
+        raise _refused(
+            f"the chart's states nest too deeply for a chart file: its lists and mappings "
+            f"would nest more than {MAX_DEPTH} levels deep (a chart 30 states deep fits)"
+        )
     if not patterns and not imports and all(s.use is None for _, s, _ in drafted.walk()):
         return validate(drafted, registry)
     # Patterns are templates over the chart format: built ones are written as data and
     # loaded, so that they follow exactly the rules of a file.
     return from_data(to_data(drafted), registry)
+
+
+def _state_depth(root: StateDef) -> int:
+    """How many states deep ``root`` nests (1 for a leaf)."""
+    deepest, level = 0, [root]
+    while level:
+        deepest += 1
+        level = [child for state in level for child in state.states]
+    return deepest
+
+
+def _nesting(data: object) -> int:
+    """How deeply the lists and mappings of ``data`` nest, as the loaders count them."""
+    deepest, level = 0, [data]
+    while level:
+        containers = [v for v in level if isinstance(v, (list, tuple, Mapping))]
+        if not containers:
+            break
+        deepest += 1
+        level = [
+            item
+            for container in containers
+            for item in (container.values() if isinstance(container, Mapping) else container)
+        ]
+    return deepest
 
 
 def _many(conditions: Conditions, role: str) -> tuple[Condition, ...]:
