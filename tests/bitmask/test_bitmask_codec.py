@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import array
 import reprlib
 
 import numpy as np
@@ -70,6 +71,11 @@ def test_bad_input_is_refused_with_a_precise_message(data: bytes, message: str) 
     with pytest.raises(DecodeError) as caught:
         decode_mask(NAMED, data)
     assert str(caught.value) == message
+    # The same bytes seen as 16-bit items: the length counts bytes, not items.
+    if len(data) % 2 == 0 and data:
+        with pytest.raises(DecodeError) as caught:
+            decode_mask(NAMED, memoryview(array.array("H", data)))
+        assert str(caught.value) == message
 
 
 def test_an_indirectly_exclusive_pair_names_the_states_it_needs() -> None:

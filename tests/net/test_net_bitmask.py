@@ -117,6 +117,15 @@ def test_definitions_too_large_to_count_say_so() -> None:
     assert wide.decode(pack_values([(wide, 0b101)])) == 0b101
     with pytest.raises(UsageError, match=r"^counting the legal masks of 21 states means trying"):
         _ = wide.configurations
+    with pytest.raises(UsageError, match=r"^counting the legal masks of 21 states means trying"):
+        _ = wide.minimum_bits
+    # Its schema needs no count: a bit per state.
+    schema = wide.schema()
+    assert schema["header"] == {"mode": "mask", "bits": 21}
+    assert schema["fingerprint"] == wide.fingerprint
+    counted = BitmaskCodec(BitmaskDefinition.from_data({f"S{i}": {} for i in range(20)}))
+    header = counted.schema()["header"]
+    assert header == {"mode": "mask", "bits": 20, "configurations": 2**20, "minimum_bits": 20}
 
 
 def test_a_codec_takes_a_definition_and_masks_that_are_whole_numbers() -> None:

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import array
+
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as hs
 from net_samples import HERO, bits
 
+from statetree.bitmask import BitmaskDefinition
 from statetree.errors import UsageError
-from statetree.net import BitReader, BitWriter, Codec, PacketError
+from statetree.net import BitmaskCodec, BitReader, BitWriter, Codec, PacketError, explain_packet
+from statetree.net.messages import decode_message
 
 
 def test_bits_are_written_most_significant_first_and_padded_with_zeros() -> None:
@@ -157,3 +161,21 @@ def test_a_packet_is_bytes(data: object) -> None:
     with pytest.raises(UsageError) as refused:
         codec.decode(data)  # type: ignore[arg-type]
     assert str(refused.value) == f"a packet is bytes, got {type(data).__name__}"
+    with pytest.raises(UsageError) as refused:
+        decode_message(data)  # type: ignore[arg-type]
+    assert str(refused.value) == f"a packet is bytes, got {type(data).__name__}"
+
+
+@pytest.mark.parametrize("packet", [b"\x00\x40", b"\x00\x00", b"\x40\x00"], ids=bytes.hex)
+def test_a_memoryview_of_wide_items_is_read_as_its_bytes(packet: bytes) -> None:
+    # Two bytes seen as one 16-bit item: its length counts the item, its packet two bytes.
+    wide = memoryview(array.array("H", packet))
+    codec = Codec.leaf(HERO)
+    with pytest.raises(PacketError) as as_bytes:
+        codec.decode(packet)
+    with pytest.raises(PacketError) as as_items:
+        codec.decode(wide)
+    assert str(as_items.value) == str(as_bytes.value)
+    explained = BitmaskCodec(BitmaskDefinition.from_data({"A": {}}))
+    with pytest.raises(UsageError, match=r"^explain_packet\(\) explains the packets of a state"):
+        explain_packet(explained, packet)  # type: ignore[arg-type]

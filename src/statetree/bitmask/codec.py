@@ -34,6 +34,8 @@ def decode_mask(definition: BitmaskDefinition, data: bytes | bytearray | memoryv
     """
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise DecodeError(f"{_label(definition)}: expected bytes, got {type(data).__name__}")
+    if isinstance(data, memoryview):  # its length counts items, which may be wider than bytes
+        data = data.tobytes()
     if len(data) != definition.byte_length:
         raise DecodeError(
             f"{_label(definition)}: expected {definition.byte_length} byte(s) for "

@@ -98,7 +98,11 @@ class BitmaskCodec:
 
     @property
     def minimum_bits(self) -> int:
-        """``ceil(log2(configurations))``."""
+        """``ceil(log2(configurations))``.
+
+        Raises:
+            UsageError: the definition has more than 20 states (too many masks to try).
+        """
         return (self.configurations - 1).bit_length()
 
     @property
@@ -119,7 +123,8 @@ class BitmaskCodec:
         }
 
     def schema(self) -> dict[str, Any]:
-        """The wire layout as plain data (JSON-ready), with the fingerprint."""
+        """The wire layout as plain data (JSON-ready), with the fingerprint (the header's
+        ``configurations`` and ``minimum_bits`` for definitions of up to 20 states only)."""
         definition = self.definition
         rules = {
             name: {"requires": requires, "excludes": excludes}
@@ -131,15 +136,16 @@ class BitmaskCodec:
             )
             if requires or excludes
         }
+        header: dict[str, Any] = {
+            "mode": "rank" if self.ranked else "mask",
+            "bits": self.header_bits,
+        }
+        if definition.size <= _COUNTABLE:  # a larger one sends a bit per state: no count needed
+            header.update(configurations=self.configurations, minimum_bits=self.minimum_bits)
         return {
             "format": FORMAT,
             "machine": definition.name or "bitmask",
-            "header": {
-                "mode": "rank" if self.ranked else "mask",
-                "bits": self.header_bits,
-                "configurations": self.configurations,
-                "minimum_bits": self.minimum_bits,
-            },
+            "header": header,
             "states": {name: index for index, name in enumerate(definition.names)},
             "rules": rules,
             "fingerprint": self.fingerprint,

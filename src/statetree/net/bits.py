@@ -118,8 +118,7 @@ class BitReader:
     __slots__ = ("_data", "_position", "_size")
 
     def __init__(self, data: bytes | bytearray | memoryview) -> None:
-        require_packet(data)
-        self._data = bytes(data)
+        self._data = bytes(require_packet(data))
         self._size = 8 * len(self._data)
         self._position = 0
 
@@ -204,11 +203,15 @@ def _whole(number: object, what: str) -> int:
         raise UsageError(f"{what} written in bits is a whole number, got {number!r}") from None
 
 
-def require_packet(data: object) -> None:
-    """Refuse ``data`` unless it is a packet's bytes.
+def require_packet(data: object) -> bytes | bytearray:
+    """``data``, a packet's bytes (a ``memoryview``'s bytes whatever its item type: its
+    length counts bytes, not items).
 
     Raises:
         UsageError: ``data`` is not ``bytes``, ``bytearray`` or ``memoryview``.
     """
-    if not isinstance(data, (bytes, bytearray, memoryview)):
-        raise UsageError(f"a packet is bytes, got {type(data).__name__}")
+    if isinstance(data, (bytes, bytearray)):
+        return data
+    if isinstance(data, memoryview):
+        return data.tobytes()
+    raise UsageError(f"a packet is bytes, got {type(data).__name__}")

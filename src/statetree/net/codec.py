@@ -289,7 +289,7 @@ class Codec:
                 after the end or padding bits that are not zero.
             UsageError: ``data`` is not bytes.
         """
-        require_packet(data)
+        data = require_packet(data)
         found = self._lookup(data)
         if found is not None:
             return found
@@ -298,7 +298,7 @@ class Codec:
         reader.finish()
         return configuration
 
-    def _lookup(self, data: bytes | bytearray | memoryview) -> Configuration | None:
+    def _lookup(self, data: bytes | bytearray) -> Configuration | None:
         """The configuration of a well-formed packet of fixed-width payloads, from the tables
         and a few integer operations; ``None`` sends every other packet through
         :meth:`read`, which finds and names what is wrong with it."""

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from statetree.errors import UsageError
 from statetree.net.bits import BitWriter
 from statetree.net.codec import Codec, HeaderMode
 from statetree.net.configuration import ActiveState, Configuration, _show
@@ -110,7 +111,14 @@ def explain_packet(codec: Codec, data: bytes | bytearray | memoryview) -> Packet
 
     Raises:
         PacketError: ``data`` is not a legal packet (exactly as :meth:`Codec.decode`).
+        UsageError: ``codec`` is not a machine's ``Codec`` (a bitmask's packet is one mask:
+            its ``decode`` says which), or ``data`` is not bytes.
     """
+    if not isinstance(codec, Codec):
+        raise UsageError(
+            f"explain_packet() explains the packets of a state machine's Codec, got "
+            f"{type(codec).__name__}; a BitmaskCodec's packet is one mask: decode() it"
+        )
     configuration = codec.decode(data)
     packet = bytes(data)
     stream = "".join(format(byte, "08b") for byte in packet)

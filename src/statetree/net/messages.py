@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from statetree.errors import UsageError
+from statetree.net.bits import require_packet
 from statetree.net.errors import PacketError
 
 __all__ = [
@@ -177,8 +178,9 @@ def decode_message(data: bytes | bytearray | memoryview) -> Message:
     Raises:
         PacketError: the datagram is too short or too long, has the wrong magic byte, an
             unknown kind, a length that does not match, or a payload that does not parse.
+        UsageError: ``data`` is not bytes.
     """
-    data = bytes(data)
+    data = bytes(require_packet(data))
     kind, frame = _header(data)
     payload = data[_HEADER.size :]
     if kind == MessageKind.INPUTS:
