@@ -237,3 +237,72 @@ def test_a_value_modify_state_value_cannot_copy_is_refused_and_nothing_is_held()
     assert refusals[0].endswith("; use set_state_value() with a new value instead")
     assert len(refusals) == 1
     assert value.value is original
+
+
+@pytest.mark.parametrize("kind", [0, 5, True, "sibling"], ids=repr)
+def test_a_transition_is_built_with_a_transition_kind_only(kind: object) -> None:
+    # An int equal to a kind would compare equal to the real transition yet move the stack
+    # otherwise (the machine reads the kind by identity): refused, as any other value.
+    with pytest.raises(st.TransitionTargetError) as caught:
+        st.Transition(kind, Leaf)  # type: ignore[arg-type]
+    assert str(caught.value) == (
+        "a transition's kind must be a TransitionKind (st.TransitionKind.SIBLING, INNER, "
+        f"INNER_ENTRY or CONCURRENT), got {kind!r}"
+    )
+    assert st.Transition(st.TransitionKind.SIBLING, Leaf) == st.sibling(Leaf)
+
+
+class Legs(Logged):
+    pass
+
+
+def test_a_machine_cannot_start_with_regions_of_no_host() -> None:
+    message = (
+        "StateMachine's initial transition cannot be concurrent(Legs, Leaf): regions need a "
+        "host state; start with a state whose transition() returns it"
+    )
+    with pytest.raises(st.TransitionTargetError) as caught:
+        st.StateMachine(st.concurrent(Legs, Leaf), Recorder())
+    assert str(caught.value) == message
+    machine = started("npc")
+    with pytest.raises(st.TransitionTargetError) as caught:
+        machine.initial = st.concurrent(Legs, Leaf)
+    assert str(caught.value) == message
+    assert machine.initial == st.sibling(Root)
+    assert names(machine) == ["Root", "Leaf"]
+
+
+class Early(Logged):
+    def __init__(self) -> None:
+        super().__init__()
+        self.inside = self.is_in_state(Root)
+
+
+@pytest.mark.parametrize(
+    ("name", "read"),
+    [
+        ("machine", lambda state: state.depth),
+        ("machine", lambda state: state.get_outer_state(Root)),
+        ("machine", lambda state: state.received("x")),
+        ("owner", lambda state: state.owner),
+    ],
+)
+def test_a_state_read_before_its_push_says_so(name: str, read: Any) -> None:
+    with pytest.raises(st.NotPushedError) as caught:
+        read(Leaf())
+    assert str(caught.value) == (
+        f"Leaf.{name} is not set yet: the machine sets machine and owner when it pushes the "
+        "state, before on_enter, so they (and depth and the stack queries) are not "
+        "available in __init__; use them from on_enter on"
+    )
+    assert isinstance(caught.value, AttributeError)
+    assert not hasattr(Leaf(), "machine")
+    with pytest.raises(AttributeError, match=r"^'Leaf' object has no attribute 'nothing'$"):
+        _ = Leaf().nothing  # type: ignore[attr-defined]
+
+
+def test_a_query_in_init_is_refused_and_the_machine_stays_usable() -> None:
+    machine = st.StateMachine(Early, Recorder())
+    with pytest.raises(st.NotPushedError, match=r"^Early\.machine is not set yet"):
+        machine.process_state_transitions()
+    assert names(machine) == []

@@ -22,7 +22,7 @@ from statetree.core.settle import (
 )
 from statetree.core.state import HAS_UPDATE, State, first_instance
 from statetree.core.trace import TraceLevel, trace_level
-from statetree.core.transition import INNER, SIBLING, Transition, sibling
+from statetree.core.transition import CONCURRENT, INNER, SIBLING, Transition, sibling
 from statetree.core.tree import (
     Regions,
     Stack,
@@ -454,6 +454,11 @@ def _initial_transition(initial: object) -> Transition:
         TransitionTargetError: ``initial`` is neither.
     """
     if isinstance(initial, Transition):
+        if initial.kind is CONCURRENT:
+            raise TransitionTargetError(
+                f"StateMachine's initial transition cannot be {initial!r}: regions need a host "
+                "state; start with a state whose transition() returns it"
+            )
         return initial
     if isinstance(initial, type) and issubclass(initial, State):
         return sibling(initial)

@@ -60,7 +60,8 @@ class Transition:
     "no transition".
 
     Raises:
-        TransitionTargetError: ``target`` is not a ``State`` subclass.
+        TransitionTargetError: ``target`` is not a ``State`` subclass, or ``kind`` is not a
+            ``TransitionKind``.
     """
 
     kind: TransitionKind
@@ -78,6 +79,11 @@ class Transition:
     """Whether the target's states are made by calling it (``BUILT_BY_CALL``)."""
 
     def __post_init__(self) -> None:
+        if type(self.kind) is not TransitionKind:  # the stack is moved by the kind's identity
+            raise TransitionTargetError(
+                f"a transition's kind must be a TransitionKind (st.TransitionKind.SIBLING, "
+                f"INNER, INNER_ENTRY or CONCURRENT), got {self.kind!r}"
+            )
         object.__setattr__(self, "has_arguments", bool(self.args or self.kwargs))
         for target in self.regions or (self.target,):
             self._check_target(target)
