@@ -64,11 +64,6 @@ class NotStartedError(UsageError):
     """A machine was asked to update before its first ``process_state_transitions``."""
 
 
-class NotPushedError(UsageError, AttributeError):
-    """A state's ``machine`` or ``owner`` (or a query that needs them) was read before its
-    machine pushed it: in its ``__init__``, or on an instance made by hand."""
-
-
 class StateValueError(UsageError):
     """A :class:`~statetree.StateValue` was set from outside any active state."""
 

@@ -270,39 +270,3 @@ def test_a_machine_cannot_start_with_regions_of_no_host() -> None:
     assert str(caught.value) == message
     assert machine.initial == st.sibling(Root)
     assert names(machine) == ["Root", "Leaf"]
-
-
-class Early(Logged):
-    def __init__(self) -> None:
-        super().__init__()
-        self.inside = self.is_in_state(Root)
-
-
-@pytest.mark.parametrize(
-    ("name", "read"),
-    [
-        ("machine", lambda state: state.depth),
-        ("machine", lambda state: state.get_outer_state(Root)),
-        ("machine", lambda state: state.received("x")),
-        ("owner", lambda state: state.owner),
-    ],
-)
-def test_a_state_read_before_its_push_says_so(name: str, read: Any) -> None:
-    with pytest.raises(st.NotPushedError) as caught:
-        read(Leaf())
-    assert str(caught.value) == (
-        f"Leaf.{name} is not set yet: the machine sets machine and owner when it pushes the "
-        "state, before on_enter, so they (and depth and the stack queries) are not "
-        "available in __init__; use them from on_enter on"
-    )
-    assert isinstance(caught.value, AttributeError)
-    assert not hasattr(Leaf(), "machine")
-    with pytest.raises(AttributeError, match=r"^'Leaf' object has no attribute 'nothing'$"):
-        _ = Leaf().nothing  # type: ignore[attr-defined]
-
-
-def test_a_query_in_init_is_refused_and_the_machine_stays_usable() -> None:
-    machine = st.StateMachine(Early, Recorder())
-    with pytest.raises(st.NotPushedError, match=r"^Early\.machine is not set yet"):
-        machine.process_state_transitions()
-    assert names(machine) == []

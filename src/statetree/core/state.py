@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, TypeVar
 from statetree.core.cause import Cause
 from statetree.core.refs import Ref, attributes, new_instance, set_attributes
 from statetree.core.state_value import StateValue
-from statetree.errors import NotPushedError, StateValueError, UsageError
+from statetree.errors import StateValueError, UsageError
 
 if TYPE_CHECKING:
     from statetree.core.machine import StateMachine
@@ -120,23 +120,6 @@ class State(StateCore, Generic[OwnerT]):
     _st_inner: ClassVar[Transition | None] = None
     _st_inner_entry: ClassVar[Transition | None] = None
     _st_concurrent: ClassVar[dict[tuple[type, ...], Transition] | None] = None
-
-    if not TYPE_CHECKING:  # hidden from type checkers, which would then allow any attribute
-
-        def __getattr__(self, name: str) -> Any:
-            # Only reached when a lookup fails: ``machine`` or ``owner`` before the push, or
-            # a property (``depth``) whose read of one failed, Python retrying it here.
-            slot = name if name in _PUSHED else "machine"
-            if name in _PUSHED or (hasattr(type(self), name) and not _pushed(self)):
-                raise NotPushedError(
-                    f"{type(self).__qualname__}.{slot} is not set yet: the machine sets "
-                    "machine and owner when it pushes the state, before on_enter, so they "
-                    "(and depth and the stack queries) are not available in __init__; use "
-                    "them from on_enter on"
-                )
-            raise AttributeError(
-                f"{type(self).__name__!r} object has no attribute {name!r}", name=name, obj=self
-            )
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -319,17 +302,3 @@ class State(StateCore, Generic[OwnerT]):
 
     def __setstate__(self, values: dict[str, Any]) -> None:
         set_attributes(self, values)
-
-
-_PUSHED = ("machine", "owner")
-"""The slots a machine sets when it pushes a state."""
-_MACHINE_SLOT = State.__dict__["machine"]
-
-
-def _pushed(state: State[Any]) -> bool:
-    """Whether a machine pushed ``state`` (its ``machine`` slot is set)."""
-    try:
-        _MACHINE_SLOT.__get__(state, type(state))
-    except AttributeError:
-        return False
-    return True
