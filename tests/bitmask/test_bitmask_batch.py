@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+from typing import Any
 
 import numpy as np
 import pytest
@@ -119,7 +120,7 @@ def test_bad_requests_are_refused_before_anything_changes() -> None:
         batch.set_mask(0, 0b101)
     with pytest.raises(UsageError, match=r"^entity -1 is out of range"):
         batch.mask_of(-1)
-    with pytest.raises(UsageError, match=r"^a batch cannot hold -1 entities$"):
+    with pytest.raises(UsageError, match=r"^a batch holds a whole number of entities from 0 to"):
         BitmaskBatch(definition, -1)
     assert np.array_equal(batch.masks, before)
     with pytest.raises(ValueError, match="read-only"):
@@ -178,3 +179,55 @@ def test_importing_the_package_does_not_need_numpy() -> None:
     assert result.stdout.strip() == (
         "statetree.bitmask.batch needs NumPy: install it with pip install 'statetree[batch]'"
     )
+
+
+class Armed(BitState[None]):
+    def can_activate(self) -> bool:
+        return False
+
+
+def test_allowed_is_read_for_states_with_a_check_only() -> None:
+    definition = BitmaskDefinition.from_data(
+        {"Alive": {}, "Shooting": {"requires": ["Alive"]}}, behaviours={"Shooting": Armed}
+    )
+    machine = BitmaskMachine(definition)
+    batch = BitmaskBatch(definition, 2)
+    # One allowed array for a mixed stream: Alive has no check, so False does not stop it.
+    done = batch.apply([0, 1, 0, 1], [0, 0, 1, 1], True, allowed=[False, True, True, False])
+    assert done.tolist() == [True, True, True, False]
+    assert machine.try_activate("Alive")  # as the machine: Alive is not checked
+    assert [batch.mask_of(0), batch.mask_of(1)] == [0b11, 0b01]
+
+
+WRONG_CALLS = [
+    ("states=1.5", lambda b: b.apply([0], 1.5, True), "states must be state indexes (integers)"),
+    ("states='A'", lambda b: b.apply([0], "A", True), "states must be state indexes (integers)"),
+    ("states=2**70", lambda b: b.apply([0], 2**70, True), "states must be state indexes"),
+    ("activate=0.5", lambda b: b.apply([0], 0, 0.5), "activate must be booleans, got float64"),
+    ("activate='False'", lambda b: b.apply([0], 0, "False"), "activate must be booleans"),
+    ("allowed='x'", lambda b: b.apply([0], 0, True, allowed="x"), "allowed must be booleans"),
+    (
+        "states of 3 for 2",
+        lambda b: b.apply([0, 1], [0, 0, 0], True),
+        "states needs one value per request (2) or one for all, got shape (3,)",
+    ),
+    ("set_mask(True, 1)", lambda b: b.set_mask(True, 1), "an entity index is a whole number"),
+    ("mask_of(1.5)", lambda b: b.mask_of(1.5), "an entity index is a whole number, got 1.5"),
+    ("mask_of('1')", lambda b: b.mask_of("1"), "an entity index is a whole number, got '1'"),
+    ("count 2.5", lambda b: BitmaskBatch(b.definition, 2.5), "a whole number of entities"),
+    ("count 2**70", lambda b: BitmaskBatch(b.definition, 2**70), "a whole number of entities"),
+    ("no definition", lambda b: BitmaskBatch(None, 3), "is built from a BitmaskDefinition"),
+]
+
+
+@pytest.mark.parametrize(("_", "call", "message"), WRONG_CALLS, ids=[c[0] for c in WRONG_CALLS])
+def test_wrong_arguments_are_library_errors_and_change_nothing(
+    _: str, call: Any, message: str
+) -> None:
+    batch = BitmaskBatch(wide_chain(3), 2)
+    batch.try_activate("S0", [0])
+    before = batch.masks.copy()
+    with pytest.raises(UsageError) as refused:
+        call(batch)
+    assert message in str(refused.value)
+    assert np.array_equal(batch.masks, before)

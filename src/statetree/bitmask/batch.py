@@ -40,6 +40,9 @@ _ONES = np.uint64(_WORD)
 _ZERO = np.uint64(0)
 _BLOCK = 2048
 
+MAX_ENTITIES = (1 << 31) - 1
+"""The most entities a batch holds."""
+
 
 def int_to_words(value: int, words: int) -> Words:
     """Split a non-negative int into ``words`` little-endian uint64 words."""
@@ -86,10 +89,20 @@ class BitmaskBatch:
         """Create ``count`` entities with no active state.
 
         Raises:
-            UsageError: ``count`` is negative.
+            UsageError: ``definition`` is not a ``BitmaskDefinition``, or ``count`` is not a
+                whole number from 0 to :data:`MAX_ENTITIES`.
         """
-        if count < 0:
-            raise UsageError(f"a batch cannot hold {count} entities")
+        if not isinstance(definition, BitmaskDefinition):
+            raise UsageError(
+                f"a BitmaskBatch is built from a BitmaskDefinition (machine.definition), got "
+                f"{definition!r}"
+            )
+        if not _is_index(count) or not 0 <= count <= MAX_ENTITIES:
+            raise UsageError(
+                f"a batch holds a whole number of entities from 0 to {MAX_ENTITIES:,}, "
+                f"got {count!r}"
+            )
+        count = int(count)
         words = definition.word_count
         self._definition = definition
         self._masks: Words = np.zeros((words, count), dtype=np.uint64)
@@ -184,18 +197,20 @@ class BitmaskBatch:
             states: state index per request (``definition.index_of``), or one for all.
             activate: True for an activation request, False for a deactivation; or one bool.
             allowed: per request, the outcome of the state's custom check (ignored for
-                deactivations and states without a check).
+                deactivations and states without a check), or one bool.
 
         Returns:
             Per request, whether it changed the entity (same as the single machine's return).
 
         Raises:
-            UsageError: an index is out of range or not an integer, or an activation targets
-                a state with a custom check while ``allowed`` is None.
+            UsageError: an index is out of range or not an integer, ``activate`` or
+                ``allowed`` are not booleans, one of them has neither one value per request
+                nor one for all, or an activation targets a state with a custom check while
+                ``allowed`` is None; nothing changed.
         """
         rows = _indexes(entities)
-        index = np.broadcast_to(np.asarray(states, dtype=np.int64), rows.shape)
-        on = np.broadcast_to(np.asarray(activate, dtype=np.bool_), rows.shape)
+        index = _per_request(states, rows.shape, "iu", "states", "state indexes (integers)")
+        on = _per_request(activate, rows.shape, "b", "activate", "booleans")
         self._check_ranges(rows, index)
         permitted = self._permitted(index, on, allowed, rows.shape)
         done: Flags = np.zeros(rows.shape, dtype=np.bool_)
@@ -238,9 +253,11 @@ class BitmaskBatch:
         return array.nonzero()[0]
 
     def _entity(self, entity: int) -> int:
+        if not _is_index(entity):
+            raise UsageError(f"an entity index is a whole number, got {entity!r}")
         if not 0 <= entity < self.count:
             raise UsageError(f"entity {entity} is out of range (the batch has {self.count})")
-        return entity
+        return int(entity)
 
     def _check_ranges(self, rows: NDArray[Any], index: NDArray[Any]) -> None:
         bad_rows = rows[(rows < 0) | (rows >= self.count)]
@@ -256,8 +273,10 @@ class BitmaskBatch:
     def _permitted(
         self, index: NDArray[Any], on: Flags, allowed: ArrayLike | None, shape: tuple[int, ...]
     ) -> Flags:
-        if allowed is not None:
-            return np.broadcast_to(np.asarray(allowed, dtype=np.bool_), shape)
+        if allowed is not None:  # read for the states that have a check only
+            given = _per_request(allowed, shape, "b", "allowed", "booleans")
+            permitted: Flags = given | ~self._checked[index]
+            return permitted
         unchecked = on & self._checked[index]
         if unchecked.any():
             names = [self._definition.names[i] for i in np.unique(index[unchecked]).tolist()]
@@ -304,3 +323,31 @@ def _indexes(entities: ArrayLike) -> NDArray[np.int64]:
         )
     rows: NDArray[np.int64] = array.astype(np.int64).reshape(-1)
     return rows
+
+
+def _is_index(value: object) -> bool:
+    """Whether ``value`` is one whole number (a bool or a float is none)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def _per_request(
+    values: ArrayLike, shape: tuple[int, ...], kinds: str, name: str, what: str
+) -> NDArray[Any]:
+    """``values`` (of a dtype kind in ``kinds``) as one per request, ``shape`` of them.
+
+    Raises:
+        UsageError: they are not ``what``, or neither one per request nor one for all.
+    """
+    array = np.asarray(values)
+    if array.size == 0:  # an empty list reads as floats
+        array = array.astype(np.bool_ if kinds == "b" else np.int64)
+    if array.dtype.kind not in kinds:
+        raise UsageError(f"{name} must be {what}, got {array.dtype} values")
+    if array.dtype.kind == "u" and array.size and int(array.max()) > np.iinfo(np.int64).max:
+        raise UsageError(f"{name} has a value past the largest index: {int(array.max())}")
+    if array.ndim > 1 or array.size not in (1, shape[0]):
+        raise UsageError(
+            f"{name} needs one value per request ({shape[0]}) or one for all, got shape "
+            f"{array.shape}"
+        )
+    return np.broadcast_to(array.reshape(-1) if array.size != 1 else array.reshape(()), shape)
