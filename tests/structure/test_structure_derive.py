@@ -222,3 +222,92 @@ def test_concurrent_regions_are_one_edge_per_region_root() -> None:
         ("Body.Alive", "Body.Arms", CONCURRENT),
     }
     assert [structure.depth(n) for n in ("Body.Legs", "Body.Walk", "Body.Rest")] == [1, 2, 2]
+
+
+def _go(target: type[st.State[None]]) -> st.Transition:
+    return st.sibling(target)
+
+
+def test_transitions_kept_in_class_attributes_are_read_from_the_class() -> None:
+    class Menu(st.State[None]):
+        pass
+
+    class Intro(st.State[None]):
+        NEXT = _go(Menu)  # a helper's result: no transition call to read
+
+        def transition(self) -> st.Transition:
+            return self.NEXT
+
+    class Pause(st.State[None]):
+        NEXT: st.Transition | None = None
+
+        def transition(self) -> st.Transition | None:
+            return self.NEXT
+
+    Pause.NEXT = st.sibling(Menu)  # set once the class exists
+    for state in (Intro, Pause):
+        structure = derive(state)
+        assert triples(structure) == {(structure.name_of(state), structure.name_of(Menu), SIBLING)}
+        assert structure.unresolved == ()
+
+
+def test_a_class_attribute_may_name_states_local_to_a_function() -> None:
+    class Idle(st.State[None]):
+        def transition(self) -> st.Transition:
+            return st.sibling(Busy)
+
+    class Busy(st.State[None]):
+        BACK = st.sibling(Idle)  # Idle is a name of this function, not of the module
+
+        def transition(self) -> st.Transition:
+            return self.BACK
+
+    structure = derive(Idle)
+    idle, busy = structure.name_of(Idle), structure.name_of(Busy)
+    assert triples(structure) == {(idle, busy, SIBLING), (busy, idle, SIBLING)}
+    assert st.structure.validate(structure).errors == ()
+
+
+def test_names_a_method_binds_itself_are_not_read_as_module_globals() -> None:
+    class Guard(st.State[tuple[str, type[st.State[None]]]]):
+        def transition(self) -> st.Transition | None:
+            from structure_samples import Character  # a local import (a cycle avoided)
+
+            if self.owner[0] == "alive":
+                return st.sibling(Character.Alive)
+            match self.owner:
+                case ("go", target):
+                    return st.sibling(target)
+            return None
+
+    structure = derive(Guard)
+    assert structure.edges == ()
+    assert [item.expression for item in structure.unresolved] == [
+        "st.sibling(Character.Alive)",
+        "st.sibling(target)",
+    ]
+    assert all("cannot tell which state" in item.reason for item in structure.unresolved)
+
+
+def test_a_deferred_transition_stored_by_a_tuple_assignment_is_followed() -> None:
+    class Done(st.State[None]):
+        pass
+
+    class PlayAnim(st.State[None]):
+        done: st.Transition | None = None
+
+        def on_enter(self, anim: str, done: st.Transition) -> None:
+            self.anim, self.done = anim, done
+
+        def transition(self) -> st.Transition | None:
+            return self.done
+
+    class Swing(PlayAnim):
+        def on_enter(self, anim: str, done: st.Transition) -> None:
+            self.anim, self.done = (anim, st.sibling(Done))
+
+    assert [item.reason.split(";")[0] for item in derive(PlayAnim).unresolved] == [
+        "`self.done` may hold `done`, which is not a transition call"
+    ]
+    swing = derive(Swing)
+    assert triples(swing) == {(swing.name_of(Swing), swing.name_of(Done), SIBLING)}

@@ -140,6 +140,8 @@ def _functions(value: object) -> Iterator[FunctionType]:
 
 
 def _local_names(node: FunctionNode) -> frozenset[str]:
+    """The names ``node`` binds itself: parameters, assignments, imports, ``match``
+    captures, ``except ... as`` and nested definitions (never read from its globals)."""
     arguments = node.args
     every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
     every += [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
@@ -148,6 +150,17 @@ def _local_names(node: FunctionNode) -> frozenset[str]:
     for child in ast.walk(node):
         if isinstance(child, ast.Name) and isinstance(child.ctx, ast.Store):
             names.add(child.id)
+        elif isinstance(child, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).partition(".")[0] for a in child.names)
+        elif isinstance(child, (ast.MatchAs, ast.MatchStar)) and child.name is not None:
+            names.add(child.name)
+        elif isinstance(child, ast.MatchMapping) and child.rest is not None:
+            names.add(child.rest)
+        elif isinstance(child, ast.ExceptHandler) and child.name is not None:
+            names.add(child.name)
+        elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            if child is not node:
+                names.add(child.name)
         elif isinstance(child, (ast.Global, ast.Nonlocal)):
             declared.update(child.names)
     return frozenset(names - declared)

@@ -117,8 +117,10 @@ class _ReturnCheck:
             for node in ast.walk(method.node):
                 if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
                     targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                    if any(_names(t, attribute, method) for t in targets):
-                        yield node.value, method
+                    for target in targets:
+                        value = _assigned(target, node.value, attribute, method)
+                        if value is not None:
+                            yield value, method
 
     def problem(self, expr: ast.expr, method: Method, holder: str, what: str) -> Problem:
         text = ast.unparse(expr)
@@ -128,12 +130,20 @@ class _ReturnCheck:
         return Problem(self.view.cls, method.qualname, location, text, reason)
 
 
-def _names(target: ast.expr, attribute: str, method: Method) -> bool:
-    return (
-        isinstance(target, ast.Attribute)
-        and target.attr == attribute
-        and _is_self_attribute(target, method)
-    )
+def _assigned(target: ast.expr, value: ast.expr, attribute: str, method: Method) -> ast.expr | None:
+    """What ``target = value`` stores in ``self.<attribute>``, if it stores anything there
+    (``self.a, self.b = x, y`` stores ``y`` in ``b``; ``= pair`` stores a part of ``pair``)."""
+    if isinstance(target, ast.Attribute):
+        named = target.attr == attribute and _is_self_attribute(target, method)
+        return value if named else None
+    if isinstance(target, (ast.Tuple, ast.List)):
+        for position, part in enumerate(target.elts):
+            parts = value.elts if isinstance(value, (ast.Tuple, ast.List)) else None
+            same = parts is not None and len(parts) == len(target.elts)
+            found = _assigned(part, parts[position] if same and parts else value, attribute, method)
+            if found is not None:
+                return found
+    return None
 
 
 def untraceable_returns(view: ClassView) -> list[Problem]:

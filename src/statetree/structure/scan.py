@@ -235,6 +235,24 @@ class _Context:
     file: str
 
 
+def _stored_transition(statement: ast.stmt, owner: type) -> Transition | None:
+    """The transition a class-body assignment left in ``owner``'s attribute, read from the
+    class itself: a helper's result, a name local to a function around the class, or a
+    value set after the class was made are all there."""
+    if isinstance(statement, ast.Assign):
+        targets = statement.targets
+    elif isinstance(statement, ast.AnnAssign):
+        targets = [statement.target]
+    else:
+        return None
+    for target in targets:
+        if isinstance(target, ast.Name):
+            value = vars(owner).get(target.id)
+            if isinstance(value, Transition):
+                return value
+    return None
+
+
 def scan_class(view: ClassView) -> tuple[list[Found], list[Problem]]:
     """The transitions written in the code a state's instances can run.
 
@@ -246,7 +264,12 @@ def scan_class(view: ClassView) -> tuple[list[Found], list[Problem]]:
         scanner.scan(method.node, method.scope, method.qualname, method.location.file)
     for body in view.bodies:
         for statement in body.statements:
-            scanner.scan(statement, body.scope, body.owner.__qualname__, body.file)
+            context = _Context(body.scope, body.owner.__qualname__, body.file)
+            live = _stored_transition(statement, body.owner)
+            if live is None:
+                scanner._visit(statement, view.cls, context)
+            else:  # what the body computed (or was set to since): its names may be gone
+                scanner._value(live, view.cls, Location(body.file, statement.lineno), context)
     missing = (
         Problem(view.cls, name, view.location, "", "no source code is available to read")
         for name in view.missing
