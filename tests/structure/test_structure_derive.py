@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import inspect
 from pathlib import Path
 
@@ -311,3 +312,29 @@ def test_a_deferred_transition_stored_by_a_tuple_assignment_is_followed() -> Non
     ]
     swing = derive(Swing)
     assert triples(swing) == {(swing.name_of(Swing), swing.name_of(Done), SIBLING)}
+
+
+def test_code_nested_past_the_recursion_limit_is_read_or_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    chain = " + ".join(['"x"'] * 1500)  # generated code: Python imports it
+    (tmp_path / "deep_states.py").write_text(
+        "import statetree as st\n"
+        f"BANNER = {chain}\n"
+        "class Idle(st.State[None]):\n"
+        "    def transition(self):\n"
+        "        return st.sibling(Busy)\n"
+        "class Busy(st.State[None]):\n"
+        "    def transition(self):\n"
+        f"        return st.sibling(Idle) if len({chain}) else None\n",
+        encoding="utf-8",
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    deep = importlib.import_module("deep_states")
+    structure = derive(deep.Idle)
+    assert (structure.name_of(deep.Idle), structure.name_of(deep.Busy), SIBLING) in triples(
+        structure
+    )
+    assert [(item.state, item.reason.split(";")[0]) for item in structure.unresolved] == [
+        (structure.name_of(deep.Busy), "its code nests too deeply to read")
+    ]

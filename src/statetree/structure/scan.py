@@ -261,7 +261,11 @@ def scan_class(view: ClassView) -> tuple[list[Found], list[Problem]]:
     """
     scanner = _Scanner(view)
     for method in view.called_methods():
-        scanner.scan(method.node, method.scope, method.qualname, method.location.file)
+        try:
+            scanner.scan(method.node, method.scope, method.qualname, method.location.file)
+        except RecursionError:  # an expression of thousands of terms, say
+            reason = "its code nests too deeply to read"
+            scanner.problems.append(Problem(view.cls, method.qualname, method.location, "", reason))
     for body in view.bodies:
         for statement in body.statements:
             context = _Context(body.scope, body.owner.__qualname__, body.file)

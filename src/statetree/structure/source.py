@@ -27,19 +27,17 @@ class ModuleSource:
     definitions: dict[str, list[_Definition]]
 
 
-def _walk(node: ast.AST, prefix: str) -> Iterator[tuple[str, _Definition]]:
-    """Every function and class under ``node``, with the qualname Python gives it."""
-    for child in ast.iter_child_nodes(node):
-        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            qualname = prefix + child.name
-            yield qualname, child
-            yield from _walk(child, qualname + ".<locals>.")
-        elif isinstance(child, ast.ClassDef):
-            qualname = prefix + child.name
-            yield qualname, child
-            yield from _walk(child, qualname + ".")
-        else:
-            yield from _walk(child, prefix)
+def _walk(tree: ast.AST) -> Iterator[tuple[str, _Definition]]:
+    """Every function and class in ``tree``, in source order, with the qualname Python
+    gives it (a loop, not recursion: any expression a module can hold is read)."""
+    waiting: list[tuple[ast.AST, str]] = [(tree, "")]
+    while waiting:
+        node, prefix = waiting.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            yield prefix + node.name, node
+            inner = ".<locals>." if not isinstance(node, ast.ClassDef) else "."
+            prefix = prefix + node.name + inner
+        waiting += [(child, prefix) for child in reversed(list(ast.iter_child_nodes(node)))]
 
 
 def _first_line(node: _Definition) -> int:
@@ -71,7 +69,7 @@ class SourceIndex:
         except (OSError, TypeError, SyntaxError, ValueError):
             return None
         definitions: dict[str, list[_Definition]] = {}
-        for qualname, node in _walk(tree, ""):
+        for qualname, node in _walk(tree):
             definitions.setdefault(qualname, []).append(node)
         return ModuleSource(file, definitions)
 
