@@ -338,3 +338,26 @@ def test_code_nested_past_the_recursion_limit_is_read_or_reported(
     assert [(item.state, item.reason.split(";")[0]) for item in structure.unresolved] == [
         (structure.name_of(deep.Busy), "its code nests too deeply to read")
     ]
+
+
+def _waiting(then: type[st.State[None]]) -> type[st.State[None]]:
+    class Wait(st.State[None]):
+        def transition(self) -> st.Transition:
+            return st.sibling(then)
+
+    return Wait
+
+
+def test_states_a_function_makes_twice_are_numbered() -> None:
+    class Done(st.State[None]):
+        pass
+
+    second = _waiting(Done)
+    first = _waiting(second)
+    structure = derive(first)
+    wait = f"{__name__}._waiting.<locals>.Wait"
+    assert [structure.name_of(cls) for cls in (first, second)] == [wait, f"{wait}#2"]
+    assert triples(structure) == {
+        (wait, f"{wait}#2", SIBLING),
+        (f"{wait}#2", structure.name_of(Done), SIBLING),
+    }

@@ -172,14 +172,21 @@ def _declared(cls: type, location: Location | None) -> Iterator[Found]:
 
 
 def _names(classes: list[type]) -> dict[type, str]:
-    """Qualified names, prefixed by the module where two classes would share one."""
+    """Qualified names, prefixed by the module where two classes would share one, then
+    numbered where they still do (classes a function makes each time it is called)."""
     counts = Counter(cls.__qualname__ for cls in classes)
 
     def name(cls: type) -> str:
         shared = counts[cls.__qualname__] > 1
         return f"{cls.__module__}.{cls.__qualname__}" if shared else cls.__qualname__
 
-    return {cls: name(cls) for cls in classes}
+    named = {cls: name(cls) for cls in classes}
+    seen: Counter[str] = Counter()
+    for cls, text in named.items():
+        seen[text] += 1
+        if seen[text] > 1:
+            named[cls] = f"{text}#{seen[text]}"
+    return named
 
 
 def _container(cls: type) -> type | None:
