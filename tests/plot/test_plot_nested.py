@@ -9,7 +9,7 @@ from plot_samples import K
 from statetree.chart import chart_structure, from_data
 from statetree.plot import render
 from statetree.plot.nested import nested_to_dot, nesting
-from statetree.structure import Structure
+from statetree.structure import Edge, StateInfo, Structure
 
 DOOR = chart_structure(
     from_data(
@@ -106,3 +106,16 @@ def test_graphviz_draws_it_with_the_ids_tools_look_for() -> None:
 
     for found in ("state:Door", "state:Door.Closed.Shut", "link:Door.Open&#45;&gt;Door.Open.Still"):
         assert f'id="{found}"' in svg
+
+
+def test_a_target_that_is_no_state_is_drawn_as_unknown() -> None:
+    edges = (Edge("A", "B", K.INNER_ENTRY), Edge("B", "Typo", K.SIBLING))
+    structure = Structure("A", (StateInfo("A"), StateInfo("B")), edges)
+
+    dot = nested_to_dot(structure)
+
+    assert (
+        '"Typo" [id="state:Typo", label="Typo (unknown)", fillcolor="#ffffff", '
+        'fontcolor="#b42318", style="rounded,filled,dashed", color="#b42318"];'
+    ) in dot
+    assert '"B" -> "Typo" [id="link:B->Typo", style=dotted];' in dot

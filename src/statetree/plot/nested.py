@@ -224,6 +224,9 @@ class _Writer:
             f"  {quote(START)} [shape=point, width=0.15, color={line}, fillcolor={line}];",
         ]
         lines += self.items(self.tree.top, 0, "  ")
+        # Targets that are not states of the structure: drawn as the flat plot draws them.
+        unknown = [node for node in self.diagram.nodes if node.kind is NodeKind.UNKNOWN]
+        lines += ["  " + self.leaf(node) for node in unknown]
         initial = self.structure.initial
         start = {"arrowsize": "0.7"}
         lines.append(
