@@ -206,3 +206,18 @@ def test_a_plot_given_a_class_or_a_machine_says_to_derive_its_structure() -> Non
                 "statetree.structure.derive(...) of a state class or a machine"
             )
         assert "Lone" in (draw(derive(machine)) or "")
+
+
+def test_states_named_like_the_plots_own_points_are_drawn_as_states() -> None:
+    structure = Structure.from_names(
+        "Boot", [("Boot", "__start__", K.SIBLING), ("Boot", "__root__", K.SIBLING)]
+    )
+
+    for dot in (to_dot(structure), nested_to_dot(structure)):
+        assert '"__start__" [label=' in dot or '"__start__" [id="state:__start__"' in dot
+        assert '"__start___" [shape=point' in dot
+        assert '"__start___" -> "Boot"' in dot
+        assert '__start__" [shape=point' not in dot.replace('"__start___"', "")
+    flat = to_dot(structure)
+    assert '"__root__" [label="__root__ (0)"' in flat
+    assert '"__root___" [shape=point, style=invis' in flat

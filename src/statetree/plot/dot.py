@@ -55,8 +55,17 @@ def _link(link: Link, diagram: Diagram) -> str:
     return f"  {quote(link.source)} -> {quote(link.target)} [{attributes(pairs)}];"
 
 
-def _start(node: Node) -> str:
-    return f"  {quote(START)} -> {quote(node.key)} [arrowsize=0.7];"
+def helper_id(name: str, diagram: Diagram) -> str:
+    """``name`` (``ROOT``, ``START``) made unlike every node of ``diagram``: a structure may
+    name a state anything."""
+    keys = {node.key for node in diagram.nodes}
+    while name in keys:
+        name += "_"
+    return name
+
+
+def _start(start: str, node: Node) -> str:
+    return f"  {quote(start)} -> {quote(node.key)} [arrowsize=0.7];"
 
 
 def header(title: str, style: PlotStyle) -> list[str]:
@@ -87,17 +96,18 @@ def _clusters(diagram: Diagram, nodes: dict[str, str]) -> list[str]:
 def diagram_to_dot(diagram: Diagram) -> str:
     """The DOT text of ``diagram``: same diagram, same bytes."""
     lines = header(diagram.title, diagram.style)
+    root, start = helper_id(ROOT, diagram), helper_id(START, diagram)
     if diagram.has_root:
-        lines.append(f"  {quote(ROOT)} [shape=point, style=invis, width=0];")
+        lines.append(f"  {quote(root)} [shape=point, style=invis, width=0];")
     line = quote(diagram.style.line)
-    lines.append(f"  {quote(START)} [shape=point, width=0.15, color={line}, fillcolor={line}];")
+    lines.append(f"  {quote(start)} [shape=point, width=0.15, color={line}, fillcolor={line}];")
     nodes = {node.key: node_line(node, diagram.style) for node in diagram.nodes}
     clustered = _clusters(diagram, nodes)
     lines += [*nodes.values(), *clustered]
-    lines += [_start(node) for node in diagram.nodes if node.initial]
+    lines += [_start(start, node) for node in diagram.nodes if node.initial]
     lines += [_link(link, diagram) for link in diagram.links]
     for outer, state in diagram.layout:
-        source = quote(ROOT if outer is None else outer)
+        source = quote(root if outer is None else outer)
         lines.append(f"  {source} -> {quote(state)} [style=invis];")
     lines.append("}")
     return "\n".join(lines) + "\n"

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from statetree.core.transition import TransitionKind
 from statetree.plot.diagram import Active, Diagram, Link, Node, NodeKind, build_diagram
-from statetree.plot.dot import START, attributes, quote
+from statetree.plot.dot import START, attributes, helper_id, quote
 from statetree.plot.style import DEFAULT_STYLE, EDGE_STYLES, PlotStyle
 from statetree.structure.model import Structure, require_structure
 from statetree.structure.places import Place
@@ -215,13 +215,14 @@ class _Writer:
     def text(self) -> str:
         style = self.style
         font, line = quote(style.font), quote(style.line)
+        begin = quote(helper_id(START, self.diagram))
         lines = [
             f"digraph {quote(self.diagram.title)} {{",
             f"  graph [fontname={font}, fontsize=12, compound=true, nodesep=0.3, ranksep=0.4];",
             f'  node [shape=box, style="rounded,filled", fontname={font}, fontsize=12, '
             f"color={line}];",
             f"  edge [fontname={font}, fontsize=10, color={line}];",
-            f"  {quote(START)} [shape=point, width=0.15, color={line}, fillcolor={line}];",
+            f"  {begin} [shape=point, width=0.15, color={line}, fillcolor={line}];",
         ]
         lines += self.items(self.tree.top, 0, "  ")
         # Targets that are not states of the structure: drawn as the flat plot draws them.
@@ -229,9 +230,7 @@ class _Writer:
         lines += ["  " + self.leaf(node) for node in unknown]
         initial = self.structure.initial
         start = {"arrowsize": "0.7"}
-        lines.append(
-            f"  {quote(START)} -> {self._end(initial, start, 'lhead')} [{attributes(start)}];"
-        )
+        lines.append(f"  {begin} -> {self._end(initial, start, 'lhead')} [{attributes(start)}];")
         lines += [text for text in map(self.link, self.diagram.links) if text is not None]
         lines.append("}")
         return "\n".join(lines) + "\n"
