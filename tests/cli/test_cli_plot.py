@@ -96,6 +96,11 @@ def test_a_module_with_one_machine_needs_no_state_name(
             "'cli_samples' defines several machines (Good.Alive, Lost.Root, Broken.Root); "
             "name one, e.g. cli_samples:Good.Alive",
         ),
+        (
+            "cli_samples:",
+            "'cli_samples:' defines several machines (Good.Alive, Lost.Root, Broken.Root); "
+            "name one, e.g. cli_samples:Good.Alive",
+        ),
     ],
 )
 def test_bad_targets_are_one_line_errors(

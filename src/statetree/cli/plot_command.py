@@ -95,7 +95,7 @@ def _one(target: str, found: list[Plottable]) -> Plottable:
         names = ", ".join(_name(plotted) for plotted in found)
         raise LoadError(
             f"{target!r} defines several machines ({names}); "
-            f"name one, e.g. {target}:{_name(found[0])}"
+            f"name one, e.g. {target.rstrip(':')}:{_name(found[0])}"
         )
     return found[0]
 
