@@ -124,3 +124,37 @@ def test_object_with_a_kind_attribute_is_not_a_transition() -> None:
     machine = st.StateMachine(Odd)
     with pytest.raises(st.TransitionTargetError, match=r"Odd.transition\(\) returned Step"):
         machine.process_state_transitions()
+
+
+class Host(st.State[list[str]]):
+    def transition(self) -> st.Transition:
+        return st.concurrent(Left, Right)
+
+
+class Left(st.State[list[str]]):
+    def update(self) -> None:
+        self.owner.append("left")
+
+
+class Right(st.State[list[str]]):
+    def transition(self) -> st.Transition:
+        return st.inner_entry(Deep)
+
+
+class Deep(st.State[list[str]]):
+    pass
+
+
+def test_a_new_owner_reaches_every_active_state_and_those_entered_later() -> None:
+    old: list[str] = []
+    new: list[str] = []
+    machine = st.StateMachine(Host, old)
+    machine.process_state_transitions()
+    machine.owner = new
+    assert machine.owner is new
+    assert all(state.owner is new for state in machine.walk())
+    machine.update_states()
+    assert (old, new) == ([], ["left"])
+    machine.exit(machine.get_state(Deep))
+    machine.process_state_transitions()  # Deep is entered again: with the new owner
+    assert machine.get_state(Deep).owner is new

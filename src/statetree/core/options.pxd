@@ -14,7 +14,7 @@ cdef class Extras:
 
 cdef class Options:
     cdef public list _stack
-    cdef public object owner
+    cdef public object _owner
     cdef public unsigned long _busy
     cdef public Extras _extras
     cdef public object _start

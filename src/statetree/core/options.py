@@ -18,7 +18,7 @@ from statetree.core.state import State
 from statetree.core.state_value import StateValue
 from statetree.core.trace import StepListener, TraceLevel, Tracer, trace_level
 from statetree.core.transition import Transition
-from statetree.core.tree import Regions
+from statetree.core.tree import Regions, walk
 from statetree.errors import TransitionTargetError, UsageError
 
 __all__ = ["DEFAULT_MAX_TRANSITIONS", "Extras", "Options"]
@@ -74,9 +74,9 @@ class Options:
 
     # Thousands of entities each own a machine: it keeps its stack, its owner, the thread
     # running one of its calls (0 when idle), its initial transition and its extras.
-    __slots__ = ("__weakref__", "_busy", "_extras", "_stack", "_start", "owner")
+    __slots__ = ("__weakref__", "_busy", "_extras", "_owner", "_stack", "_start")
 
-    owner: Any
+    _owner: Any
     _stack: list[State[Any]]
     _busy: int
     _extras: Extras | None
@@ -108,10 +108,23 @@ class Options:
         before its extras). One call, so that compiled the fields are written directly,
         where the ``__init__`` of a Python subclass sets each through its descriptor."""
         self._begin(initial, name)
-        self.owner = owner
+        self._owner = owner
         self._stack = stack
         self._busy = 0
         self._extras = None
+
+    @property
+    def owner(self) -> Any:
+        """The object every state reaches as ``self.owner``; set, it reaches the active
+        states too (those entered later get it when pushed)."""
+        return self._owner
+
+    @owner.setter
+    def owner(self, owner: Any) -> None:
+        self._owner = owner
+        extras = self._extras
+        for state in walk(self._stack, extras.regions if extras is not None else {}):
+            state.owner = owner
 
     def _extra(self) -> Extras:
         if self._extras is None:

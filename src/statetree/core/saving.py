@@ -31,7 +31,7 @@ __all__ = ["FORMAT", "machine_state", "set_machine_state"]
 FORMAT: Final = 1
 """The version of a machine's saved data (each save says which one it was written in)."""
 
-_OWN: Final = frozenset({"_busy", "_extras", "_stack", "_start", "owner"})
+_OWN: Final = frozenset({"_busy", "_extras", "_stack", "_start", "_owner"})
 """The machine's own fields, saved as the data above (a subclass's are saved as they are)."""
 
 

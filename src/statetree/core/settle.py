@@ -157,10 +157,10 @@ def apply(
         plain = cls  # typed: a C call when compiled (see BUILT_BY_CALL)
         state = plain.__new__(plain)
     if COMPILED:  # set through State's slots, without looking them up (see capi.pxd)
-        capi.set_slot(_OWNER, state, machine.owner)
+        capi.set_slot(_OWNER, state, machine._owner)
         capi.set_slot(_MACHINE, state, machine)
     else:
-        state.owner = machine.owner
+        state.owner = machine._owner
         state.machine = machine  # type: ignore[assignment]  # a MachineCore is a StateMachine's
     states.append(state)
     if extras is not None:
