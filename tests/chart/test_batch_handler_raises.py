@@ -8,7 +8,15 @@ from importlib.util import find_spec
 
 import pytest
 
-from statetree.chart import DEFAULT_REGISTRY, ActionType, BatchCall, ChartBatch, Event, Param
+from statetree.chart import (
+    DEFAULT_REGISTRY,
+    ActionType,
+    BatchCall,
+    Chart,
+    ChartBatch,
+    Event,
+    Param,
+)
 from statetree.chart import builder as b
 from statetree.errors import UsageError
 
@@ -185,3 +193,27 @@ def test_a_handler_sending_from_a_reloads_exits_undoes_the_reload(backend: str) 
         "reload's exits), where its machine takes no event; send it after this call returns"
     )
     assert (batch.compiled, batch.active(0)) == (compiled, ("Top", "Top.A"))
+
+
+def _two_timers(stopping: bool) -> Chart:
+    """Two regions with a timer each; without ``stopping``, B1 starts no timer any more (so
+    a reload exits it, and the batch's timer rows are laid out anew)."""
+    left = b.state("A", b.state("A1", enter=[b.start_timer("Ta", 1.0)]))
+    enter = [b.start_timer("Tb", 1.0)] if stopping else []
+    exits = [b.action("host", tag=1)] if stopping else []
+    right = b.state("B", b.state("B1", enter=enter, exit=exits))
+    return b.chart("C", b.state("Top", left, right, policy="concurrent"), registry=TIMED)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_send_from_a_reloads_exits_is_refused_when_the_timer_rows_change(backend: str) -> None:
+    def host(call: BatchCall) -> None:
+        batch.send(Event("event", "E"), call.entities)
+
+    batch = ChartBatch(_two_timers(True), 2, {"host": host}, backend=backend)
+    batch.start()
+    before = batch.snapshot().to_bytes()
+    with pytest.raises(UsageError, match="while it exits states outside a processing"):
+        batch.reload(_two_timers(False))
+    assert batch.snapshot().to_bytes() == before
+    assert batch.chart == _two_timers(True)

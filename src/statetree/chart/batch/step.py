@@ -198,7 +198,8 @@ class Stepper:
                 try:
                     self._continue(agent, diverts[agent], replay, clocks_before)
                 except BaseException:  # a handler raised: this agent and those after it
-                    self._restore(np.array(waiting[done:], np.intp), clocks_before)
+                    if undo:
+                        self._restore(np.array(waiting[done:], np.intp), clocks_before)
                     raise
 
     def _calls(self) -> None:
