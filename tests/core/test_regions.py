@@ -288,3 +288,38 @@ def test_hosts_that_compare_equal_or_have_no_hash_keep_their_own_regions(owner: 
         "Left.exit",
         "Deck.exit",
     ]
+
+
+class Switch(st.State[list[str]]):
+    def transition(self) -> st.Transition:
+        if "solo" in self.owner:
+            return st.inner_entry(Solo)
+        return st.concurrent(Top, Bottom)
+
+
+class Top(st.State[list[str]]):
+    pass
+
+
+class Bottom(st.State[list[str]]):
+    pass
+
+
+class Solo(st.State[list[str]]):
+    pass
+
+
+def test_a_hosts_inner_entry_waits_while_a_region_holds_a_state() -> None:
+    choice: list[str] = []
+    machine = st.StateMachine(Switch, choice)
+    machine.process_state_transitions()
+    choice.append("solo")
+    machine.process_state_transitions()  # the host has inner states: nothing changes
+    assert [type(state).__name__ for state in machine.stack] == ["Switch", "Top", "Bottom"]
+    machine.exit(machine.get_state(Top))
+    machine.process_state_transitions()  # Bottom is still there
+    assert [type(state).__name__ for state in machine.stack] == ["Switch", "Bottom"]
+    machine.exit(machine.get_state(Bottom))
+    machine.process_state_transitions()  # no region holds a state: Solo is entered
+    assert [type(state).__name__ for state in machine.stack] == ["Switch", "Solo"]
+    assert machine.regions(machine.stack[0]) == ()

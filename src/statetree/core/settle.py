@@ -282,11 +282,12 @@ def not_a_transition(state: object, returned: object) -> TransitionTargetError:
 
 
 def _hosts(regions: Regions, state: State[Any], kind: TransitionKind) -> bool:
-    """Whether ``state`` hosts regions (for ``concurrent``: all of them active)."""
+    """Whether ``state`` holds states in its regions: in one of them (so it has an inner
+    state), or for ``concurrent`` in all of them (an emptied region is entered again)."""
     stacks = regions.get(id(state))
     if stacks is None:
         return False
-    return kind is not CONCURRENT or all(stacks)
+    return all(stacks) if kind is CONCURRENT else any(stacks)
 
 
 def _first_change_in_regions(host: State[Any], regions: Regions, base: int) -> Found:
