@@ -270,3 +270,53 @@ def test_a_machine_cannot_start_with_regions_of_no_host() -> None:
     assert str(caught.value) == message
     assert machine.initial == st.sibling(Root)
     assert names(machine) == ["Root", "Leaf"]
+
+
+@pytest.mark.parametrize(
+    ("build", "error", "message"),
+    [
+        (
+            lambda: st.Transition(st.TransitionKind.SIBLING, Leaf, 5),  # type: ignore[arg-type]
+            st.StateArgumentError,
+            "a transition's args must be a tuple and its kwargs a mapping, got int and "
+            "mappingproxy",
+        ),
+        (
+            lambda: st.Transition(st.TransitionKind.SIBLING, Leaf, (), None),  # type: ignore[arg-type]
+            st.StateArgumentError,
+            "a transition's args must be a tuple and its kwargs a mapping, got tuple and NoneType",
+        ),
+        (
+            lambda: st.Transition(st.TransitionKind.CONCURRENT, Leaf, regions=5),  # type: ignore[arg-type]
+            st.TransitionTargetError,
+            "a concurrent transition, and it alone, has regions",
+        ),
+        (
+            lambda: st.Transition(st.TransitionKind.CONCURRENT, Leaf),
+            st.TransitionTargetError,
+            "a concurrent transition, and it alone, has regions",
+        ),
+        (
+            lambda: st.Transition(st.TransitionKind.INNER, Leaf, regions=(Leaf,)),
+            st.TransitionTargetError,
+            "got inner with regions",
+        ),
+    ],
+)
+def test_a_transition_built_by_hand_is_checked_as_the_helpers_build_it(
+    build: Any, error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error) as caught:
+        build()
+    assert message in str(caught.value)
+
+
+def test_machine_tools_refuse_what_they_cannot_take() -> None:
+    machine = started("npc")
+    with pytest.raises(st.TransitionTargetError, match=r"must be a State subclass"):
+        machine.remove_state_override([Leaf])  # type: ignore[arg-type]
+    with pytest.raises(st.UsageError, match=r"the cause must be a st\.Cause"):
+        machine.caused_by("resimulation").__enter__()  # type: ignore[arg-type]
+    assert machine.cause is st.Cause.TRANSITION
+    with pytest.raises(st.UsageError, match=r"^format_step\(\) formats a Step"):
+        st.format_step(42)  # type: ignore[arg-type]

@@ -244,7 +244,15 @@ class Options:
         self._extra().overrides[cls] = override
 
     def remove_state_override(self, cls: type[State[Any]]) -> None:
-        """Forget the override of ``cls`` (no error if there is none)."""
+        """Forget the override of ``cls`` (no error if there is none).
+
+        Raises:
+            TransitionTargetError: ``cls`` is not a ``State`` subclass.
+        """
+        if not (isinstance(cls, type) and issubclass(cls, State)):
+            raise TransitionTargetError(
+                f"remove_state_override({cls!r}): the argument must be a State subclass"
+            )
         if self._extras:
             self._extras.overrides.pop(cls, None)
 
@@ -302,7 +310,16 @@ class Options:
 
     @contextlib.contextmanager
     def caused_by(self, cause: Cause) -> Iterator[None]:
-        """Within the block, hooks see ``cause`` as the reason they run."""
+        """Within the block, hooks see ``cause`` as the reason they run.
+
+        Raises:
+            UsageError: ``cause`` is not a :class:`Cause`.
+        """
+        if not isinstance(cause, Cause):
+            raise UsageError(
+                f"caused_by({cause!r}) on {self._label()}: the cause must be a st.Cause, "
+                "such as st.Cause.RESIMULATION"
+            )
         extras = self._extra()
         previous, extras.cause = extras.cause, cause
         try:

@@ -81,7 +81,13 @@ class Step:
 
 
 def format_step(step: Step) -> str:
-    """The book's trace line for ``step``, e.g. ``HSM_1_Hero:  Entry   : States.Move``."""
+    """The book's trace line for ``step``, e.g. ``HSM_1_Hero:  Entry   : States.Move``.
+
+    Raises:
+        UsageError: ``step`` is not a :class:`Step`.
+    """
+    if not isinstance(step, Step):
+        raise UsageError(f"format_step() formats a Step (what listeners receive), got {step!r}")
     indent = " " * step.depth
     label = f"{step.kind.label:<8}"
     return f"HSM_{step.kind.level}_{step.machine}: {indent}{label}: {step.state.__qualname__}"

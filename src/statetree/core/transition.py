@@ -84,6 +84,21 @@ class Transition:
                 f"a transition's kind must be a TransitionKind (st.TransitionKind.SIBLING, "
                 f"INNER, INNER_ENTRY or CONCURRENT), got {self.kind!r}"
             )
+        kwargs = self.kwargs
+        if type(self.args) is not tuple or not (
+            type(kwargs) is dict or type(kwargs) is MappingProxyType or isinstance(kwargs, Mapping)
+        ):
+            raise StateArgumentError(
+                f"a transition's args must be a tuple and its kwargs a mapping, got "
+                f"{type(self.args).__name__} and {type(kwargs).__name__}: build it with "
+                "st.sibling(Target, *args, **kwargs) and the like"
+            )
+        if type(self.regions) is not tuple or bool(self.regions) != (self.kind is CONCURRENT):
+            raise TransitionTargetError(
+                f"a concurrent transition, and it alone, has regions (a tuple of State "
+                f"subclasses): got {self.kind.name.lower()} with regions {self.regions!r}; "
+                "build it with st.concurrent(A, B)"
+            )
         object.__setattr__(self, "has_arguments", bool(self.args or self.kwargs))
         for target in self.regions or (self.target,):
             self._check_target(target)
