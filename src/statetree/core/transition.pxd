@@ -5,9 +5,9 @@ from statetree.core cimport capi
 cdef class Transition:
     cdef readonly object kind
     cdef readonly object target
-    cdef readonly tuple args
+    cdef readonly object args  # checked by __post_init__, as the Python source does
     cdef readonly object kwargs
-    cdef readonly tuple regions
+    cdef readonly object regions
     # Set once by __post_init__, which writes them through object.__setattr__.
     cdef public bint has_arguments
     cdef public bint enters
