@@ -10,6 +10,7 @@ from statetree.inspect import (
     ChartAgentAdapter,
     ChartBatchAdapter,
     Hub,
+    InspectError,
     PopulationView,
     adapt,
     capabilities,
@@ -194,3 +195,19 @@ def test_a_despawned_agent_has_left_its_states_and_breaks_nothing() -> None:
     ]
     assert hub.latest["active"] == {"Guard_1_": ()}
     assert hub.travel("Guard_1_", 2).values == ()
+
+
+def test_a_state_breakpoint_on_a_population_is_refused() -> None:
+    hub = Hub([guards()])
+    page = Watcher()
+    hub.opened()
+    hub.frame()
+    hub.watch(page, ["Guard"])
+    hub.frame()
+    with pytest.raises(InspectError) as caught:
+        hub.set_breakpoint("Guard", "enter", "Top.Chase", True)
+    assert str(caught.value) == (
+        "machine 'Guard' is a population: its agents' entries and exits are not followed one "
+        "by one; watch one of its agents and set the breakpoint there"
+    )
+    assert hub.breakpoints("Guard") == []

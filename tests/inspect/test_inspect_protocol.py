@@ -123,6 +123,10 @@ def test_a_lone_surrogate_no_reply_could_carry_is_refused() -> None:
     assert refused(message) == "message holds a lone surrogate (\\ud800 to \\udfff)"
     paired = json.dumps({**fields, field: "\U0001f600"})  # an escaped pair is a character
     assert parse_message(paired)[field] == "\U0001f600"
+    # The error reply echoes the command and ref, as for any other refused field.
+    with pytest.raises(ProtocolError) as caught:
+        parse_message(json.dumps({**fields, field: "\ud800", "ref": 48}))
+    assert (caught.value.request, caught.value.ref) == ("send-event", 48)
 
 
 def test_the_debugging_and_editing_commands() -> None:

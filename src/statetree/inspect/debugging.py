@@ -97,7 +97,8 @@ class Debugging:
 
         Raises:
             InspectError: the machine is not watched, the state is unknown, the machine
-                gets no events, or the program cannot be paused.
+                gets no events or is a population (a batch), or the program cannot be
+                paused.
         """
         entry = self._entry(machine_id)
         if enabled:
@@ -118,6 +119,11 @@ class Debugging:
             if not isinstance(entry.adapter, ReceivesEvents):
                 raise InspectError(f"machine {entry.id!r} gets no events to stop at")
             return
+        if isinstance(entry.adapter, CountsAgents):  # counted each frame: no agent's steps
+            raise InspectError(
+                f"machine {entry.id!r} is a population: its agents' entries and exits are "
+                "not followed one by one; watch one of its agents and set the breakpoint there"
+            )
         if target not in _state_names(entry.adapter):
             raise InspectError(f"machine {entry.id!r} has no state {target!r}")
 

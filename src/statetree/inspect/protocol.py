@@ -177,13 +177,17 @@ def _decode(message: str | bytes) -> object:
         data = parse_json(message)
     except ValueError as error:
         raise ProtocolError(f"message is not JSON: {error}") from None
-    try:  # a JSON escape can make a lone surrogate, which no reply could send back
+    return data
+
+
+def _check_sendable(data: object) -> None:
+    """Refuse what no reply could send back: a lone surrogate a JSON escape made."""
+    try:
         json.dumps(data, ensure_ascii=False).encode()
     except UnicodeEncodeError:
         raise ProtocolError("message holds a lone surrogate (\\ud800 to \\udfff)") from None
     except RecursionError:
         raise ProtocolError("message nests too deeply") from None
-    return data
 
 
 def _ref(data: dict[str, Any]) -> int | None:
@@ -202,6 +206,7 @@ def parse_message(message: str | bytes) -> Command:
     """
     data = _decode(message)
     if not isinstance(data, dict):
+        _check_sendable(data)
         raise ProtocolError("a message must be a JSON object with a 'type'")
     kind = data.get("type")
     request = kind if isinstance(kind, str) and kind in COMMANDS else None
@@ -209,6 +214,10 @@ def parse_message(message: str | bytes) -> Command:
         ref = _ref(data)
     except ProtocolError as error:
         raise ProtocolError(str(error), request=request) from None
+    try:  # checked once the command and ref are known: the error reply echoes them
+        _check_sendable(data)
+    except ProtocolError as error:
+        raise ProtocolError(str(error), request=request, ref=ref) from None
     if request is None:
         known = ", ".join(COMMANDS)
         raise ProtocolError(f"unknown message type {kind!r}; expected one of: {known}", ref=ref)
