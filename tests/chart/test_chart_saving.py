@@ -147,12 +147,38 @@ def test_a_restored_machine_is_put_in_place_silently_and_goes_on_as_the_original
     assert restored.snapshot() == guard.brain.snapshot()
 
 
-def test_restore_refuses_a_started_machine_and_another_chart() -> None:
+def test_a_started_machine_rewinds_silently_and_replays_as_the_original() -> None:
+    guard = alerted()
+    saved, at_save = guard.brain.snapshot(), len(guard.sounds)
+    go_on(guard)
+    ended, then_heard = guard.brain.snapshot(), guard.sounds[at_save:]
+    guard.brain.send(ALERT)  # somewhere else: Alert again, a timer running
+    guard.brain.tick(0.25)
+    heard: list[Any] = []
+    guard.brain.add_event_listener(heard.append)
+    guard.brain.add_action_listener(heard.append)
+    guard.brain.machine.add_listener(heard.append)
+    sounds, lines = len(guard.sounds), len(guard.lines)
+
+    guard.brain.restore(saved)  # a rollback: back to the saved frame, running nothing
+    assert (heard, guard.sounds[sounds:], guard.lines[lines:]) == ([], [], [])
+    assert guard.brain.snapshot() == saved
+    go_on(guard)  # replayed from there: the same calls, the same end
+    assert guard.sounds[sounds:] == then_heard
+    assert guard.brain.snapshot() == ended
+
+
+def test_a_started_machine_goes_back_to_not_started() -> None:
+    fresh = ChartMachine(CHART, {"play": print}).snapshot()
+    guard = alerted()
+    guard.brain.restore(fresh)
+    assert (guard.brain.active, guard.brain.clock, guard.brain.machine.started) == ((), 0.0, False)
+    guard.brain.send(ALERT)
+    assert guard.sounds[-1:] == ["alarm"] and guard.brain.is_active("Guard.Body.Alert")
+
+
+def test_restore_refuses_another_chart_and_a_machine_changing_states() -> None:
     snapshot = alerted().brain.snapshot()
-    started = ChartMachine(CHART, {"play": print})
-    started.start()
-    with pytest.raises(st.UsageError, match="restore\\(\\) needs a chart machine that has not"):
-        started.restore(snapshot)
     other = from_data({"name": "Other", "root": {"name": "Guard"}})
     with pytest.raises(st.DecodeError, match="the snapshot is of another chart than 'Other'"):
         ChartMachine(other).restore(snapshot)
@@ -166,6 +192,23 @@ def test_restore_refuses_a_started_machine_and_another_chart() -> None:
     with pytest.raises(st.UsageError, match=r"^restore\(\) takes a MachineSnapshot, got dict$"):
         fresh.restore({})  # type: ignore[arg-type]
     assert not fresh.machine.started
+    refused: list[str] = []
+
+    def play(call: ActionCall) -> None:
+        try:
+            machine.restore(snapshot)
+        except st.UsageError as error:
+            refused.append(str(error))
+
+    machine = ChartMachine(CHART, {"play": play})
+    machine.send(ALERT)  # alarm, from the processing
+    eyes = GUARD["root"]["states"][1:]  # type: ignore[index]
+    machine.reload(from_data({**GUARD, "root": {**GUARD["root"], "states": eyes}}, GAME))
+    assert refused == [
+        "restore() called while chart 'Guard' processes",
+        "restore() called while chart 'Guard' changes states; restore after the call returns",
+    ]
+    assert machine.active == ("Guard", "Guard.Eyes", "Guard.Eyes.Scanning")  # sigh: on reload
     fresh.restore(snapshot)
     assert fresh.active == alerted().brain.active
 
@@ -196,6 +239,11 @@ def test_an_impossible_snapshot_is_refused_and_changes_nothing(
     with pytest.raises(st.DecodeError, match=message):
         machine.restore(bad)
     assert not machine.machine.started
+    started = alerted()
+    before = started.brain.snapshot()
+    with pytest.raises(st.DecodeError, match=message):
+        started.brain.restore(bad)
+    assert started.brain.snapshot() == before  # a started machine did not change either
     machine.restore(good)  # nothing was half done
     assert machine.active == alerted().brain.active
 

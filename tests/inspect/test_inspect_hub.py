@@ -74,6 +74,18 @@ def test_unknown_ids_subscribe_nothing() -> None:
     assert not hub.watched("Lamp")
 
 
+def test_unknown_ids_unsubscribe_nothing() -> None:
+    hub = Hub([Lamp().machine])
+    watcher = Watcher()
+    hub.watch(watcher, ["Lamp"])
+
+    with pytest.raises(InspectError) as caught:
+        hub.unwatch(watcher, ["Lamp", "Ghost"])
+    assert str(caught.value) == "no machine with id 'Ghost' is inspected"
+    assert watcher.machines == {"Lamp"}
+    assert hub.watched("Lamp")
+
+
 def test_flush_turns_records_into_rows_and_reads_active_states() -> None:
     lamp = Lamp()
     hub = Hub([lamp.machine])

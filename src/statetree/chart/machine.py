@@ -473,14 +473,17 @@ class ChartMachine:
         return snapshot_of(self, chart_fingerprint(self._compiled))
 
     def restore(self, snapshot: MachineSnapshot) -> None:
-        """Put this machine, which has not started, where ``snapshot`` was taken (from a
-        machine of the same chart); no action, handler or listener runs, and nothing is
-        traced, while it is put there.
+        """Put this machine where ``snapshot`` was taken (from a machine of the same chart),
+        started or not: its states, history, held levels, clock and timers become the
+        snapshot's. No action, handler or listener runs, and nothing is traced, while it is
+        put there: a started machine's states leave as quietly (a rollback rewinds with
+        this, a save game loads with it).
 
         Raises:
             DecodeError: the snapshot is of another chart, or names a configuration the
                 chart does not allow; the machine did not change.
-            UsageError: the machine has started, or ``snapshot`` is no snapshot.
+            UsageError: the machine is processing or changing states, or ``snapshot`` is no
+                snapshot.
         """
         if not isinstance(snapshot, MachineSnapshot):
             hint = (
@@ -491,10 +494,11 @@ class ChartMachine:
             raise UsageError(
                 f"restore() takes a MachineSnapshot, got {type(snapshot).__name__}{hint}"
             )
-        if self.machine.started:
+        self._not_processing("restore")
+        if self.machine._busy:  # a handler of a reload's exits, say: states are moving
             raise UsageError(
-                f"restore() needs a chart machine that has not started; {self.machine.name!r} "
-                f"has (make a new ChartMachine to restore into)"
+                f"restore() called while chart {self.chart.name!r} changes states; restore "
+                "after the call returns"
             )
         expected = chart_fingerprint(self._compiled)
         if snapshot.chart != expected:

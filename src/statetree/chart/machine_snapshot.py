@@ -26,8 +26,9 @@ from statetree.chart.placement import (
     problem,
     running_timers,
     situation_of,
+    vacate,
 )
-from statetree.errors import DecodeError, UsageError
+from statetree.errors import DecodeError
 from statetree.json_text import parse_json
 
 if TYPE_CHECKING:
@@ -214,7 +215,8 @@ def snapshot_of(machine: ChartMachine, chart: str) -> MachineSnapshot:
 
 
 def restore_into(machine: ChartMachine, snapshot: MachineSnapshot) -> None:
-    """Put ``machine`` (new, not started) where ``snapshot`` says, without running a hook.
+    """Put ``machine`` where ``snapshot`` says, without running a hook (a started machine's
+    states leave first, as quietly).
 
     Raises:
         DecodeError: the snapshot names states the chart lacks, or a configuration the
@@ -230,11 +232,12 @@ def restore_into(machine: ChartMachine, snapshot: MachineSnapshot) -> None:
             raise DecodeError(f"the snapshot's timer {name!r} belongs to {state}, not active")
         if due < snapshot.clock:
             raise DecodeError(f"the snapshot's timer {name!r} fell due before its clock")
-    try:
-        place(machine, situation)  # which checks the situation before it changes anything
-    except UsageError:
-        found = problem(compiled, situation)
-        raise DecodeError(f"the chart machine snapshot is impossible: {found}") from None
+    found = problem(compiled, situation)
+    if found is not None:
+        raise DecodeError(f"the chart machine snapshot is impossible: {found}")
+    if machine.machine.started:
+        vacate(machine)
+    place(machine, situation)
     timers = snapshot.timers
     place_timers(machine, (RunningTimer(*timer, order) for order, timer in enumerate(timers)))
     machine._runtime.clock = snapshot.clock

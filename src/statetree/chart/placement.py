@@ -39,6 +39,7 @@ __all__ = [
     "problem",
     "running_timers",
     "situation_of",
+    "vacate",
 ]
 
 
@@ -131,6 +132,28 @@ def place(machine: ChartMachine, situation: Situation) -> None:
     runtime.history = list(situation.history)
     runtime.held = set(situation.held)
     runtime.levels = [event in situation.held for event in compiled.levels]
+
+
+def vacate(machine: ChartMachine) -> None:
+    """Take every state out of ``machine``, running no hook: it reads as not started, its
+    timers gone (what a machine is put somewhere else from)."""
+    runtime = machine._runtime
+    placers = _placers(runtime.compiled)
+    for number, state in enumerate(runtime.live):
+        if state is not None:
+            state.__class__ = placers[number]  # leaves as a placer: its exit does nothing
+    extras = machine.machine._extras
+    tracer = extras.tracer if extras is not None else None
+    if extras is not None:
+        extras.tracer = None
+    try:
+        machine.machine.stop()
+    finally:
+        if extras is not None:
+            extras.tracer = tracer
+    runtime.live = [None] * len(runtime.live)
+    runtime.timers = []
+    runtime.dead = 0
 
 
 def _place(machine: ChartMachine, situation: Situation) -> None:

@@ -223,7 +223,12 @@ class Hub(Debugging):
         return added
 
     def unwatch(self, watcher: Watcher, ids: Iterable[str]) -> list[str]:
-        """Unsubscribe ``watcher``; the last watcher of a machine detaches it."""
+        """Unsubscribe ``watcher``; the last watcher of a machine detaches it.
+
+        Raises:
+            InspectError: an id names no machine (nothing is unsubscribed then).
+        """
+        ids = [self._entry(machine_id).id for machine_id in ids]
         removed = watcher.unwatch(ids)
         for machine_id in removed:
             entry = self._entries[machine_id]
