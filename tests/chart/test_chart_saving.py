@@ -8,6 +8,8 @@ import copy
 import dataclasses
 import json
 import pickle
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -436,6 +438,48 @@ def test_a_chart_importing_patterns_is_saved_written_out(tmp_path: Path) -> None
     assert loaded.chart == machine.chart
     loaded.send(Event("input", "t"))
     assert loaded.active == ("Lamp", "Lamp.On")
+    # The same chart, its fingerprint too: snapshots of either restore on the other.
+    assert fingerprint(loaded.chart) == fingerprint(machine.chart)
+    assert loaded.compiled is pickle.loads(pickle.dumps(machine)).compiled
+    machine.send(Event("input", "t"))
+    shipped = ChartMachine(machine.chart)
+    shipped.restore(loaded.snapshot())
+    assert shipped.snapshot() == machine.snapshot()
+
+
+def test_shards_of_a_chart_importing_patterns_join_after_a_pickle(tmp_path: Path) -> None:
+    (tmp_path / "combat.yaml").write_text(
+        "patterns:\n  Stagger:\n    params: {seconds: number}\n"
+        "    enter: [{start_timer: {name: T, delay: $seconds}}]\n"
+    )
+    (tmp_path / "goblin.yaml").write_text(
+        "name: Goblin\nimports: [combat.yaml]\nroot: {name: Goblin, states: [{use: Stagger, "
+        "with: {seconds: 0.4}, transitions: [{on: {timer: T}, to: Idle}]}, {name: Idle}]}\n"
+    )
+    chart = load(tmp_path / "goblin.yaml")
+    batch = ChartBatch(chart, 4)
+    batch.tick(0.1)
+    left, right = batch.split(2)
+    right = pickle.loads(pickle.dumps(right))  # a round trip through a worker
+    whole = ChartBatch.join([left, right])
+    whole.tick(0.5)
+    assert whole.counts()["Goblin.Idle"] == 4
+    assert ChartBatch.restore(right.snapshot(), chart).size == 2
+
+
+def test_a_chart_pickles_before_any_machine_is_made() -> None:
+    script = (
+        "import pickle, sys\n"
+        "from statetree.chart import builder as b\n"
+        "chart = b.chart('Door', b.state('Door', b.state('Closed'), b.state('Open')))\n"
+        "assert 'statetree.chart.machine' not in sys.modules\n"
+        "assert pickle.loads(pickle.dumps(chart)) == chart\n"
+        "assert pickle.loads(pickle.dumps(chart.registry)) == chart.registry\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], check=False, capture_output=True, text=True
+    )
+    assert (done.returncode, done.stderr) == (0, "")
 
 
 def test_a_saved_chart_this_version_reads_otherwise_fails_to_load() -> None:

@@ -178,6 +178,17 @@ def test_saving_from_a_hook_is_refused() -> None:
     ]
 
 
+def test_a_save_inside_caused_by_keeps_the_cause_to_the_block(copier: Copier) -> None:
+    hero = running_hero()
+    with hero.machine.caused_by(st.Cause.RESIMULATION):
+        saved = copier(hero)  # the block belongs to this program, not to the save
+    assert saved.machine.cause is st.Cause.TRANSITION
+    assert hero.machine.cause is st.Cause.TRANSITION
+    hero.frame(0.5)
+    saved.frame(0.5)
+    assert shape(saved.machine) == shape(hero.machine)
+
+
 def test_a_class_made_inside_a_function_is_refused_by_name_but_copies() -> None:
     class Local(st.State[Any]):
         pass

@@ -284,3 +284,31 @@ def test_a_saved_prediction_session_goes_on_as_the_original(how: str) -> None:
         assert each_game.state() == expected[4]
     assert outcomes[0] == outcomes[1]
     assert outcomes[0][0] == Outcome(2, mispredicted=True, resimulated=2)
+
+
+@pytest.mark.parametrize("how", ["pickle", "deepcopy"])
+def test_a_save_from_the_step_function_is_refused_and_the_session_goes_on(how: str) -> None:
+    game = Game()
+    refusals: list[str] = []
+
+    def saving(frame: int, value: Input) -> None:
+        game.step(frame, value)
+        try:
+            pickle.dumps(rollback) if how == "pickle" else copy.deepcopy(rollback)
+        except st.SaveError as error:
+            refusals.append(str(error))
+
+    rollback = Rollback(game.machine, CODEC, saving, snapshot=game.snapshot, restore=game.restore)
+    rollback.advance(Input(move=Direction.RIGHT))
+    assert refusals == ["cannot save a Rollback while its step function runs: save between frames"]
+    assert game.machine.cause is st.Cause.TRANSITION
+    assert rollback.advance(Input()) == 2
+
+
+def test_a_rollback_with_a_lambda_is_refused_by_its_role() -> None:
+    game = Game()
+    rollback = Rollback(
+        game.machine, CODEC, game.step, snapshot=lambda: game.x, restore=game.restore
+    )
+    with pytest.raises(st.SaveError, match=r"\(the snapshot function of a Rollback\)"):
+        pickle.dumps(rollback)

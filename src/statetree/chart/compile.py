@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from importlib import import_module
 from types import MappingProxyType
 from typing import Any, cast
 
@@ -67,11 +68,16 @@ class CompiledChart:
         """The class of the root state."""
         return self.classes[0]
 
-    # Immutable: copies of the machines running it share it (pickle saves it as its chart,
-    # see statetree.chart.saving).
+    # Immutable: copies of the machines running it share it.
 
     def __copy__(self) -> CompiledChart:
         return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Saved as its chart (see :mod:`statetree.chart.saving`)."""
+        # Imported when first needed: saving needs the whole chart package.
+        saving = import_module("statetree.chart.saving")
+        return saving.reduce_compiled(self)  # type: ignore[no-any-return]
 
     def __deepcopy__(self, memo: dict[int, Any]) -> CompiledChart:
         return self

@@ -8,6 +8,7 @@ layout aside). (TOML charts are read; the standard library has no TOML writer.)
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from collections.abc import Callable
@@ -28,7 +29,7 @@ from statetree.chart.model import (
 from statetree.chart.parse import FORMAT_VERSION
 from statetree.chart.registry import Param
 
-__all__ = ["dump_json", "dump_yaml", "fingerprint", "fingerprint_of", "state_data", "to_data"]
+__all__ = ["dump_json", "dump_yaml", "fingerprint", "state_data", "to_data", "written_out"]
 
 Data = dict[str, object]
 
@@ -140,14 +141,20 @@ def dump_yaml(chart: Chart) -> str:
 
 
 def fingerprint(chart: Chart) -> str:
-    """A short digest of ``chart``'s data (:func:`to_data`): equal data, equal fingerprints.
+    """A short digest of what ``chart`` is: equal charts (as ``==`` compares them, however
+    their patterns were given) have equal fingerprints.
 
     Snapshots carry it, so that one is only restored on the chart it was taken of.
     """
-    return fingerprint_of(to_data(chart))
-
-
-def fingerprint_of(data: object) -> str:
-    """The fingerprint of a chart's data (:func:`fingerprint` of the chart it describes)."""
-    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    text = json.dumps(to_data(written_out(chart)), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def written_out(chart: Chart) -> Chart:
+    """``chart`` as if written without patterns: every use written out where it stands."""
+    return dataclasses.replace(chart, root=_written_out(chart.root), patterns=(), imports=())
+
+
+def _written_out(state: StateDef) -> StateDef:
+    # The root holds every use expanded already: only the record of the use goes.
+    return dataclasses.replace(state, use=None, states=tuple(map(_written_out, state.states)))

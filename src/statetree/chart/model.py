@@ -10,6 +10,7 @@ import enum
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from importlib import import_module
 from types import MappingProxyType
 from typing import Any, TypeAlias
 
@@ -435,10 +436,16 @@ class Chart:
             state = state.child(name) if state is not None else None
         return state
 
-    # Immutable: copies share it (pickle saves it as its data, see statetree.chart.saving).
+    # Immutable: copies share it.
 
     def __copy__(self) -> Chart:
         return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Saved as its data (see :mod:`statetree.chart.saving`)."""
+        # Imported when first needed: saving needs the whole chart package.
+        saving = import_module("statetree.chart.saving")
+        return saving.reduce_chart(self)  # type: ignore[no-any-return]
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Chart:
         return self

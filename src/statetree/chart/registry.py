@@ -10,6 +10,7 @@ import math
 import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from importlib import import_module
 from types import MappingProxyType
 from typing import TypeAlias, TypeVar
 
@@ -308,6 +309,12 @@ class Registry:
     def host_actions(self) -> tuple[ActionType, ...]:
         """The action types performed by host handlers (not built in)."""
         return tuple(action for action in self.actions.values() if not action.builtin)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """Saved as its types (see :mod:`statetree.chart.saving`)."""
+        # Imported when first needed: saving needs the whole chart package.
+        saving = import_module("statetree.chart.saving")
+        return saving.reduce_registry(self)  # type: ignore[no-any-return]
 
 
 DEFAULT_REGISTRY = Registry.of(BUILTIN_TRIGGERS, BUILTIN_ACTIONS)

@@ -21,18 +21,16 @@ written before.
 
 from __future__ import annotations
 
-import copyreg
-import dataclasses
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final, Protocol
 from weakref import WeakKeyDictionary, WeakValueDictionary
 
 from statetree.chart.compile import CompiledChart, compile_chart
-from statetree.chart.dump import fingerprint, fingerprint_of, to_data
+from statetree.chart.dump import fingerprint, to_data, written_out
 from statetree.chart.errors import ChartError
 from statetree.chart.loading import from_data
 from statetree.chart.machine_snapshot import MachineSnapshot, restore_into, snapshot_of
-from statetree.chart.model import Chart, StateDef
+from statetree.chart.model import Chart
 from statetree.chart.registry import DEFAULT_REGISTRY, ActionType, Registry, TriggerType
 from statetree.core.refs import Ref, saved_data, target_of
 from statetree.core.trace import TraceLevel
@@ -51,6 +49,9 @@ __all__ = [
     "load_compiled",
     "load_registry",
     "machine_state",
+    "reduce_chart",
+    "reduce_compiled",
+    "reduce_registry",
     "set_machine_state",
 ]
 
@@ -72,19 +73,13 @@ def chart_fingerprint(compiled: CompiledChart) -> str:
 # -- charts and registries ------------------------------------------------------------------
 
 
-def _written_out(state: StateDef) -> StateDef:
-    """``state`` with every pattern use written out (uses are expanded already)."""
-    return dataclasses.replace(state, use=None, states=tuple(map(_written_out, state.states)))
-
-
 def _saved_data(chart: Chart) -> dict[str, object]:
     """The data a save holds for ``chart``: its own, unless it imports patterns from files."""
-    if chart.imports:
-        chart = dataclasses.replace(chart, root=_written_out(chart.root), patterns=(), imports=())
-    return to_data(chart)
+    return to_data(written_out(chart) if chart.imports else chart)
 
 
-def _reduce_registry(registry: Registry) -> tuple[Any, ...]:
+def reduce_registry(registry: Registry) -> tuple[Any, ...]:
+    """How pickle saves ``registry``: its types."""
     triggers = tuple(registry.triggers.values())
     return (load_registry, (triggers, tuple(registry.actions.values())))
 
@@ -94,10 +89,10 @@ def load_registry(triggers: tuple[TriggerType, ...], actions: tuple[ActionType, 
     return Registry.of(triggers, actions)
 
 
-def _reduce_chart(chart: Chart) -> tuple[Any, ...]:
+def reduce_chart(chart: Chart) -> tuple[Any, ...]:
+    """How pickle saves ``chart``: its data, its registry and its fingerprint."""
     registry = None if chart.registry is DEFAULT_REGISTRY else chart.registry
-    data = _saved_data(chart)
-    return (load_chart, (data, registry, fingerprint_of(data)))
+    return (load_chart, (_saved_data(chart), registry, fingerprint(chart)))
 
 
 def load_chart(data: object, registry: Registry | None, saved: str) -> Chart:
@@ -126,7 +121,8 @@ def _key(chart: Chart, fingerprint: str) -> tuple[str, object]:
     return fingerprint, (tuple(registry.triggers.values()), tuple(registry.actions.values()))
 
 
-def _reduce_compiled(compiled: CompiledChart) -> tuple[Any, ...]:
+def reduce_compiled(compiled: CompiledChart) -> tuple[Any, ...]:
+    """How pickle saves ``compiled``: its chart."""
     # Loads in this process find this very chart (and its classes) again.
     _COMPILED.setdefault(_key(compiled.chart, chart_fingerprint(compiled)), compiled)
     return (load_compiled, (compiled.chart,))
@@ -142,11 +138,6 @@ def load_compiled(chart: Chart) -> CompiledChart:
         _FINGERPRINTS[found] = key[0]
         _COMPILED[key] = found
     return found
-
-
-copyreg.pickle(Registry, _reduce_registry)
-copyreg.pickle(Chart, _reduce_chart)
-copyreg.pickle(CompiledChart, _reduce_compiled)
 
 
 def _refs(handlers: Mapping[str, Any], owner: str) -> dict[str, Ref]:
@@ -276,9 +267,6 @@ def load_batch(cls: Any, snapshots: Any, saved: object, backends: tuple[str, ...
     data = saved_data(saved, "chart batch", FORMAT)
     compiled: CompiledChart = data["chart"]
     snapshot = snapshots.from_bytes(data["snapshot"])
-    # The chart travels with its snapshot: a chart saved written out (it imported patterns)
-    # has the fingerprint of that form.
-    snapshot = dataclasses.replace(snapshot, chart=chart_fingerprint(compiled))
     return cls.restore(
         snapshot,
         compiled,

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from statetree.core.cause import Cause
 from statetree.core.options import Extras
 from statetree.core.refs import Ref, attributes, saved_data, set_attributes, target_of
 from statetree.core.trace import TraceLevel, Tracer
@@ -70,7 +69,6 @@ def machine_state(machine: MachineCore) -> dict[str, Any]:
         "max_transitions": extras.max_transitions,
         "trace": int(tracer.level if tracer else TraceLevel.NONE),
         "sink": None if sink is None else Ref(sink, f"the trace sink of {label}"),
-        "cause": extras.cause.value,
         "attributes": {k: v for k, v in attributes(machine).items() if k not in _OWN},
     }
 
@@ -93,7 +91,6 @@ def set_machine_state(machine: MachineCore, saved: dict[str, Any]) -> None:
     extras.overrides = {target_of(cls): target_of(over) for cls, over in saved["overrides"]}
     extras.max_transitions = saved["max_transitions"]
     extras.sink = target_of(saved["sink"])
-    extras.cause = Cause(saved["cause"])
     level = TraceLevel(saved["trace"])
     extras.tracer = None if level is TraceLevel.NONE else Tracer(level, extras.sink)
     if _needed(extras):

@@ -14,10 +14,11 @@ from __future__ import annotations
 import numbers
 from collections.abc import Callable
 from dataclasses import dataclass, fields
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from statetree.core.cause import Cause
-from statetree.errors import UsageError
+from statetree.core.refs import Ref, target_of
+from statetree.errors import SaveError, UsageError
 from statetree.net.interface import MachineCodec
 
 __all__ = ["Outcome", "Rollback", "RollbackStats"]
@@ -190,6 +191,31 @@ class Rollback(Generic[MachineT, ValueT, InputT, DataT]):
         before = self._states[frame - 1]
         self._put(before, Cause.RESIMULATION)
         return Outcome(frame, mispredicted=True, resimulated=self._replay(frame - 1, before))
+
+    # -- saving (pickle, copy) ---------------------------------------------------------------
+
+    _FUNCTIONS = ("_step", "_snapshot", "_restore")
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Everything, its functions saved by name (or as the objects they are bound to).
+
+        Raises:
+            SaveError: called from the step function (save between frames), or a function
+                cannot be saved.
+        """
+        if self._stepping:
+            raise SaveError(
+                "cannot save a Rollback while its step function runs: save between frames"
+            )
+        state = dict(vars(self))
+        for name in self._FUNCTIONS:
+            state[name] = Ref(state[name], f"the {name[1:]} function of a Rollback")
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        vars(self).update(state)
+        for name in self._FUNCTIONS:
+            setattr(self, name, target_of(getattr(self, name)))
 
     # -- internals -------------------------------------------------------------------------
 

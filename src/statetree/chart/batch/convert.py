@@ -15,11 +15,12 @@ from typing import Any
 from statetree.chart.batch.agents import Agents
 from statetree.chart.batch.arrays import Bools, Floats, NDArray, np
 from statetree.chart.batch.levels import held
-from statetree.chart.batch.snapshot import BatchSnapshot, fingerprint, snapshot_given
+from statetree.chart.batch.snapshot import BatchSnapshot, snapshot_given
 from statetree.chart.batch.table import Table, table_of
 from statetree.chart.compile import CompiledChart
 from statetree.chart.events import Event
 from statetree.chart.placement import Situation, problem
+from statetree.chart.saving import chart_fingerprint
 from statetree.errors import DecodeError
 
 __all__ = ["agents_of", "snapshot_of"]
@@ -94,7 +95,7 @@ def snapshot_of(table: Table, agents: Agents, start: int, stop: int, offset: int
         "sequence": order,
     }
     return BatchSnapshot(
-        fingerprint(layout.compiled.chart),
+        chart_fingerprint(layout.compiled),
         layout.carried,
         (*levels, *extra),
         int(order.max(initial=0)),
@@ -112,10 +113,11 @@ def agents_of(snapshot: BatchSnapshot, compiled: CompiledChart, bound: int) -> t
         UsageError: ``snapshot`` is not a snapshot.
     """
     snapshot = snapshot_given(snapshot)
-    if snapshot.chart != fingerprint(compiled.chart):
+    expected = chart_fingerprint(compiled)
+    if snapshot.chart != expected:
         raise DecodeError(
             f"the snapshot is of another chart than {compiled.chart.name!r} "
-            f"(fingerprint {snapshot.chart}, not {fingerprint(compiled.chart)})"
+            f"(fingerprint {snapshot.chart}, not {expected})"
         )
     unknown = [path for path, _ in snapshot.carried if path not in compiled.by_path]
     if unknown:

@@ -9,7 +9,6 @@ bytes checks everything before anything is built: bad bytes raise ``DecodeError`
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import struct
@@ -18,13 +17,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from statetree.chart.batch.arrays import NDArray, np
-from statetree.chart.dump import to_data
 from statetree.chart.events import Event
-from statetree.chart.model import Chart
 from statetree.errors import DecodeError, UsageError
 from statetree.json_text import parse_json
 
-__all__ = ["BatchSnapshot", "fingerprint", "snapshot_given"]
+__all__ = ["BatchSnapshot", "snapshot_given"]
 
 ARRAYS = ("alive", "active", "history", "held", "clock", "due", "sequence")
 """The per-agent arrays, in the order their bytes are written; the agent is the last axis."""
@@ -42,12 +39,6 @@ _TYPES: Mapping[str, tuple[str, ...]] = {
     "sequence": ("<i8",),
 }
 _ONE_AXIS = ("alive", "clock")
-
-
-def fingerprint(chart: Chart) -> str:
-    """A short digest of ``chart``'s definition: equal charts, equal fingerprints."""
-    text = json.dumps(to_data(chart), sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 @dataclass(frozen=True, eq=False)
