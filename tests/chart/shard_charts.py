@@ -53,3 +53,10 @@ def alarm_even(shard: Shard, dt: float) -> int:
     shard.send(ALARM, shard.entities[even])
     shard.tick(dt)
     return int(np.count_nonzero(shard.batch.is_active("Top.Chase")))
+
+
+def hoarse_agent_3(shard: Shard, call: BatchCall) -> None:
+    """``play_animation``, but agent 3 cannot shout: the handler raises for it."""
+    if call.params["name"] == "Shout" and 3 in call.entities.tolist():
+        raise RuntimeError("agent 3 has no voice")
+    play_animation(shard, call)

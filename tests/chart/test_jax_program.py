@@ -148,6 +148,10 @@ def test_a_choice_naming_no_event_is_refused_and_the_agent_still_ticks(
     assert np.asarray(frame.refused).tolist() == [True, False, False]
     assert np.asarray(agents.clock).tolist() == [0.5, 0.5, 0.5]
     assert leaves(crowd, agents)[0] == "Character.Alive.Locomotion.Idle"
+    # A JAX array is not read on the host: an unsigned choice past 31 bits is refused there.
+    wide = jnp.array([2**32 - 1, 2**31, len(EVENTS) - 1], jnp.uint32)
+    _, frame = crowd.step(agents, wide, 0.5)
+    assert np.asarray(frame.refused).tolist() == [True, True, False]
 
 
 def test_levels_change_only_the_agents_they_name() -> None:
@@ -417,8 +421,8 @@ HOSTILE_CALLS: list[tuple[str, Any, str]] = [
     ("where of 'x'", lambda p, a: p.set_levels(a, {SPIN: True}, where="x"), "for where: got 'x'"),
     (
         "choices of two axes",
-        lambda p, a: p.step(a, np.zeros((1, 2), np.int32), 0.1),
-        r"got shape \(1, 2\) of type int32",
+        lambda p, a: p.step(a, np.zeros((1, 2), np.int64), 0.1),
+        r"got shape \(1, 2\) of type int64",  # as given, not as JAX would take it
     ),
     ("choices holding None", lambda p, a: p.step(a, [0, None], 0.1), r"got \[0, None\]"),
     (

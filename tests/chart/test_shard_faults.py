@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from shard_charts import ALARM, COLUMNS, GUARD, HANDLERS, SIZE
+from shard_charts import ALARM, COLUMNS, GUARD, HANDLERS, SIZE, hoarse_agent_3
 
 from statetree.chart import (
     BatchLoopError,
@@ -146,6 +146,66 @@ def test_a_reload_one_shard_would_not_settle_on_changes_no_shard(guards: Sharded
     assert guards.counts() == one.counts()
 
 
+def shouting(when: str) -> Any:
+    """The guard chart whose Patrol shouts on ``when`` ("enter" or "exit")."""
+    shout = [b.action("play_animation", name="Shout")]
+    patrol = b.state("Patrol", **{when: shout}, transitions=[b.on(b.input("Alarm"), "Chase")])
+    return b.chart("Guard", b.state("Top", patrol, b.state("Chase")), registry=GUARD.registry)
+
+
+def test_a_reload_whose_handler_raises_in_one_shard_changes_no_shard(
+    shard_pool: ShardPool,
+) -> None:
+    handlers = {"play_animation": hoarse_agent_3}
+    with ShardedBatch(GUARD, SIZE, handlers, shards=shard_pool, columns=COLUMNS) as guards:
+        guards.start()
+        guards.send(ALARM, [5])
+        before = state(guards)
+        with pytest.raises(RuntimeError, match="agent 3 has no voice"):
+            guards.reload(shouting("enter"))  # Patrol is another state: entered, it shouts
+        assert state(guards) == before  # the shards of agents 0 and 5 reloaded, then back
+        assert guards.counts() == {"Top": 6, "Top.Patrol": 5, "Top.Chase": 1}
+        one = ChartBatch(GUARD, SIZE, {"play_animation": lambda call: None})
+        one.start()
+        one.send(ALARM, [5])
+        quiet = b.chart("Guard", b.state("Top", b.state("Patrol")), registry=GUARD.registry)
+        assert guards.reload(quiet) == one.reload(quiet)  # every shard on the old chart still
+        assert guards.snapshot().to_bytes() == one.snapshot().to_bytes()
+
+
+def test_a_despawn_whose_handler_raises_keeps_that_shards_agents(shard_pool: ShardPool) -> None:
+    chart = shouting("exit")
+    handlers = {"play_animation": hoarse_agent_3}
+    with ShardedBatch(chart, SIZE, handlers, shards=shard_pool, columns=COLUMNS) as guards:
+        guards.start()
+        with pytest.raises(RuntimeError, match="agent 3 has no voice"):
+            guards.despawn([0, 3])  # in two shards: the one of agent 3 undoes its part
+        kept = ChartBatch.restore(guards.snapshot(), chart, {"play_animation": print})
+        assert guards.alive.tolist() == kept.alive.tolist() == [False, *[True] * 5]
+        assert guards.active(3) == ("Top", "Top.Patrol")
+        assert guards.spawn(1).tolist() == [0]  # the free slot, not agent 3's
+        assert guards.population == SIZE
+
+
+def test_a_tick_past_the_largest_float_is_refused_by_every_shard(shard_pool: ShardPool) -> None:
+    one = ChartBatch(GUARD, 4, {"play_animation": print})
+    one.tick(1e308)  # agents 0 to 3 started, their clocks at 1e308
+    one.spawn(2)  # agents 4 and 5: not started, clocks at 0
+    snapshot = one.snapshot()
+    with ShardedBatch.restore(
+        snapshot, GUARD, HANDLERS, shards=shard_pool, columns=COLUMNS
+    ) as guards:
+        before = state(guards)
+        for call in (lambda: guards.tick(1e308), lambda: guards.frame(1e308, [ALARM], [-1] * 6)):
+            with pytest.raises(UsageError, match=r"the clock \(1e\+308\) would pass the largest"):
+                call()
+        assert state(guards) == before and guards.snapshot().to_bytes() == snapshot.to_bytes()
+    with ShardedBatch(GUARD, SIZE, HANDLERS, shards=shard_pool, columns=COLUMNS) as guards:
+        guards.tick(1e308)  # the driver knows how late the clocks are without asking
+        with pytest.raises(UsageError, match=r"the clock \(1e\+308\) would pass the largest"):
+            guards.tick(1e308)
+
+
 def test_a_send_to_an_agent_that_does_not_exist_is_dropped_and_said(guards: ShardedBatch) -> None:
     guards.despawn([3])
     with pytest.raises(UsageError, match=r"sent .*Call.* to agent 3, which does not exist"):
@@ -167,6 +227,8 @@ def test_calls_with_wrong_values_are_refused_and_change_no_shard(guards: Sharded
         guards.set_columns({"animation": 300})
     with pytest.raises(UsageError, match=r"frame\(\) was given events but no choices"):
         guards.frame(0.1, [ALARM])
+    with pytest.raises(UsageError, match=r"^frame\(\) needs one integer choice per agent \(6\)"):
+        guards.frame(0.1, [ALARM], np.array([0, -1]))
     with pytest.raises(UsageError, match=r"spawn\(\) needs a count of at least 0, got True"):
         guards.spawn(True)
 

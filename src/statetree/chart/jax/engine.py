@@ -254,9 +254,10 @@ def step(
     with its due timers: ``ChartBatch.frame`` (an agent that has not started starts
     first). Returns the agents after, and the frame (see :class:`Frame`)."""
     with jax.enable_x64(True):
-        choices = jnp.asarray(choices).astype(jnp.int32)
+        wide = jnp.asarray(choices).astype(jnp.int64)  # an unsigned choice keeps its value
         alive = agents.situation != FREE
-        refused = (choices >= 0) & ((choices >= tables.events) | ~alive)
+        refused = (wide >= 0) & ((wide >= tables.events) | ~alive)
+        choices = jnp.where(refused, -1, wide).astype(jnp.int32)
         fresh = (alive & ~tables.started[agents.situation]).astype(jnp.int32)
         last = tables.mapping.shape[0] - 1
         call = _Call(

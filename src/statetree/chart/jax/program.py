@@ -440,7 +440,8 @@ def _array(value: ArrayLike) -> jax.Array | None:
 def _described(value: object, array: jax.Array | None) -> str:
     if array is None:
         return f"{value!r}"[:80]
-    return f"shape {array.shape} of type {array.dtype}"
+    given = array if isinstance(value, jax.Array) else np.asarray(value)  # its own type
+    return f"shape {given.shape} of type {given.dtype}"
 
 
 def _carried(

@@ -25,7 +25,7 @@ from statetree.chart.shard.layout import Layout
 from statetree.chart.shard.parts import Loop, Mail, Reply, ShardPart, ShardSetup
 from statetree.errors import UsageError
 
-__all__ = ["Checkpoint", "Driver"]
+__all__ = ["Checkpoint", "Driver", "Undo"]
 
 
 @dataclass
@@ -57,6 +57,9 @@ class Driver:
         self.calls: list[str] = []
         """The calls that changed agents since the checkpoint."""
         self.offset = 0
+        self.latest = 0.0
+        """No agent's clock is later (the overflow check of ``tick``; kept by the driver,
+        which would otherwise ask every shard each frame)."""
         self.restore(checkpoint)
         try:
             alive = self._load(range(setup.shards))
@@ -205,6 +208,11 @@ class Driver:
         bound = self.setup.max_transitions
         return BatchLoopError(name, first.cycle, bound, agents, timers=first.timers)
 
+    def undoing(self) -> Undo:
+        """What :meth:`Undo.undo` puts back: every shard's part and the mail waiting (a
+        call that must change nothing unless it completes everywhere)."""
+        return Undo(self, self.run("part", changes=False), [list(box) for box in self.mail])
+
     # -- checkpoints and losses ------------------------------------------------------------
 
     def keep(self) -> None:
@@ -251,3 +259,20 @@ class Driver:
         self.pool.user = None
         if self.owned:
             self.pool.close()
+
+
+@dataclass
+class Undo:
+    """The shards as they were before a call, to put back should it fail in some shard."""
+
+    driver: Driver
+    parts: Mapping[int, ShardPart]
+    mail: list[list[Mail]]
+
+    def undo(self) -> None:
+        """Load every shard's part again, and the mail as it was."""
+        driver = self.driver
+        actors = driver.pool.actors
+        loads = [actors[s].load.remote(driver.setup, s, part) for s, part in self.parts.items()]
+        driver.pool._ray.get(loads)
+        driver.mail = self.mail

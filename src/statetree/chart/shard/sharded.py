@@ -18,18 +18,28 @@ from numpy.typing import ArrayLike, DTypeLike, NDArray
 
 from statetree.chart.batch import BatchSnapshot, ChartBatch
 from statetree.chart.batch.agents import check_room
-from statetree.chart.batch.arrays import Bools, Indexes
+from statetree.chart.batch.arrays import Indexes
 from statetree.chart.batch.entities import Entities, count_of, select
+from statetree.chart.batch.inputs import picks_of
+from statetree.chart.batch.levels import level_values
 from statetree.chart.batch.snapshot import snapshot_given
 from statetree.chart.compile import CompiledChart, compile_chart
-from statetree.chart.events import Event
+from statetree.chart.events import Event, time_step
 from statetree.chart.machine import require_events
 from statetree.chart.model import Chart
 from statetree.chart.reload import Reloaded
 from statetree.chart.shard.cluster import ShardPool
 from statetree.chart.shard.driver import Checkpoint, Driver
+from statetree.chart.shard.errors import ShardError
 from statetree.chart.shard.layout import Layout
-from statetree.chart.shard.parts import ShardHandler, ShardPart, ShardSetup, StepFunction, take
+from statetree.chart.shard.parts import (
+    Reply,
+    ShardHandler,
+    ShardPart,
+    ShardSetup,
+    StepFunction,
+    take,
+)
 from statetree.chart.shard.reading import ShardedReadings
 from statetree.core.options import DEFAULT_MAX_TRANSITIONS
 from statetree.errors import SaveError, UsageError
@@ -173,6 +183,7 @@ class ShardedBatch(ShardedReadings):
             Checkpoint(parts, layout, [[] for _ in parts], compiled),
         )
         batch._driver.offset = snapshot.offset
+        batch._driver.latest = float(snapshot.arrays["clock"].max(initial=0.0))
         return batch
 
     # -- inputs ----------------------------------------------------------------------------
@@ -195,7 +206,7 @@ class ShardedBatch(ShardedReadings):
         self._probe.send_each(events, [], [])
         layout = self._driver.layout
         ids = None if entities is None else select(entities, layout.alive)
-        picks = _choices(choices, layout.size if ids is None else ids.size, len(events))
+        picks = _choices(choices, layout.size if ids is None else ids.size, events, "send_each")
         if ids is None:
             given = (picks >= 0) & ~layout.alive
             if given.any():
@@ -223,13 +234,20 @@ class ShardedBatch(ShardedReadings):
         layout = self._driver.layout
         ids = None if entities is None else select(entities, layout.alive)
         count = layout.size if ids is None else ids.size
-        values = {event: _flags(event, on, count) for event, on in levels.items()}
+        values = {event: level_values(event, on, count) for event, on in levels.items()}
         self._driver.run("set_levels", layout.split(values, entities, ids))
 
     def tick(self, dt: float) -> None:
         """Advance every agent's clock by ``dt``; due timers fire, in order."""
-        self._probe.tick(dt)
-        self._driver.run("tick", (dt,))
+        step = time_step(dt, "tick", self._driver.latest)
+        self._timed("tick", step, (step,))
+
+    def _timed(self, op: str, step: float, args: Any) -> None:
+        """``op``, a ``tick`` or ``frame`` of ``step`` (checked against the latest clock)."""
+        try:
+            self._driver.run(op, args)
+        finally:  # an agent that did not settle is not ticked: still, none is later
+            self._driver.latest += step
 
     def frame(
         self, dt: float, events: Sequence[Event] = (), choices: ArrayLike | None = None
@@ -241,15 +259,16 @@ class ShardedBatch(ShardedReadings):
                 self._probe.frame(dt, events)  # refused, as ChartBatch refuses it
             self.tick(dt)
             return
+        step = time_step(dt, "frame", self._driver.latest)
         events = _listed(events, "frame")
-        self._probe.frame(dt, events, [])
+        self._probe.frame(step, events, [])
         layout = self._driver.layout
-        picks = _choices(choices, layout.size, len(events))
+        picks = _choices(choices, layout.size, events, "frame")
         given = (picks >= 0) & ~layout.alive
         if given.any():
             select(np.flatnonzero(given)[:1], layout.alive)  # names the agent
         parts = layout.split({"": picks}, None, None)
-        self._driver.run("frame", {s: (dt, events, found[""]) for s, (found, _) in parts.items()})
+        self._timed("frame", step, {s: (step, events, f[""]) for s, (f, _) in parts.items()})
 
     def step(self, *args: Any) -> list[Any]:
         """Run the step function in every shard, as ``step(shard, *args)``.
@@ -281,7 +300,7 @@ class ShardedBatch(ShardedReadings):
 
         A reload that fails changes nothing, in any shard: every shard first rehearses it
         on a copy whose host actions do nothing, and only if all of them settle does any
-        shard reload.
+        shard reload; should a handler then raise in some shard, every shard is put back.
 
         Raises:
             ChartError, HandlerError: as for ``ChartBatch.reload``; nothing changed.
@@ -295,7 +314,14 @@ class ShardedBatch(ShardedReadings):
         if any(driver.mail):
             driver.run("deliver", label="")  # the rehearsal must see what the reload will
         driver.run("rehearse", (compiled.chart,), changes=False)
-        reports = driver.run("reload", (compiled.chart,))
+        before = driver.undoing()
+        try:
+            reports = driver.run("reload", (compiled.chart,))
+        except ShardError:  # a shard was lost: every shard is back at the checkpoint
+            raise
+        except BaseException:
+            before.undo()
+            raise
         old, new = self._probe.paths, probe.paths
         self._probe = probe
         driver.compiled = compiled
@@ -321,8 +347,12 @@ class ShardedBatch(ShardedReadings):
         layout = self._driver.layout
         ids = select(entities, layout.alive)
 
-        def forget(replies: object) -> None:
-            layout.alive[ids] = False
+        def forget(replies: Mapping[int, Reply]) -> None:
+            # A shard whose handler raised keeps its agents, as a ChartBatch does.
+            for shard, reply in replies.items():
+                if reply.error is None:
+                    mine = ids[layout.owner[ids] == shard]
+                    layout.alive[mine] = False
 
         routes = {shard: (rows,) for shard, rows in layout.route(ids).items()}
         self._driver.run("despawn", routes, after=forget)
@@ -418,28 +448,15 @@ def _listed(events: Iterable[Event], call: str) -> Sequence[Event]:
     return events if isinstance(events, (list, tuple)) else require_events(events, call)
 
 
-def _choices(choices: ArrayLike, count: int, events: int) -> NDArray[np.integer]:
-    picks = np.asarray(choices).reshape(-1)
-    if picks.size == 0:
-        picks = picks.astype(np.intp)
-    if picks.size != count or picks.dtype.kind not in "iu":
-        raise UsageError(
-            f"send_each() needs one integer choice per agent ({count}), "
-            f"got {picks.size} of type {picks.dtype}"
-        )
-    if picks.size and picks.max() >= events:
-        raise UsageError(f"choice {int(picks.max())} names no event: there are {events}")
+def _choices(
+    choices: ArrayLike, count: int, events: Sequence[Event], call: str
+) -> NDArray[np.integer]:
+    """``choices`` checked as one batch checks them: one integer per agent, each naming one
+    of ``events`` or none."""
+    picks = picks_of(choices, count, call)
+    if picks.size and picks.max() >= len(events):
+        raise UsageError(f"choice {int(picks.max())} names no event: there are {len(events)}")
     return picks
-
-
-def _flags(event: Event, on: bool | ArrayLike, count: int) -> Bools:
-    values = np.asarray(on)
-    if values.dtype != np.bool_ or values.ndim > 1 or values.size not in (1, count):
-        raise UsageError(
-            f"set_levels() needs a boolean, or one boolean per agent ({count}), for "
-            f"{event}: got {values.size} of type {values.dtype}"
-        )
-    return np.broadcast_to(values.reshape(-1), (count,)) if values.size == 1 else values.reshape(-1)
 
 
 def _merged(old: Sequence[str], new: Sequence[str], reports: Sequence[Reloaded]) -> Reloaded:
