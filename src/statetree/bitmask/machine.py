@@ -15,7 +15,7 @@ from statetree.bitmask.explanation import Explanation, explain, format_states
 from statetree.bitmask.records import BitCause, Change
 from statetree.bitmask.spec import StateRule
 from statetree.bitmask.state import BitState, Owner, StateRef
-from statetree.core.refs import Ref, new_instance, saved_data, shallow_copy_refused
+from statetree.core.refs import Ref, new_instance, reading, saved_data, shallow_copy_refused
 from statetree.errors import SaveError, UsageError
 
 _FORMAT = 1
@@ -405,15 +405,23 @@ class BitmaskMachine(Generic[Owner]):
 
     def __setstate__(self, saved: dict[str, Any]) -> None:
         saved = saved_data(saved, "bitmask machine", _FORMAT)
-        self._definition = saved["definition"]
-        self.owner = saved["owner"]
-        self.name = saved["name"]
-        self._mask = saved["mask"]
-        self._seq = saved["seq"]
-        self._busy = None
-        history = saved["history"]
-        self._history = None if history is None else deque(history[1], maxlen=history[0])
-        self._adopt(tuple(saved["states"]))
+        with reading("bitmask machine"):
+            definition = saved["definition"]
+            if not isinstance(definition, BitmaskDefinition):
+                raise TypeError(f"its definition is not one: {definition!r}")
+            states = tuple(saved["states"])
+            if len(states) != definition.size or not all(isinstance(s, BitState) for s in states):
+                raise TypeError(f"it does not hold one state of each of {definition.size}")
+            mask = check_mask(definition, saved["mask"])
+            history = saved["history"]
+            self._definition = definition
+            self.owner = saved["owner"]
+            self.name = saved["name"]
+            self._mask = mask
+            self._seq = int(saved["seq"])
+            self._busy = None
+            self._history = None if history is None else deque(history[1], maxlen=history[0])
+            self._adopt(states)
 
     def __copy__(self) -> BitmaskMachine[Owner]:
         raise shallow_copy_refused(f"bitmask machine {self.name!r}")

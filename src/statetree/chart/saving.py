@@ -32,9 +32,9 @@ from statetree.chart.loading import from_data
 from statetree.chart.machine_snapshot import MachineSnapshot, restore_into, snapshot_of
 from statetree.chart.model import Chart
 from statetree.chart.registry import DEFAULT_REGISTRY, ActionType, Registry, TriggerType
-from statetree.core.refs import Ref, saved_data, target_of
+from statetree.core.refs import Ref, reading, saved_data, target_of
 from statetree.core.trace import TraceLevel
-from statetree.errors import LoadError, SaveError, UsageError
+from statetree.errors import DecodeError, LoadError, SaveError, UsageError
 
 if TYPE_CHECKING:
     from statetree.chart.machine import ChartMachine
@@ -191,18 +191,23 @@ def set_machine_state(machine: ChartMachine, saved: object) -> None:
         DecodeError: its snapshot is not one of its chart's.
     """
     data = saved_data(saved, "chart machine", FORMAT)
-    snapshot = MachineSnapshot.from_bytes(data["snapshot"])
-    machine._setup(
-        machine.compiled,
-        _handlers(data["handlers"]),
-        on_action=target_of(data["on_action"]),
-        owner=data["owner"],
-        name=data["name"],
-        trace=TraceLevel(data["trace"]),
-        trace_sink=target_of(data["sink"]),
-        max_transitions=data["max_transitions"],
-    )
-    restore_into(machine, snapshot)
+    with reading("chart machine"):
+        snapshot = MachineSnapshot.from_bytes(data["snapshot"])
+        if snapshot.chart != chart_fingerprint(machine.compiled):
+            raise DecodeError("the saved chart machine's snapshot is of another chart")
+        if not isinstance(data["name"], str):
+            raise TypeError(f"its name is not a string: {data['name']!r}")
+        machine._setup(
+            machine.compiled,
+            _handlers(data["handlers"]),
+            on_action=target_of(data["on_action"]),
+            owner=data["owner"],
+            name=data["name"],
+            trace=TraceLevel(data["trace"]),
+            trace_sink=target_of(data["sink"]),
+            max_transitions=data["max_transitions"],
+        )
+        restore_into(machine, snapshot)
 
 
 def _no_handler(call: object) -> None:
@@ -265,13 +270,19 @@ def load_batch(cls: Any, snapshots: Any, saved: object, backends: tuple[str, ...
         DecodeError: its snapshot is not one of its chart's.
     """
     data = saved_data(saved, "chart batch", FORMAT)
-    compiled: CompiledChart = data["chart"]
-    snapshot = snapshots.from_bytes(data["snapshot"])
-    return cls.restore(
-        snapshot,
-        compiled,
-        _handlers(data["handlers"]),
-        name=data["name"],
-        max_transitions=data["max_transitions"],
-        backend=data["backend"] if data["backend"] in backends else backends[0],
-    )
+    with reading("chart batch"):
+        compiled = data["chart"]
+        if not isinstance(compiled, CompiledChart):
+            raise TypeError(f"its chart is not a compiled chart: {compiled!r}")
+        snapshot = snapshots.from_bytes(data["snapshot"])
+        backend = data["backend"]
+        if backend not in ("numba", "numpy"):
+            raise ValueError(f"its backend is neither numba nor numpy: {backend!r}")
+        return cls.restore(
+            snapshot,
+            compiled,
+            _handlers(data["handlers"]),
+            name=data["name"],
+            max_transitions=data["max_transitions"],
+            backend=backend if backend in backends else backends[0],
+        )

@@ -12,14 +12,16 @@ one breaks the saves written before.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import copyreg
 import importlib
 import pickle
+from collections.abc import Iterator
 from types import BuiltinMethodType, FunctionType, MethodType, ModuleType
 from typing import Any, Final
 
-from statetree.errors import LoadError, SaveError, UsageError
+from statetree.errors import DecodeError, LoadError, SaveError, UsageError
 
 __all__ = [
     "PROTOCOL",
@@ -138,6 +140,22 @@ def saved_data(saved: object, what: str, version: int) -> dict[str, Any]:
             f"format {version}"
         )
     return saved
+
+
+@contextlib.contextmanager
+def reading(what: str) -> Iterator[None]:
+    """Read the saved data of a ``what`` within: what damaged data makes fail there is a
+    ``LoadError`` naming it (a ``DecodeError`` says what it found wrong itself).
+
+    Raises:
+        LoadError: the data was not what a ``what`` saves.
+    """
+    try:
+        yield
+    except DecodeError:
+        raise
+    except (UsageError, LookupError, TypeError, ValueError, AttributeError, OverflowError) as error:
+        raise LoadError(f"the save holds a damaged {what}: {error}") from None
 
 
 def set_attributes(instance: object, values: dict[str, Any]) -> None:

@@ -17,8 +17,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from statetree.core.options import Extras
-from statetree.core.refs import Ref, attributes, saved_data, set_attributes, target_of
+from statetree.core.refs import Ref, attributes, reading, saved_data, set_attributes, target_of
+from statetree.core.state import State
 from statetree.core.trace import TraceLevel, Tracer
+from statetree.core.transition import Transition
 from statetree.core.tree import walk
 from statetree.errors import SaveError
 
@@ -80,21 +82,30 @@ def set_machine_state(machine: MachineCore, saved: dict[str, Any]) -> None:
         LoadError: the data is not a machine's, or of a format this version cannot read.
     """
     saved = saved_data(saved, "machine", FORMAT)
-    machine._fresh(saved["initial"], saved["name"], saved["owner"], saved["stack"])
-    set_attributes(machine, saved["attributes"])
-    extras = Extras()
-    extras.regions = {id(host): stacks for host, stacks in saved["regions"]}
-    extras.saved = {id(state): values for state, values in saved["values"]}
-    timers = saved["timers"]
-    extras.timers = None if timers is None else {id(s): time for s, time in timers}
-    extras.events = saved["events"]
-    extras.overrides = {target_of(cls): target_of(over) for cls, over in saved["overrides"]}
-    extras.max_transitions = saved["max_transitions"]
-    extras.sink = target_of(saved["sink"])
-    level = TraceLevel(saved["trace"])
-    extras.tracer = None if level is TraceLevel.NONE else Tracer(level, extras.sink)
-    if _needed(extras):
-        machine._extras = extras
+    with reading("machine"):
+        initial, stack = saved["initial"], saved["stack"]
+        if not isinstance(initial, Transition) or not isinstance(stack, list):
+            raise TypeError("its initial transition or its stack is of the wrong type")
+        if not all(isinstance(state, State) for state in stack):
+            raise TypeError("its stack holds what is not a state")
+        machine._fresh(initial, saved["name"], saved["owner"], stack)
+        set_attributes(machine, saved["attributes"])
+        extras = Extras()
+        extras.regions = {id(host): stacks for host, stacks in saved["regions"]}
+        extras.saved = {id(state): values for state, values in saved["values"]}
+        timers = saved["timers"]
+        extras.timers = None if timers is None else {id(s): time for s, time in timers}
+        extras.events = saved["events"]
+        extras.overrides = {target_of(cls): target_of(over) for cls, over in saved["overrides"]}
+        bound = saved["max_transitions"]
+        if isinstance(bound, bool) or not isinstance(bound, int) or bound < 1:
+            raise ValueError(f"its max_transitions is not a count: {bound!r}")
+        extras.max_transitions = bound
+        extras.sink = target_of(saved["sink"])
+        level = TraceLevel(saved["trace"])
+        extras.tracer = None if level is TraceLevel.NONE else Tracer(level, extras.sink)
+        if _needed(extras):
+            machine._extras = extras
 
 
 def _needed(extras: Extras) -> bool:

@@ -1,0 +1,128 @@
+"""A save whose data was damaged (or written by hand) loads as nothing: each kind of machine
+refuses it with the library's error, ``LoadError`` or, for an impossible snapshot or mask,
+``DecodeError``, and the loader never half-builds a machine that fails later."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from bitmask_player import Player
+
+import statetree as st
+from statetree.chart import ChartBatch, ChartMachine, Event
+from statetree.chart import builder as b
+
+
+class Walk(st.State[Any]):
+    def on_enter(self, speed: float = 1.0) -> None:
+        self.speed = speed
+
+
+class Idle(st.State[Any]):
+    def transition(self) -> st.Transition:
+        return st.inner(Walk, 2.0)
+
+
+CHART = b.chart(
+    "Door",
+    b.state(
+        "Door",
+        b.state("Closed", transitions=[b.on(b.input("Open"), "Open")]),
+        b.state(
+            "Open",
+            enter=[b.start_timer("Shut", 2.0)],
+            transitions=[b.on(b.timer("Shut"), "Closed")],
+        ),
+    ),
+)
+
+
+def state_of(machine: Any) -> tuple[Callable[[], Any], dict[str, Any]]:
+    """A blank machine of ``machine``'s kind (as a load makes it) and its saved data."""
+    loader, args, saved = machine.__reduce__()
+    return (lambda: loader(*args)), dict(saved)
+
+
+def core() -> Any:
+    machine = st.StateMachine(Idle, name="Hero", trace=st.TraceLevel.BASIC, trace_sink=print)
+    machine.process_state_transitions()
+    return machine
+
+
+def chart() -> Any:
+    machine = ChartMachine(CHART)
+    machine.send(Event("input", "Open"))
+    return machine
+
+
+def batch() -> Any:
+    crowd = ChartBatch(CHART, 3)
+    crowd.send(Event("input", "Open"), [1])
+    return crowd
+
+
+def bitmask() -> Any:
+    return Player("p1", ammo=2).machine
+
+
+DAMAGE: list[tuple[Callable[[], Any], str, object, type[Exception], str]] = [
+    (core, "stack", ["Walk"], st.LoadError, "damaged machine: its stack holds what is not"),
+    (core, "stack", None, st.LoadError, "damaged machine: its initial transition or its stack"),
+    (core, "initial", "Alive", st.LoadError, "damaged machine: its initial transition or"),
+    (core, "trace", 99, st.LoadError, "the save holds a damaged machine"),
+    (core, "max_transitions", "x", st.LoadError, "its max_transitions is not a count: 'x'"),
+    (core, "regions", 5, st.LoadError, "the save holds a damaged machine"),
+    (core, "owner", KeyError, st.LoadError, "the save holds a damaged machine"),
+    (chart, "handlers", [], st.LoadError, "the save holds a damaged chart machine"),
+    (chart, "on_action", 5, st.LoadError, "damaged chart machine: on_action must be callable"),
+    (chart, "max_transitions", 0, st.LoadError, "max_transitions must be at least 1, got 0"),
+    (chart, "name", 7, st.LoadError, "damaged chart machine: its name is not a string: 7"),
+    (chart, "snapshot", b"STMACHN1{", st.DecodeError, "a chart machine snapshot is JSON"),
+    (batch, "chart", "x", st.LoadError, "its chart is not a compiled chart: 'x'"),
+    (batch, "backend", "cuda", st.LoadError, "its backend is neither numba nor numpy: 'cuda'"),
+    (batch, "name", KeyError, st.LoadError, "the save holds a damaged chart batch"),
+    (batch, "snapshot", b"STBATCH1", st.DecodeError, "batch snapshot"),
+    (bitmask, "mask", 1 << 40, st.DecodeError, "is set but only"),
+    (bitmask, "mask", "x", st.DecodeError, "a mask is an integer, got 'x'"),
+    (bitmask, "states", (), st.LoadError, "it does not hold one state of each of"),
+    (bitmask, "definition", "x", st.LoadError, "its definition is not one: 'x'"),
+    (bitmask, "seq", KeyError, st.LoadError, "the save holds a damaged bitmask machine"),
+]
+
+
+@pytest.mark.parametrize(
+    ("make", "key", "value", "error", "message"),
+    DAMAGE,
+    ids=[f"{make.__name__}-{key}-{value!r}"[:60] for make, key, value, _, _ in DAMAGE],
+)
+def test_damaged_data_is_refused_with_the_librarys_error(
+    make: Callable[[], Any], key: str, value: object, error: type[Exception], message: str
+) -> None:
+    blank, saved = state_of(make())
+    if value is KeyError:
+        del saved[key]
+    else:
+        saved[key] = value
+    with pytest.raises(error, match=message) as refused:
+        blank().__setstate__(saved)
+    assert isinstance(refused.value, st.StateTreeError)
+
+
+def test_a_chart_machine_saved_with_another_charts_snapshot_is_refused() -> None:
+    other = ChartMachine(b.chart("Other", b.state("Other")))
+    blank, saved = state_of(chart())
+    saved["snapshot"] = other.snapshot().to_bytes()
+    with pytest.raises(st.DecodeError, match="snapshot is of another chart"):
+        blank().__setstate__(saved)
+
+
+def test_a_bitmask_mask_the_rules_forbid_is_refused() -> None:
+    machine = bitmask()
+    definition = machine.definition
+    shooting = 1 << definition.names.index("Shooting")
+    blank, saved = state_of(machine)
+    saved["mask"] = shooting  # Shooting needs Aiming
+    with pytest.raises(st.DecodeError, match="Shooting is active but requires"):
+        blank().__setstate__(saved)
