@@ -88,7 +88,7 @@ DAMAGE: list[tuple[Callable[[], Any], str, object, type[Exception], str]] = [
     (bitmask, "mask", "x", st.DecodeError, "a mask is an integer, got 'x'"),
     (bitmask, "states", (), st.LoadError, "it does not hold one state of each of"),
     (bitmask, "definition", "x", st.LoadError, "its definition is not one: 'x'"),
-    (bitmask, "seq", KeyError, st.LoadError, "the save holds a damaged bitmask machine"),
+    (bitmask, "seq", KeyError, st.LoadError, "damaged bitmask machine: it lacks 'seq'"),
 ]
 
 

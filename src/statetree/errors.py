@@ -77,36 +77,46 @@ class TransitionLoopError(StateTreeError, RuntimeError):
     Attributes:
         machine: the name of the machine (may be empty).
         cycle: qualified names of the states that kept repeating, in order (for timers:
-            the states whose timers kept firing).
+            the states whose timers kept firing); when no state repeated among the last
+            changes (a chain longer than the bound), the last states.
         changes: how many stack changes the call made before giving up (for timers: how
             many timers the tick fired).
         timers: raised by a chart machine's ``tick`` for its timers.
+        repeating: ``cycle`` repeats; false for the last states of a chain.
     """
 
     def __init__(
-        self, machine: str, cycle: Sequence[str], changes: int, *, timers: bool = False
+        self,
+        machine: str,
+        cycle: Sequence[str],
+        changes: int,
+        *,
+        timers: bool = False,
+        repeating: bool = True,
     ) -> None:
         self.machine = machine
         self.cycle = tuple(cycle)
         self.changes = changes
         self.timers = timers
+        self.repeating = repeating
         where = f"machine {machine!r}" if machine else "a machine"
-        repeating = (
-            f"the repeating cycle is {' -> '.join(self.cycle)} -> {self.cycle[0]}"
-            if self.cycle
-            else "the repeating cycle is not known here"
-        )
+        if not self.cycle:
+            said = "the repeating cycle is not known here"
+        elif repeating:
+            said = f"the repeating cycle is {' -> '.join(self.cycle)} -> {self.cycle[0]}"
+        else:
+            said = f"no state repeated; its last changes went to {' -> '.join(self.cycle)}"
         if timers:
             message = (
                 f"{where} fired {changes} timers in one tick() without reaching its end; "
-                f"{repeating}. Timers that restart each other with a zero or tiny delay never "
+                f"{said}. Timers that restart each other with a zero or tiny delay never "
                 "let time pass: give them a longer delay, or raise max_transitions if the "
                 "machine really needs more."
             )
         else:
             message = (
                 f"{where} changed its state stack {changes} times in one "
-                f"process_state_transitions() call without settling; {repeating}. A "
+                f"process_state_transitions() call without settling; {said}. A "
                 "transition() condition stays true after its target is entered: reset the "
                 "condition in on_enter, or raise max_transitions if the machine really needs "
                 "more."

@@ -247,6 +247,25 @@ def test_both_passes_leave_the_same_snapshot_after_a_timer_stops() -> None:
     assert len(set(snapshots)) == 1
 
 
+@pytest.mark.parametrize("backend", backend_names())
+def test_a_chain_longer_than_the_bound_fails_as_its_machine_says(backend: str) -> None:
+    steps = [
+        b.state(f"S{n}", transitions=[b.on(b.held("Go"), f"S{n + 1}")] if n < 11 else [])
+        for n in range(12)
+    ]
+    chain = b.chart("Chain", b.state("Top", *steps))
+    batch = ChartBatch(chain, 2, max_transitions=10, backend=backend)
+    with pytest.raises(BatchLoopError) as raised:
+        batch.hold(Event("held", "Go"), [1])
+    machine = ChartMachine(chain, name="Chain[1]", max_transitions=10)
+    with pytest.raises(TransitionLoopError) as looped:
+        machine.hold(Event("held", "Go"))
+    assert (raised.value.repeating, looped.value.repeating) == (False, False)
+    assert raised.value.cycle == looped.value.cycle and str(raised.value) == str(looped.value)
+    assert "no state repeated; its last changes went to Top.S4 -> " in str(raised.value)
+    assert batch.active(1) == machine.active
+
+
 def test_a_loop_fails_only_the_agents_that_loop() -> None:
     loop = b.chart(
         "Loop",

@@ -61,6 +61,33 @@ def test_infinite_loop_raises_names_the_cycle_and_leaves_machine_usable(owner: R
     assert names(machine) == ["Root", "Stand"]
 
 
+class Chain(st.State[Any]):
+    """Step ``n`` of a chain of ``LENGTH``, each entering the next: it ends, without looping."""
+
+    n = 0
+
+    def transition(self) -> st.Transition | None:
+        return st.sibling(CHAIN[self.n + 1]) if self.n + 1 < len(CHAIN) else None
+
+
+CHAIN = [type(f"Step{n}", (Chain,), {"n": n}) for n in range(12)]
+
+
+def test_a_chain_longer_than_the_bound_is_not_called_a_cycle() -> None:
+    machine = st.StateMachine(CHAIN[0], name="Long", max_transitions=10)
+    with pytest.raises(st.TransitionLoopError) as caught:
+        machine.process_state_transitions()
+    error = caught.value
+    assert (error.repeating, error.changes) == (False, 10)
+    assert error.cycle == tuple(f"Step{n}" for n in range(4, 12))  # the last 8 targets
+    said = "without settling; no state repeated; its last changes went to Step4 -> Step5 -> "
+    assert said in str(error)
+    assert "the repeating cycle" not in str(error)
+    longer = st.StateMachine(CHAIN[0], max_transitions=11)
+    longer.process_state_transitions()  # with room for the chain, it settles
+    assert type(longer.stack[-1]).__name__ == "Step11"
+
+
 def test_loop_detection_is_always_on_with_default_bound(owner: Recorder) -> None:
     owner.flags["crouch"] = True
     machine = st.StateMachine(Stand, owner)

@@ -31,12 +31,12 @@ from statetree.chart.saving import (
 )
 from statetree.chart.states import ChartState
 from statetree.chart.structure import compiled_structure
-from statetree.core.loops import KEPT_CHANGES, find_cycle
+from statetree.core.loops import KEPT_CHANGES, loop_error
 from statetree.core.machine import StateMachine
 from statetree.core.options import DEFAULT_MAX_TRANSITIONS
 from statetree.core.refs import Ref
 from statetree.core.trace import TraceLevel
-from statetree.errors import DecodeError, TransitionLoopError, UsageError, require_callable
+from statetree.errors import DecodeError, UsageError, require_callable
 from statetree.structure.model import Structure
 
 __all__ = ["ChartMachine", "EventListener"]
@@ -244,8 +244,8 @@ class ChartMachine:
         timer = runtime.due(end)
         while timer is not None:
             if len(fired) == self.machine.max_transitions:
-                cycle = find_cycle(fired[-KEPT_CHANGES:])
-                raise TransitionLoopError(self.machine.name, cycle, len(fired), timers=True)
+                kept = fired[-KEPT_CHANGES:]
+                raise loop_error(self.machine.name, kept, len(fired), timers=True)
             fired.append(timer.owner)
             runtime.expire()
             runtime.clock = timer.due

@@ -10,7 +10,7 @@ if TYPE_CHECKING:
     from statetree.core.machine import MachineCore
     from statetree.core.transition import Transition
 
-__all__ = ["KEPT_CHANGES", "LoopWatch", "find_cycle"]
+__all__ = ["KEPT_CHANGES", "LoopWatch", "loop_error"]
 
 KEPT_CHANGES = 64
 """How many of the last changes before the bound are kept to name the cycle."""
@@ -44,13 +44,16 @@ class LoopWatch:
             watch = cls(machine.max_transitions)
         watch.recent.append(chosen.target.__qualname__)
         if changes > watch.bound:
-            raise TransitionLoopError(machine.name, find_cycle(watch.recent), watch.bound)
+            raise loop_error(machine.name, watch.recent, watch.bound)
         return watch
 
 
-def find_cycle(targets: list[str]) -> list[str]:
-    """The shortest sequence that ``targets`` ends by repeating (its last few if none)."""
+def loop_error(
+    machine: str, targets: list[str], changes: int, *, timers: bool = False
+) -> TransitionLoopError:
+    """The ``TransitionLoopError`` of a loop whose last changes entered ``targets``: it
+    names the shortest sequence they end by repeating, or their last few if none repeats."""
     for period in range(1, len(targets) // 2 + 1):
         if targets[-period:] == targets[-2 * period : -period]:
-            return targets[-period:]
-    return targets[-8:]
+            return TransitionLoopError(machine, targets[-period:], changes, timers=timers)
+    return TransitionLoopError(machine, targets[-8:], changes, timers=timers, repeating=False)

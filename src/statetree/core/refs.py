@@ -154,6 +154,8 @@ def reading(what: str) -> Iterator[None]:
         yield
     except DecodeError:
         raise
+    except KeyError as error:
+        raise LoadError(f"the save holds a damaged {what}: it lacks {error.args[0]!r}") from None
     except (UsageError, LookupError, TypeError, ValueError, AttributeError, OverflowError) as error:
         raise LoadError(f"the save holds a damaged {what}: {error}") from None
 

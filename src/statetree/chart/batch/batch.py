@@ -23,7 +23,6 @@ from statetree.chart.batch.arrays import Indexes, NDArray, np, read_only
 from statetree.chart.batch.convert import agents_of, snapshot_of
 from statetree.chart.batch.derive import processing
 from statetree.chart.batch.entities import Entities, count_of, select, select_ordered
-from statetree.chart.batch.errors import BatchLoopError
 from statetree.chart.batch.inputs import Inputs, picks_of, refuse
 from statetree.chart.batch.levels import held, level_values, set_held
 from statetree.chart.batch.outcomes import apply_operation
@@ -594,13 +593,10 @@ class ChartBatch(Readings):
         failures = self._stepper.failures
         agents = sorted(failures)
         first = agents[0]
-        failure = failures[first]
-        raise BatchLoopError(
+        raise failures[first].error(
             f"{self.name}[{first + self.offset}]",
-            failure.cycle,
             self._table.bound,
             [agent + self.offset for agent in agents],
-            timers=failure.timers,
         )
 
 

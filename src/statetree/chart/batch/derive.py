@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
 from statetree.chart.actions import ActionCall, Handler
+from statetree.chart.batch.errors import Failure
 from statetree.chart.events import Event
 from statetree.chart.machine import ChartMachine
 from statetree.chart.placement import RunningTimer, Situation, place, place_timers, situation_of
@@ -62,7 +63,7 @@ class Outcome:
             timer name, delay).
         calls: the host calls made, in order, each with its *moment*: calls of agents
             at equal moments are made together (see :class:`_Moments`).
-        failure: the cycle, when the agent could not settle (it ends where it stopped).
+        failure: why the agent could not settle, if it could not (it ends where it stopped).
     """
 
     situation: Situation
@@ -70,7 +71,7 @@ class Outcome:
     kept: frozenset[tuple[str, str]]
     started: tuple[tuple[str, str, float], ...]
     calls: tuple[tuple[int, ActionCall], ...]
-    failure: tuple[str, ...] | None
+    failure: Failure | None
 
 
 def derive(layout: Layout, situation: Situation, operation: Operation, bound: int) -> Outcome:
@@ -81,11 +82,11 @@ def derive(layout: Layout, situation: Situation, operation: Operation, bound: in
     placeholders = _placeholders(layout, machine, situation)
     moments.machine = machine
     machine.machine.add_listener(moments.step)
-    failure: tuple[str, ...] | None = None
+    failure: Failure | None = None
     try:
         operation(machine)
     except TransitionLoopError as error:
-        failure = tuple(error.cycle)
+        failure = Failure.of(error)
     runtime = machine._runtime
     ending = situation_of(machine)
     levels = frozenset(machine.compiled.levels)

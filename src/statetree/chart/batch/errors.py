@@ -12,16 +12,29 @@ __all__ = ["BatchLoopError", "Failure"]
 
 @dataclass(frozen=True, slots=True)
 class Failure:
-    """Why one agent stopped, as its machine's ``TransitionLoopError`` would say.
+    """Why one agent stopped, as its machine's ``TransitionLoopError`` said it.
 
     Attributes:
         cycle: the states that kept repeating (for timers: whose timers kept firing).
         timers: its ``tick`` fired more timers than the bound, rather than one processing
             making more changes.
+        repeating: ``cycle`` repeats (else it is the last states of a chain).
     """
 
     cycle: tuple[str, ...]
     timers: bool = False
+    repeating: bool = True
+
+    @classmethod
+    def of(cls, error: TransitionLoopError) -> Failure:
+        """The failure ``error`` tells of."""
+        return cls(tuple(error.cycle), error.timers, error.repeating)
+
+    def error(self, machine: str, bound: int, entities: Sequence[int]) -> BatchLoopError:
+        """The error of the agents ``entities`` of a batch (``machine`` names the first)."""
+        return BatchLoopError(
+            machine, self.cycle, bound, entities, timers=self.timers, repeating=self.repeating
+        )
 
 
 class BatchLoopError(TransitionLoopError):
@@ -45,8 +58,9 @@ class BatchLoopError(TransitionLoopError):
         entities: Sequence[int],
         *,
         timers: bool = False,
+        repeating: bool = True,
     ) -> None:
-        super().__init__(machine, cycle, changes, timers=timers)
+        super().__init__(machine, cycle, changes, timers=timers, repeating=repeating)
         self.entities = tuple(entities)
         if len(self.entities) > 1:
             shown = ", ".join(map(str, self.entities[:10]))

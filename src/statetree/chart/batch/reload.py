@@ -17,7 +17,6 @@ from statetree.chart.batch.arrays import Indexes, np
 from statetree.chart.batch.buffers import Buffers
 from statetree.chart.batch.convert import agents_of, snapshot_of
 from statetree.chart.batch.derive import Operation, Outcome
-from statetree.chart.batch.errors import BatchLoopError
 from statetree.chart.batch.layout import Layout, timer_pairs
 from statetree.chart.batch.outcomes import outcomes_of, put
 from statetree.chart.batch.snapshot import BatchSnapshot
@@ -96,8 +95,8 @@ def _refuse(batch: ChartBatch, ids: Indexes, outcomes: list[Outcome], inverse: I
     agents = ids[np.isin(inverse, failed)] + batch.offset
     outcome = outcomes[int(inverse[np.searchsorted(ids, agents[0] - batch.offset)])]
     assert outcome.failure is not None
-    raise BatchLoopError(
-        f"{batch.name}[{int(agents[0])}]", outcome.failure, batch._table.bound, agents.tolist()
+    raise outcome.failure.error(
+        f"{batch.name}[{int(agents[0])}]", batch._table.bound, agents.tolist()
     )
 
 

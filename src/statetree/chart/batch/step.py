@@ -313,7 +313,7 @@ class Stepper:
         try:
             replay(machine, agent)
         except TransitionLoopError as error:
-            self.failures[agent] = Failure(tuple(error.cycle), error.timers)
+            self.failures[agent] = Failure.of(error)
         finally:
             self.continuing = None
         self.put_back(agent, machine)
@@ -347,8 +347,8 @@ class Stepper:
         count = int(buffers.status[NFAIL])
         for n, (agent, entry) in enumerate(buffers.fails[:count].tolist()):
             if entry >= 0:
-                cycle = self.table.failures[int(self.table.entries[entry, FAIL])]
-                self.failures.setdefault(agent, Failure(cycle))
+                failure = self.table.failures[int(self.table.entries[entry, FAIL])]
+                self.failures.setdefault(agent, failure)
             else:
                 self.failures.setdefault(agent, self._timer_loop(agent, replay, clocks_before))
             clock = float(buffers.fail_clock[n])
@@ -361,7 +361,7 @@ class Stepper:
         try:
             replay(machine, agent)
         except TransitionLoopError as error:
-            return Failure(tuple(error.cycle), error.timers)
+            return Failure.of(error)
         raise AssertionError("the agent's machine fired its timers without looping")
 
     def _undo(self, clocks_before: Floats | None) -> None:

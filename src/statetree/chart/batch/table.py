@@ -24,6 +24,7 @@ from weakref import WeakKeyDictionary
 from statetree.chart.actions import ActionCall
 from statetree.chart.batch.arrays import NDArray, np
 from statetree.chart.batch.derive import Outcome, derive, processing, row_sources
+from statetree.chart.batch.errors import Failure
 from statetree.chart.batch.layout import Layout
 from statetree.chart.compile import CompiledChart
 from statetree.chart.placement import Situation
@@ -77,7 +78,7 @@ class Table:
         call_keys: the host calls of every entry, listed by ``entries[e, CALLS]``: each a
             *call key*, a host call at a moment of a processing.
         keys: each call key as ``(moment, the action record handlers receive)``.
-        failures: the cycle of each failure.
+        failures: each failure, by number.
         eager: every entry reachable from a fresh agent is derived.
     """
 
@@ -99,7 +100,7 @@ class Table:
         self.listed = 0  # call keys in use
         self.keys: list[tuple[int, ActionCall]] = []
         self.key_ids: dict[tuple[int, int], int] = {}
-        self.failures: list[tuple[str, ...]] = []
+        self.failures: list[Failure] = []
         self._ranked = np.zeros(0, np.int64)
         self._entry_ids: dict[tuple[Any, ...], int] = {}
         history = (0,) * len(layout)
@@ -209,10 +210,10 @@ class Table:
             self.keys.append((moment, call))
         return found
 
-    def _failure(self, cycle: tuple[str, ...]) -> int:
-        if cycle not in self.failures:
-            self.failures.append(cycle)
-        return self.failures.index(cycle)
+    def _failure(self, failure: Failure) -> int:
+        if failure not in self.failures:
+            self.failures.append(failure)
+        return self.failures.index(failure)
 
     def _explore(self) -> bool:
         """Derive every entry reachable from a fresh agent; ``False`` (and stop) past

@@ -12,7 +12,7 @@ from statetree.chart.actions import ActionCall
 from statetree.chart.batch import vector
 from statetree.chart.batch.actions import BatchCall
 from statetree.chart.batch.batch import ChartBatch
-from statetree.chart.batch.errors import BatchLoopError
+from statetree.chart.batch.errors import BatchLoopError, Failure
 from statetree.chart.jax.engine import SETTLED, TIMERS, Agents, Frame
 from statetree.errors import UsageError
 
@@ -87,24 +87,18 @@ def loop_error(
         return None
     first = int(agents[0])
     code = int(failure[first])
-    cycle: tuple[str, ...] = ()
+    found = Failure((), timers=code == TIMERS)
     if code >= 0:
-        cycle = program.cycles[code]
+        found = program._failures[code]
     elif before is not None:
-        cycle = _timer_cycle(program, before, first, choices, dt)
-    return BatchLoopError(
-        f"{program.name}[{first}]",
-        cycle,
-        program.table.bound,
-        agents.tolist(),
-        timers=code == TIMERS,
-    )
+        found = _timer_failure(program, before, first, choices, dt) or found
+    return found.error(f"{program.name}[{first}]", program.table.bound, agents.tolist())
 
 
-def _timer_cycle(
+def _timer_failure(
     program: ChartProgram, before: Agents, agent: int, choices: ArrayLike | None, dt: float
-) -> tuple[str, ...]:
-    """The cycle of the agent's timers: its step replayed by a batch of it alone."""
+) -> Failure | None:
+    """Why the agent's timers looped: its step replayed by a batch of it alone."""
     one = jax.tree.map(lambda array: np.asarray(array)[..., agent : agent + 1], before)
     handlers = dict.fromkeys(program.compiled.host_actions, _ignore)
     batch = ChartBatch.restore(
@@ -116,8 +110,8 @@ def _timer_cycle(
     try:
         batch.frame(dt, program.events, [pick])
     except BatchLoopError as error:
-        return error.cycle
-    return ()
+        return Failure.of(error)
+    return None
 
 
 def _ignore(call: ActionCall | BatchCall) -> None:

@@ -90,7 +90,8 @@ class ChartProgram:
         """The host actions of the chart: row ``a`` of ``Frame.calls`` is ``actions[a]``."""
         inputs = [table.layout.input_of(event) for event in self.events]
         self.tables: Tables = build(table, inputs, self.actions)
-        self.cycles: tuple[tuple[str, ...], ...] = tuple(table.failures)
+        self._failures = tuple(table.failures)
+        self.cycles: tuple[tuple[str, ...], ...] = tuple(f.cycle for f in self._failures)
         """The cycle of each failure code of ``Frame.failure`` (codes from 0)."""
 
     # -- the chart ---------------------------------------------------------------------------

@@ -205,8 +205,7 @@ class Driver:
         first = min(loops, key=lambda loop: loop.entities[0])
         agents = sorted({agent + offset for loop in loops for agent in loop.entities})
         name = f"{self.setup.name}[{first.entities[0] + offset}]"
-        bound = self.setup.max_transitions
-        return BatchLoopError(name, first.cycle, bound, agents, timers=first.timers)
+        return first.failure.error(name, self.setup.max_transitions, agents)
 
     def undoing(self) -> Undo:
         """What :meth:`Undo.undo` puts back: every shard's part and the mail waiting (a

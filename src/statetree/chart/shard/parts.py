@@ -18,6 +18,7 @@ from numpy.typing import DTypeLike, NDArray
 from statetree.chart.batch import BatchCall, BatchHandler, BatchSnapshot, ChartBatch
 from statetree.chart.batch.arrays import Indexes
 from statetree.chart.batch.entities import count_of
+from statetree.chart.batch.errors import Failure
 from statetree.chart.compile import CompiledChart
 from statetree.chart.events import Event
 from statetree.chart.model import Chart
@@ -117,11 +118,10 @@ class ShardPart:
 
 @dataclass(frozen=True)
 class Loop:
-    """Agents of a shard that could not settle (global indexes): the first one's cycle."""
+    """Agents of a shard that could not settle (global indexes): why the first did not."""
 
     entities: tuple[int, ...]
-    cycle: tuple[str, ...]
-    timers: bool
+    failure: Failure
 
 
 @dataclass(frozen=True)

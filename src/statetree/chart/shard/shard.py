@@ -18,6 +18,7 @@ from numpy.typing import ArrayLike, NDArray
 from statetree.chart.batch import BatchCall, BatchHandler, BatchLoopError, ChartBatch
 from statetree.chart.batch.arrays import Bools, Indexes
 from statetree.chart.batch.entities import Entities
+from statetree.chart.batch.errors import Failure
 from statetree.chart.events import Event
 from statetree.chart.shard.parts import Columns, Loop, Mail, ShardHandler, ShardPart, ShardSetup
 from statetree.errors import UsageError
@@ -264,8 +265,7 @@ class Shard:
             return work(*args)
         except BatchLoopError as error:
             agents = np.asarray(error.entities, np.intp) - self._batch.offset
-            cycle, timers = error.cycle, error.timers
-            self.loops.append(Loop(tuple(self._members[agents].tolist()), cycle, timers))
+            self.loops.append(Loop(tuple(self._members[agents].tolist()), Failure.of(error)))
             return None
 
     def deliver(self, inbox: Sequence[Mail]) -> None:
