@@ -55,3 +55,29 @@ def test_a_device_is_written_in_place_never_replaced() -> None:
     replace_file(os.devnull, b"discarded")
 
     assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
+
+
+def test_the_new_file_keeps_the_old_ones_mode(tmp_path: Path) -> None:
+    target = tmp_path / "private.json"
+    target.write_bytes(b"old")
+    target.chmod(0o600)
+
+    replace_file(target, b"new")
+
+    assert (target.read_bytes(), stat.S_IMODE(target.stat().st_mode)) == (b"new", 0o600)
+
+
+def test_a_read_only_file_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
+    target = tmp_path / "schema.json"
+    target.write_bytes(b"kept")
+    target.chmod(0o444)
+
+    with pytest.raises(PermissionError) as refused:
+        replace_file(target, b"new")
+
+    assert (refused.value.strerror, refused.value.filename) == (
+        "the file is read-only",
+        str(target),
+    )
+    assert target.read_bytes() == b"kept"
+    assert [path.name for path in tmp_path.iterdir()] == ["schema.json"]

@@ -77,6 +77,8 @@ def read_save(path: str | os.PathLike[str]) -> Any:
         data = file.read()
     if not data.startswith(HEADER):
         first = data.partition(b"\n")[0]
+        if data and HEADER.startswith(data):  # cut short inside its own first line
+            raise LoadError(f"{path} is damaged: it ends inside its header")
         if first.startswith(b"statetree save ") and len(first) < 40:
             raise LoadError(
                 f"{path} is a save of another format ({first.decode(errors='replace')}); this "

@@ -132,7 +132,7 @@ def import_target_module(module: str) -> ModuleType:
         LoadError: the name is empty, the module is not found, or importing it raised;
             the message names the file and line that raised, when they are known.
     """
-    if not module.strip() or module.startswith("."):
+    if not module.strip() or (module.startswith(".") and not _is_path(module)):
         raise LoadError(
             f"{module!r} names no module: give a dotted module name (game.states), "
             "a .py file or a chart file"
@@ -242,8 +242,10 @@ def _not_a_machine(target: str, value: object, module: ModuleType) -> LoadError:
         return LoadError(f"{target!r} is a bitmask state; name its BitmaskDefinition{hint}")
     if isinstance(value, type):
         return LoadError(f"{target!r} is a class that does not derive from statetree.State")
-    kind = type(value).__name__
-    return LoadError(f"{target!r} is a {kind}, not a State subclass or a BitmaskDefinition")
+    return LoadError(
+        f"{target!r} is not a State subclass or a BitmaskDefinition (its type is "
+        f"{type(value).__name__})"
+    )
 
 
 def load_machines(target: str) -> tuple[Machine, ...]:

@@ -217,3 +217,30 @@ def test_a_send_from_a_reloads_exits_is_refused_when_the_timer_rows_change(backe
         batch.reload(_two_timers(False))
     assert batch.snapshot().to_bytes() == before
     assert batch.chart == _two_timers(True)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_agent_the_call_started_keeps_its_start_when_a_handler_raises(backend: str) -> None:
+    registry = DEFAULT_REGISTRY.with_actions(ActionType("host", (Param("tag", int),)))
+    chart = b.chart(
+        "S",
+        b.state(
+            "Top",
+            b.state("A", transitions=[b.on(b.input("Go"), "B")]),
+            b.state("B", enter=[b.action("host", tag=2)]),
+            enter=[b.action("host", tag=1)],
+        ),
+        registry=registry,
+    )
+    made: list[tuple[int, list[int]]] = []
+
+    def host(call: BatchCall) -> None:
+        if call.params["tag"] == 2:
+            raise Refused
+        made.append((int(call.params["tag"]), call.entities.tolist()))  # type: ignore[arg-type]
+
+    batch = ChartBatch(chart, 2, {"host": host}, backend=backend)
+    with pytest.raises(Refused):
+        batch.send(GO, [1])  # starts agent 1 (Top entered: tag 1), then Go enters B: raises
+    assert made == [(1, [1])]
+    assert (batch.active(0), batch.active(1)) == ((), ("Top", "Top.A"))  # as once started

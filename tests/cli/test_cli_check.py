@@ -243,3 +243,14 @@ def test_a_bitmask_state_that_can_never_be_active_is_a_warning(
         "[never-active]",
         "  0 errors, 1 warning",
     ]
+
+
+@pytest.mark.parametrize("spelled", ["./cli_samples.py", "../cli/cli_samples.py"])
+def test_a_py_file_may_be_named_relative_to_here(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, spelled: str
+) -> None:
+    monkeypatch.chdir(Path(__file__).parent)  # as a shell's completion spells it
+    assert run(capsys, "check", f"{spelled}:Good.Alive") == (
+        EXIT_OK,
+        "Good.Alive: 2 states, 1 transition\n  0 errors, 0 warnings\n",
+    )

@@ -116,3 +116,24 @@ def test_plot_draws_a_use_collapsed_or_expanded(capsys: pytest.CaptureFixture[st
     assert box in collapsed and box in expanded
     assert "ComboAttack1_Window" not in collapsed
     assert "ComboAttack1_Window" in expanded
+
+
+def test_run_takes_the_types_a_pattern_uses_as_check_does(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("lights.yaml").write_text(
+        "name: G\n"
+        "patterns:\n"
+        "  Blink:\n"
+        "    params: {light: string}\n"
+        "    enter: [{flash: {color: $light}}]\n"  # a host action used in a pattern only
+        "    transitions: [{on: {switch: Off}, to: Dark}]\n"  # and a host trigger
+        "root: {name: G, states: [{name: Red, use: Blink, with: {light: Red}}, {name: Dark}]}\n"
+    )
+    Path("steps.events").write_text("switch Off\n")
+    assert run(capsys, "check", "lights.yaml")[0] == EXIT_OK
+    status, out = run(capsys, "run", "lights.yaml", "--events", "steps.events")
+    assert status == EXIT_OK
+    assert "enter G.Red: flash(color='Red')" in out
+    assert out.splitlines()[-1] == "active: G, G.Dark"

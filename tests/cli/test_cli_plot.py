@@ -80,7 +80,8 @@ def test_a_module_with_one_machine_needs_no_state_name(
         ),
         (
             "cli_samples:helper",
-            "'cli_samples:helper' is a function, not a State subclass or a BitmaskDefinition",
+            "'cli_samples:helper' is not a State subclass or a BitmaskDefinition (its type is "
+            "function)",
         ),
         (
             "cli_samples:Good",

@@ -89,6 +89,14 @@ def test_a_save_of_another_format_says_which(tmp_path: Path) -> None:
         st.read_save(path)
 
 
+def test_a_save_cut_short_inside_its_header_is_damage(tmp_path: Path) -> None:
+    path = tmp_path / "slot1.save"
+    st.write_save(path, running_hero())
+    path.write_bytes(path.read_bytes()[:10])  # "statetree " of "statetree save 2"
+    with pytest.raises(st.LoadError, match=r"slot1\.save is damaged: it ends inside its header"):
+        st.read_save(path)
+
+
 def test_a_renamed_field_in_a_save_is_damage(tmp_path: Path) -> None:
     path = tmp_path / "slot1.save"
     st.write_save(path, running_hero())

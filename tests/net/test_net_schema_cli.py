@@ -79,7 +79,7 @@ def test_names_out_of_date_are_shown_but_pass(
     schema = tmp_path / "hero.schema.json"
     recorded = Codec.auto(HERO).schema()
     recorded["payloads"]["Hero.Dead"][0]["field"] = "respawn"  # renamed since: same bits
-    schema.write_text(json.dumps(recorded), encoding="utf-8")
+    schema.write_text("\ufeff" + json.dumps(recorded), encoding="utf-8")  # with a BOM
     status, out, _ = run(capsys, "net", "schema", HERO_ALIVE, "--check", str(schema))
     assert status == EXIT_OK
     assert "the wire format is unchanged (fingerprint" in out.splitlines()[0]
@@ -87,13 +87,18 @@ def test_names_out_of_date_are_shown_but_pass(
     assert '+        "field": "respawn_at",' in out
 
 
+SCHEMA_OF_WRONG_KINDS = json.dumps({**Codec.auto(HERO).schema(), "places": "garbage"})
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [
         (None, "cannot read the schema file"),
         ("{not json", "is not a schema file (not JSON:"),
-        ("[1, 2]", "is not a schema file (a JSON object with a fingerprint, as"),
-        ('{"header": "path"}', "is not a schema file (a JSON object with a fingerprint, as"),
+        ("[1, 2]", "is not a schema file (a JSON object with a format, a fingerprint and"),
+        ('{"header": "path"}', "is not a schema file (a JSON object with a format, a"),
+        ('{"fingerprint": "' + Codec.auto(HERO).fingerprint + '"}', "is not a schema file"),
+        (SCHEMA_OF_WRONG_KINDS, "is not a schema file (a JSON object with a format, a"),
         ("[" * 100_000 + "]" * 100_000, "is not a schema file (not JSON: it nests too deeply)"),
         ('{"fingerprint": 1%s}' % ("0" * 5000), "(not JSON: an integer of 5,001 characters"),
     ],
@@ -222,7 +227,8 @@ def test_a_name_the_terminal_cannot_encode_is_printed_escaped(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     schema = tmp_path / "hero.schema.json"
-    schema.write_text('{"fingerprint": "\\ud800"}', encoding="utf-8")  # a lone surrogate
+    lone = {**Codec.auto(HERO).schema(), "fingerprint": "\ud800"}  # a lone surrogate
+    schema.write_text(json.dumps(lone), encoding="utf-8")
     status, out, _ = run(capsys, "net", "schema", HERO_ALIVE, "--check", str(schema))
     assert status == EXIT_FAILED
     assert "fingerprint \\ud800 in the file" in out

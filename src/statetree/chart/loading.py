@@ -22,7 +22,7 @@ from statetree.chart.expand import Expanded, expand_document
 from statetree.chart.model import Chart
 from statetree.chart.parse import parse_document
 from statetree.chart.registry import DEFAULT_REGISTRY, Registry
-from statetree.chart.text import MAX_CHART_SIZE, check_text, decode
+from statetree.chart.text import MAX_CHART_SIZE, check_strings, check_text, decode
 from statetree.chart.validation import validate
 from statetree.errors import UsageError
 
@@ -84,7 +84,7 @@ def read_document(text: str, format: Format, file: str = "<text>") -> Document:
         UsageError: ``format`` is not a chart format.
     """
     read: Callable[[str, str], Document] = format_module(format).read
-    return read(check_text(text, file), file)
+    return check_strings(read(check_text(text, file), file))
 
 
 def read_head(path: str | Path, limit: int = MAX_CHART_SIZE) -> bytes:

@@ -12,9 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 
 from statetree.chart.actions import ActionCall, Handler
-from statetree.chart.loading import Format, loads, read_document
+from statetree.chart.loading import Format, loads, parse_chart, read_document
 from statetree.chart.model import Chart, triggers_of
-from statetree.chart.parse import parse_document
 from statetree.chart.registry import (
     DEFAULT_REGISTRY,
     ActionType,
@@ -104,6 +103,7 @@ def loads_stand_in(text: str, format: Format, *, file: str = "<text>") -> Chart:
     Raises:
         ChartError: the text is not a well-formed chart (everything built in is checked).
     """
-    # The types come from the chart as written; every problem, from the load that uses them.
-    written = parse_document(read_document(text, format, file), DEFAULT_REGISTRY)
+    # The types come from the chart as written, its patterns expanded (a type may be used
+    # only in a pattern); every problem, from the load that uses them.
+    written = parse_chart(read_document(text, format, file), DEFAULT_REGISTRY)
     return loads(text, format, stand_in_registry(written), file=file)

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import re
 
-from statetree.chart.document import syntax_error
+from statetree.chart.document import Document, syntax_error
 from statetree.chart.errors import ChartError
+from statetree.chart.model import DataPath
 
 __all__ = [
     "MAX_CHART_SIZE",
@@ -19,6 +20,7 @@ __all__ = [
     "MAX_NUMBER_LENGTH",
     "TOML_KEY_PART",
     "check_nesting",
+    "check_strings",
     "check_text",
     "decode",
     "line_of",
@@ -105,6 +107,39 @@ def check_text(text: str, file: str) -> str:
             "not allowed in a chart (control characters and lone surrogates are not text)",
         )
     return text.removeprefix("\ufeff")
+
+
+def check_strings(document: Document) -> Document:
+    """``document``, once no string of it holds what no chart text may: the escape of a
+    control character or of half a surrogate pair (``"\\u0000"`` in JSON, say).
+
+    Raises:
+        ChartError: a key or a value does, naming its line.
+    """
+    waiting: list[tuple[DataPath, object]] = [((), document.data)]
+    while waiting:
+        path, value = waiting.pop()
+        strings: tuple[object, ...] = (value,)
+        if isinstance(value, dict):
+            strings = tuple(value)
+            waiting += [((*path, key), item) for key, item in value.items()]
+        elif isinstance(value, list):
+            waiting += [((*path, index), item) for index, item in enumerate(value)]
+        for text in strings:
+            found = _CONTROL.search(text) if isinstance(text, str) else None
+            if found is not None:
+                line = next((document.lines[p] for p in _outward(path) if p in document.lines), 0)
+                raise syntax_error(
+                    document.file,
+                    line,
+                    f"the character U+{ord(found.group()):04X} in {text!r} is not allowed in a "
+                    "chart (control characters and lone surrogates are not text)",
+                )
+    return document
+
+
+def _outward(path: DataPath) -> list[DataPath]:
+    return [path[:end] for end in range(len(path), 0, -1)]
 
 
 def too_deep(file: str, line: int) -> ChartError:

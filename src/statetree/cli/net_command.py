@@ -110,13 +110,20 @@ def _check(path: Path, text: str, schema: dict[str, Any], target: str) -> int:
             f"{str(path)!r} is not a schema file (larger than {MAX_SCHEMA_SIZE:,} bytes)"
         )
     try:
-        recorded = parse_json(data.decode("utf-8"))
+        recorded = parse_json(data.decode("utf-8-sig"))  # as an editor may save it
     except ValueError as error:
         raise LoadError(f"{str(path)!r} is not a schema file (not JSON: {error})") from None
-    if not isinstance(recorded, dict) or "fingerprint" not in recorded:
+    # A schema has a format and a fingerprint, and each key it shares with the one the code
+    # writes holds the same kind of value (its other keys depend on the codec's kind).
+    shape = {key: type(value) for key, value in schema.items()}
+    if not (
+        isinstance(recorded, dict)
+        and {"format", "fingerprint"} <= set(recorded)
+        and all(type(value) is shape.get(key, type(value)) for key, value in recorded.items())
+    ):
         raise LoadError(
-            f"{str(path)!r} is not a schema file (a JSON object with a fingerprint, as "
-            "'statetree net schema TARGET -o FILE' writes)"
+            f"{str(path)!r} is not a schema file (a JSON object with a format, a fingerprint "
+            "and the wire layout, as 'statetree net schema TARGET -o FILE' writes)"
         )
     now = schema["fingerprint"]
     if recorded == schema:
