@@ -2,21 +2,30 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
+
 import pytest
 from chart_samples import CHARTS, GAME, Recorder
 
 from statetree.chart import (
     DEFAULT_REGISTRY,
+    ActionCall,
     ActionType,
     Chart,
     ChartError,
     ChartMachine,
     Event,
     HandlerError,
+    Param,
     Policy,
     StateDef,
+    TriggerType,
+    from_data,
     loads,
 )
+from statetree.chart.reload import Reloaded
+from statetree.errors import SaveError, UsageError
 
 TEXT = (CHARTS / "combo_attack.yaml").read_text()
 A = "Character.Alive.ComboAttack"
@@ -122,3 +131,110 @@ def test_reloading_a_chart_with_new_triggers_keeps_levels_held() -> None:
     assert machine.active == ("Top", "Top.Run")
     machine.reload(loads(two, "yaml", DEFAULT_REGISTRY))
     assert machine.active == ("Top", "Top.Duck")
+
+
+SOUND = DEFAULT_REGISTRY.with_actions(ActionType("sound", (Param("name"),)))
+
+
+def door(creak: str, *, extra: str = "") -> Chart:
+    """A door whose Closed state makes sounds on entering (``creak``) and leaving."""
+    closed = {
+        "name": "Closed",
+        "enter": [{"sound": {"name": creak}}, {"start_timer": {"name": "T", "delay": 2}}],
+        "exit": [{"sound": {"name": "latch"}}],
+        "transitions": [{"on": {"input": "Use"}, "to": "Open"}],
+    }
+    opened = {"name": "Open", "enter": [{"sound": {"name": extra}}] if extra else []}
+    return from_data({"name": "Door", "root": {"name": "Door", "states": [closed, opened]}}, SOUND)
+
+
+def test_a_handler_driving_the_machine_from_a_reloads_exits_is_refused_and_undone() -> None:
+    refused: list[str] = []
+    heard: list[object] = []
+
+    def sound(call: ActionCall) -> None:
+        heard.append(call.params["name"])
+        if call.params["name"] == "latch" and not refused:  # the engine answers at once
+            for attempt in (
+                lambda: machine.send(Event("event", "Latched")),
+                lambda: machine.tick(1.0),
+                lambda: machine.restore(saved),
+                lambda: copy.deepcopy(machine),
+            ):
+                try:
+                    attempt()
+                except (UsageError, SaveError) as error:
+                    refused.append(type(error).__name__ + ": " + str(error).split(":")[0])
+            raise RuntimeError("the audio engine gave up")
+
+    machine = ChartMachine(door("creak"), {"sound": sound})
+    machine.add_event_listener(heard.append)
+    machine.tick(0.5)
+    saved = machine.snapshot()
+    with pytest.raises(RuntimeError, match="gave up"):
+        machine.reload(door("creak2"))  # Closed's enter changed: it exits, latch sounds
+    assert refused == [
+        "UsageError: send(event Latched) called while chart 'Door' exits states for a reload, "
+        "outside any processing",
+        "UsageError: tick() called while chart 'Door' processes",
+        "UsageError: restore() called while chart 'Door' processes",
+        "SaveError: cannot save chart machine 'Door' while it processes (from one of its "
+        "handlers or listeners)",
+    ]
+    assert heard == ["creak", "latch"]  # no listener told of an event never processed
+    assert machine.chart == door("creak") and machine.snapshot() == saved  # all undone
+    machine.send(Event("input", "Use"))  # latch sounds again, quietly this time
+    assert machine.active == ("Door", "Door.Open") and heard[-1] == "latch"
+
+
+def test_a_handler_raising_in_the_reloads_processing_puts_the_machine_back() -> None:
+    def sound(call: ActionCall) -> None:
+        if call.params["name"] == "bang":
+            raise RuntimeError("no speaker")
+
+    machine = ChartMachine(door("creak"), {"sound": sound})
+    machine.send(Event("input", "Use"))
+    machine.tick(0.25)
+    saved = machine.snapshot()
+    with pytest.raises(RuntimeError, match="no speaker"):
+        machine.reload(door("creak", extra="bang"))  # Open's enter changed: entered again
+    assert machine.chart == door("creak") and machine.snapshot() == saved
+    assert machine.reload(door("creak", extra="thud")).entered == ("Door.Open",)
+
+
+def test_a_listener_of_the_event_processed_is_inside_the_processing() -> None:
+    machine = ChartMachine(door("creak"), {"sound": lambda call: None})
+    refused: list[str] = []
+
+    def listener(event: Event) -> None:
+        for call in (lambda: machine.reload(door("creak2")), lambda: machine.tick(1.0)):
+            try:
+                call()
+            except UsageError as error:
+                refused.append(str(error))
+
+    machine.start()
+    machine.add_event_listener(listener)
+    machine.tick(2.5)  # timer T fires: its listener sees it latched
+    machine.send(Event("input", "Use"))
+    assert (
+        refused
+        == [
+            "reload() called while chart 'Door' processes",
+            "tick() called while chart 'Door' processes",
+        ]
+        * 2
+    )
+    assert machine.active == ("Door", "Door.Open") and machine.clock == 2.5
+
+
+def test_a_level_of_a_kind_the_new_registry_drops_is_released_by_the_reload() -> None:
+    pad = DEFAULT_REGISTRY.with_triggers(TriggerType("pad", level=True))
+    rule = "  name: Top\n  policy: priority\n  states:\n    - {name: Run, pre: {%s: Right}}\n"
+    text = "name: Hero\nroot:\n" + rule + "    - {name: Stand}\n"
+    machine = ChartMachine(loads(text % "pad", "yaml", pad))
+    machine.hold(Event("pad", "Right"))
+    report = machine.reload(loads(text % "held", "yaml"))  # no pad triggers any more
+    assert report == Reloaded(("Top",), ("Top.Run",), ("Top.Stand",))  # Run left at once
+    assert machine.snapshot().held == ()
+    assert pickle.loads(pickle.dumps(machine)).active == ("Top", "Top.Stand")

@@ -206,10 +206,7 @@ def test_restore_refuses_another_chart_and_a_machine_changing_states() -> None:
     machine.send(ALERT)  # alarm, from the processing
     eyes = GUARD["root"]["states"][1:]  # type: ignore[index]
     machine.reload(from_data({**GUARD, "root": {**GUARD["root"], "states": eyes}}, GAME))
-    assert refused == [
-        "restore() called while chart 'Guard' processes",
-        "restore() called while chart 'Guard' changes states; restore after the call returns",
-    ]
+    assert refused == ["restore() called while chart 'Guard' processes"] * 2
     assert machine.active == ("Guard", "Guard.Eyes", "Guard.Eyes.Scanning")  # sigh: on reload
     fresh.restore(snapshot)
     assert fresh.active == alerted().brain.active

@@ -244,3 +244,17 @@ def test_a_broken_pattern_file_is_reported_once_and_the_chart_runs_on(tmp_path: 
     report = session.reload(fixed)
     assert report.exited == ("Top.Lit",) and report.entered == ("Top.Lit",)
     assert str(session.machine.chart.root.states[0].enter[0]) == "raise(name='DimRed')"
+
+
+def test_a_save_importing_a_file_not_written_yet_loads_once_it_is(tmp_path: Path) -> None:
+    folder = Folder(tmp_path)
+    chart = folder.save("red.yaml", "name: Red\nroot: {name: Top}\n")
+    watcher = ChartWatcher(chart, mtime=folder.mtime)
+    folder.save("red.yaml", USER.format(name="Red", colour="Red"))  # lib/looks.yaml: not yet
+    with pytest.raises(ChartError, match=r"cannot import 'lib/looks\.yaml'"):
+        watcher.poll()
+    assert watcher.poll() is None  # reported once
+    library = folder.save("lib/looks.yaml", LIBRARY)  # the designer saves the library next
+    loaded = watcher.poll()
+    assert loaded is not None and str(loaded.root.states[0].enter[0]) == "raise(name='Red')"
+    assert watcher.files == (chart, library)

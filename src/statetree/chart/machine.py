@@ -19,9 +19,18 @@ from statetree.chart.compile import CompiledChart, compile_chart
 from statetree.chart.events import Event, ScriptStep, time_step
 from statetree.chart.machine_snapshot import MachineSnapshot, restore_into, snapshot_of
 from statetree.chart.model import Chart
+from statetree.chart.placement import (
+    RunningTimer,
+    Situation,
+    place,
+    place_timers,
+    running_timers,
+    situation_of,
+    vacate,
+)
 from statetree.chart.registry import EVENT, RAISE
 from statetree.chart.rehearse import rehearse_reload
-from statetree.chart.reload import Reloaded, reload_machine
+from statetree.chart.reload import Reloaded, reload_machine, take_chart
 from statetree.chart.runtime import ActionListener, ChartRuntime, bind_handlers
 from statetree.chart.saving import (
     blank_machine,
@@ -167,6 +176,11 @@ class ChartMachine:
         if self._runtime.processing:
             self._latch(event)
             return
+        if self.machine._busy:  # a handler of a reload's exits: no processing to latch into
+            raise UsageError(
+                f"send({event}) called while chart {self.chart.name!r} exits states for a "
+                "reload, outside any processing: send it after the reload returns"
+            )
         # The common case needs no start() (the stack itself: compiled, a C field).
         if self._deferred or not self.machine._stack:
             self.start()
@@ -407,7 +421,9 @@ class ChartMachine:
 
         A reload that fails changes nothing: the new chart is checked, then the whole
         reload is rehearsed on a copy of the machine (host actions not performed), and only
-        if that copy settles does the machine itself reload.
+        if that copy settles does the machine itself reload. Should a handler raise during
+        the reload itself, the machine is put back as it was, running nothing, and the
+        error propagates.
 
         Raises:
             ChartError: ``chart`` is invalid; nothing changed.
@@ -419,12 +435,39 @@ class ChartMachine:
         compiled = chart if isinstance(chart, CompiledChart) else compile_chart(chart)
         handlers = bind_handlers(compiled, self._handlers)
         rehearse_reload(self.machine, compiled)
-        report = reload_machine(self.machine, self._runtime, compiled, handlers)
-        self._runtime.calls = owned_calls(compiled.calls, self._owner)
+        runtime = self._runtime
+        placed = (situation_of(self), running_timers(self), runtime.clock)
+        before = (self._compiled, runtime.handlers, runtime.calls, placed)
+        try:
+            report = reload_machine(self.machine, runtime, compiled, handlers)
+            runtime.calls = owned_calls(compiled.calls, self._owner)
+            self._compiled = compiled
+            self._process(None)
+        except BaseException:
+            self._put_back(*before)
+            raise
+        active = self.active
+        kept = tuple(path for path in report.kept if path in active)
+        gone = tuple(path for path in report.kept if path not in active)  # left in processing
+        entered = tuple(path for path in active if path not in kept)
+        return Reloaded(kept, (*report.exited, *gone), entered)
+
+    def _put_back(
+        self,
+        compiled: CompiledChart,
+        handlers: list[Handler],
+        calls: tuple[ActionCall, ...],
+        placed: tuple[Situation, tuple[RunningTimer, ...], float],
+    ) -> None:
+        """Undo a reload that raised part way: the old chart, and the machine as it was."""
+        situation, timers, clock = placed
+        vacate(self)
+        take_chart(self.machine, self._runtime, compiled, handlers)
+        self._runtime.calls = calls
         self._compiled = compiled
-        self._process(None)
-        entered = tuple(path for path in self.active if path not in report.kept)
-        return Reloaded(report.kept, report.exited, entered)
+        place(self, situation)
+        place_timers(self, timers)
+        self._runtime.clock = clock
 
     # -- processing ------------------------------------------------------------------------
 
@@ -443,16 +486,17 @@ class ChartMachine:
         """One processing: a new base serial, ``event`` latched, transitions settled."""
         runtime = self._runtime
         runtime.base = runtime.serial
-        if event is not None:
-            self._latch(event)
-        runtime.processing = True
+        runtime.processing = True  # its event's listeners run inside the processing
         try:
+            if event is not None:
+                self._latch(event)
             self.machine.process_state_transitions()
         finally:
             runtime.processing = False
 
     def _not_processing(self, call: str) -> None:
-        if self._runtime.processing:
+        # Busy outside a processing: a hook of a reload's exits (a handler, a listener).
+        if self._runtime.processing or self.machine._busy:
             raise UsageError(f"{call}() called while chart {self.chart.name!r} processes")
 
     def state(self, path: str) -> ChartState | None:
@@ -482,8 +526,8 @@ class ChartMachine:
         Raises:
             DecodeError: the snapshot is of another chart, or names a configuration the
                 chart does not allow; the machine did not change.
-            UsageError: the machine is processing or changing states, or ``snapshot`` is no
-                snapshot.
+            UsageError: the machine is processing (a reload's exits included), or
+                ``snapshot`` is no snapshot.
         """
         if not isinstance(snapshot, MachineSnapshot):
             hint = (
@@ -495,11 +539,6 @@ class ChartMachine:
                 f"restore() takes a MachineSnapshot, got {type(snapshot).__name__}{hint}"
             )
         self._not_processing("restore")
-        if self.machine._busy:  # a handler of a reload's exits, say: states are moving
-            raise UsageError(
-                f"restore() called while chart {self.chart.name!r} changes states; restore "
-                "after the call returns"
-            )
         expected = chart_fingerprint(self._compiled)
         if snapshot.chart != expected:
             raise DecodeError(

@@ -21,7 +21,7 @@ from statetree.chart.states import ChartState
 from statetree.core.machine import StateMachine
 from statetree.core.transition import SIBLING, Transition
 
-__all__ = ["Reloaded", "reload_machine"]
+__all__ = ["Reloaded", "reload_machine", "take_chart"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +109,17 @@ def reload_machine(
     return Reloaded(kept_paths, tuple(path for path in before if path not in kept_paths))
 
 
+def take_chart(
+    machine: StateMachine[ChartRuntime],
+    runtime: ChartRuntime,
+    chart: CompiledChart,
+    handlers: list[Handler],
+) -> None:
+    """Make a machine with no state active (vacated) run ``chart`` (a reload undone)."""
+    _switch(runtime, chart, handlers, [0] * len(chart.classes))
+    _restart_with(machine, chart.root)
+
+
 def _switch(
     runtime: ChartRuntime, new: CompiledChart, handlers: list[Handler], history: list[int]
 ) -> None:
@@ -119,6 +130,8 @@ def _switch(
     runtime.history = history
     runtime.live = [None] * len(new.classes)
     runtime.latched = [0] * len(new.edges)
+    # A level of a kind the new chart's registry has no more could never be released.
+    runtime.held = {event for event in runtime.held if event.kind in new.level_kinds}
     runtime.levels = [event in runtime.held for event in new.levels]
 
 

@@ -162,7 +162,7 @@ def machine_state(machine: ChartMachine) -> dict[str, Any]:
     """
     core = machine.machine
     label = f"chart machine {core.name!r}"
-    if machine._runtime.processing:
+    if machine._runtime.processing or core._busy:  # also a hook of a reload's exits
         raise SaveError(
             f"cannot save {label} while it processes (from one of its handlers or "
             "listeners): save between two calls"

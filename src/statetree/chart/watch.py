@@ -111,11 +111,16 @@ class ChartWatcher:
         except OSError as error:
             raise cannot_read(self.path, error) from None
         name = str(self.path)
-        text = decode(data, name)
-        if self.registry is None:
-            chart = loads_stand_in(text, self.format, file=name)
-        else:
-            chart = loads(text, self.format, self.registry, file=name)
+        try:
+            text = decode(data, name)
+            if self.registry is None:
+                chart = loads_stand_in(text, self.format, file=name)
+            else:
+                chart = loads(text, self.format, self.registry, file=name)
+        except ChartError:
+            # A file it names may be missing so far: watched, its arrival loads the chart.
+            self._watch(dict.fromkeys([*map(str, self._imports), *self._named(data)]))
+            raise
         self._watch(chart.origin.imported)
         return chart
 
@@ -165,6 +170,18 @@ class ChartWatcher:
             return tuple(expand_document(document, read_file).origin.imported)
         except ChartError:
             return ()
+
+    def _named(self, data: bytes) -> list[str]:
+        """The files the chart in ``data`` names in its ``imports``, found or not."""
+        name = str(self.path)
+        try:
+            found = read_document(decode(data, name), self.format, name).data
+        except ChartError:
+            return []
+        entries = found.get("imports") if isinstance(found, dict) else None
+        if not isinstance(entries, list):
+            return []
+        return [os.path.normpath(self.path.parent / e) for e in entries if isinstance(e, str)]
 
     def _watch(self, files: Iterable[str]) -> None:
         """Watch ``files`` besides the chart's, each as it is now."""

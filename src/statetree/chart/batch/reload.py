@@ -75,8 +75,10 @@ def reload_batch(batch: ChartBatch, compiled: CompiledChart) -> Reloaded:
     finally:
         stepper.undo_table = new
         stepper.buffers = Buffers(agents.due.shape[0], agents.order.shape[0])
-    for event in rising:  # levels of the new chart now; kept aside until sent-to agents replayed
-        del agents.extra[event]
+    kinds = compiled.level_kinds
+    for event in list(agents.extra):  # levels of the new chart now, or of no level kind
+        if event in rising or event.kind not in kinds:  # (kept until agents were replayed)
+            del agents.extra[event]
     return _report(batch, ids, inverse, reports, old.layout)
 
 
@@ -124,11 +126,13 @@ def _carried(
 
 
 def _fall(batch: ChartBatch, ids: Indexes, old: Table, new: Table) -> None:
-    """Levels of the old chart that the new one does not use stay held, aside."""
+    """Levels of the old chart that the new one does not use stay held, aside (those of
+    a kind that is still a level kind: another could never be released)."""
     agents = batch._agents
     bits = old.info[agents.situations[ids], LEVELS]
+    kinds = new.layout.compiled.level_kinds
     for n, event in enumerate(old.layout.levels):
-        if event not in new.layout.levels:
+        if event not in new.layout.levels and event.kind in kinds:
             flags = (bits >> n & 1).astype(np.bool_)
             if flags.any():
                 held = agents.extra.setdefault(event, np.zeros(agents.capacity, np.bool_))
