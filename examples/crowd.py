@@ -60,7 +60,8 @@ class Crowd:
         if shards:  # the animations live in the shards (0: none yet), read back at the end
             handlers = {"play_animation": play_in_shard}
             columns = {"animation": np.int8}
-            self.batch = ShardedBatch(CHART, agents, handlers, shards=shards, columns=columns)
+            with needs("shard"):  # Ray: only for shards
+                self.batch = ShardedBatch(CHART, agents, handlers, shards=shards, columns=columns)
         else:
             self.batch = ChartBatch(CHART, agents, {"play_animation": self.play_animation})
         self.random = np.random.default_rng(seed)

@@ -141,6 +141,20 @@ class Snapshot:
     kills: int
 
 
+def _bits(codec: net.Codec, machine: Any) -> int:
+    """The bits ``codec`` writes for ``machine`` now."""
+    writer = net.BitWriter()
+    codec.write(writer, machine)
+    return writer.size
+
+
+def _most_bits(codec: net.Codec) -> int:
+    """The most bits ``codec`` writes for one machine: its header and every payload field
+    of its states, as if all were active at once (a bound, never too small)."""
+    fields = codec.schema().get("payloads", {}).values()
+    return codec.header_bits + sum(field["bits"] for payload in fields for field in payload)
+
+
 class Snapshots:
     """Writes and reads the snapshots of worlds of one enemy chart and number of heroes
     (of any size of crowd: a snapshot says how many enemies it carries)."""
@@ -169,8 +183,12 @@ class Snapshots:
 
     def most_enemies(self, world: World) -> int:
         """The most enemies a snapshot of a world like ``world`` (its heroes, its match)
-        carries in one state message."""
+        carries in one state message, whatever states its heroes and match are in."""
         fixed = self._written(world).size - world.crowd.count * (self._width + 20)
+        machines = [(MATCH_CODEC, world.match.machine)]
+        machines += [(HERO_CODEC, hero.machine) for hero in world.heroes]
+        for codec, machine in machines:  # later states may carry bigger payloads than now
+            fixed += _most_bits(codec) - _bits(codec, machine)
         room = (net.MAX_STATE * 8 - fixed) // (self._width + 20)
         return int(min(room, (1 << COUNT_BITS) - 1))
 

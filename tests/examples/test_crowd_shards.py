@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import io
 import re
+import sys
 
 import crowd
 import pytest
@@ -31,3 +32,14 @@ def test_two_shards_play_the_crowd_as_one_process(ray_cluster: None) -> None:
 def test_a_shard_count_below_one_is_refused_by_the_library() -> None:
     with pytest.raises(UsageError, match="at least 1 shard, got -1"):
         crowd.main(["--agents", "10", "--shards", "-1"])
+
+
+def test_shards_without_ray_say_in_one_line_what_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # as where Ray is not installed
+    with pytest.raises(SystemExit) as ended:
+        crowd.main(["--agents", "10", "--shards", "2"])
+    assert str(ended.value).endswith(
+        "needs ray: pip install '.[shard]' in the statetree folder (the shard extra)"
+    )

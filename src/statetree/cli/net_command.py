@@ -211,8 +211,8 @@ COMMAND: Command = Command(
     add_arguments=_add_arguments,
     run=_run,
     examples=(
-        "statetree net schema game.net:HERO_CODEC -o hero.schema.json",
-        "statetree net schema game.net:HERO_CODEC --check hero.schema.json",
+        "statetree net schema examples/game/hero.py:HERO_CODEC -o hero.schema.json",
+        "statetree net schema examples/game/hero.py:HERO_CODEC --check hero.schema.json",
         "statetree net schema examples/net_character.py:CODEC",
     ),
 )
