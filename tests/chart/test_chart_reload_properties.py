@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from batch_strategies import batch_charts, edited_charts
 from budget import examples
 from chart_strategies import charts, steps
-from hypothesis import given, settings
+from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 
 import statetree as st_
 from statetree.chart import (
+    ActionCall,
     Chart,
     ChartError,
     ChartMachine,
@@ -125,3 +127,56 @@ def test_a_reload_that_would_loop_changes_nothing_and_says_where() -> None:
     assert machine.machine.chart.name == "Ok"
     machine.machine.send(Event("event", "E"))  # still runs the old chart
     assert machine.machine.active == ("Top", "Top.Idle")
+
+
+class Refused(Exception):
+    """What a host's handler raises, to abort a reload part way."""
+
+
+@settings(max_examples=examples(80), deadline=None)
+@given(st.data(), batch_charts(), st.lists(steps(), max_size=6), st.lists(steps(), max_size=6))
+def test_a_reload_a_handler_raises_in_leaves_the_machine_as_if_it_never_reloaded(
+    data: st.DataObject, old: Chart, before: list[ScriptStep], after: list[ScriptStep]
+) -> None:
+    new = data.draw(edited_charts(old), "new")
+    try:
+        compile_chart(new)
+    except ChartError:
+        assume(False)
+    failing = data.draw(st.integers(1, 6), "the handler call that raises")
+    calls = [0]  # counted once the reload begins; 0 before
+
+    def host(call: ActionCall) -> None:
+        if calls[0]:
+            calls[0] += 1
+            if calls[0] > failing:
+                raise Refused
+
+    reloaded = ChartMachine(old, {"host": host, "echo": host}, max_transitions=LIMIT)
+    untouched = ChartMachine(old, {"host": print, "echo": print}, max_transitions=LIMIT)
+    for step in before:
+        assert _played(reloaded, step) == _played(untouched, step)
+    saved = reloaded.snapshot()
+    calls[0] = 1
+    try:
+        reloaded.reload(new)
+    except Refused:
+        event("a handler raised in the reload")
+    except TransitionLoopError:
+        return
+    else:
+        return  # fewer calls than that: the reload completed
+    finally:
+        calls[0] = 0
+    assert reloaded.snapshot() == saved and reloaded.chart == old
+    for step in after:
+        assert _played(reloaded, step) == _played(untouched, step)
+    assert reloaded.snapshot() == untouched.snapshot()
+
+
+def _played(machine: ChartMachine, step: ScriptStep) -> str:
+    try:
+        machine.play(step)
+    except TransitionLoopError as error:
+        return f"loop: {error.cycle}"
+    return f"{machine.active} at {machine.clock}"
