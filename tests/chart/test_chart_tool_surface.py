@@ -22,6 +22,7 @@ from statetree.chart.placement import place, place_timers, running_timers, situa
 from statetree.chart.runtime import Timer
 from statetree.chart.states import ChartState
 from statetree.core.transition import CONCURRENT, Transition
+from statetree.errors import UsageError
 
 PLATFORMER: Registry = runpy.run_path(str(CHARTS.parent / "chart_platformer.py"))["REGISTRY"]
 
@@ -184,3 +185,12 @@ def _timers(machine: ChartMachine) -> list[tuple[str, str, float]]:
 
 def _quiet() -> dict[str, Any]:
     return dict.fromkeys(HOST_ACTIONS, lambda call: None)
+
+
+def test_state_tells_an_inactive_state_from_one_the_chart_lacks() -> None:
+    machine = Recorder(example("combo_attack.yaml")).machine
+    machine.start()
+    assert machine.state("Character.Dead") is None  # a state of the chart, not active
+    for path in ("Character.Alive.Idel", ["Character"]):  # a typo; not a path at all
+        with pytest.raises(UsageError, match=r"chart 'Combo' has no state .*; states: "):
+            machine.state(path)  # type: ignore[arg-type]

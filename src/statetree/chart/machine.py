@@ -403,11 +403,14 @@ class ChartMachine:
         Raises:
             UsageError: the chart has no state at ``path``.
         """
-        cls = self._compiled.by_path.get(path)
+        return self._runtime.live[self._class(path)._id] is not None
+
+    def _class(self, path: object) -> type[ChartState]:
+        cls = self._compiled.by_path.get(path) if isinstance(path, str) else None
         if cls is None:
             known = ", ".join(self._compiled.by_path)
             raise UsageError(f"chart {self.chart.name!r} has no state {path!r}; states: {known}")
-        return self._runtime.live[cls._id] is not None
+        return cls
 
     # -- changes ---------------------------------------------------------------------------
 
@@ -500,9 +503,12 @@ class ChartMachine:
             raise UsageError(f"{call}() called while chart {self.chart.name!r} processes")
 
     def state(self, path: str) -> ChartState | None:
-        """The active instance of the state at ``path``, or ``None``."""
-        cls = self._compiled.by_path.get(path)
-        return None if cls is None else self._runtime.live[cls._id]
+        """The active instance of the state at ``path``, or ``None`` while it is inactive.
+
+        Raises:
+            UsageError: the chart has no state at ``path`` (a typo is not an inactive state).
+        """
+        return self._runtime.live[self._class(path)._id]
 
     # -- snapshots and saves (see statetree.chart.saving) ----------------------------------
 
