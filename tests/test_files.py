@@ -81,3 +81,22 @@ def test_a_read_only_file_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
     )
     assert target.read_bytes() == b"kept"
     assert [path.name for path in tmp_path.iterdir()] == ["schema.json"]
+
+
+def test_the_new_data_of_a_private_file_is_never_readable_by_others(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "secrets.yaml"
+    target.write_bytes(b"old")
+    target.chmod(0o600)
+    modes: list[int] = []
+    synced = os.fsync
+
+    def fsync(handle: int) -> None:  # while the new data is on disk beside the file
+        modes.append(stat.S_IMODE(os.fstat(handle).st_mode))
+        synced(handle)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    replace_file(target, b"new")
+
+    assert modes == [0o600] and target.read_bytes() == b"new"

@@ -90,8 +90,13 @@ def stage_file(path: str | os.PathLike[str], data: bytes) -> Staged:
     # Unique to this thread: tempfile would make it so too, at a cost to every import.
     partial = os.path.join(folder, f".{name}.{os.getpid()}.{threading.get_ident()}.part")
     staged = Staged(partial, target, asked)
+    with contextlib.suppress(OSError):  # one left by a run that died
+        os.remove(partial)
     try:
-        with open(partial, "wb") as file:
+        # Only its owner reads the new data of a file that exists until it has that file's
+        # mode; a new file gets the usual one.
+        handle = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600 if old else 0o666)
+        with os.fdopen(handle, "wb") as file:
             file.write(data)
             file.flush()
             os.fsync(file.fileno())

@@ -8,8 +8,11 @@ from collections.abc import Callable
 import pytest
 
 from statetree.chart import (
+    DEFAULT_REGISTRY,
+    ActionType,
     ChartError,
     ChartMachine,
+    Param,
     dump_json,
     dump_yaml,
     from_data,
@@ -97,3 +100,15 @@ def test_a_chart_too_deep_for_a_file_is_refused_at_build_and_the_deepest_loads_b
     chart = deepest[1]
     for text, format in ((dump_yaml(chart), "yaml"), (dump_json(chart), "json")):
         assert loads(text, format) == chart
+
+
+def test_a_string_no_chart_file_may_hold_is_refused_built_or_given_as_data() -> None:
+    registry = DEFAULT_REGISTRY.with_actions(ActionType("say", (Param("text"),)))
+    said = {"name": "C", "root": {"name": "C", "enter": [{"say": {"text": "a\x00b"}}]}}
+    message = r"the character U\+0000 in 'a\\x00b' is not allowed in a chart"
+    with pytest.raises(ChartError, match=message):
+        from_data(said, registry)
+    with pytest.raises(ChartError, match=message):
+        b.chart("C", b.state("C", enter=[b.action("say", text="a\x00b")]), registry=registry)
+    fine = from_data({**said, "root": {"name": "C", "enter": [{"say": {"text": "ab"}}]}}, registry)
+    assert loads(dump_json(fine), "json", registry) == fine  # what exists always loads back

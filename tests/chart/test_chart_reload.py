@@ -238,3 +238,32 @@ def test_a_level_of_a_kind_the_new_registry_drops_is_released_by_the_reload() ->
     assert report == Reloaded(("Top",), ("Top.Run",), ("Top.Stand",))  # Run left at once
     assert machine.snapshot().held == ()
     assert pickle.loads(pickle.dumps(machine)).active == ("Top", "Top.Stand")
+
+
+def test_a_kept_state_the_reloads_processing_leaves_and_enters_again_was_not_kept() -> None:
+    def chart(spark: bool) -> Chart:
+        bounce = [
+            {"name": "A", "transitions": [{"on": {"event": "go"}, "to": "B"}]},
+            {
+                "name": "B",
+                "enter": [{"raise": {"name": "back"}}],
+                "transitions": [{"on": {"event": "back"}, "to": "A"}],
+            },
+        ]
+        still: list[dict[str, object]] = [{"name": "M"}]
+        if spark:  # holding X now leads M to N, which makes A leave and come back
+            still[0]["transitions"] = [{"on": {"held": "X"}, "to": "N"}]
+            still.append({"name": "N", "enter": [{"raise": {"name": "go"}}]})
+        regions = [{"name": "R1", "states": bounce}, {"name": "R2", "states": still}]
+        return from_data(
+            {"name": "C", "root": {"name": "C", "policy": "concurrent", "states": regions}}
+        )
+
+    machine = ChartMachine(chart(False))
+    machine.hold(Event("held", "X"))
+    a = machine.state("C.R1.A")
+    report = machine.reload(chart(True))
+    assert machine.active == ("C", "C.R1", "C.R1.A", "C.R2", "C.R2.N")
+    assert machine.state("C.R1.A") is not a  # A left for B and came back: a new A
+    # Both left in the reload's processing, in the order of the kept states.
+    assert report == Reloaded(("C", "C.R1", "C.R2"), ("C.R1.A", "C.R2.M"), ("C.R1.A", "C.R2.N"))

@@ -258,3 +258,21 @@ def test_a_save_importing_a_file_not_written_yet_loads_once_it_is(tmp_path: Path
     loaded = watcher.poll()
     assert loaded is not None and str(loaded.root.states[0].enter[0]) == "raise(name='Red')"
     assert watcher.files == (chart, library)
+
+
+def test_a_file_a_pattern_library_imports_loads_the_chart_once_written(tmp_path: Path) -> None:
+    folder = Folder(tmp_path)
+    chart = folder.save("red.yaml", "name: Red\nroot: {name: Top}\n")
+    watcher = ChartWatcher(chart, mtime=folder.mtime)
+    folder.save(
+        "lib/looks.yaml",
+        "imports: [base.yaml]\npatterns:\n  Glow:\n    params: {colour: string}\n"
+        "    states: [{name: Core, use: Flash, with: {colour: $colour}}]\n",
+    )
+    folder.save("red.yaml", USER.format(name="Red", colour="Red"))
+    with pytest.raises(ChartError, match=r"cannot import 'base\.yaml'"):
+        watcher.poll()  # lib/base.yaml, which the library imports, is not written yet
+    folder.save("lib/base.yaml", LIBRARY.replace("Glow", "Flash"))
+    loaded = watcher.poll()
+    assert loaded is not None
+    assert str(loaded.root.states[0].states[0].enter[0]) == "raise(name='Red')"

@@ -39,6 +39,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeAlias, TypeVar
 
+from statetree.chart.document import Document
 from statetree.chart.dump import state_data, to_data
 from statetree.chart.errors import ChartError, Problem
 from statetree.chart.loading import from_data
@@ -74,7 +75,7 @@ from statetree.chart.registry import (
     Registry,
 )
 from statetree.chart.template import is_reference
-from statetree.chart.text import MAX_DEPTH
+from statetree.chart.text import MAX_DEPTH, check_strings
 from statetree.chart.validation import validate
 
 __all__ = [
@@ -160,12 +161,14 @@ def chart(
         raise _refused(f"a chart's root must be a state (b.state(...)), got {root!r}")
     drafted = Chart(name, root, registry=registry, patterns=tuple(patterns), imports=tuple(imports))
     # A built chart must load back from its file, whose lists and mappings the loaders
-    # refuse past MAX_DEPTH (the check of the states first: writing them out recurses).
-    if _state_depth(root) > MAX_DEPTH or _nesting(to_data(drafted)) > MAX_DEPTH:
+    # refuse past MAX_DEPTH (the check of the states first: writing them out recurses),
+    # and whose strings hold no control character.
+    if _state_depth(root) > MAX_DEPTH or _nesting(data := to_data(drafted)) > MAX_DEPTH:
         raise _refused(
             f"the chart's states nest too deeply for a chart file: its lists and mappings "
             f"would nest more than {MAX_DEPTH} levels deep (a chart 30 states deep fits)"
         )
+    check_strings(Document(data, "<built chart>"))
     if not patterns and not imports and all(s.use is None for _, s, _ in drafted.walk()):
         return validate(drafted, registry)
     # Patterns are templates over the chart format: built ones are written as data and

@@ -29,7 +29,15 @@ from statetree.chart.model import (
 from statetree.chart.parse import FORMAT_VERSION
 from statetree.chart.registry import Param
 
-__all__ = ["dump_json", "dump_yaml", "fingerprint", "state_data", "to_data", "written_out"]
+__all__ = [
+    "dump_json",
+    "dump_yaml",
+    "fingerprint",
+    "fingerprint_of",
+    "state_data",
+    "to_data",
+    "written_out",
+]
 
 Data = dict[str, object]
 
@@ -146,12 +154,19 @@ def fingerprint(chart: Chart) -> str:
 
     Snapshots carry it, so that one is only restored on the chart it was taken of.
     """
-    text = json.dumps(to_data(written_out(chart)), sort_keys=True, separators=(",", ":"))
+    return fingerprint_of(to_data(written_out(chart)))
+
+
+def fingerprint_of(data: object) -> str:
+    """The fingerprint of the data of a chart written out (see :func:`written_out`)."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def written_out(chart: Chart) -> Chart:
     """``chart`` as if written without patterns: every use written out where it stands."""
+    if not chart.patterns and not chart.imports and all(s.use is None for _, s, _ in chart.walk()):
+        return chart  # written out already
     return dataclasses.replace(chart, root=_written_out(chart.root), patterns=(), imports=())
 
 

@@ -229,4 +229,4 @@ def from_data(
     Raises:
         ChartError: the data is not a chart, or the chart is invalid.
     """
-    return validate(parse_chart(Document(data, file), registry), registry)
+    return validate(parse_chart(check_strings(Document(data, file)), registry), registry)

@@ -168,7 +168,8 @@ class ChartMachine:
 
         Raises:
             UsageError: ``event`` is not an ``Event`` of two strings, or is of a level
-                trigger type (use ``hold`` / ``release``).
+                trigger type (use ``hold`` / ``release``), or the machine exits states for
+                a reload (called from a handler of those exits: send after the reload).
         """
         event = require_event(event, "send")
         if event.kind in self._compiled.level_kinds:
@@ -445,14 +446,20 @@ class ChartMachine:
             report = reload_machine(self.machine, runtime, compiled, handlers)
             runtime.calls = owned_calls(compiled.calls, self._owner)
             self._compiled = compiled
+            instances = [self.state(path) for path in report.kept]
             self._process(None)
         except BaseException:
             self._put_back(*before)
             raise
-        active = self.active
-        kept = tuple(path for path in report.kept if path in active)
-        gone = tuple(path for path in report.kept if path not in active)  # left in processing
-        entered = tuple(path for path in active if path not in kept)
+        # Kept: still the same instance. One the processing left (or left and entered again)
+        # was exited, after the reload's own exits.
+        kept = tuple(
+            path
+            for path, state in zip(report.kept, instances, strict=True)
+            if self.state(path) is state
+        )
+        gone = tuple(path for path in report.kept if path not in kept)
+        entered = tuple(path for path in self.active if path not in kept)
         return Reloaded(kept, (*report.exited, *gone), entered)
 
     def _put_back(
@@ -498,9 +505,13 @@ class ChartMachine:
             runtime.processing = False
 
     def _not_processing(self, call: str) -> None:
-        # Busy outside a processing: a hook of a reload's exits (a handler, a listener).
-        if self._runtime.processing or self.machine._busy:
+        if self._in_call():
             raise UsageError(f"{call}() called while chart {self.chart.name!r} processes")
+
+    def _in_call(self) -> bool:
+        """Whether the machine processes, or changes states outside a processing (the
+        exits of a reload): one of its handlers or listeners runs."""
+        return self._runtime.processing or bool(self.machine._busy)
 
     def state(self, path: str) -> ChartState | None:
         """The active instance of the state at ``path``, or ``None`` while it is inactive.

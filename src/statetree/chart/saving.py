@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Final, Protocol
 from weakref import WeakKeyDictionary, WeakValueDictionary
 
 from statetree.chart.compile import CompiledChart, compile_chart
-from statetree.chart.dump import fingerprint, to_data, written_out
+from statetree.chart.dump import fingerprint, fingerprint_of, to_data, written_out
 from statetree.chart.errors import ChartError
 from statetree.chart.loading import from_data
 from statetree.chart.machine_snapshot import MachineSnapshot, restore_into, snapshot_of
@@ -73,11 +73,6 @@ def chart_fingerprint(compiled: CompiledChart) -> str:
 # -- charts and registries ------------------------------------------------------------------
 
 
-def _saved_data(chart: Chart) -> dict[str, object]:
-    """The data a save holds for ``chart``: its own, unless it imports patterns from files."""
-    return to_data(written_out(chart) if chart.imports else chart)
-
-
 def reduce_registry(registry: Registry) -> tuple[Any, ...]:
     """How pickle saves ``registry``: its types."""
     triggers = tuple(registry.triggers.values())
@@ -92,7 +87,11 @@ def load_registry(triggers: tuple[TriggerType, ...], actions: tuple[ActionType, 
 def reduce_chart(chart: Chart) -> tuple[Any, ...]:
     """How pickle saves ``chart``: its data, its registry and its fingerprint."""
     registry = None if chart.registry is DEFAULT_REGISTRY else chart.registry
-    return (load_chart, (_saved_data(chart), registry, fingerprint(chart)))
+    written = written_out(chart)
+    data = to_data(written)
+    # Its own data (its patterns kept), unless it imports them from files: a save needs none.
+    saved = data if written is chart or chart.imports else to_data(chart)
+    return (load_chart, (saved, registry, fingerprint_of(data)))
 
 
 def load_chart(data: object, registry: Registry | None, saved: str) -> Chart:
@@ -162,7 +161,7 @@ def machine_state(machine: ChartMachine) -> dict[str, Any]:
     """
     core = machine.machine
     label = f"chart machine {core.name!r}"
-    if machine._runtime.processing or core._busy:  # also a hook of a reload's exits
+    if machine._in_call():
         raise SaveError(
             f"cannot save {label} while it processes (from one of its handlers or "
             "listeners): save between two calls"

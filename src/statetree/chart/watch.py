@@ -9,6 +9,7 @@ The file system calls are injectable, for tests.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import select
@@ -20,7 +21,9 @@ from typing import TextIO
 
 from statetree.chart.errors import ChartError
 from statetree.chart.expand import expand_document
+from statetree.chart.library import MAX_IMPORTED_FILES
 from statetree.chart.loading import (
+    Format,
     cannot_read,
     chart_format,
     loads,
@@ -172,16 +175,17 @@ class ChartWatcher:
             return ()
 
     def _named(self, data: bytes) -> list[str]:
-        """The files the chart in ``data`` names in its ``imports``, found or not."""
-        name = str(self.path)
-        try:
-            found = read_document(decode(data, name), self.format, name).data
-        except ChartError:
-            return []
-        entries = found.get("imports") if isinstance(found, dict) else None
-        if not isinstance(entries, list):
-            return []
-        return [os.path.normpath(self.path.parent / e) for e in entries if isinstance(e, str)]
+        """The files the chart in ``data`` imports, found or not, and those they import."""
+        found: dict[str, None] = {}
+        waiting = [(self.path, data)]
+        while waiting and len(found) < MAX_IMPORTED_FILES:
+            path, text = waiting.pop()
+            for name in _imports_named(path, text, self.format if path == self.path else None):
+                if name not in found:
+                    found[name] = None
+                    with contextlib.suppress(OSError):
+                        waiting.append((Path(name), self._read(Path(name))))
+        return list(found)
 
     def _watch(self, files: Iterable[str]) -> None:
         """Watch ``files`` besides the chart's, each as it is now."""
@@ -208,3 +212,15 @@ def input_lines(interval: float, stream: TextIO = sys.stdin) -> Iterator[str | N
         if not line:
             return
         yield line
+
+
+def _imports_named(path: Path, data: bytes, format: Format | None) -> list[str]:
+    """The files the chart file ``path`` of bytes ``data`` names in its ``imports``."""
+    try:
+        found = read_document(decode(data, str(path)), format or chart_format(path), str(path))
+    except ChartError:
+        return []
+    entries = found.data.get("imports") if isinstance(found.data, dict) else None
+    if not isinstance(entries, list):
+        return []
+    return [os.path.normpath(path.parent / e) for e in entries if isinstance(e, str)]

@@ -94,8 +94,15 @@ def set_machine_state(machine: MachineCore, saved: dict[str, Any]) -> None:
         extras.regions = {id(host): stacks for host, stacks in saved["regions"]}
         extras.saved = {id(state): values for state, values in saved["values"]}
         timers = saved["timers"]
+        if timers is not None and not all(
+            isinstance(s, State) and isinstance(time, float) for s, time in timers
+        ):
+            raise TypeError("its times in state are not pairs of a state and a time")
         extras.timers = None if timers is None else {id(s): time for s, time in timers}
-        extras.events = saved["events"]
+        events = saved["events"]
+        if not isinstance(events, list):
+            raise TypeError(f"its pending events are not a list: {events!r}")
+        extras.events = events
         extras.overrides = {target_of(cls): target_of(over) for cls, over in saved["overrides"]}
         bound = saved["max_transitions"]
         if isinstance(bound, bool) or not isinstance(bound, int) or bound < 1:

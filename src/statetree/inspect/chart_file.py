@@ -174,7 +174,8 @@ class ChartFile:
         dropped by ``discard()``), with the file's mode, through its link.
 
         Raises:
-            InspectError: the folder cannot be written; nothing changed.
+            InspectError: the folder cannot be written, or the file is read-only; nothing
+                changed.
         """
         try:
             return stage(self.path, text)
