@@ -84,14 +84,26 @@ def load_registry(triggers: tuple[TriggerType, ...], actions: tuple[ActionType, 
     return Registry.of(triggers, actions)
 
 
+_REDUCED: dict[int, tuple[Chart, tuple[Any, ...]]] = {}
+"""The last charts pickled, by identity: a game saves the same few charts again and again."""
+_KEPT_REDUCED: Final = 64
+
+
 def reduce_chart(chart: Chart) -> tuple[Any, ...]:
     """How pickle saves ``chart``: its data, its registry and its fingerprint."""
+    found = _REDUCED.get(id(chart))
+    if found is not None and found[0] is chart:
+        return found[1]
     registry = None if chart.registry is DEFAULT_REGISTRY else chart.registry
     written = written_out(chart)
     data = to_data(written)
     # Its own data (its patterns kept), unless it imports them from files: a save needs none.
     saved = data if written is chart or chart.imports else to_data(chart)
-    return (load_chart, (saved, registry, fingerprint_of(data)))
+    reduced = (load_chart, (saved, registry, fingerprint_of(data)))
+    if len(_REDUCED) >= _KEPT_REDUCED:
+        _REDUCED.clear()
+    _REDUCED[id(chart)] = (chart, reduced)
+    return reduced
 
 
 def load_chart(data: object, registry: Registry | None, saved: str) -> Chart:
