@@ -83,7 +83,7 @@ DAMAGE: list[tuple[Callable[[], Any], str, object, type[Exception], str]] = [
     (chart, "name", 7, st.LoadError, "damaged chart machine: its name is not a string: 7"),
     (chart, "snapshot", b"STMACHN1{", st.DecodeError, "a chart machine snapshot is JSON"),
     (batch, "chart", "x", st.LoadError, "its chart is not a compiled chart: 'x'"),
-    (batch, "backend", "cuda", st.LoadError, "its backend is neither numba nor numpy: 'cuda'"),
+    (batch, "backend", "cuda", st.LoadError, "its backend is not one of numba, numpy: 'cuda'"),
     (batch, "name", KeyError, st.LoadError, "the save holds a damaged chart batch"),
     (batch, "snapshot", b"STBATCH1", st.DecodeError, "batch snapshot"),
     (bitmask, "mask", 1 << 40, st.DecodeError, "is set but only"),

@@ -239,6 +239,14 @@ def test_missing_files_and_misplaced_options_are_usage_errors(
             "argument --dpi: needs a number above 0, got 0",
         ),
         (
+            ["plot", "cli_samples:Good.Alive", "-o", ""],
+            "argument -o/--output: needs a file name, got ''",
+        ),
+        (
+            ["net", "schema", "cli_samples:Good.Alive", "-o", ""],
+            "argument -o/--output: needs a file name, got ''",
+        ),
+        (
             ["plot", "cli_samples:Good.Alive", "--dpi", "x"],
             "argument --dpi: needs a number above 0; 'x' is not a number",
         ),
@@ -287,6 +295,23 @@ def test_several_chart_problems_are_one_line_each_sorted_by_line(
         f"statetree: error: {chart}:3 at root.states[1].enter[0].start_timer.delay: "
         "start_timer: 'delay' must be a number, got 'soon'",
     ]
+
+
+def test_an_oversized_events_script_is_named_as_one(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from statetree.chart.text import MAX_CHART_SIZE
+
+    events = tmp_path / "long.events"
+    events.write_text("input Attack\n" * (MAX_CHART_SIZE // 10))
+
+    status, out, err = run(capsys, "run", str(CHARTS / "basic_attack.yaml"), "-e", str(events))
+
+    assert (status, out) == (EXIT_FAILED, "")
+    assert err.endswith(
+        f"\nstatetree: error: {events}: the file is larger than {MAX_CHART_SIZE:,} bytes, the "
+        "limit of an events script\n"
+    )
 
 
 def command_raising(error: BaseException) -> Command:

@@ -96,3 +96,14 @@ def test_target_must_be_a_state_class(make: object) -> None:
     )
     with pytest.raises(st.TransitionTargetError):
         make(int)  # type: ignore[operator]
+
+
+@pytest.mark.parametrize("make", [st.sibling, st.inner, st.inner_entry])
+def test_an_instance_is_refused_after_its_class_transition_is_shared(make: object) -> None:
+    class Stand(st.State[None]):
+        pass
+
+    shared = make(Stand)  # type: ignore[operator]
+    with pytest.raises(st.TransitionTargetError, match=r"got <.*Stand> \(Stand\)"):
+        make(Stand())  # type: ignore[operator]
+    assert make(Stand) is shared  # the class's shared transition is kept

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 import statetree as st
 
 
@@ -97,4 +99,7 @@ def test_state_overrides() -> None:
     hero.remove_state_override(Attack)
     assert hero.get_state_override(Attack) is Attack
     hero.remove_state_override(Attack)  # removing twice is harmless
+    for machine in (hero, enemy):  # with overrides kept and without
+        with pytest.raises(st.TransitionTargetError, match=r"get_state_override\(\[<class"):
+            machine.get_state_override([Attack])  # type: ignore[arg-type]
     assert repr(hero) == "<StateMachine 'hero' [Fighter, HeroAttack]>"

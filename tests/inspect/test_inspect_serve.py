@@ -225,6 +225,12 @@ def test_the_command_serves_and_runs_a_simulation(capsys: pytest.CaptureFixture[
             "inspect_samples:Nothing",
             "inspect_samples has no attribute 'Nothing' (looking for 'Nothing')",
         ),
+        (
+            "os:getcwd",
+            "'os:getcwd' returned a str: name a simulation (an object with machines() and "
+            "tick(dt)), a function returning one, a machine, a list of machines or an "
+            "initial state class",
+        ),
     ],
 )
 def test_the_command_names_bad_targets(

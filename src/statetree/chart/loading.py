@@ -110,8 +110,9 @@ def read_head(path: str | Path, limit: int = MAX_CHART_SIZE) -> bytes:
         return file.read(limit + 1)
 
 
-def read_chart_file(path: str | Path) -> str:
-    """The text of the chart file at ``path``, as :func:`load` reads it (for editors).
+def read_chart_file(path: str | Path, what: str = "a chart") -> str:
+    """The text of the chart file at ``path``, as :func:`load` reads it (for editors; for
+    ``what`` other file, such as an events script, under the same limits).
 
     Raises:
         ChartError: the file cannot be read, is larger than ``MAX_CHART_SIZE`` bytes, or
@@ -121,7 +122,7 @@ def read_chart_file(path: str | Path) -> str:
         data = read_head(path)
     except OSError as error:
         raise cannot_read(path, error) from None
-    return decode(data, str(path))
+    return decode(data, str(path), what)
 
 
 def cannot_read(path: str | Path, error: OSError) -> ChartError:

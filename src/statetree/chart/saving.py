@@ -271,10 +271,13 @@ def batch_state(batch: _Batch, handlers: Mapping[str, Any], bound: int) -> dict[
     }
 
 
-def load_batch(cls: Any, snapshots: Any, saved: object, backends: tuple[str, ...]) -> Any:
+def load_batch(
+    cls: Any, snapshots: Any, saved: object, backends: tuple[tuple[str, ...], tuple[str, ...]]
+) -> Any:
     """The batch ``saved`` describes, built by ``cls.restore`` from its snapshot
-    (``snapshots.from_bytes``), stepped by its backend if it is among the ``backends`` that
-    run here, else by the first (they step alike).
+    (``snapshots.from_bytes``). ``backends`` are every backend's name and those that run
+    here: the batch is stepped by its own if it runs here, else by the first that does (they
+    step alike).
 
     Raises:
         LoadError: the data is not a batch's, or of a format this version cannot read.
@@ -287,13 +290,14 @@ def load_batch(cls: Any, snapshots: Any, saved: object, backends: tuple[str, ...
             raise TypeError(f"its chart is not a compiled chart: {compiled!r}")
         snapshot = snapshots.from_bytes(data["snapshot"])
         backend = data["backend"]
-        if backend not in ("numba", "numpy"):
-            raise ValueError(f"its backend is neither numba nor numpy: {backend!r}")
+        known, here = backends
+        if backend not in known:
+            raise ValueError(f"its backend is not one of {', '.join(known)}: {backend!r}")
         return cls.restore(
             snapshot,
             compiled,
             _handlers(data["handlers"]),
             name=data["name"],
             max_transitions=data["max_transitions"],
-            backend=backend if backend in backends else backends[0],
+            backend=backend if backend in here else here[0],
         )

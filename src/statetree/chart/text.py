@@ -54,8 +54,9 @@ def _column(text: str, position: int) -> int:
     return position - text.rfind("\n", 0, position)
 
 
-def decode(data: bytes, file: str) -> str:
-    """The text of a chart file's bytes: UTF-8, with or without a byte order mark.
+def decode(data: bytes, file: str, what: str = "a chart") -> str:
+    """The text of a chart file's bytes (or ``what`` other file's): UTF-8, with or without a
+    byte order mark.
 
     Raises:
         ChartError: there are more than :data:`MAX_CHART_SIZE` bytes, or they are not
@@ -63,7 +64,7 @@ def decode(data: bytes, file: str) -> str:
     """
     if len(data) > MAX_CHART_SIZE:
         raise syntax_error(
-            file, 0, f"the file is larger than {MAX_CHART_SIZE:,} bytes, the limit of a chart"
+            file, 0, f"the file is larger than {MAX_CHART_SIZE:,} bytes, the limit of {what}"
         )
     if data.startswith(_UTF16_BOMS):
         raise syntax_error(

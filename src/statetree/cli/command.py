@@ -13,6 +13,7 @@ import argparse
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 __all__ = [
     "EXIT_FAILED",
@@ -20,6 +21,7 @@ __all__ = [
     "EXIT_OK",
     "EXIT_USAGE",
     "Command",
+    "file_name",
     "positive_number",
 ]
 
@@ -72,3 +74,14 @@ def positive_number(text: str) -> float:
     if value <= 0:
         raise argparse.ArgumentTypeError(f"needs a number above 0, got {text}")
     return value
+
+
+def file_name(text: str) -> Path:
+    """An argument type: the name of a file to write (``-o hero.svg``).
+
+    Raises:
+        argparse.ArgumentTypeError: ``text`` is empty (which ``Path`` reads as ``.``).
+    """
+    if not text:
+        raise argparse.ArgumentTypeError("needs a file name, got ''")
+    return Path(text)

@@ -19,7 +19,7 @@ from statetree.bitmask import BitmaskDefinition
 from statetree.chart import chart_structure, compile_chart
 from statetree.chart.loading import chart_format, load, read_chart_file, read_head
 from statetree.chart.stand_in import loads_stand_in
-from statetree.cli.command import EXIT_FAILED, EXIT_OK, Command
+from statetree.cli.command import EXIT_FAILED, EXIT_OK, Command, file_name
 from statetree.cli.structures import (
     add_registry_argument,
     is_chart_file,
@@ -74,7 +74,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         help="for a state class or a chart: the header mode of the codec (default: auto)",
     )
     output = schema.add_mutually_exclusive_group()
-    output.add_argument("-o", "--output", type=Path, metavar="FILE", help="write it here")
+    output.add_argument("-o", "--output", type=file_name, metavar="FILE", help="write it here")
     output.add_argument(
         "--check",
         type=Path,

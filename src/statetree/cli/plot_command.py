@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
-from statetree.cli.command import EXIT_OK, Command, positive_number
+from statetree.cli.command import EXIT_OK, Command, file_name, positive_number
 from statetree.cli.structures import add_registry_argument, load_plottables
 from statetree.errors import UsageError
 from statetree.plot import (
@@ -34,7 +33,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "-o",
         "--output",
-        type=Path,
+        type=file_name,
         metavar="FILE",
         help="the file to write; its extension picks the format "
         f"({', '.join(EXTENSIONS)}). Without it, the plot goes to standard output",

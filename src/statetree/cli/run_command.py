@@ -93,7 +93,7 @@ def _run(args: argparse.Namespace) -> int:
     typed = events is None and sys.stdin.isatty()
     if events is not None:
         # Read as chart files are: size-limited, UTF-8 with or without a byte order mark.
-        text = read_chart_file(events).removeprefix("\ufeff")
+        text = read_chart_file(events, "an events script").removeprefix("\ufeff")
         session.play(read_script(text, str(events), chart.registry))
     elif not args.watch and not typed:
         session.play(read_script(sys.stdin.read(), "<stdin>", chart.registry))

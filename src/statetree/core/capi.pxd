@@ -1,4 +1,4 @@
-# For Cython only: three calls of CPython's C API that the compiled core makes on its
+# For Cython only: four calls of CPython's C API that the compiled core makes on its
 # per-frame path where Python code goes through the attribute machinery (each of its type
 # lookups reads the interpreter's state, a thread-local read in a shared libpython). They
 # read documented fields and call documented slots; nothing is patched. capi.py holds the
@@ -31,6 +31,23 @@ cdef extern from *:
         return value;
     }
 
+    /* target's attribute `name` when its own dictionary holds it (not inherited), else
+       None; None when target is not a class. */
+    static inline PyObject *statetree_cached(PyObject *target, PyObject *name) {
+        PyObject *value = NULL;
+        if (PyType_Check(target) && ((PyTypeObject *)target)->tp_dict != NULL) {
+            value = PyDict_GetItemWithError(((PyTypeObject *)target)->tp_dict, name);
+            if (value == NULL && PyErr_Occurred()) {
+                return NULL;
+            }
+        }
+        if (value == NULL) {
+            value = Py_None;
+        }
+        Py_INCREF(value);
+        return value;
+    }
+
     /* descriptor.__set__(instance, value), through the descriptor's own slot. */
     static inline int statetree_set_slot(PyObject *descriptor, PyObject *instance, PyObject *value) {
         descrsetfunc set = Py_TYPE(descriptor)->tp_descr_set;
@@ -42,5 +59,6 @@ cdef extern from *:
     }
     """
     object own "statetree_own" (object target, object name)
+    object cached "statetree_cached" (object target, object name)
     int set_slot "statetree_set_slot" (object descriptor, object instance, object value) except -1
     unsigned long thread_id "PyThread_get_thread_ident" ()

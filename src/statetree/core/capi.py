@@ -11,13 +11,19 @@ from __future__ import annotations
 from threading import get_ident as thread_id
 from typing import Any
 
-__all__ = ["own", "set_slot", "thread_id"]
+__all__ = ["cached", "own", "set_slot", "thread_id"]
 
 
 def own(target: object, name: str) -> Any:
     """``target``'s attribute ``name``, or ``None`` (compiled: read from the class's own
     dictionary when it holds it, as every ``State`` subclass holds its ``_st_`` fields)."""
     return getattr(target, name, None)
+
+
+def cached(target: object, name: str) -> Any:
+    """``target``'s attribute ``name`` when its own dictionary holds it (not inherited),
+    else ``None``; ``None`` when ``target`` is not a class."""
+    return vars(target).get(name) if isinstance(target, type) else None
 
 
 def set_slot(descriptor: Any, instance: object, value: object) -> None:

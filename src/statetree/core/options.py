@@ -257,7 +257,15 @@ class Options:
             self._extras.overrides.pop(cls, None)
 
     def get_state_override(self, cls: type[State[Any]]) -> type[State[Any]]:
-        """The class that overrides ``cls`` on this machine, or ``cls`` itself."""
+        """The class that overrides ``cls`` on this machine, or ``cls`` itself.
+
+        Raises:
+            TransitionTargetError: ``cls`` is not a class.
+        """
+        if not isinstance(cls, type):  # a class check costs less than a dict's hash error
+            raise TransitionTargetError(
+                f"get_state_override({cls!r}): the argument must be a State subclass"
+            )
         return self._extras.overrides.get(cls, cls) if self._extras else cls
 
     # -- one-shot events and time in state ---------------------------------------------------

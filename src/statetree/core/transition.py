@@ -135,9 +135,9 @@ class Transition:
 # Transitions without arguments are immutable, so one instance per (kind, target) serves
 # every call: returning them from transition() every frame allocates nothing. Each is kept on
 # its target class (``State._st_sibling``...), so it lives exactly as long as the class.
-# Compiled, the helpers read it from the class's dictionary (``capi.own``): a try there saves
-# the exception state on every call, and an attribute read makes two type lookups. As Python
-# a try is free until something raises, where a function is one more call.
+# Compiled, the helpers read it from the class's own dictionary (``capi.cached``): an
+# attribute read makes two type lookups. As Python, an attribute read finds an instance's
+# class's transition, or a base class's, so its target is checked.
 
 
 def _first(kind: TransitionKind, target: type[State[Any]]) -> Transition:
@@ -166,12 +166,10 @@ def sibling(target: type[State[Any]], /, *args: Any, **kwargs: Any) -> Transitio
     if args or kwargs:
         return Transition(SIBLING, target, args, kwargs)
     if COMPILED:
-        shared = capi.own(target, "_st_sibling")
+        shared = capi.cached(target, "_st_sibling")
         return shared if shared is not None else _first(SIBLING, target)
-    try:
-        return target._st_sibling or _first(SIBLING, target)
-    except AttributeError:
-        return _first(SIBLING, target)
+    shared = getattr(target, "_st_sibling", None)
+    return shared if shared is not None and shared.target is target else _first(SIBLING, target)
 
 
 def inner(target: type[State[Any]], /, *args: Any, **kwargs: Any) -> Transition:
@@ -186,12 +184,10 @@ def inner(target: type[State[Any]], /, *args: Any, **kwargs: Any) -> Transition:
     if args or kwargs:
         return Transition(INNER, target, args, kwargs)
     if COMPILED:
-        shared = capi.own(target, "_st_inner")
+        shared = capi.cached(target, "_st_inner")
         return shared if shared is not None else _first(INNER, target)
-    try:
-        return target._st_inner or _first(INNER, target)
-    except AttributeError:
-        return _first(INNER, target)
+    shared = getattr(target, "_st_inner", None)
+    return shared if shared is not None and shared.target is target else _first(INNER, target)
 
 
 def inner_entry(target: type[State[Any]], /, *args: Any, **kwargs: Any) -> Transition:
@@ -204,12 +200,10 @@ def inner_entry(target: type[State[Any]], /, *args: Any, **kwargs: Any) -> Trans
     if args or kwargs:
         return Transition(INNER_ENTRY, target, args, kwargs)
     if COMPILED:
-        shared = capi.own(target, "_st_inner_entry")
+        shared = capi.cached(target, "_st_inner_entry")
         return shared if shared is not None else _first(INNER_ENTRY, target)
-    try:
-        return target._st_inner_entry or _first(INNER_ENTRY, target)
-    except AttributeError:
-        return _first(INNER_ENTRY, target)
+    shared = getattr(target, "_st_inner_entry", None)
+    return shared if shared is not None and shared.target is target else _first(INNER_ENTRY, target)
 
 
 def concurrent(*roots: type[State[Any]]) -> Transition:

@@ -63,7 +63,9 @@ def as_simulation(value: object, name: str = "the target") -> Simulation:
         return Still([StateMachine(value, name=value.__qualname__)])
     # A function returning a simulation, or a simulation's class: called to make one.
     made = not isinstance(value, type) or isinstance(value, Simulation)
-    if callable(value) and made and not _is_machine(value):
+    called = False
+    if made and not _is_machine(value) and callable(value):
+        called = True
         try:
             value = value()
         except Exception as error:  # the user's factory failed
@@ -76,9 +78,9 @@ def as_simulation(value: object, name: str = "the target") -> Simulation:
         return Still(list(value))
     what = f"the class {value.__name__}" if isinstance(value, type) else f"a {type(value).__name__}"
     raise LoadError(
-        f"{name} is {what}: name a simulation (an object with machines() "
-        "and tick(dt)), a function returning one, a machine, a list of machines or an "
-        "initial state class"
+        f"{name} {'returned' if called else 'is'} {what}: name a simulation (an object with "
+        "machines() and tick(dt)), a function returning one, a machine, a list of machines "
+        "or an initial state class"
     )
 
 

@@ -29,7 +29,7 @@ from statetree.chart.batch.outcomes import apply_operation
 from statetree.chart.batch.reading import Readings
 from statetree.chart.batch.reload import reload_batch
 from statetree.chart.batch.snapshot import BatchSnapshot
-from statetree.chart.batch.step import Stepper, backend_names
+from statetree.chart.batch.step import BACKENDS, Stepper, backend_names
 from statetree.chart.batch.table import STARTED, Table, table_of
 from statetree.chart.compile import CompiledChart, compile_chart
 from statetree.chart.events import Event, time_step
@@ -80,7 +80,7 @@ def _backend(backend: str) -> str:
     names = backend_names()
     if backend == "auto":
         return names[0]
-    if backend not in ("numba", "numpy"):
+    if backend not in BACKENDS:
         raise UsageError(f"backend must be 'auto', 'numba' or 'numpy', got {backend!r}")
     if backend not in names:
         raise UsageError("backend 'numba' needs numba: pip install 'statetree[batch]'")
@@ -546,7 +546,7 @@ class ChartBatch(Readings):
         return (new_instance, (Ref(type(self)),), saved)
 
     def __setstate__(self, saved: dict[str, Any]) -> None:
-        loaded = load_batch(type(self), BatchSnapshot, saved, backend_names())
+        loaded = load_batch(type(self), BatchSnapshot, saved, (BACKENDS, backend_names()))
         vars(self).update(vars(loaded))
 
     # -- population ------------------------------------------------------------------------

@@ -40,7 +40,7 @@ from statetree.errors import TransitionLoopError, UsageError
 if TYPE_CHECKING:
     from statetree.chart.batch.agents import Agents
 
-__all__ = ["Replay", "Stepper", "backend_names"]
+__all__ = ["BACKENDS", "Replay", "Stepper", "backend_names"]
 
 Replay = Callable[[ChartMachine, int], object]
 """Redo a call on one agent's machine (the agent's index given)."""
@@ -51,9 +51,13 @@ Timing = tuple[Floats, int, int]
 the number of its first firing's processing."""
 
 
+BACKENDS = ("numba", "numpy")
+"""Every pass's name, the compiled first."""
+
+
 def backend_names() -> tuple[str, ...]:
     """The passes that can run here: ``numba`` (when installed), then ``numpy``."""
-    return ("numba", "numpy") if find_spec("numba") is not None else ("numpy",)
+    return BACKENDS if find_spec("numba") is not None else BACKENDS[1:]
 
 
 @dataclass(eq=False)
