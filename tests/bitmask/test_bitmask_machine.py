@@ -354,6 +354,22 @@ def test_requests_from_hooks_are_refused_and_leave_the_machine_usable() -> None:
     assert machine.try_activate("Other")
 
 
+def test_a_check_asked_by_explain_may_not_request_either() -> None:
+    class Sneaky(BitState[None]):
+        def can_activate(self) -> bool:
+            self.machine.try_activate("Other")
+            return True
+
+    rules = BitmaskDefinition.from_data(
+        {"Sneaky": {}, "Other": {}}, behaviours={"Sneaky": Sneaky}, name="Checks"
+    )
+    machine = BitmaskMachine(rules)
+    for ask in (machine.explain, machine.can_activate):
+        with pytest.raises(ReentrantRequestError, match=r"called from Sneaky.can_activate"):
+            ask("Sneaky")
+        assert machine.active_states == ()
+
+
 def test_states_know_their_machine_and_owner() -> None:
     log: Log = []
     machine = BitmaskMachine(RULES, log, name="P1")

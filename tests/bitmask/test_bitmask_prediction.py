@@ -190,6 +190,11 @@ def test_only_predictable_states_can_be_predicted() -> None:
         7, False, 1
     )
     assert serve_prediction(session.server, PredictionRequest(8, "Nope"), 1) == Verdict(8, False, 1)
+    mask = session.server.mask
+    for decoded in (["Aiming"], {"state": "Aiming"}, None, 3):  # what a packet may hold
+        request = PredictionRequest(9, decoded)  # type: ignore[arg-type]
+        assert serve_prediction(session.server, request, 1) == Verdict(9, False, 1)
+    assert session.server.mask == mask
 
 
 def test_a_prediction_the_client_already_knows_to_fail_is_not_sent() -> None:

@@ -157,6 +157,24 @@ def test_a_header_naming_no_configuration_names_the_agent_and_bit() -> None:
     assert batch.snapshot().to_bytes() == before
 
 
+def test_of_two_bad_agents_the_first_is_named() -> None:
+    names = "ABCDE"
+    states = [
+        {"name": n, "transitions": [{"on": {"input": "Next"}, "to": m}]}
+        for n, m in zip(names, names[1:] + names[0], strict=True)
+    ]
+    chart = from_data({"name": "Five", "root": {"name": "R", "states": states}})
+    wire = BatchCodec.auto(chart)
+    assert wire.bits == 3
+    writer = net.BitWriter()
+    for header in (0, 7, 0, 5):  # agents 1 and 3 name no configuration, 7 above 5
+        writer.write_uint(header, 3)
+    with pytest.raises(net.PacketError) as failure:
+        wire.decode(writer.to_bytes(), 4)
+    assert failure.value.machine == 1
+    assert str(failure.value).startswith("bad packet at bit 3, machine 1: ")
+
+
 def test_a_stream_for_another_count_or_chart_is_refused() -> None:
     batch, wire = legs(3)
     configurations = wire.decode(wire.encode(batch), 3)

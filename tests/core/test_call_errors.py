@@ -320,3 +320,16 @@ def test_machine_tools_refuse_what_they_cannot_take() -> None:
     assert machine.cause is st.Cause.TRANSITION
     with pytest.raises(st.UsageError, match=r"^format_step\(\) formats a Step"):
         st.format_step(42)  # type: ignore[arg-type]
+
+
+def test_a_name_that_is_not_a_string_is_refused() -> None:
+    with pytest.raises(st.UsageError, match=r"a machine's name must be a str, got 5"):
+        st.StateMachine(Root, Recorder(), name=5)  # type: ignore[arg-type]
+    machine = started("npc")
+    for change in (
+        lambda: setattr(machine, "name", ["x"]),
+        lambda: machine.set_debug_info(["x"], st.TraceLevel.BASIC),  # type: ignore[arg-type]
+    ):
+        with pytest.raises(st.UsageError, match=r"must be a str, got \['x'\]"):
+            change()
+    assert (machine.name, machine.trace_level) == ("npc", st.TraceLevel.NONE)

@@ -234,7 +234,8 @@ def test_init_raising_pushes_nothing() -> None:
 
 def test_a_state_is_made_by_its_own_init_new_or_metaclass_call() -> None:
     """A class's own ``__init__``, ``__new__`` or metaclass ``__call__`` runs once per
-    entry, before ``owner`` is set; a plain class's states are made all the same."""
+    entry, before ``owner`` is set (reading through it there is refused); a plain class's
+    states are made all the same."""
     made: list[str] = []
 
     class Counting(type):
@@ -244,7 +245,11 @@ def test_a_state_is_made_by_its_own_init_new_or_metaclass_call() -> None:
 
     class WithInit(st.State[str]):
         def __init__(self) -> None:
-            made.append(f"WithInit.init has_owner={hasattr(self, 'owner')}")
+            with pytest.raises(
+                st.UsageError, match="owner and machine are not set in its __init__, nor its stack"
+            ):
+                self.owner.upper()
+            made.append("WithInit.init")
 
         def transition(self) -> st.Transition | None:
             return st.sibling(WithNew)
@@ -268,12 +273,43 @@ def test_a_state_is_made_by_its_own_init_new_or_metaclass_call() -> None:
     machine = st.StateMachine(WithInit, "hero")
     machine.process_state_transitions()
     assert made == [
-        "WithInit.init has_owner=False",
+        "WithInit.init",
         "WithNew.new",
         "Called.call",
         "Plain.enter owner=hero",
     ]
     assert [type(state) for state in machine.stack] == [Plain]
+
+
+class Probe(st.State[None]):
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+        for name, query in QUERIES.items():
+            try:
+                query(self)
+            except st.UsageError as error:
+                self.seen.append(f"{name}: {error}")
+
+
+QUERIES: dict[str, Any] = {
+    "get_outer_state": lambda state: state.get_outer_state(Low),
+    "is_in_state": lambda state: state.is_in_state(Low),
+    "depth": lambda state: state.depth,
+    "cause": lambda state: state.cause,
+    "received": lambda state: state.received("jump"),
+    "get_state_override": lambda state: state.get_state_override(Low),
+    "set_state_value": lambda state: state.set_state_value(st.StateValue(0), 1),
+}
+
+
+def test_a_state_s_init_cannot_reach_its_machine() -> None:
+    """As the book's constructor: owner, machine and the stack come with on_enter."""
+    machine = st.StateMachine(Probe)
+    machine.process_state_transitions()
+    seen = machine.stack[0].seen
+    assert [line.split(":")[0] for line in seen] == list(QUERIES)
+    assert all("not set in its __init__" in line for line in seen[:-1])
+    assert "Probe, which is not on a state stack" in seen[-1]
 
 
 def test_update_before_processing_is_refused() -> None:

@@ -100,7 +100,7 @@ def test_the_copy_is_its_own_machine_with_its_own_owner(copier: Copier) -> None:
         assert state.owner is twin
         assert state.machine is twin.machine
     holder, found = twin.speed._holders[0]
-    assert holder is twin.machine.get_state(sm.Sprint)
+    assert holder() is twin.machine.get_state(sm.Sprint)
     assert found == 0.0
     twin.moving = False
     twin.frame(0.1)

@@ -7,6 +7,7 @@ import inspect
 import pickle
 import weakref
 from collections.abc import Callable
+from typing import ClassVar
 
 import pytest
 
@@ -136,3 +137,61 @@ def test_the_exported_helpers_are_the_core_functions(name: str) -> None:
 class Armed(st.State[None]):
     def on_enter(self, level: int = 0, power: int = 0) -> None:
         self.level = level + power
+
+
+class Registered(st.State[list[str]]):
+    """A game's base class keeping a registry, whose ``__init_subclass__`` forgets
+    ``super()``: its subclasses skip ``State.__init_subclass__``."""
+
+    names: ClassVar[list[str]] = []
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        Registered.names.append(cls.__name__)
+
+    def on_exit(self) -> None:
+        self.owner.append(f"exit {type(self).__name__}")
+
+
+class Outer(Registered):
+    def on_enter(self) -> None:
+        self.owner.append("enter Outer")
+
+    def update(self) -> None:
+        self.owner.append("update Outer")
+
+    def transition(self) -> st.Transition | None:
+        return st.inner_entry(Inner, "run")
+
+
+class Inner(Registered):
+    def on_enter(self, gait: str = "walk") -> None:
+        self.owner.append(f"enter Inner {gait}")
+
+
+@pytest.mark.parametrize("make", MAKERS[:3])
+def test_a_class_that_skipped_state_s_init_subclass_gets_its_own_transition(
+    make: Maker,
+) -> None:
+    class Skipping(Registered):
+        pass
+
+    assert make(Registered).target is Registered  # shared on the base first
+    assert make(Skipping).target is Skipping
+    assert make(Skipping) is make(Skipping)
+    assert make(Registered).target is Registered
+
+
+def test_a_class_that_skipped_state_s_init_subclass_runs_its_own_hooks() -> None:
+    log: list[str] = []
+    machine = st.StateMachine(Outer, log)
+    machine.process_state_transitions()
+    machine.update_states()
+    machine.stop()
+    assert Registered.names[:2] == ["Outer", "Inner"]
+    assert log == [
+        "enter Outer",
+        "enter Inner run",
+        "update Outer",
+        "exit Inner",
+        "exit Outer",
+    ]

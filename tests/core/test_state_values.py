@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+import weakref
 from dataclasses import dataclass, field
 
 import pytest
@@ -150,3 +152,69 @@ def test_set_initial_value_refused_while_a_state_holds_the_value() -> None:
     body.speed.set_initial_value(7.0)
     assert body.speed.value == 7.0
     assert repr(body.speed) == "StateValue(7.0)"
+
+
+def test_a_state_value_has_no_truth_value() -> None:
+    """A port of the C++ ``if (owner.mEnabled)`` must read ``.value``: testing the object
+    itself would always be true."""
+    enabled = st.StateValue(False)
+    with pytest.raises(st.StateValueError, match=r"StateValue\(False\) has no truth value"):
+        bool(enabled)
+    with pytest.raises(st.StateValueError):
+        assert not enabled
+    assert enabled.value is False
+
+
+SHARED = st.StateValue(1.0)  # a value many machines override, such as a time scale
+
+
+class SlowMotion(st.State[None]):
+    def on_enter(self) -> None:
+        self.set_state_value(SHARED, 0.25)
+
+
+class Pause(st.State[None]):
+    def on_enter(self) -> None:
+        self.set_state_value(SHARED, 0.0)
+
+
+def test_a_machine_dropped_without_stop_gives_its_values_back_when_freed() -> None:
+    """As the C++ library's state destructor does; and the shared value keeps no machine
+    alive."""
+    slow = st.StateMachine(SlowMotion)
+    slow.start()
+    pause = st.StateMachine(Pause)
+    pause.start()
+    assert SHARED.value == 0.0
+    slow_gone, pause_gone = weakref.ref(slow), weakref.ref(pause)
+    del pause
+    gc.collect()
+    assert (pause_gone(), SHARED.value) == (None, 0.25)
+    del slow
+    gc.collect()
+    assert (slow_gone(), SHARED.value) == (None, 1.0)
+    SHARED.set_initial_value(2.0)  # no state holds it any more
+    assert SHARED.value == 2.0
+    SHARED.set_initial_value(1.0)
+
+
+def test_a_dropped_machine_restores_what_it_found_whatever_came_after() -> None:
+    shared = st.StateValue("initial")
+
+    class First(st.State[None]):
+        def on_enter(self) -> None:
+            self.set_state_value(shared, "first")
+
+    class Second(st.State[None]):
+        def on_enter(self) -> None:
+            self.set_state_value(shared, "second")
+
+    first = st.StateMachine(First)
+    first.start()
+    second = st.StateMachine(Second)
+    second.start()
+    del first
+    gc.collect()
+    assert shared.value == "initial"  # what First found, as its destructor would restore
+    second.stop()
+    assert shared.value == "first"  # what Second found

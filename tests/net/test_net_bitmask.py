@@ -111,6 +111,47 @@ def test_rollback_drives_a_bitmask_machine_too() -> None:
     assert client.events[-2:] == ["-Aiming (from the network)", "+Punching (from the network)"]
 
 
+def test_rollback_hooks_tell_a_prediction_from_a_replay() -> None:
+    """The step passes no cause: hooks of a predicted frame get PREDICTED, those of a frame
+    replayed after a rollback get ROLLBACK, as chart and state hooks see PREDICTION and
+    RESIMULATION."""
+    client = Player("client")
+
+    def step(frame: int, state: str) -> None:
+        client.machine.try_activate(state)
+
+    rollback = Rollback(client.machine, CODEC, step, snapshot=lambda: 0, restore=lambda _: None)
+    rollback.advance("Alive")
+    rollback.advance("Aiming")
+    assert client.events == ["+Alive (predicted)", "+Aiming (predicted)"]
+    client.events.clear()
+    outcome = rollback.confirm(1, PLAYER_STATES.mask_of(["Alive"]), 1)  # other data: replay
+    assert outcome.resimulated == 1
+    assert client.events == ["-Aiming (from the network)", "+Aiming (rolled back)"]
+    client.machine.deactivate("Aiming")  # outside the rollback's calls: requested again
+    assert client.events[-1] == "-Aiming (requested)"
+
+
+def test_caused_by_gives_requests_without_a_cause_its_cause() -> None:
+    player = Player("local")
+    with player.machine.caused_by(BitCause.PREDICTED):
+        player.machine.try_activate("Alive")
+        player.machine.try_activate("Aiming", cause=BitCause.NETWORK)  # given: kept
+        with player.machine.caused_by(BitCause.ROLLBACK):
+            player.machine.deactivate("Aiming")
+        player.machine.try_activate("Aiming")
+    player.machine.deactivate("Aiming")
+    assert player.events == [
+        "+Alive (predicted)",
+        "+Aiming (from the network)",
+        "-Aiming (rolled back)",
+        "+Aiming (predicted)",
+        "-Aiming (requested)",
+    ]
+    with pytest.raises(UsageError, match="caused_by\\(\\) takes a BitCause, got 'x'"):
+        player.machine.caused_by("x").__enter__()  # type: ignore[arg-type]
+
+
 def test_definitions_too_large_to_count_say_so() -> None:
     wide = BitmaskCodec(BitmaskDefinition.from_data({f"S{i}": {} for i in range(21)}))
     assert wide.header_bits == 21

@@ -76,7 +76,7 @@ def explain(machine: BitmaskMachine[Any], state: StateRef) -> Explanation:
     retriggerable = definition.retriggerable[index]
     missing = definition.requires_all[index] & ~mask
     blockers = definition.blocked_by[index] & mask
-    check_failed = definition.checked[index] and not machine.states[index].can_activate()
+    check_failed = definition.checked[index] and not machine._check(index)  # guarded
     can = not (missing or blockers or check_failed or (active and not retriggerable))
     removed = definition.terminates_all[index]
     if active:

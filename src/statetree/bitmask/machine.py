@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import reprlib
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, Generic, overload
 
 from statetree.bitmask.change_order import Step, removal_steps, setup, teardown
@@ -38,6 +39,7 @@ class BitmaskMachine(Generic[Owner]):
         "_bits",
         "_blocked",
         "_busy",
+        "_cause",
         "_checked",
         "_definition",
         "_dependents",
@@ -105,6 +107,7 @@ class BitmaskMachine(Generic[Owner]):
         self._mask = 0
         self._seq = 0
         self._busy: Callable[..., object] | None = None
+        self._cause = BitCause.REQUESTED  # what a request without a cause is given
         # Raw tuples keep recording cheap; Change records are built when the history is read.
         self._history: deque[_Raw] | None = deque(maxlen=history_size) if history_size else None
         self._adopt(tuple(self._bind(index, rule) for index, rule in enumerate(definition.rules)))
@@ -181,7 +184,24 @@ class BitmaskMachine(Generic[Owner]):
         """
         return bool(self._mask >> self._definition.index_of(state) & 1)
 
-    def try_activate(self, state: StateRef, *, cause: BitCause = BitCause.REQUESTED) -> bool:
+    @contextlib.contextmanager
+    def caused_by(self, cause: BitCause) -> Iterator[None]:
+        """Within the block, a ``try_activate`` or ``deactivate`` given no cause passes
+        ``cause`` to its hooks (``PREDICTED`` for a frame a client predicts, ``ROLLBACK`` for
+        one it replays): what ``net.Rollback`` does around its step function.
+
+        Raises:
+            UsageError: ``cause`` is not a ``BitCause``.
+        """
+        if not isinstance(cause, BitCause):
+            raise UsageError(f"caused_by() takes a BitCause, got {cause!r}")
+        before, self._cause = self._cause, cause
+        try:
+            yield
+        finally:
+            self._cause = before
+
+    def try_activate(self, state: StateRef, *, cause: BitCause | None = None) -> bool:
         """Activate a state if its rules and custom check allow it.
 
         It fails if the state is active (and not retriggerable), a requirement is inactive,
@@ -193,6 +213,7 @@ class BitmaskMachine(Generic[Owner]):
         Args:
             state: the state's name or class.
             cause: passed to ``on_activated``; ``PREDICTED`` marks a client prediction.
+                Default: ``REQUESTED``, or the cause of the enclosing :meth:`caused_by`.
 
         Returns:
             True if the state was activated.
@@ -225,7 +246,7 @@ class BitmaskMachine(Generic[Owner]):
         if steps:
             self._remove(steps)
         self._mask |= bit
-        self._emit(index, True, cause, -1)
+        self._emit(index, True, self._cause if cause is None else cause, -1)
         return True
 
     def can_activate(self, state: StateRef) -> bool:
@@ -249,13 +270,13 @@ class BitmaskMachine(Generic[Owner]):
             return False
         return not self._checked[index] or self._check(index)
 
-    def deactivate(self, state: StateRef, *, cause: BitCause = BitCause.REQUESTED) -> bool:
+    def deactivate(self, state: StateRef, *, cause: BitCause | None = None) -> bool:
         """Deactivate a state and, dependents first, every active state that requires it.
 
         Args:
             state: the state's name or class.
-            cause: passed to the state's ``on_deactivated``; dependents get
-                ``LOST_REQUIREMENT``.
+            cause: passed to the state's ``on_deactivated`` (default: as for
+                :meth:`try_activate`); dependents get ``LOST_REQUIREMENT``.
 
         Returns:
             True if the state was active.
@@ -265,6 +286,7 @@ class BitmaskMachine(Generic[Owner]):
             ReentrantRequestError: called from a hook or check of this machine.
         """
         index = self._index(state, "deactivate")
+        cause = self._cause if cause is None else cause
         mask = self._mask
         bit = self._bits[index]
         if not mask & bit:
@@ -420,6 +442,7 @@ class BitmaskMachine(Generic[Owner]):
             self._mask = mask
             self._seq = int(saved["seq"])
             self._busy = None
+            self._cause = BitCause.REQUESTED
             self._history = None if history is None else deque(history[1], maxlen=history[0])
             self._adopt(states)
 

@@ -66,7 +66,10 @@ def serve_prediction(
         The verdict to send back to the client.
     """
     definition = machine.definition
-    index = definition.lookup.get(request.state)
+    try:
+        index = definition.lookup.get(request.state)
+    except TypeError:  # decoded from a packet: a list or a dict names no state
+        index = None
     allowed = index is not None and definition.predictable[index]
     accepted = allowed and machine.try_activate(request.state)
     return Verdict(request.request_id, accepted, tick)

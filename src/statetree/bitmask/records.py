@@ -22,7 +22,8 @@ class BitCause(enum.Enum):
     NETWORK = "from the network"
     """A mask received from the authority was applied."""
     ROLLBACK = "rolled back"
-    """The server rejected a prediction and the client returned to the server's mask."""
+    """The server rejected a prediction and the client returned to the server's mask, or
+    replays a frame after returning to it (``net.Rollback``)."""
 
     def describe(self, by: str | None = None) -> str:
         """The cause in words, naming the responsible state if given.

@@ -418,6 +418,7 @@ class StateMachine(MachineCore, Generic[OwnerT]):
 
     Raises:
         TransitionTargetError: ``initial`` is not a ``State`` subclass.
+        UsageError: ``name`` is not a string.
     """
 
     __slots__ = ()

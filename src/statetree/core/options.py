@@ -100,7 +100,13 @@ class Options:
         return start[0] if isinstance(start, tuple) else start
 
     def _begin(self, initial: Transition, name: str) -> None:
-        """Keep ``initial`` (what the next start enters) and ``name``."""
+        """Keep ``initial`` (what the next start enters) and ``name``.
+
+        Raises:
+            UsageError: ``name`` is not a string.
+        """
+        if type(name) is not str and not isinstance(name, str):
+            raise UsageError(f"a machine's name must be a str, got {name!r}")
         self._start = (initial, name) if name else initial
 
     def _fresh(self, initial: Transition, name: str, owner: Any, stack: list[State[Any]]) -> None:
@@ -161,7 +167,8 @@ class Options:
         """Set the name used in trace lines and the trace level.
 
         Raises:
-            UsageError: ``level`` is no trace level (nothing changed).
+            UsageError: ``level`` is no trace level, or ``name`` no string (nothing
+                changed).
         """
         chosen = trace_level(level)
         self.name = name

@@ -16,7 +16,7 @@ from statetree.core import capi
 from statetree.core.arguments import check_arguments
 from statetree.core.loops import KEPT_CHANGES, LoopWatch
 from statetree.core.options import DEFAULT_MAX_TRANSITIONS, Extras
-from statetree.core.state import COMPILED, State
+from statetree.core.state import COMPILED, UNPLACED, State
 from statetree.core.trace import Step, StepKind
 from statetree.core.transition import (
     CONCURRENT,
@@ -151,11 +151,16 @@ def apply(
     if extras is not None and extras.regions and home:
         exit_regions(machine, home[-1])  # an inner replaces a host's regions
     cls = chosen.target
-    if chosen.built_by_call:
-        state = cls()
-    else:
+    if chosen.built_by_call and type(cls) is not type:
+        state = cls()  # its metaclass makes it
+    elif COMPILED or chosen.built_by_call:
         plain = cls  # typed: a C call when compiled (see BUILT_BY_CALL)
         state = plain.__new__(plain)
+        if chosen.built_by_call:  # its own __init__: reading its machine there is refused
+            state.owner = state.machine = UNPLACED  # type: ignore[assignment]
+            state.__init__()  # type: ignore[misc]  # as the class call would
+    else:
+        state = cls()
     if COMPILED:  # set through State's slots, without looking them up (see capi.pxd)
         capi.set_slot(_OWNER, state, machine._owner)
         capi.set_slot(_MACHINE, state, machine)

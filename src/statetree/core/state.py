@@ -15,7 +15,17 @@ if TYPE_CHECKING:
     from statetree.core.machine import StateMachine
     from statetree.core.transition import Transition
 
-__all__ = ["BUILT_BY_CALL", "COMPILED", "HAS_ENTER", "HAS_EXIT", "HAS_UPDATE", "State", "StateCore"]
+__all__ = [
+    "BUILT_BY_CALL",
+    "COMPILED",
+    "HAS_ENTER",
+    "HAS_EXIT",
+    "HAS_UPDATE",
+    "UNPLACED",
+    "State",
+    "StateCore",
+    "set_up_class",
+]
 
 OwnerT = TypeVar("OwnerT")
 S = TypeVar("S", bound="State[Any]")
@@ -26,10 +36,11 @@ HAS_ENTER: Final = 1
 HAS_EXIT: Final = 2
 HAS_UPDATE: Final = 4
 BUILT_BY_CALL: Final = 8
-"""The class's states are made by calling it: it has an ``__init__`` of its own or a
-metaclass, or the core runs as Python source. Compiled, the others are made by their
-``__new__`` alone (a C call, where calling the class adds the type call and
-``object.__init__``); as source, calling the class is the faster of the two."""
+"""The class's states need more than ``__new__``: it has an ``__init__`` of its own (run
+once the state knows its machine and owner) or a metaclass (whose call makes them). The
+others are made by ``__new__`` alone when compiled (a C call, where calling the class adds
+the type call and ``object.__init__``); as source, calling the class is the faster of the
+two."""
 
 try:
     import cython
@@ -38,6 +49,43 @@ except ModuleNotFoundError:  # only compiling the core needs Cython
 else:
     COMPILED = cython.compiled
 """Whether the core runs compiled (its modules are compiled together, or none is)."""
+
+
+def set_up_class(cls: type[State[Any]]) -> None:
+    """Give ``cls`` its own ``_st_`` fields: its hooks, and no shared transitions yet.
+
+    ``State.__init_subclass__`` does it; a transition does it for a class whose base's
+    ``__init_subclass__`` did not call ``super().__init_subclass__()`` (the class would
+    otherwise run its base's hooks, not its own).
+    """
+    # Each class has its own (a subclass must not find its base's transitions).
+    cls._st_sibling = cls._st_inner = cls._st_inner_entry = None
+    cls._st_concurrent = None
+    hooks = HAS_ENTER if cls.on_enter is not State.on_enter else 0
+    hooks |= HAS_EXIT if cls.on_exit is not State.on_exit else 0
+    hooks |= HAS_UPDATE if cls.update is not State.update else 0
+    plain = cls.__init__ is State.__init__ and type(cls) is type
+    cls._st_hooks = hooks | (0 if plain else BUILT_BY_CALL)
+    cls._st_exits = bool(hooks & HAS_EXIT)
+
+
+class Unplaced:
+    """What a state's ``owner`` and ``machine`` hold while its own ``__init__`` runs: both
+    are set after it, before ``on_enter``; reading through them is refused."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name: str) -> Any:
+        raise UsageError(
+            "a state's owner and machine are not set in its __init__, nor its stack: they "
+            "are set before on_enter, so read them and query the stack from on_enter"
+        )
+
+    def __repr__(self) -> str:
+        return "<not set in __init__: see on_enter>"
+
+
+UNPLACED: Final = Unplaced()
 
 
 def first_instance(states: Iterable[object], cls: type[S], call: str) -> S | None:
@@ -123,15 +171,7 @@ class State(StateCore, Generic[OwnerT]):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        # Each class has its own (a subclass must not find its base's transitions).
-        cls._st_sibling = cls._st_inner = cls._st_inner_entry = None
-        cls._st_concurrent = None
-        hooks = HAS_ENTER if cls.on_enter is not State.on_enter else 0
-        hooks |= HAS_EXIT if cls.on_exit is not State.on_exit else 0
-        hooks |= HAS_UPDATE if cls.update is not State.update else 0
-        plain = COMPILED and cls.__init__ is State.__init__ and type(cls) is type
-        cls._st_hooks = hooks | (0 if plain else BUILT_BY_CALL)
-        cls._st_exits = bool(hooks & HAS_EXIT)
+        set_up_class(cls)
 
     # -- hooks -----------------------------------------------------------------------------
 
@@ -255,7 +295,7 @@ class State(StateCore, Generic[OwnerT]):
         """
         if not isinstance(state_value, StateValue):
             self._hold(state_value, "modify_state_value")  # refuses it, naming what it got
-        if not any(holder is self for holder, _ in state_value._holders):
+        if not state_value._held_by(self):
             # Copied before anything is held: a value that cannot be copied changes nothing.
             try:
                 copied = copy.deepcopy(state_value._value)
@@ -288,7 +328,7 @@ class State(StateCore, Generic[OwnerT]):
 
     def _is_on_stack(self) -> bool:
         machine = getattr(self, "machine", None)
-        return machine is not None and machine._holds(self)
+        return machine is not None and machine is not UNPLACED and machine._holds(self)
 
     def __repr__(self) -> str:
         where = f" depth={self.depth}" if self._is_on_stack() else ""

@@ -223,11 +223,13 @@ class BatchCodec:
             )
         values = _split(reader.read_uint(count * width), count, width)
         distinct, first, inverse = np.unique(values, return_index=True, return_inverse=True)
-        found = [
-            self._read_one(int(value), start + int(at) * width, int(at))
-            for value, at in zip(distinct.tolist(), first.tolist(), strict=True)
-        ]
-        return BatchConfigurations(tuple(found), inverse.astype(np.intp))
+        found: dict[int, Configuration] = {}
+        for k in np.argsort(first).tolist():  # in the agents' order: the first bad is named
+            at = int(first[k])
+            found[k] = self._read_one(int(distinct[k]), start + at * width, at)
+        return BatchConfigurations(
+            tuple(found[k] for k in range(len(found))), inverse.astype(np.intp)
+        )
 
     def decode(
         self, data: bytes | bytearray | memoryview, count: int, *, stamp_bits: int = 0

@@ -10,7 +10,6 @@ bitmask machines like state machines.
 
 from __future__ import annotations
 
-import contextlib
 import operator
 from contextlib import AbstractContextManager
 from typing import Any
@@ -237,8 +236,9 @@ class BitmaskCodec:
         machine.apply_mask(value, cause=_BIT_CAUSES[cause])
 
     def caused_by(self, machine: BitmaskMachine[Any], cause: Cause) -> AbstractContextManager[None]:
-        """Nothing to set: bitmask hooks receive the cause of each request as an argument."""
-        return contextlib.nullcontext()
+        """Requests made in the block without a cause pass the matching ``BitCause``
+        (``PREDICTED`` for a prediction, ``ROLLBACK`` for a replayed frame) to their hooks."""
+        return machine.caused_by(_BIT_CAUSES[cause])
 
     def __repr__(self) -> str:
         mode = "rank" if self.ranked else "mask"
