@@ -22,6 +22,7 @@ from statetree.chart import (  # noqa: E402
     ActionType,
     BatchLoopError,
     ChartBatch,
+    ChartMachine,
     Event,
     load,
 )
@@ -437,6 +438,14 @@ HOSTILE_CALLS: list[tuple[str, Any, str]] = [
         r"agents of one environment \(situations of shape \(2, 2\)\): for several",
     ),
     ("no agents", lambda p, a: p.snapshot(None), r"snapshot\(\) takes the agents init\(\)"),
+    ("no agents to tick", lambda p, a: p.tick("junk", 0.1), r"^tick\(\) takes the agents init"),
+    ("a path of a list", lambda p, a: p.is_active(a, ["Top"]), r"has no state \['Top'\]"),
+    ("within a list", lambda p, a: p.leaf_ids(a, ["Top"]), r"has no state \['Top'\]"),
+    (
+        "a carried timer of a list",
+        lambda p, a: ChartProgram(LOOP, carried=[(["Top"], "T")]),
+        r"\(state path, timer name\) of the chart, got \(\['Top'\], 'T'\)",
+    ),
     ("no frame", lambda p, a: p.host_calls(None), r"host_calls\(\) takes a Frame"),
     ("no frame either", lambda p, a: p.loop_error((1, 2)), r"loop_error\(\) takes a Frame"),
     ("agents of lists", lambda p, a: p.is_active(a._replace(clock=[0, 0]), "Top.A"), "takes"),
@@ -491,6 +500,46 @@ def test_a_program_shares_the_table_of_a_chart_a_batch_reloaded_into() -> None:
     program = ChartProgram(new)
     agents = program.covering(batch.snapshot()).restore(batch.snapshot())
     assert leaves(program, agents) == ["Top.Z", "Top.Z"]
+
+
+def test_a_program_of_a_chart_a_batch_despawned_agents_of_builds() -> None:
+    """A despawn's entries (agents leaving for the unstarted situation) join the table the
+    batches and programs of a compiled chart share; no step takes them."""
+    compiled = compile_chart(CROWD)
+    batch = ChartBatch(compiled, 3, {"play_animation": lambda call: None})
+    batch.start()
+    batch.despawn([1])
+    program = ChartProgram(compiled)
+    agents = program.covering(batch.snapshot()).restore(batch.snapshot())
+    found = np.asarray(program.leaf_ids(agents)).tolist()
+    assert found == batch.leaf_ids().tolist()
+    assert found[1] == -1 and min(found[0], found[2]) > 0
+
+
+def test_a_dt_closed_over_fires_at_the_machines_instants_a_float32_argument_does_not() -> None:
+    """What jax.md says of a dt that is an argument of the caller's own jit."""
+    fuse = b.chart(
+        "Fuse",
+        b.state(
+            "Top",
+            b.state(
+                "Lit",
+                enter=[b.start_timer("Fuse", 0.7)],
+                transitions=[b.on(b.timer("Fuse"), "Boom")],
+            ),
+            b.state("Boom"),
+        ),
+    )
+    program = ChartProgram(fuse)
+    machine = ChartMachine(fuse)
+    machine.tick(0.7)
+    none = jnp.array([-1])
+    closed, _ = jax.jit(lambda agents: program.step(agents, none, 0.7))(program.init(1))
+    given, _ = jax.jit(program.step)(program.init(1), none, 0.7)
+    assert machine.is_active("Top.Boom")
+    assert leaves(program, closed) == ["Top.Boom"]
+    assert leaves(program, given) == ["Top.Lit"]  # the float32 0.7 is below the deadline
+    assert float(given.clock[0]) == float(jnp.float32(0.7))
 
 
 def test_a_loop_error_replays_a_refused_choice_as_none() -> None:

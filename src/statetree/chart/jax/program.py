@@ -183,7 +183,7 @@ class ChartProgram:
 
     def tick(self, agents: Agents, dt: jax.Array | float) -> tuple[Agents, Frame]:
         """A step in which no agent gets an event: ``ChartBatch.tick``."""
-        none = jnp.full(agents.situation.shape, -1, jnp.int32)
+        none = jnp.full(self._one(agents, "tick()"), -1, jnp.int32)
         return self.step(agents, none, dt)
 
     def set_levels(
@@ -266,7 +266,7 @@ class ChartProgram:
         Raises:
             UsageError: the chart has no such state.
         """
-        found = self.table.layout.numbers.get(path)
+        found = self.table.layout.numbers.get(path) if isinstance(path, str) else None
         if found is None:
             known = ", ".join(self.paths)
             raise UsageError(
@@ -453,6 +453,7 @@ def _carried(
         if not (
             isinstance(pair, tuple)
             and len(pair) == 2
+            and isinstance(pair[0], str)
             and pair[0] in compiled.by_path
             and isinstance(pair[1], str)
         ):

@@ -129,7 +129,9 @@ def build(table: Table, inputs: Sequence[int], actions: Sequence[ActionCall]) ->
     entries = np.concatenate([table.entries[: table.count], idle])
     pairs = np.where(table.table[:count] >= 0, table.table[:count], table.count)
     # A step starts an agent in its first round only: no processing leaves it unstarted.
-    assert table.info[entries[:-1, NEXT], STARTED].all()
+    # (Entries no pair reaches, a despawn's say, which leave agents unstarted, no step takes.)
+    reached = np.unique(pairs[pairs < table.count])
+    assert table.info[entries[reached, NEXT], STARTED].all()
     with jax.enable_x64(True):
         return Tables(
             table=jnp.asarray(pairs, jnp.int32),
