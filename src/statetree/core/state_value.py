@@ -74,7 +74,10 @@ class StateValue(Generic[T]):
     def _release(self, state: object) -> None:
         """``state`` exited: restore the value it found at its first change."""
         holders = self._holders
-        for index, (holder, found) in enumerate(holders):
+        # Indexed, allocating no container: the collector (whose callbacks may remove
+        # entries, see _freed) cannot run between finding an entry and deleting it.
+        for index in range(len(holders)):
+            holder, found = holders[index]
             if holder() is state:
                 del holders[index]
                 self._value = found
@@ -83,7 +86,8 @@ class StateValue(Generic[T]):
     def _freed(self, gone: weakref.ref[Any]) -> None:
         """A holding state was freed without exiting: restore the value it found."""
         holders = self._holders
-        for index, (holder, found) in enumerate(holders):
+        for index in range(len(holders)):
+            holder, found = holders[index]
             if holder is gone:
                 del holders[index]
                 self._value = found
