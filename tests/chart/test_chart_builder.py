@@ -45,6 +45,11 @@ MISTAKES: list[tuple[Callable[[], object], str]] = [
         "the enter of state 'R' must be a list, got ActionDef(",
     ),
     (lambda: b.state("R", b.state("A"), policy="random"), "the policy of state 'R' is one of"),
+    (
+        lambda: b.state("R", policy="priority"),
+        "'R' is a priority state with no children; give it 'states' or remove its policy",
+    ),
+    (lambda: b.state("R", policy="explicit"), "'R' is an explicit state with no children"),
     (b.all_of, "all_of() needs at least one condition"),
     (b.any_of, "any_of() needs at least one condition"),
     (lambda: b.input("no way!"), "the name of a 'input' trigger: a name must be ASCII letters"),

@@ -163,3 +163,17 @@ def test_a_format_name_that_is_none_of_the_three_is_a_usage_error(name: object) 
     assert str(refused.value) == (
         f"{name!r} is not a chart format: give one of 'yaml', 'toml', 'json'"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (b"name: X\n", "a chart's text is a str, got bytes: decode the bytes first"),
+        (None, "a chart's text is a str, got NoneType"),
+    ],
+)
+def test_a_text_that_is_no_string_is_a_usage_error(text: object, message: str) -> None:
+    with pytest.raises(UsageError) as refused:
+        loads(text, "yaml")  # type: ignore[arg-type]
+
+    assert str(refused.value).startswith(message)

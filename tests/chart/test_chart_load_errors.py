@@ -307,3 +307,20 @@ def test_an_integer_too_large_for_a_number_is_a_chart_error(delay: int) -> None:
         "<data> at root.enter[0].start_timer.delay: start_timer: 'delay' must be a finite "
         "number, got an integer too large for one"
     )
+
+
+def test_data_holding_itself_or_sharing_lists_without_end_is_refused() -> None:
+    """Python data, unlike a file, may share or contain its own lists and mappings."""
+    root: dict[str, object] = {"name": "Top"}
+    root["states"] = [root]
+    with pytest.raises(ChartError, match="nest more than 64 levels deep"):
+        from_data({"name": "X", "root": root})
+    shared: list[object] = []
+    for _ in range(40):  # 2**40 values once unfolded, under the depth limit
+        shared = [shared, shared]
+    with pytest.raises(ChartError, match=r"holds more than 131,072 values"):
+        from_data({"name": "X", "root": {"name": "Top", "states": shared}})
+    idle = {"name": "Idle"}  # shared by two parents: fine, as if written out twice
+    parents = [{"name": "A", "states": [idle]}, {"name": "B", "states": [idle]}]
+    chart = from_data({"name": "X", "root": {"name": "Top", "states": parents}})
+    assert [[s.name for s in p.states] for p in chart.root.states] == [["Idle"], ["Idle"]]

@@ -513,3 +513,23 @@ def test_text_without_a_file_imports_from_the_current_folder_only(
     assert (chart.root.name, str(chart.root.enter[0])) == ("Top", "clear_history()")
     with pytest.raises(ChartError, match="outside the chart's folder tree"):
         loads("name: H\nimports: [../lib.yaml]\nroot: {name: Top}\n", "yaml")
+
+
+@pytest.mark.parametrize(("count", "loads_"), [(64, True), (65, False), (400, False)])
+def test_a_chain_of_imports_counts_toward_the_file_limit(
+    tmp_path: Path, count: int, loads_: bool
+) -> None:
+    """Each file imports the next: the count is of files begun, so a chain cannot pass the
+    limit (nor the interpreter's recursion limit)."""
+    for i in range(count):
+        imports = f"imports: [lib{i - 1}.yaml]\n" if i else ""
+        (tmp_path / f"lib{i}.yaml").write_text(f"{imports}patterns:\n  P{i}:\n    enter: []\n")
+    main = tmp_path / "main.yaml"
+    last = count - 1
+    main.write_text(f"name: M\nimports: [lib{last}.yaml]\nroot: {{name: R, use: P{last}}}\n")
+    if loads_:
+        assert len(load(main).origin.files) == count + 1
+        return
+    with pytest.raises(ChartError) as caught:
+        load(main)
+    assert "a chart reads at most 64 files" in str(caught.value)

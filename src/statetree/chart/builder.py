@@ -60,6 +60,7 @@ from statetree.chart.model import (
     TransitionDef,
     TriggerDef,
     UseDef,
+    childless_policy,
 )
 from statetree.chart.registry import (
     ANIM_FINISHED,
@@ -226,6 +227,8 @@ def state(
     _name(name, "a state's name")
     children = _all(states, StateDef, f"the states of {role}")
     chosen = _policy(policy, role) if policy is not None else (DEFAULT_POLICY if states else None)
+    if chosen is not None and not states:
+        raise _refused(childless_policy(name, chosen))
     return StateDef(
         name,
         chosen,

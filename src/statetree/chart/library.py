@@ -233,6 +233,7 @@ class Libraries:
         self.read = read
         self.folder = folder
         self.by_file: dict[str, Library] = {}
+        self.begun = 0  # files begun: an import chain counts before its last file is read
         self.named: dict[Path, str] = {}
         self.loading: list[tuple[Path, str]] = []
         self.problems: list[Problem] = []
@@ -287,9 +288,10 @@ class Libraries:
         resolved = path.resolve()
         if resolved in self.named:
             return self.by_file[self.named[resolved]]
-        if len(self.by_file) >= MAX_IMPORTED_FILES:
+        if self.begun >= MAX_IMPORTED_FILES:
             self.problems.append(problem(f"a chart reads at most {MAX_IMPORTED_FILES} files"))
             return None
+        self.begun += 1
         document = self.document(os.path.normpath(path), entry, problem)
         if document is None:
             return None

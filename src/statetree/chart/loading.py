@@ -81,8 +81,15 @@ def read_document(text: str, format: Format, file: str = "<text>") -> Document:
     Raises:
         ChartError: the text does not parse, or is not a plain text of at most
             ``MAX_CHART_SIZE`` characters (see the errors guide for every limit).
-        UsageError: ``format`` is not a chart format.
+        UsageError: ``format`` is not a chart format, or ``text`` is not a string.
     """
+    if not isinstance(text, str):
+        hint = (
+            ": decode the bytes first (UTF-8), or use load() on the file"
+            if isinstance(text, (bytes, bytearray, memoryview))
+            else ""
+        )
+        raise UsageError(f"a chart's text is a str, got {type(text).__name__}{hint}")
     read: Callable[[str, str], Document] = format_module(format).read
     return check_strings(read(check_text(text, file), file))
 
@@ -193,7 +200,8 @@ def loads(
 
     Raises:
         ChartError: the text does not parse, is not a chart, or the chart is invalid.
-        UsageError: ``format`` is not a chart format (``"yaml"``, ``"toml"``, ``"json"``).
+        UsageError: ``format`` is not a chart format (``"yaml"``, ``"toml"``, ``"json"``),
+            or ``text`` is not a string.
     """
     chart = parse_chart(read_document(text, format, file), registry)
     return validate(chart, registry, check_types=check_types)

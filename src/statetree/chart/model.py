@@ -38,6 +38,7 @@ __all__ = [
     "TriggerDef",
     "UseDef",
     "UseSite",
+    "childless_policy",
     "format_path",
     "freeze",
     "thaw",
@@ -73,6 +74,16 @@ class Policy(enum.Enum):
 
 DEFAULT_POLICY = Policy.EXPLICIT
 """The policy of a state with children that names none."""
+
+
+def childless_policy(name: object, policy: Policy) -> str:
+    """Why a state without children cannot have ``policy`` (none of them can: a policy
+    chooses among children)."""
+    article = "an" if policy.value[0] in "aeiou" else "a"
+    return (
+        f"{name!r} is {article} {policy.value} state with no children; give it 'states' or "
+        "remove its policy"
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,6 +31,7 @@ from statetree.chart.model import (
     TransitionDef,
     TriggerDef,
     UseDef,
+    childless_policy,
 )
 from statetree.chart.registry import DEFAULT_REGISTRY, EVENT, Registry
 from statetree.chart.text import MAX_DEPTH
@@ -184,12 +185,7 @@ class _Reader(ShapeReader):
             return None
         policy = Policy(value)
         if not parent:
-            name = data.get("name")
-            self.problem(
-                (*path, "policy"),
-                f"{name!r} is a {policy.value} state with no children; give it 'states' "
-                "or remove its policy",
-            )
+            self.problem((*path, "policy"), childless_policy(data.get("name"), policy))
         return policy
 
     # -- conditions ------------------------------------------------------------------------

@@ -38,6 +38,10 @@ MAX_DEPTH = 64
 MAX_NUMBER_LENGTH = 100
 """The longest number literal, in characters."""
 
+MAX_VALUES = MAX_CHART_SIZE // 2
+"""The most values (keys, items, scalars) a chart's data may hold, counting a list or mapping
+each time it is reached: what the largest chart text could hold (a value and a comma)."""
+
 TOML_KEY_PART = r"""[A-Za-z0-9_-]+|"(?:[^"\\\n]|\\.)*"|'[^'\n]*'"""
 """The pattern of a part of a TOML dotted key: bare, or quoted."""
 _PART = re.compile(TOML_KEY_PART)
@@ -112,14 +116,29 @@ def check_text(text: str, file: str) -> str:
 
 def check_strings(document: Document) -> Document:
     """``document``, once no string of it holds what no chart text may: the escape of a
-    control character or of half a surrogate pair (``"\\u0000"`` in JSON, say).
+    control character or of half a surrogate pair (``"\\u0000"`` in JSON, say); and once
+    its data, which Python code may have built with shared or cyclic lists and mappings,
+    is no deeper or larger than a chart text could be.
 
     Raises:
-        ChartError: a key or a value does, naming its line.
+        ChartError: a key or a value does, naming its line; or the data nests more than
+            :data:`MAX_DEPTH` deep (a list holding itself, say) or holds more than
+            :data:`MAX_VALUES` values.
     """
     waiting: list[tuple[DataPath, object]] = [((), document.data)]
+    count = 0
     while waiting:
         path, value = waiting.pop()
+        count += 1
+        if len(path) > MAX_DEPTH:
+            raise too_deep(document.file, _line(document, path))
+        if count > MAX_VALUES:
+            raise syntax_error(
+                document.file,
+                0,
+                f"the data holds more than {MAX_VALUES:,} values, more than a chart file "
+                "can (a list or mapping counts each time it is reached)",
+            )
         strings: tuple[object, ...] = (value,)
         if isinstance(value, dict):
             strings = tuple(value)
@@ -129,18 +148,19 @@ def check_strings(document: Document) -> Document:
         for text in strings:
             found = _CONTROL.search(text) if isinstance(text, str) else None
             if found is not None:
-                line = next((document.lines[p] for p in _outward(path) if p in document.lines), 0)
                 raise syntax_error(
                     document.file,
-                    line,
+                    _line(document, path),
                     f"the character U+{ord(found.group()):04X} in {text!r} is not allowed in a "
                     "chart (control characters and lone surrogates are not text)",
                 )
     return document
 
 
-def _outward(path: DataPath) -> list[DataPath]:
-    return [path[:end] for end in range(len(path), 0, -1)]
+def _line(document: Document, path: DataPath) -> int:
+    """The line of the value at ``path``, or of the nearest value holding it (0: none)."""
+    outward = (path[:end] for end in range(len(path), 0, -1))
+    return next((document.lines[p] for p in outward if p in document.lines), 0)
 
 
 def too_deep(file: str, line: int) -> ChartError:
