@@ -137,3 +137,46 @@ def test_run_takes_the_types_a_pattern_uses_as_check_does(
     assert status == EXIT_OK
     assert "enter G.Red: flash(color='Red')" in out
     assert out.splitlines()[-1] == "active: G, G.Dark"
+
+
+REGIONS = """\
+name: Body
+root:
+  name: Top
+  policy: concurrent
+  states:
+    - name: Legs
+      enter: [{start_timer: {name: Slow, delay: 9}}]
+      states:
+        - name: Kick
+          enter: [{start_timer: {name: T, delay: 1}}]
+          transitions: [{on: {timer: T}, to: Rest}]
+        - name: Rest
+          enter: [{start_timer: {name: T, delay: 2}}]
+    - name: Arms
+      states:
+        - name: Guard
+          enter: [{start_timer: {name: T, delay: 5}}, {start_timer: {name: Slow, delay: 1}}]
+          transitions: [{on: {timer: T}, to: Drop}]
+        - name: Drop
+"""
+
+
+def test_check_warns_of_one_timer_name_in_states_active_at_once(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Kick and Rest (siblings) never run at once; Guard runs with either, and with Legs."""
+    monkeypatch.chdir(tmp_path)
+    Path("body.yaml").write_text(REGIONS)
+    status, out = run(capsys, "check", "body.yaml")
+    assert status == EXIT_OK
+    assert out.splitlines() == [
+        "Top: 7 states, 6 transitions",
+        "  warning: body.yaml:17: Top.Arms.Guard starts timer 'Slow' as Top.Legs does, and "
+        "both can be active at once: each one's triggers hear the other's expiry; give them "
+        "different names [shared-timer]",
+        "  warning: body.yaml:17: Top.Arms.Guard starts timer 'T' as Top.Legs.Kick does, and "
+        "both can be active at once: each one's triggers hear the other's expiry; give them "
+        "different names [shared-timer]",
+        "  0 errors, 2 warnings",
+    ]

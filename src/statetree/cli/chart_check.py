@@ -31,6 +31,7 @@ from statetree.chart.model import (
     DataPath,
     Origin,
     Place,
+    Policy,
     StateDef,
     format_path,
     triggers_of,
@@ -50,6 +51,7 @@ from statetree.structure import Issue, Location, Severity, Structure
 
 __all__ = [
     "NOT_CHECKED",
+    "SHARED_TIMER",
     "UNUSED_IMPORT",
     "UNUSED_PARAMETER",
     "UNUSED_PATTERN",
@@ -66,6 +68,9 @@ UNUSED_PARAMETER = "unused-parameter"
 """The code of the warnings about parameters a pattern's state never refers to."""
 UNUSED_IMPORT = "unused-import"
 """The code of the warnings about imported files no use of a pattern needs."""
+SHARED_TIMER = "shared-timer"
+"""The code of the warnings about one timer name started by two states that can be active
+at once: each one's triggers hear the other's expiry."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +136,7 @@ def check_chart_file(path: str, registry: Registry | None) -> ChartCheck:
     uses = {} if registry is not None else _host_names(chart)
     issues = [_not_checked(chart, kind, name, paths) for (kind, name), paths in uses.items()]
     issues += _unused(expanded, chart)
+    issues += _shared_timers(chart)
     try:
         validate(chart, registry or _stand_ins(uses))
     except ChartError as error:
@@ -175,6 +181,41 @@ def _unused(expanded: Expanded, chart: Chart) -> Iterator[Issue]:
         if file not in needed:
             message = f"no pattern of {entry!r} is used here: remove the import"
             yield _warning(UNUSED_IMPORT, _own(origin, ("imports", index)), message)
+
+
+def _shared_timers(chart: Chart) -> Iterator[Issue]:
+    """A warning for each timer name two states start that can be active at once: a state
+    and one inside it, or states in two regions of a concurrent state. A timer's expiry is
+    an event every active trigger of its name hears."""
+    starts: dict[str, list[tuple[str, DataPath]]] = {}
+    policies = {path: state.policy for path, state, _ in chart.walk()}
+    for path, state, where in chart.walk():
+        for index, action in enumerate(state.enter):
+            name = action.arguments.get("name")
+            if action.type == "start_timer" and isinstance(name, str):
+                starts.setdefault(name, []).append((path, (*where, "enter", index)))
+    for name, places in starts.items():
+        for later, (path, where) in enumerate(places):
+            other = next((p for p, _ in places[:later] if _together(p, path, policies)), None)
+            if other is not None:
+                message = (
+                    f"{path} starts timer {name!r} as {other} does, and both can be active "
+                    "at once: each one's triggers hear the other's expiry; give them "
+                    "different names"
+                )
+                yield _warning(SHARED_TIMER, chart.origin.place(where), message)
+                break
+
+
+def _together(first: str, second: str, policies: dict[str, Policy | None]) -> bool:
+    """Whether the states at two paths can be active at once."""
+    a, b = first.split("."), second.split(".")
+    common = 0
+    while common < min(len(a), len(b)) and a[common] == b[common]:
+        common += 1
+    if common in (len(a), len(b)):  # one holds the other
+        return first != second
+    return policies[".".join(a[:common])] is Policy.CONCURRENT
 
 
 def _unused_params(expanded: Expanded) -> Iterator[Issue]:
