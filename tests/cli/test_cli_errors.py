@@ -219,6 +219,16 @@ def test_a_yaml_chart_without_the_chart_extra_is_one_line(
             ["run", str(CHARTS / "basic_attack.yaml"), "-e", str(ROOT)],
             f"{str(ROOT)!r} is a directory, not an events script\n",
         ),
+        (
+            ["net", "schema", "examples/net_character.py:CODEC", "--header", "path"],
+            "--header is for a state class or a chart; 'examples/net_character.py:CODEC' is "
+            "a codec, built with its own header mode: leave --header out\n",
+        ),
+        (
+            ["net", "schema", "examples/bitmask_player.py:PLAYER_STATES", "--header", "leaf"],
+            "--header is for a state class or a chart; 'examples/bitmask_player.py:"
+            "PLAYER_STATES' is a bitmask definition: leave --header out\n",
+        ),
     ],
 )
 def test_missing_files_and_misplaced_options_are_usage_errors(
@@ -312,6 +322,36 @@ def test_an_oversized_events_script_is_named_as_one(
         f"\nstatetree: error: {events}: the file is larger than {MAX_CHART_SIZE:,} bytes, the "
         "limit of an events script\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("argv", "target"),
+    [
+        (["plot", "{chart}", "-o", "{chart}", "-f", "dot"], "{chart}"),
+        (["net", "schema", "{chart}", "-o", "{chart}"], "{chart}"),
+        (["net", "schema", "{module}:CODEC", "-o", "{module}"], "{module}:CODEC"),
+    ],
+)
+def test_an_output_that_is_the_targets_own_file_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str], target: str
+) -> None:
+    chart = tmp_path / "attack.json"
+    chart.write_bytes((CHARTS / "basic_attack.json").read_bytes())
+    module = tmp_path / "codec.py"
+    module.write_text("from statetree import net\n")
+    before = {path: path.read_bytes() for path in (chart, module)}
+    named = {"chart": str(chart), "module": str(module)}
+
+    status, out, err = run(capsys, *(arg.format(**named) for arg in argv))
+
+    output = argv[argv.index("-o") + 1].format(**named)
+    assert (status, out) == (EXIT_USAGE, "")
+    assert err == (
+        f"statetree: error: -o {output!r} is the file of the target "
+        f"{target.format(**named)!r}: writing the output there would replace it; give "
+        "another file name\n"
+    )
+    assert {path: path.read_bytes() for path in (chart, module)} == before
 
 
 def command_raising(error: BaseException) -> Command:

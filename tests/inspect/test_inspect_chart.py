@@ -185,7 +185,7 @@ def test_a_bad_edit_gets_the_loaders_error_and_saves_nothing(attack: Path) -> No
             {"op": "explode"},
             "unknown chart edit 'explode'; expected one of: replace-text, "
             "rename-state, add-state, remove-state, move-state, set-policy, add-transition, "
-            "set-conditions, set-actions, set-transitions, set-arguments, detach-use",
+            "set-conditions, set-actions, set-transitions, set-arguments, detach-use, undo, redo",
         ),
         (
             {"op": "rename-state", "path": "Character.Nope", "name": "X"},

@@ -237,6 +237,18 @@ def test_a_crlf_file_keeps_its_line_ends_and_byte_order_mark(tmp_path: Path) -> 
     assert edited(file, {"op": "replace-text", "text": retyped}) == moved.replace("The end", "Fin")
 
 
+@pytest.mark.parametrize("head", ["%YAML 1.2\n---\n", "---\n", "# a guard\n\n--- # start\n"])
+def test_an_edit_keeps_the_directives_and_the_start_marker(tmp_path: Path, head: str) -> None:
+    text = head + COMMENTED.partition("\n")[2] + "...\n"
+    file = chart_file(tmp_path, text)
+
+    renamed = edited(file, {"op": "rename-state", "path": "Guard.Idle", "name": "Rest"})
+
+    assert renamed.startswith(head + "version: 1\n")
+    assert renamed.endswith("\n...\n")
+    assert renamed.replace("Rest", "Idle").replace("to: Rest", "to: Idle") == text
+
+
 def test_a_json_chart_keeps_its_line_ends(tmp_path: Path) -> None:
     text = (
         '{\r\n  "version": 1,\r\n  "name": "J",\r\n  "root": {\r\n    "name": "R"\r\n  }\r\n}\r\n'

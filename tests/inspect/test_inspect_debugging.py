@@ -71,6 +71,16 @@ def test_breakpoints_on_exits_flags_and_events(tmp_path: Path) -> None:
     hub.frame()  # the bitmask machine is read here: its change hits the breakpoint
     assert hub.gate.hit == (2, "Soldier", "exit", "Alive", 3)
 
+    for wrong in ("bogus", "inptu Jump", "input  Jump", "input Jump extra", "input "):
+        with pytest.raises(InspectError) as caught:
+            hub.set_breakpoint("Platformer", "event", wrong, True)
+        assert str(caught.value).startswith(
+            "an event breakpoint is 'TYPE NAME', TYPE one of the event types machine "
+            "'Platformer' responds to (input, "
+        )
+        assert str(caught.value).endswith(f"got {wrong!r}")
+    assert hub.breakpoints("Platformer") == [("event", "input Jump")]
+
 
 @pytest.mark.parametrize(
     ("on", "target", "message"),

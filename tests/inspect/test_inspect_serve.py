@@ -13,13 +13,14 @@ import urllib.error
 import urllib.request
 from importlib.util import find_spec
 from pathlib import Path
+from typing import Any
 
 import inspect_samples
 import pytest
 from browser_support import wait_until
 from inspect_samples import Lamp, LampWorld
 
-from statetree.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, main
+from statetree.cli import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, main
 from statetree.cli.inspect_command import COMMAND
 from statetree.inspect import InspectError, ServeError, serve
 from statetree.inspect.simulation import Still, as_simulation
@@ -270,6 +271,11 @@ def ticking():
 class Broken(World):
     def machines(self):
         raise KeyError("lamp")
+
+
+class Stopped(World):
+    def tick(self, dt):
+        raise KeyboardInterrupt  # Ctrl-C while it runs
 """
 
 
@@ -304,6 +310,28 @@ def test_a_simulation_whose_own_code_fails_is_one_line(
 
     assert status == EXIT_USAGE
     assert capsys.readouterr().err == f"statetree: error: {message}\n"
+
+
+def test_ctrl_c_stops_the_inspector_with_the_interrupted_status(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "worlds.py").write_text(WORLDS)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(Path(__file__).parent))  # inspect_samples
+    served: list[Any] = []
+    real = serve
+
+    def recorded(*args: Any, **kwargs: Any) -> Any:
+        served.append(real(*args, **kwargs))
+        return served[-1]
+
+    monkeypatch.setattr("statetree.cli.inspect_command.serve", recorded)
+
+    argv = ["inspect", "worlds.py:Stopped", "--port", "0", "--frames", "2"]
+    assert main(argv, commands=(COMMAND,)) == EXIT_INTERRUPTED
+    assert capsys.readouterr().err == ""
+    with pytest.raises(urllib.error.URLError):  # stopped: nothing answers any more
+        urllib.request.urlopen(served[0].url, timeout=5)
 
 
 def test_what_a_target_may_be() -> None:

@@ -135,6 +135,14 @@ class _Builder:
         self.documents += 1
         if self.documents > 1:
             raise self.error(event, "a chart is one YAML document; remove the second one")
+        version = getattr(event, "version", None)
+        if version is not None and tuple(version) != (1, 2):
+            shown = ".".join(map(str, version))
+            raise self.error(
+                event,
+                f"the chart says %YAML {shown}, but charts are YAML 1.2 (where on, yes and no "
+                "are strings, not booleans): remove the directive or make it %YAML 1.2",
+            )
 
     def alias(self, event: Any) -> None:
         raise self.error(

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+from statetree.errors import UsageError
 
 __all__ = [
     "EXIT_FAILED",
@@ -22,6 +25,7 @@ __all__ = [
     "EXIT_USAGE",
     "Command",
     "file_name",
+    "not_the_input",
     "positive_number",
 ]
 
@@ -85,3 +89,24 @@ def file_name(text: str) -> Path:
     if not text:
         raise argparse.ArgumentTypeError("needs a file name, got ''")
     return Path(text)
+
+
+def not_the_input(output: Path | None, target: str) -> None:
+    """Refuse an output file that is the file ``target`` names (a chart file, or a
+    ``file.py`` module): writing it would replace what the command reads.
+
+    Raises:
+        UsageError: it is.
+    """
+    if output is None or not output.exists():
+        return
+    for named in {target, target.rpartition(":")[0]} - {""}:  # a file, or MODULE.py:NAME
+        try:
+            same = os.path.isfile(named) and os.path.samefile(named, output)
+        except OSError:
+            same = False
+        if same:
+            raise UsageError(
+                f"-o {str(output)!r} is the file of the target {target!r}: writing the output "
+                "there would replace it; give another file name"
+            )

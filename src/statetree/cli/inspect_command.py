@@ -160,9 +160,7 @@ def _run(args: argparse.Namespace) -> int:
     try:
         frames = partial(run_simulation, simulation, inspector, fps=args.fps, frames=args.frames)
         _users(frames, f"running {args.target!r}")
-    except KeyboardInterrupt:
-        pass
-    finally:
+    finally:  # Ctrl-C included: the program reports it (exit status 130), as for run
         inspector.stop()
     return EXIT_OK
 

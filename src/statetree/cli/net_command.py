@@ -19,13 +19,14 @@ from statetree.bitmask import BitmaskDefinition
 from statetree.chart import chart_structure, compile_chart
 from statetree.chart.loading import chart_format, load, read_chart_file, read_head
 from statetree.chart.stand_in import loads_stand_in
-from statetree.cli.command import EXIT_FAILED, EXIT_OK, Command, file_name
+from statetree.cli.command import EXIT_FAILED, EXIT_OK, Command, file_name, not_the_input
 from statetree.cli.structures import (
     add_registry_argument,
     is_chart_file,
     load_registry,
     refuse_registry,
 )
+from statetree.errors import UsageError
 from statetree.files import replace_file
 from statetree.json_text import parse_json
 from statetree.net import BitmaskCodec, Codec, MachineCodec, schema_diff, schema_text
@@ -84,6 +85,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    not_the_input(args.output, args.target)
     schema = _codec(args).schema()
     text = schema_text(schema)
     if args.check is not None:
@@ -163,19 +165,35 @@ def _codec(args: argparse.Namespace) -> MachineCodec[Any, Any]:
             )
         (machine,) = found
         if isinstance(machine, BitmaskDefinition):
-            return BitmaskCodec(machine)
+            return _no_header(args, BitmaskCodec(machine), "a bitmask definition")
         return _built(args.header, derive(machine))
     value = attribute_of(import_target_module(module_name), name)
     if isinstance(value, (Codec, BitmaskCodec)):
-        return value
+        return _no_header(args, value, "a codec, built with its own header mode")
     if isinstance(value, BitmaskDefinition):
-        return BitmaskCodec(value)
+        return _no_header(args, BitmaskCodec(value), "a bitmask definition")
     if isinstance(value, type) and issubclass(value, State):
         return _built(args.header, derive(value))
     raise LoadError(
         f"{args.target!r} is a {type(value).__name__}: name a codec, a bitmask definition or "
         "an initial state class"
     )
+
+
+def _no_header(
+    args: argparse.Namespace, codec: MachineCodec[Any, Any], what: str
+) -> MachineCodec[Any, Any]:
+    """``codec``, once ``--header`` is known not to be asked of it.
+
+    Raises:
+        UsageError: ``--header`` was given a mode other than ``auto``.
+    """
+    if args.header != "auto":
+        raise UsageError(
+            f"--header is for a state class or a chart; {args.target!r} is {what}: leave "
+            "--header out"
+        )
+    return codec
 
 
 def _name_of(machine: type[State[Any]] | BitmaskDefinition) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from statetree.cli.command import EXIT_OK, Command, file_name, positive_number
+from statetree.cli.command import EXIT_OK, Command, file_name, not_the_input, positive_number
 from statetree.cli.structures import add_registry_argument, load_plottables
 from statetree.errors import UsageError
 from statetree.plot import (
@@ -100,6 +100,7 @@ def _one(target: str, found: list[Plottable]) -> Plottable:
 
 
 def _run(args: argparse.Namespace) -> int:
+    not_the_input(args.output, args.target)
     format = _format(args)
     found = load_plottables(args.target, args.registry, collapse=args.collapse_patterns)
     plotted = _one(args.target, found)

@@ -286,6 +286,6 @@ def apply_edit(tree: Any, edit: Mapping[str, Any], document: Document | None = N
         return
     operation = EDIT_OPERATIONS.get(op) if isinstance(op, str) else None
     if operation is None:
-        known = ", ".join(OPERATIONS)
+        known = ", ".join((*OPERATIONS, "undo", "redo"))
         raise InspectError(f"unknown chart edit {op!r}; expected one of: {known}")
     operation(tree, edit)

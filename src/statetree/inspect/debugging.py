@@ -118,6 +118,13 @@ class Debugging:
         if on == "event":
             if not isinstance(entry.adapter, ReceivesEvents):
                 raise InspectError(f"machine {entry.id!r} gets no events to stop at")
+            kinds = dict.fromkeys(trigger.type for trigger in entry.adapter.palette())
+            kind, _, name = target.partition(" ")
+            if kind not in kinds or not name or name != name.strip() or " " in name:
+                raise InspectError(
+                    f"an event breakpoint is 'TYPE NAME', TYPE one of the event types machine "
+                    f"{entry.id!r} responds to ({', '.join(kinds) or 'none'}); got {target!r}"
+                )
             return
         if isinstance(entry.adapter, CountsAgents):  # counted each frame: no agent's steps
             raise InspectError(

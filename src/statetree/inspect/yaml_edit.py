@@ -63,6 +63,12 @@ def edit_yaml(text: str, edit: Mapping[str, Any], document: Document | None = No
             text has line breaks other than ``\\n`` (see ``_check_breaks``).
     """
     _check_breaks(text)
+    head, tail = _HEAD.match(text), _TAIL.search(text)
+    if head is not None or tail is not None:  # the markers: the dump would move or drop them
+        start = 0 if head is None else head.end()
+        end = len(text) if tail is None else tail.start()
+        body = edit_yaml(text[start:end], edit, document)
+        return text[:start] + body + text[end:]
     lines = text.splitlines(keepends=True)
     comments = _comment_lines(text, lines)
     kept = [index for index in range(len(lines)) if index not in comments]
@@ -86,6 +92,11 @@ def edit_yaml(text: str, edit: Mapping[str, Any], document: Document | None = No
 
 
 _ODD_BREAKS = re.compile("[\r\x85\u2028\u2029]")
+_HEAD = re.compile(r"(?:(?:%[^\n]*|#[^\n]*|[ \t]*)\n)*---[ \t]*(?:#[^\n]*)?\n")
+"""The lines before a document's content: ``%`` directives, comments and blank lines, up
+to its ``---`` marker alone on its line (kept as they are by an edit)."""
+_TAIL = re.compile(r"^\.\.\.[ \t]*(?:#[^\n]*)?\n(?:(?:#[^\n]*|[ \t]*)\n)*\Z", re.MULTILINE)
+"""A document's ``...`` end marker and the comment or blank lines after it (kept too)."""
 
 
 def _check_breaks(text: str, holder: str = "the chart holds") -> None:
