@@ -180,3 +180,45 @@ def test_check_warns_of_one_timer_name_in_states_active_at_once(
         "different names [shared-timer]",
         "  0 errors, 2 warnings",
     ]
+
+
+NO_EFFECT = """\
+name: N
+root:
+  name: Top
+  states:
+    - name: A
+      exit: [{start_timer: {name: T, delay: 1}}, clear_history]
+      transitions: [{on: {input: Go}, to: P}, {on: {input: Seq}, to: S}]
+    - name: P
+      policy: priority
+      enter: [clear_history]
+      states:
+        - {name: X, pre: {input: Up}}
+        - {name: G}
+    - name: S
+      policy: sequential
+      enter: [clear_history]
+      states: [{name: One, post: {input: Next}}, {name: Two}]
+"""
+
+
+def test_check_warns_of_actions_that_change_nothing_where_they_stand(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Top.S's clear_history does something: a sequence resumes its history."""
+    monkeypatch.chdir(tmp_path)
+    Path("n.yaml").write_text(NO_EFFECT)
+    status, out = run(capsys, "check", "n.yaml")
+    assert status == EXIT_OK
+    assert out.splitlines() == [
+        "Top: 8 states, 7 transitions",
+        "  warning: n.yaml:6: Top.A starts a timer as it exits: the timer stops with its "
+        "state, so it never fires; start it on enter, or in the state entered next "
+        "[no-effect]",
+        "  warning: n.yaml:6: Top.A clears its history, but it has no children: it resumes "
+        "no child, so there is none to clear [no-effect]",
+        "  warning: n.yaml:10: Top.P clears its history, but it is priority: it resumes no "
+        "child, so there is none to clear [no-effect]",
+        "  0 errors, 3 warnings",
+    ]

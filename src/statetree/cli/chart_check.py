@@ -36,6 +36,7 @@ from statetree.chart.model import (
     format_path,
     triggers_of,
 )
+from statetree.chart.policy import Entry, definition
 from statetree.chart.registry import (
     DEFAULT_REGISTRY,
     ActionType,
@@ -51,6 +52,7 @@ from statetree.structure import Issue, Location, Severity, Structure
 
 __all__ = [
     "NOT_CHECKED",
+    "NO_EFFECT",
     "SHARED_TIMER",
     "UNUSED_IMPORT",
     "UNUSED_PARAMETER",
@@ -68,6 +70,8 @@ UNUSED_PARAMETER = "unused-parameter"
 """The code of the warnings about parameters a pattern's state never refers to."""
 UNUSED_IMPORT = "unused-import"
 """The code of the warnings about imported files no use of a pattern needs."""
+NO_EFFECT = "no-effect"
+"""The code of the warnings about actions that can change nothing where they stand."""
 SHARED_TIMER = "shared-timer"
 """The code of the warnings about one timer name started by two states that can be active
 at once: each one's triggers hear the other's expiry."""
@@ -137,6 +141,7 @@ def check_chart_file(path: str, registry: Registry | None) -> ChartCheck:
     issues = [_not_checked(chart, kind, name, paths) for (kind, name), paths in uses.items()]
     issues += _unused(expanded, chart)
     issues += _shared_timers(chart)
+    issues += _no_effect(chart)
     try:
         validate(chart, registry or _stand_ins(uses))
     except ChartError as error:
@@ -205,6 +210,31 @@ def _shared_timers(chart: Chart) -> Iterator[Issue]:
                 )
                 yield _warning(SHARED_TIMER, chart.origin.place(where), message)
                 break
+
+
+def _no_effect(chart: Chart) -> Iterator[Issue]:
+    """A warning for each action that can change nothing where it stands: a timer started
+    as its state exits (it is stopped with it), a history cleared where none is kept (a
+    state whose policy does not resume a child)."""
+    for path, state, where in chart.walk():
+        for index, action in enumerate(state.exit):
+            if action.type == "start_timer":
+                message = (
+                    f"{path} starts a timer as it exits: the timer stops with its state, so "
+                    "it never fires; start it on enter, or in the state entered next"
+                )
+                yield _warning(NO_EFFECT, chart.origin.place((*where, "exit", index)), message)
+        for key, actions in (("enter", state.enter), ("exit", state.exit)):
+            for index, action in enumerate(actions):
+                resumes = state.policy is not None and definition(state.policy).entry is Entry.FIRST
+                if action.type == "clear_history" and not resumes:
+                    kind = "has no children" if state.policy is None else f"is {state.policy.value}"
+                    message = (
+                        f"{path} clears its history, but it {kind}: it resumes no child, so "
+                        "there is none to clear"
+                    )
+                    place = chart.origin.place((*where, key, index))
+                    yield _warning(NO_EFFECT, place, message)
 
 
 def _together(first: str, second: str, policies: dict[str, Policy | None]) -> bool:
