@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import abc
+import copy
+import pickle
 from typing import Any
 
 import pytest
@@ -310,6 +313,29 @@ def test_a_state_s_init_cannot_reach_its_machine() -> None:
     assert [line.split(":")[0] for line in seen] == list(QUERIES)
     assert all("not set in its __init__" in line for line in seen[:-1])
     assert "Probe, which is not on a state stack" in seen[-1]
+
+
+class Abstract(st.State[None], abc.ABC):
+    """A state with a metaclass (ABCMeta) whose call is type's: made as any other."""
+
+    def __init__(self) -> None:
+        self.seen = ""
+        try:
+            self.owner.anything  # noqa: B018
+        except st.UsageError as error:
+            self.seen = str(error)
+        self.kept = self.machine  # kept before on_enter: the placeholder, not the machine
+
+
+def test_a_state_with_a_metaclass_cannot_reach_its_machine_in_init_either() -> None:
+    machine = st.StateMachine(Abstract)
+    machine.process_state_transitions()
+    state = machine.stack[0]
+    assert state.seen.startswith("a state's owner and machine are not set in its __init__")
+    assert state.machine is machine
+    copied = copy.deepcopy(machine)  # what __init__ kept copies as itself, the one placeholder
+    assert copied.stack[0].kept is state.kept
+    assert pickle.loads(pickle.dumps(state.kept)) is state.kept
 
 
 def test_update_before_processing_is_refused() -> None:

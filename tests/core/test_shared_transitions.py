@@ -195,3 +195,28 @@ def test_a_class_that_skipped_state_s_init_subclass_runs_its_own_hooks() -> None
         "exit Inner",
         "exit Outer",
     ]
+
+
+class Updating(Registered):
+    def update(self) -> None:
+        self.owner.append("update Updating")
+
+
+class Host(Registered):
+    def transition(self) -> st.Transition | None:
+        return st.inner_entry(Updating)
+
+
+def test_a_loaded_state_of_a_class_that_skipped_state_s_init_subclass_runs_its_hooks() -> None:
+    """In a fresh process a save may bring a class no transition was made to yet."""
+    machine = st.StateMachine(Host, [])
+    machine.process_state_transitions()
+    data = pickle.dumps(machine)
+    own = [name for name in vars(Updating) if name.startswith("_st_")]
+    assert own  # set up by the transition to it
+    for name in own:  # as a fresh process has it: its base's fields only
+        delattr(Updating, name)
+    loaded = pickle.loads(data)
+    loaded.update_states()
+    loaded.stop()
+    assert loaded.owner == ["update Updating", "exit Updating", "exit Host"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import pickle
 import weakref
 from dataclasses import dataclass, field
 
@@ -218,3 +219,48 @@ def test_a_dropped_machine_restores_what_it_found_whatever_came_after() -> None:
     assert shared.value == "initial"  # what First found, as its destructor would restore
     second.stop()
     assert shared.value == "first"  # what Second found
+
+
+LEVEL = st.StateValue("default")
+
+
+class Outer(st.State[None]):
+    def on_enter(self) -> None:
+        self.set_state_value(LEVEL, "outer")  # finds "default"
+
+    def transition(self) -> st.Transition | None:
+        return st.inner_entry(Inner)
+
+
+class Inner(st.State[None]):
+    def on_enter(self) -> None:
+        self.set_state_value(LEVEL, "inner")  # finds "outer"
+
+
+def test_a_dropped_machines_states_give_back_innermost_first() -> None:
+    """Whatever order the collector frees them in, as the machine's destruction would."""
+    for _ in range(20):
+        machine = st.StateMachine(Outer)
+        machine.process_state_transitions()
+        assert LEVEL.value == "inner"
+        del machine
+        gc.collect()
+        assert LEVEL.value == "default"
+        assert LEVEL._holders == []
+
+
+def test_a_value_restored_by_the_collector_is_settled_before_any_use() -> None:
+    shared = st.StateValue([1])
+
+    class Holder(st.State[None]):
+        def on_enter(self) -> None:
+            self.modify_state_value(shared).append(2)
+
+    machine = st.StateMachine(Holder)
+    machine.process_state_transitions()
+    assert shared.value == [1, 2]
+    del machine
+    gc.collect()
+    assert repr(shared) == "StateValue([1])"
+    shared.set_initial_value([3])  # nothing holds it any more
+    assert pickle.loads(pickle.dumps(shared)).value == [3]

@@ -128,6 +128,30 @@ def test_children_are_added_reordered_and_deleted_and_undone(page: Any, chart: C
     assert "        - name: Blocking\n" in chart.text
 
 
+def test_ctrl_z_undoes_and_ctrl_shift_z_redoes_after_clicking_a_state(
+    page: Any, chart: Chart
+) -> None:
+    """Clicking a state leaves the focus on the page, and an edit redraws the form: the
+    shortcuts go to the editor last used all the same."""
+    from playwright.sync_api import expect
+
+    panel = select(page, "Hero.Arms.Aiming")
+    panel.locator('input[data-field="name"]').fill("Aim")
+    panel.locator("button.rename").click()
+    expect(node(page, MACHINE, "Hero.Arms.Aim")).to_have_count(1)
+    head = card(page, MACHINE).locator(".editor .editor-head")
+    expect(head).to_have_attribute("data-undo", "1")
+
+    select(page, "Hero.Arms.Aim")
+    assert page.evaluate("document.activeElement === document.body")
+    page.keyboard.press("Control+z")
+    expect(head).to_have_attribute("data-undo", "0")
+    assert chart.text == chart.original
+    page.keyboard.press("Control+Shift+z")  # the redrawn form took the focus away again
+    expect(head).to_have_attribute("data-undo", "1")
+    assert "        - name: Aim\n" in chart.text
+
+
 def test_a_transition_is_drawn_by_dragging_from_state_to_state(page: Any, chart: Chart) -> None:
     from playwright.sync_api import expect
 

@@ -111,6 +111,23 @@ def test_a_chart_opens_framed_on_its_active_state_at_a_readable_size(page: Any) 
     assert inside(last, view)
 
 
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (800, 600)])
+def test_a_cards_diagram_ends_above_the_timeline(page: Any, width: int, height: int) -> None:
+    """The view is no taller than what the cards' area shows below the card's lines."""
+    page.set_viewport_size({"width": width, "height": height})
+    chart = card(page, "Ladder")
+    chart.locator("button.fit").click()
+    view = chart.locator(".diagram-view")
+    wait_until(
+        lambda: (
+            view.bounding_box()["y"] + view.bounding_box()["height"]
+            <= page.locator("#timeline").bounding_box()["y"]
+        ),
+        "the diagram ends above the timeline",
+    )
+    assert inside(node(page, "Ladder", f"Ladder.Step{STEPS - 1}"), view)
+
+
 def test_the_wheel_scrolls_and_only_ctrl_wheel_zooms(page: Any) -> None:
     from playwright.sync_api import expect
 

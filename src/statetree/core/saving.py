@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from statetree.core.options import Extras
 from statetree.core.refs import Ref, attributes, reading, saved_data, set_attributes, target_of
-from statetree.core.state import State
+from statetree.core.state import State, set_up
 from statetree.core.trace import TraceLevel, Tracer
 from statetree.core.transition import Transition
 from statetree.core.tree import walk
@@ -92,6 +92,8 @@ def set_machine_state(machine: MachineCore, saved: dict[str, Any]) -> None:
         set_attributes(machine, saved["attributes"])
         extras = Extras()
         extras.regions = {id(host): stacks for host, stacks in saved["regions"]}
+        for state in walk(stack, extras.regions):  # a class first seen here, made by a load
+            set_up(type(state))
         extras.saved = {id(state): values for state, values in saved["values"]}
         timers = saved["timers"]
         if timers is not None and not all(

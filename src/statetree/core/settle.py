@@ -151,16 +151,18 @@ def apply(
     if extras is not None and extras.regions and home:
         exit_regions(machine, home[-1])  # an inner replaces a host's regions
     cls = chosen.target
-    if chosen.built_by_call and type(cls) is not type:
-        state = cls()  # its metaclass makes it
-    elif COMPILED or chosen.built_by_call:
-        plain = cls  # typed: a C call when compiled (see BUILT_BY_CALL)
-        state = plain.__new__(plain)
-        if chosen.built_by_call:  # its own __init__: reading its machine there is refused
-            state.owner = state.machine = UNPLACED  # type: ignore[assignment]
-            state.__init__()  # type: ignore[misc]  # as the class call would
-    else:
-        state = cls()
+    if not chosen.built_by_call:
+        if COMPILED:
+            plain = cls  # typed: a C call (see BUILT_BY_CALL)
+            state = plain.__new__(plain)
+        else:
+            state = cls()
+    elif type(cls).__call__ is not type.__call__:
+        state = cls()  # its metaclass's call makes it
+    else:  # its own __init__ (or a metaclass's class): reading its machine there is refused
+        state = cls.__new__(cls)
+        state.owner = state.machine = UNPLACED  # type: ignore[assignment]
+        state.__init__()  # type: ignore[misc]  # as the class call would
     if COMPILED:  # set through State's slots, without looking them up (see capi.pxd)
         capi.set_slot(_OWNER, state, machine._owner)
         capi.set_slot(_MACHINE, state, machine)

@@ -51,13 +51,33 @@ else:
 """Whether the core runs compiled (its modules are compiled together, or none is)."""
 
 
-def set_up_class(cls: type[State[Any]]) -> None:
-    """Give ``cls`` its own ``_st_`` fields: its hooks, and no shared transitions yet.
+def _copy_of(state_value: StateValue[T], state: State[Any]) -> T:
+    """A deep copy of ``state_value``'s value, which ``state`` is about to edit.
 
-    ``State.__init_subclass__`` does it; a transition does it for a class whose base's
-    ``__init_subclass__`` did not call ``super().__init_subclass__()`` (the class would
-    otherwise run its base's hooks, not its own).
+    Raises:
+        StateValueError: the value cannot be copied.
     """
+    try:
+        return copy.deepcopy(state_value._current())
+    except Exception as error:
+        raise StateValueError(
+            f"modify_state_value() needs a value it can copy (copy.deepcopy), to "
+            f"restore it when {type(state).__qualname__} exits: {error}; use "
+            "set_state_value() with a new value instead"
+        ) from error
+
+
+def set_up(cls: type[State[Any]]) -> None:
+    """Set ``cls`` up (:func:`set_up_class`) unless it is: a transition to it and a load of
+    its states do it for a class whose base's ``__init_subclass__`` did not call
+    ``super().__init_subclass__()`` (the class would otherwise run its base's hooks)."""
+    if "_st_hooks" not in cls.__dict__:
+        set_up_class(cls)
+
+
+def set_up_class(cls: type[State[Any]]) -> None:
+    """Give ``cls`` its own ``_st_`` fields: its hooks, and no shared transitions yet (what
+    ``State.__init_subclass__`` does)."""
     # Each class has its own (a subclass must not find its base's transitions).
     cls._st_sibling = cls._st_inner = cls._st_inner_entry = None
     cls._st_concurrent = None
@@ -76,6 +96,8 @@ class Unplaced:
     __slots__ = ()
 
     def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):  # copy and pickle ask for their hooks: it has none
+            raise AttributeError(name)
         raise UsageError(
             "a state's owner and machine are not set in its __init__, nor its stack: they "
             "are set before on_enter, so read them and query the stack from on_enter"
@@ -83,6 +105,9 @@ class Unplaced:
 
     def __repr__(self) -> str:
         return "<not set in __init__: see on_enter>"
+
+    def __reduce__(self) -> str:
+        return "UNPLACED"  # the one instance, by its module's name: copies are the same
 
 
 UNPLACED: Final = Unplaced()
@@ -297,17 +322,14 @@ class State(StateCore, Generic[OwnerT]):
             self._hold(state_value, "modify_state_value")  # refuses it, naming what it got
         if not state_value._held_by(self):
             # Copied before anything is held: a value that cannot be copied changes nothing.
-            try:
-                copied = copy.deepcopy(state_value._value)
-            except Exception as error:
-                raise StateValueError(
-                    f"modify_state_value() needs a value it can copy (copy.deepcopy), to "
-                    f"restore it when {type(self).__qualname__} exits: {error}; use "
-                    "set_state_value() with a new value instead"
-                ) from error
+            # Copied again if a freed state put its value back meanwhile (the copy can run
+            # the collector): the state must edit a copy of the value it finds.
+            copied = _copy_of(state_value, self)
+            while state_value._freed:
+                copied = _copy_of(state_value, self)
             if self._hold(state_value, "modify_state_value"):
                 state_value._value = copied  # the saved entry keeps the live object
-        return state_value._value
+        return state_value._current()
 
     def _hold(self, state_value: StateValue[Any], verb: str) -> bool:
         """Save the value ``state_value`` has before this state first changes it."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import weakref
 from typing import Any, Generic, TypeVar
 
@@ -20,22 +21,29 @@ class StateValue(Generic[T]):
     first change is restored right after that state's ``on_exit``, as the book and its C++
     library do: each state puts back what it saved, whatever other states did since. A
     state freed without exiting (its machine dropped without ``stop()``) puts its value back
-    when Python frees it, as the C++ destructor does.
+    once Python frees it, as the C++ destructor does: at the value's next use.
 
     It has no truth value and compares by identity: read ``.value``.
     """
 
-    __slots__ = ("__weakref__", "_holders", "_value")
+    __slots__ = ("__weakref__", "_freed", "_holders", "_lock", "_value")
 
     def __init__(self, initial: T) -> None:
         self._value = initial
         # (state, value it found) for each active state that set this value, oldest first.
         # The state is held weakly: a value shared by many machines keeps none of them alive.
         self._holders: list[tuple[weakref.ref[Any], T]] = []
+        # A holder was freed without exiting. The collector's callback only says so: the
+        # values are put back at the next use (see _settle), on the thread using the value,
+        # never in the middle of another change of it.
+        self._freed = False
+        self._lock = threading.RLock()  # machines on several threads may share one value
 
     @property
     def value(self) -> T:
         """The current value."""
+        if self._freed:
+            self._settle()
         return self._value
 
     @value.setter
@@ -52,6 +60,7 @@ class StateValue(Generic[T]):
         Raises:
             StateValueError: an active state currently holds an override of this value.
         """
+        self._settle()
         if self._holders:
             raise StateValueError(
                 f"set_initial_value({value!r}) while {len(self._holders)} active state(s) hold an "
@@ -60,38 +69,53 @@ class StateValue(Generic[T]):
             )
         self._value = value
 
+    def _settle(self) -> None:
+        """Put back what each freed holder found, the newest first (as a dropped machine's
+        states are destroyed, innermost first)."""
+        with self._lock:
+            if not self._freed:
+                return
+            self._freed = False
+            holders = self._holders
+            for index in reversed(range(len(holders))):
+                holder, found = holders[index]
+                if holder() is None:
+                    del holders[index]
+                    self._value = found
+
+    def _current(self) -> T:
+        """The value, once freed holders have put theirs back."""
+        self._settle()
+        return self._value
+
     def _held_by(self, state: object) -> bool:
         """Whether ``state`` has changed this value and not exited since."""
+        self._settle()
         return any(holder() is state for holder, _ in self._holders)
 
     def _hold(self, state: object) -> bool:
         """Remember the value ``state`` found, unless it already holds this value."""
-        if self._held_by(state):
-            return False
-        self._holders.append((weakref.ref(state, self._freed), self._value))
-        return True
+        with self._lock:
+            if self._held_by(state):
+                return False
+            self._holders.append((weakref.ref(state, self._on_free), self._value))
+            return True
 
     def _release(self, state: object) -> None:
         """``state`` exited: restore the value it found at its first change."""
-        holders = self._holders
-        # Indexed, allocating no container: the collector (whose callbacks may remove
-        # entries, see _freed) cannot run between finding an entry and deleting it.
-        for index in range(len(holders)):
-            holder, found = holders[index]
-            if holder() is state:
-                del holders[index]
-                self._value = found
-                return
+        with self._lock:
+            self._settle()
+            holders = self._holders
+            for index in range(len(holders)):
+                holder, found = holders[index]
+                if holder() is state:
+                    del holders[index]
+                    self._value = found
+                    return
 
-    def _freed(self, gone: weakref.ref[Any]) -> None:
-        """A holding state was freed without exiting: restore the value it found."""
-        holders = self._holders
-        for index in range(len(holders)):
-            holder, found = holders[index]
-            if holder is gone:
-                del holders[index]
-                self._value = found
-                return
+    def _on_free(self, _gone: weakref.ref[Any]) -> None:
+        """A holding state was freed without exiting (called by the collector)."""
+        self._freed = True
 
     def __bool__(self) -> bool:
         raise StateValueError(
@@ -99,18 +123,20 @@ class StateValue(Generic[T]):
         )
 
     def __repr__(self) -> str:
-        return f"StateValue({self._value!r})"
+        return f"StateValue({self.value!r})"
 
     # -- saving (pickle, copy.deepcopy) -------------------------------------------------------
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Saved as its value and the value each holding state found."""
-        holders = [(h(), found) for h, found in self._holders if h() is not None]
-        return (load_state_value, (), {"value": self._value, "holders": holders})
+        with self._lock:
+            value = self._current()
+            holders = [(state, found) for h, found in self._holders if (state := h()) is not None]
+        return (load_state_value, (), {"value": value, "holders": holders})
 
     def __setstate__(self, saved: dict[str, Any]) -> None:
         self._value = saved["value"]
-        self._holders = [(weakref.ref(h, self._freed), found) for h, found in saved["holders"]]
+        self._holders = [(weakref.ref(h, self._on_free), found) for h, found in saved["holders"]]
 
 
 def load_state_value() -> StateValue[Any]:

@@ -15,7 +15,7 @@ from typing import Any, Final
 
 from statetree.core import capi
 from statetree.core.refs import Ref, target_of
-from statetree.core.state import BUILT_BY_CALL, COMPILED, HAS_ENTER, State, set_up_class
+from statetree.core.state import BUILT_BY_CALL, COMPILED, HAS_ENTER, State, set_up
 from statetree.errors import StateArgumentError, TransitionTargetError
 
 __all__ = [
@@ -118,8 +118,7 @@ class Transition:
                 f"{name}() needs a State subclass as its target, got {target!r} "
                 f"({type(target).__name__}); pass the class itself, e.g. st.{name}(Stand)"
             )
-        if "_st_hooks" not in target.__dict__:
-            set_up_class(target)  # its base's __init_subclass__ skipped State's
+        set_up(target)
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Saved as its kind, its targets' names and its arguments."""

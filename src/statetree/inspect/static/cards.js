@@ -182,7 +182,7 @@ export class Card {
   flagsTable(flags) {
     const table = element("table", "flags");
     const head = element("tr");
-    for (const title of ["bit", "state", "requires", "terminates", "blocked by", ""]) {
+    for (const title of ["bit", "state", "requires", "terminates", "blocked by", "notes"]) {
       head.append(element("th", "", title));
     }
     table.append(head);

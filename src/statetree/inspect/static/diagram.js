@@ -16,6 +16,8 @@ const READABLE = 0.75; // labels of 12 points stay 12 pixels high: the first vie
 const EXPANDED_ZOOM = 1.5; // the largest zoom Fit gives an expanded card
 const DRAG = 5; // pixels the pointer moves before a press becomes a drag
 const MARGIN = 24; // pixels kept around what is framed
+const VIEW_SHARE = 0.6; // the most of the window's height a card's diagram takes
+const MIN_VIEW = 160; // pixels: the least height of a card's diagram, in the smallest window
 
 // The state or transition a Graphviz group draws: its id ("state:NAME", "link:A->B") in
 // the nested layout, its title ("NAME", "A->B", "cluster_X") in the book's.
@@ -181,7 +183,20 @@ export class Diagram {
   }
 
   // The room the diagram has: the view's width, and its height (or the most it may grow to).
+  // In a card, the view grows no taller than what the cards' area shows below the card's
+  // own lines (the timeline takes the rest of the window), so a framed diagram is seen whole.
   room() {
+    const card = this.root.closest(".card");
+    const cards = this.root.closest("#cards");
+    if (card && cards && !card.classList.contains("expanded")) {
+      const above = this.root.getBoundingClientRect().top - card.getBoundingClientRect().top;
+      const padding = parseFloat(getComputedStyle(cards).paddingTop) * 2;
+      const shown = cards.clientHeight - above - padding;
+      const height = Math.max(MIN_VIEW, Math.min(VIEW_SHARE * window.innerHeight, shown));
+      this.root.style.maxHeight = `${height}px`;
+      return { width: this.root.clientWidth - 4, height: height - 4 };
+    }
+    this.root.style.removeProperty("max-height"); // expanded: the stylesheet's own size
     const limit = parseFloat(getComputedStyle(this.root).maxHeight);
     const height = Number.isFinite(limit) ? limit : this.root.clientHeight;
     return { width: this.root.clientWidth - 4, height: height - 4 };

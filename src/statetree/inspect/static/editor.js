@@ -43,6 +43,13 @@ const parentPath = (path) => path.split(".").slice(0, -1).join(".");
 
 const sameHistory = (a, b) => (a?.undo ?? 0) === (b?.undo ?? 0) && (a?.redo ?? 0) === (b?.redo ?? 0);
 
+// The editor last clicked in: Ctrl+Z on the page itself (clicking a diagram's state, or an
+// edit redrawing the form, leaves the focus there) goes to it.
+let lastEditor = null;
+document.addEventListener("keydown", (event) => {
+  if (event.target === document.body && lastEditor?.card.root.isConnected) lastEditor.shortcut(event);
+});
+
 export class ChartEditor {
   constructor(card, app) {
     this.card = card;
@@ -54,6 +61,9 @@ export class ChartEditor {
     this.checks = new WeakMap(); // message slot -> number of its latest check
     this.box = card.part("editor");
     this.card.root.addEventListener("keydown", (event) => this.shortcut(event));
+    for (const kind of ["pointerdown", "focusin"]) {
+      this.card.root.addEventListener(kind, () => { lastEditor = this; });
+    }
   }
 
   // -- the source -----------------------------------------------------------------------------
@@ -283,7 +293,8 @@ export class ChartEditor {
     const named = { pre: "pre-conditions", post: "post-conditions", transitions: "transitions" };
     const read = Object.keys(named).filter((part) => parts.has(part)).map((part) => named[part]);
     const may = read.length ? read.join(" and ") : "no pre- or post-conditions and no transitions";
-    const where = parent ? `Under a ${this.policyOf(parent)} parent` : "As the root";
+    const policy = parent ? this.policyOf(parent) : "";
+    const where = parent ? `Under ${/^[aeiou]/.test(policy) ? "an" : "a"} ${policy} parent` : "As the root";
     const others = read.length ? "; nothing would read the others" : ": nothing would read them";
     return `${where}, this state may have ${may}${others}.`;
   }
