@@ -77,6 +77,8 @@ DAMAGE: list[tuple[Callable[[], Any], str, object, type[Exception], str]] = [
     (core, "owner", KeyError, st.LoadError, "damaged machine: it lacks 'owner'"),
     (core, "events", 7, st.LoadError, "damaged machine: its pending events are not a list"),
     (core, "timers", [("a", "x")], st.LoadError, "its times in state are not pairs of a state"),
+    (core, "timers", [], st.LoadError, "damaged machine: an active state has no time in state"),
+    (core, "sink", 0, st.LoadError, "damaged machine: its trace sink is not callable: 0"),
     (chart, "handlers", [], st.LoadError, "the save holds a damaged chart machine"),
     (chart, "on_action", 5, st.LoadError, "damaged chart machine: on_action must be callable"),
     (chart, "max_transitions", 0, st.LoadError, "max_transitions must be at least 1, got 0"),
@@ -128,3 +130,17 @@ def test_a_bitmask_mask_the_rules_forbid_is_refused() -> None:
     saved["mask"] = shooting  # Shooting needs Aiming
     with pytest.raises(st.DecodeError, match="Shooting is active but requires"):
         blank().__setstate__(saved)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"requires": ("Nope",)}, "names 'Nope', which is not a defined state"),
+        ({"colour": "red"}, "the save holds a damaged bitmask definition"),
+    ],
+)
+def test_a_damaged_bitmask_definition_is_a_load_error(change: dict[str, Any], message: str) -> None:
+    loader, (name, rules) = bitmask().definition.__reduce__()
+    damaged = ({**rules[0], **change}, *rules[1:])
+    with pytest.raises(st.LoadError, match=message):
+        loader(name, damaged)

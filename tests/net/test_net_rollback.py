@@ -7,6 +7,7 @@ import copy
 import math
 import pickle
 import random
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -189,8 +190,8 @@ def test_a_step_function_cannot_drive_its_own_rollback() -> None:
     assert rollback.advance(Input(move=Direction.RIGHT)) == 1
 
     assert refusals == [
-        "advance() called from the step function: the step simulates one frame; advance, "
-        "confirm and correct from the game loop"
+        "advance() called from the step, snapshot or restore function: the step simulates "
+        "one frame; advance, confirm and correct from the game loop"
     ]
     assert rollback.frame == 1
 
@@ -300,7 +301,10 @@ def test_a_save_from_the_step_function_is_refused_and_the_session_goes_on(how: s
 
     rollback = Rollback(game.machine, CODEC, saving, snapshot=game.snapshot, restore=game.restore)
     rollback.advance(Input(move=Direction.RIGHT))
-    assert refusals == ["cannot save a Rollback while its step function runs: save between frames"]
+    assert refusals == [
+        "cannot save a Rollback while its step, snapshot or restore function runs: save "
+        "between frames"
+    ]
     assert game.machine.cause is st.Cause.TRANSITION
     assert rollback.advance(Input()) == 2
 
@@ -312,3 +316,68 @@ def test_a_rollback_with_a_lambda_is_refused_by_its_role() -> None:
     )
     with pytest.raises(st.SaveError, match=r"\(the snapshot function of a Rollback\)"):
         pickle.dumps(rollback)
+
+
+class SavingGame(Game):
+    """A game whose snapshot or restore function tries to save its Rollback."""
+
+    def __init__(self, where: str) -> None:
+        super().__init__()
+        self.where = where
+        self.rollback: Rollback[Any, Any, Input, int] | None = None
+        self.refusals: list[str] = []
+
+    def refused(self) -> None:
+        try:
+            pickle.dumps(self.rollback)
+        except st.SaveError as error:
+            self.refusals.append(str(error))
+
+    def snapshot(self) -> int:
+        if self.where == "snapshot" and self.rollback is not None:
+            self.refused()
+        return super().snapshot()
+
+    def restore(self, data: int) -> None:
+        if self.where == "restore":
+            self.refused()
+        super().restore(data)
+
+
+@pytest.mark.parametrize("where", ["snapshot", "restore"])
+def test_a_save_from_the_snapshot_or_restore_function_is_refused(where: str) -> None:
+    """Mid-call, the machine and the owner are a frame ahead of the frame counter."""
+    game = SavingGame(where)
+    rollback = Rollback(
+        game.machine, CODEC, game.step, snapshot=game.snapshot, restore=game.restore
+    )
+    game.rollback = rollback
+    rollback.advance(Input(move=Direction.RIGHT))
+    rollback.correct(1, Input())  # restores frame 0, replays frame 1
+    assert game.refusals
+    assert all("while its step, snapshot or restore function runs" in r for r in game.refusals)
+    game.where = ""
+    assert pickle.loads(pickle.dumps(rollback)).frame == 1  # between calls: saved
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (lambda saved: 0, "the save holds a rollback in format None"),
+        (lambda saved: {**saved, "format": 2}, "the save holds a rollback in format 2"),
+        (lambda saved: {k: v for k, v in saved.items() if k != "_step"}, "it lacks '_step'"),
+        (lambda saved: {**saved, "machine": None}, "it holds no machine, or no codec"),
+        (lambda saved: {**saved, "_states": 5}, "its states are not a mapping"),
+        (lambda saved: {**saved, "_frame": 7}, "it holds no state for its own frame"),
+        (lambda saved: {**saved, "_capacity": "2"}, "its capacity is not a whole number"),
+    ],
+)
+def test_damaged_rollback_data_is_a_load_error(damage: Any, message: str) -> None:
+    game = Game()
+    rollback = Rollback(
+        game.machine, CODEC, game.step, snapshot=game.snapshot, restore=game.restore
+    )
+    saved = rollback.__getstate__()
+    loaded = Rollback.__new__(Rollback)
+    with pytest.raises(st.LoadError, match=re.escape(message)):
+        loaded.__setstate__(damage(saved))

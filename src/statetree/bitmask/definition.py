@@ -20,7 +20,7 @@ from statetree.bitmask.spec import (
 )
 from statetree.bitmask.state import BitState, StateRef, has_custom_check
 from statetree.bitmask.validate import check_acyclic, check_conflicts, index_names
-from statetree.core.refs import Ref, target_of
+from statetree.core.refs import Ref, reading, target_of
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -194,9 +194,16 @@ def _saved_rule(rule: StateRule) -> dict[str, Any]:
 
 
 def load_definition(name: str, rules: tuple[dict[str, Any], ...]) -> BitmaskDefinition:
-    """The loader of a saved definition (named in saves)."""
-    loaded = [StateRule(**{**rule, "behaviour": target_of(rule["behaviour"])}) for rule in rules]
-    return BitmaskDefinition.from_rules(loaded, name=name)
+    """The loader of a saved definition (named in saves).
+
+    Raises:
+        LoadError: the saved rules are damaged, or break the rules of a definition.
+    """
+    with reading("bitmask definition"):
+        loaded = [
+            StateRule(**{**rule, "behaviour": target_of(rule["behaviour"])}) for rule in rules
+        ]
+        return BitmaskDefinition.from_rules(loaded, name=name)
 
 
 def _compile(rules: tuple[StateRule, ...], name: str) -> BitmaskDefinition:

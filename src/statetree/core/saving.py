@@ -101,6 +101,10 @@ def set_machine_state(machine: MachineCore, saved: dict[str, Any]) -> None:
         ):
             raise TypeError("its times in state are not pairs of a state and a time")
         extras.timers = None if timers is None else {id(s): time for s, time in timers}
+        if extras.timers is not None and any(
+            id(state) not in extras.timers for state in walk(stack, extras.regions)
+        ):
+            raise ValueError("an active state has no time in state")
         events = saved["events"]
         if not isinstance(events, list):
             raise TypeError(f"its pending events are not a list: {events!r}")
@@ -111,6 +115,8 @@ def set_machine_state(machine: MachineCore, saved: dict[str, Any]) -> None:
             raise ValueError(f"its max_transitions is not a count: {bound!r}")
         extras.max_transitions = bound
         extras.sink = target_of(saved["sink"])
+        if extras.sink is not None and not callable(extras.sink):
+            raise TypeError(f"its trace sink is not callable: {extras.sink!r}")
         level = TraceLevel(saved["trace"])
         extras.tracer = None if level is TraceLevel.NONE else Tracer(level, extras.sink)
         if _needed(extras):

@@ -17,11 +17,29 @@ from dataclasses import dataclass, fields
 from typing import Any, Generic, TypeVar
 
 from statetree.core.cause import Cause
-from statetree.core.refs import Ref, target_of
+from statetree.core.refs import Ref, reading, saved_data, target_of
 from statetree.errors import SaveError, UsageError
 from statetree.net.interface import MachineCodec
 
 __all__ = ["Outcome", "Rollback", "RollbackStats"]
+
+_FORMAT = 1
+"""The format of a Rollback's saved data; a load refuses any other."""
+_SAVED = (
+    "machine",
+    "codec",
+    "_step",
+    "_snapshot",
+    "_restore",
+    "_capacity",
+    "_frame",
+    "_confirmed",
+    "_inputs",
+    "_states",
+    "_counts",
+)
+"""What a Rollback's save holds besides its format."""
+T = TypeVar("T")
 
 MachineT = TypeVar("MachineT")
 ValueT = TypeVar("ValueT")
@@ -200,48 +218,75 @@ class Rollback(Generic[MachineT, ValueT, InputT, DataT]):
         """Everything, its functions saved by name (or as the objects they are bound to).
 
         Raises:
-            SaveError: called from the step function (save between frames), or a function
-                cannot be saved.
+            SaveError: called from the step, snapshot or restore function (save between
+                frames), or a function cannot be saved.
         """
         if self._stepping:
             raise SaveError(
-                "cannot save a Rollback while its step function runs: save between frames"
+                "cannot save a Rollback while its step, snapshot or restore function runs: "
+                "save between frames"
             )
         state = dict(vars(self))
         for name in self._FUNCTIONS:
             state[name] = Ref(state[name], f"the {name[1:]} function of a Rollback")
-        return state
+        return {"format": _FORMAT, **state}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        vars(self).update(state)
-        for name in self._FUNCTIONS:
-            setattr(self, name, target_of(getattr(self, name)))
+        """Load what :meth:`__getstate__` saved.
+
+        Raises:
+            LoadError: the data is not a Rollback's, or of another format.
+        """
+        saved = saved_data(state, "rollback", _FORMAT)
+        with reading("rollback"):
+            loaded = {name: saved[name] for name in _SAVED}
+            for name in self._FUNCTIONS:
+                loaded[name] = target_of(loaded[name])
+                if not callable(loaded[name]):
+                    raise TypeError(f"its {name[1:]} function is not callable")
+            for name in ("_inputs", "_states", "_counts"):
+                if not isinstance(loaded[name], dict):
+                    raise TypeError(f"its {name[1:]} are not a mapping")
+            for name in ("_frame", "_confirmed", "_capacity"):
+                if isinstance(loaded[name], bool) or not isinstance(loaded[name], int):
+                    raise TypeError(f"its {name[1:]} is not a whole number")
+            if loaded["_frame"] not in loaded["_states"]:
+                raise ValueError("it holds no state for its own frame")
+            if loaded["machine"] is None or not callable(getattr(loaded["codec"], "capture", None)):
+                raise TypeError("it holds no machine, or no codec")
+        vars(self).update(loaded, _stepping=False)
 
     # -- internals -------------------------------------------------------------------------
 
     def _state(self) -> tuple[ValueT, DataT]:
-        return self.codec.capture(self.machine), self._snapshot()
+        return self.codec.capture(self.machine), self._calling(self._snapshot)
 
     def _put(self, state: tuple[ValueT, DataT], cause: Cause) -> None:
         value, data = state
         self.codec.apply(self.machine, value, cause=cause)
-        self._restore(data)
+        self._calling(self._restore, data)
 
     def _run(self, frame: int, cause: Cause) -> None:
-        self._stepping = True
-        try:
-            with self.codec.caused_by(self.machine, cause):
-                self._step(frame, self._inputs[frame])
-        finally:
-            self._stepping = False
+        with self.codec.caused_by(self.machine, cause):
+            self._calling(self._step, frame, self._inputs[frame])
         self._states[frame] = self._state()
 
+    def _calling(self, function: Callable[..., T], *args: Any) -> T:
+        """Call the step, snapshot or restore function: meanwhile the Rollback is in the
+        middle of a call, which saves and calls of its own refuse."""
+        self._stepping = True
+        try:
+            return function(*args)
+        finally:
+            self._stepping = False
+
     def _not_stepping(self, call: str) -> None:
-        """Refuse ``call`` from the step function (it would run frames inside a frame)."""
+        """Refuse ``call`` from the step, snapshot or restore function (it would run frames
+        inside a frame)."""
         if self._stepping:
             raise UsageError(
-                f"{call}() called from the step function: the step simulates one frame; "
-                "advance, confirm and correct from the game loop"
+                f"{call}() called from the step, snapshot or restore function: the step "
+                "simulates one frame; advance, confirm and correct from the game loop"
             )
 
     def _replay(self, start: int, state: tuple[ValueT, DataT]) -> int:
