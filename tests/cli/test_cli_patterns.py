@@ -162,26 +162,6 @@ root:
 """
 
 
-def test_check_warns_of_one_timer_name_in_states_active_at_once(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Kick and Rest (siblings) never run at once; Guard runs with either, and with Legs."""
-    monkeypatch.chdir(tmp_path)
-    Path("body.yaml").write_text(REGIONS)
-    status, out = run(capsys, "check", "body.yaml")
-    assert status == EXIT_OK
-    assert out.splitlines() == [
-        "Top: 7 states, 6 transitions",
-        "  warning: body.yaml:17: Top.Arms.Guard starts timer 'Slow' as Top.Legs does, and "
-        "both can be active at once: each one's triggers hear the other's expiry; give them "
-        "different names [shared-timer]",
-        "  warning: body.yaml:17: Top.Arms.Guard starts timer 'T' as Top.Legs.Kick does, and "
-        "both can be active at once: each one's triggers hear the other's expiry; give them "
-        "different names [shared-timer]",
-        "  0 errors, 2 warnings",
-    ]
-
-
 NO_EFFECT = """\
 name: N
 root:
@@ -203,22 +183,44 @@ root:
 """
 
 
-def test_check_warns_of_actions_that_change_nothing_where_they_stand(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+WARNED = {
+    # Kick and Rest (siblings) never run at once; Guard runs with either, and with Legs.
+    "body.yaml": (
+        REGIONS,
+        [
+            "Top: 7 states, 6 transitions",
+            "  warning: body.yaml:17: Top.Arms.Guard starts timer 'Slow' as Top.Legs does, "
+            "and both can be active at once: each one's triggers hear the other's expiry; "
+            "give them different names [shared-timer]",
+            "  warning: body.yaml:17: Top.Arms.Guard starts timer 'T' as Top.Legs.Kick does, "
+            "and both can be active at once: each one's triggers hear the other's expiry; "
+            "give them different names [shared-timer]",
+            "  0 errors, 2 warnings",
+        ],
+    ),
+    # Top.S's clear_history does something: a sequence resumes its history.
+    "n.yaml": (
+        NO_EFFECT,
+        [
+            "Top: 8 states, 7 transitions",
+            "  warning: n.yaml:6: Top.A starts a timer as it exits: the timer stops with its "
+            "state, so it never fires; start it on enter, or in the state entered next "
+            "[no-effect]",
+            "  warning: n.yaml:6: Top.A clears its history, but it has no children: it "
+            "resumes no child, so there is none to clear [no-effect]",
+            "  warning: n.yaml:10: Top.P clears its history, but it is priority: it resumes "
+            "no child, so there is none to clear [no-effect]",
+            "  0 errors, 3 warnings",
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(WARNED))
+def test_check_warns_of_timers_heard_twice_and_actions_that_change_nothing(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
 ) -> None:
-    """Top.S's clear_history does something: a sequence resumes its history."""
+    text, report = WARNED[name]
     monkeypatch.chdir(tmp_path)
-    Path("n.yaml").write_text(NO_EFFECT)
-    status, out = run(capsys, "check", "n.yaml")
-    assert status == EXIT_OK
-    assert out.splitlines() == [
-        "Top: 8 states, 7 transitions",
-        "  warning: n.yaml:6: Top.A starts a timer as it exits: the timer stops with its "
-        "state, so it never fires; start it on enter, or in the state entered next "
-        "[no-effect]",
-        "  warning: n.yaml:6: Top.A clears its history, but it has no children: it resumes "
-        "no child, so there is none to clear [no-effect]",
-        "  warning: n.yaml:10: Top.P clears its history, but it is priority: it resumes no "
-        "child, so there is none to clear [no-effect]",
-        "  0 errors, 3 warnings",
-    ]
+    Path(name).write_text(text)
+    assert run(capsys, "check", name) == (EXIT_OK, "\n".join(report) + "\n")
