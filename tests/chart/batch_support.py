@@ -165,14 +165,15 @@ class Twins:
                 self.batch.reload(chart)
             assert failure.value.entities == tuple(sorted(refusing))
             return
-        self.chart = chart  # agents spawned from now on run it
+        saved = {agent: machine.snapshot() for agent, machine in self.machines.items()}
+        before = self.batch.snapshot()
         kept: set[str] = set()
         exited: set[str] = set()
         entered: set[str] = set()
         for agent, machine in self.machines.items():
             try:  # the rehearsal performs no host action: an echo can still loop now
                 report = machine.reload(chart)
-            except TransitionLoopError as error:
+            except TransitionLoopError as error:  # that machine is back on the old chart
                 self.machines_failed[agent] = (error.cycle, error.timers)
                 continue
             kept.update(report.kept)
@@ -181,8 +182,15 @@ class Twins:
         try:
             report = self.batch.reload(chart)
         except BatchLoopError as error:
+            # The batch runs one chart: every agent is back as it was, its calls made.
             self.batch_failed = (error.entities, (error.cycle, error.timers))
+            assert self.batch.snapshot().to_bytes() == before.to_bytes()
+            for agent, snapshot in saved.items():
+                self.machines[agent] = self.machine(agent)
+                self.machines[agent].restore(snapshot)
             return
+        assert not self.machines_failed, "the batch reloaded where a machine looped"
+        self.chart = chart  # agents spawned from now on run it
         assert (set(report.kept), set(report.exited)) == (kept, exited)
         assert set(report.entered) == entered, (report, entered)
 

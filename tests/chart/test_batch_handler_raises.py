@@ -12,13 +12,15 @@ from statetree.chart import (
     DEFAULT_REGISTRY,
     ActionType,
     BatchCall,
+    BatchLoopError,
     Chart,
     ChartBatch,
+    ChartMachine,
     Event,
     Param,
 )
 from statetree.chart import builder as b
-from statetree.errors import UsageError
+from statetree.errors import TransitionLoopError, UsageError
 
 CHART = b.chart(
     "C",
@@ -244,3 +246,55 @@ def test_an_agent_the_call_started_keeps_its_start_when_a_handler_raises(backend
         batch.send(GO, [1])  # starts agent 1 (Top entered: tag 1), then Go enters B: raises
     assert made == [(1, [1])]
     assert (batch.active(0), batch.active(1)) == ((), ("Top", "Top.A"))  # as once started
+
+
+PING = DEFAULT_REGISTRY.with_actions(ActionType("ping"))
+STILL = b.chart("P", b.state("Top", b.state("Idle")), registry=PING)
+PINGING = b.chart(
+    "P",
+    b.state(
+        "Top",
+        b.state("Ping", enter=[b.action("ping")], transitions=[b.on(b.input("X"), "Pong")]),
+        b.state("Pong", enter=[b.action("ping")], transitions=[b.on(b.input("X"), "Ping")]),
+    ),
+    registry=PING,
+)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_send_that_makes_agents_loop_after_a_reload_undoes_it_for_every_agent(
+    backend: str,
+) -> None:
+    # The rehearsal performs no host action, so only the reload itself finds the loop: a
+    # machine is put back on its old chart, and so is every agent of the one-chart batch.
+    answering = {1, 3}  # the agents whose handler answers every ping with X
+    pings: list[list[int]] = []
+
+    def ping(call: BatchCall) -> None:
+        pings.append(call.entities.tolist())
+        mine = [agent for agent in call.entities.tolist() if agent in answering]
+        if mine:
+            batch.send(Event("input", "X"), mine)
+
+    batch = ChartBatch(STILL, 4, {"ping": ping}, max_transitions=6, backend=backend)
+    batch.start()
+    before = batch.snapshot().to_bytes()
+    with pytest.raises(BatchLoopError) as looped:
+        batch.reload(PINGING)
+    assert looped.value.entities == (1, 3)
+    assert set(looped.value.cycle) == {"Top.Ping", "Top.Pong"}
+    replayed = (len(pings) - 1) // 2  # agents 1 then 3, each replayed as its machine
+    assert pings == [[0, 1, 2, 3]] + [[1]] * replayed + [[3]] * replayed
+    assert replayed > 1
+    assert batch.compiled.chart == STILL
+    assert batch.snapshot().to_bytes() == before
+    answering.clear()  # the same reload goes through once nothing answers
+    assert batch.reload(PINGING).entered == ("Top.Ping",)
+    assert [batch.active(agent) for agent in range(4)] == [("Top", "Top.Ping")] * 4
+
+    answer = {"ping": lambda call: machine.send(Event("input", "X"))}
+    machine = ChartMachine(STILL, answer, max_transitions=6)
+    machine.start()
+    with pytest.raises(TransitionLoopError) as alone:
+        machine.reload(PINGING)
+    assert (alone.value.cycle, machine.compiled.chart) == (looped.value.cycle, STILL)

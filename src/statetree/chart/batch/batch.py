@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, cast
+from typing import Any, NoReturn, cast
 
 from numpy.typing import ArrayLike
 
@@ -588,7 +588,7 @@ class ChartBatch(Readings):
             raise UsageError(f"{name}() called while batch {self.name!r} processes")
         return _Call(self)
 
-    def _fail(self) -> None:
+    def _fail(self) -> NoReturn:
         """Raise the ``BatchLoopError`` of the agents that failed in this call."""
         failures = self._stepper.failures
         agents = sorted(failures)

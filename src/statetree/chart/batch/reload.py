@@ -6,7 +6,9 @@ agent that would not settle refuses the whole reload, and nothing changes) and i
 each agent's outcome in the new chart: situation, timers kept or started, host calls. Timers
 that kept states run although the new chart no longer starts them are carried over.
 
-A handler that raises undoes the whole reload (every agent runs the same chart).
+A handler that raises undoes the whole reload (every agent runs the same chart), and so
+does an agent that a handler's send makes loop (a machine would be put back on its old
+chart): then ``BatchLoopError`` names every such agent.
 """
 
 from __future__ import annotations
@@ -75,6 +77,13 @@ def reload_batch(batch: ChartBatch, compiled: CompiledChart) -> Reloaded:
     finally:
         stepper.undo_table = new
         stepper.buffers = Buffers(agents.due.shape[0], agents.order.shape[0])
+    if stepper.failures:
+        # A handler's send made agents loop: a machine is then put back on its old chart,
+        # and a batch runs one chart, so the whole reload is undone.
+        failures = dict(stepper.failures)
+        _back(batch, before, old)
+        batch._stepper.failures.update(failures)
+        batch._fail()
     kinds = compiled.level_kinds
     for event in list(agents.extra):  # levels of the new chart now, or of no level kind
         if event in rising or event.kind not in kinds:  # (kept until agents were replayed)

@@ -318,6 +318,8 @@ class Stepper:
             replay(machine, agent)
         except TransitionLoopError as error:
             self.failures[agent] = Failure.of(error)
+            if machine._compiled is not self.table.layout.compiled:
+                return  # a reload that loops puts it back on the old chart: undone whole
         finally:
             self.continuing = None
         self.put_back(agent, machine)
