@@ -13,7 +13,7 @@ from types import ModuleType
 from typing import Any, TypeAlias
 
 from statetree.bitmask import BitmaskDefinition, BitState
-from statetree.chart.loading import format_of
+from statetree.chart.loading import EXTENSIONS, format_of
 from statetree.core.state import State
 from statetree.errors import UsageError
 from statetree.structure import find_initial_states
@@ -107,7 +107,7 @@ def _import_file(path: Path) -> ModuleType:
     if spec is None or spec.loader is None:
         if format_of(path) is not None:
             raise _chart_named(str(path))
-        raise LoadError(f"cannot load {str(path)!r} as a Python module")
+        raise _not_a_target(str(path))
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # inspect and dataclasses look modules up by name
     try:
@@ -116,6 +116,14 @@ def _import_file(path: Path) -> ModuleType:
         del sys.modules[name]
         raise
     return module
+
+
+def _not_a_target(name: str) -> LoadError:
+    """The error for a file that is neither a chart file nor Python."""
+    return LoadError(
+        f"{name!r} is neither a chart file ({', '.join(EXTENSIONS)}) nor a Python module or "
+        ".py file (an events script goes to 'statetree run CHART --events')"
+    )
 
 
 def _chart_named(name: str) -> LoadError:
@@ -148,6 +156,8 @@ def import_target_module(module: str) -> ModuleType:
     except ModuleNotFoundError as error:
         if format_of(module) is not None:
             raise _chart_named(module) from None
+        if error.name == module.partition(".")[0] and Path(module).is_file():
+            raise _not_a_target(module) from None  # a file of another kind: door.events
         raise LoadError(f"{raised_at(error)}cannot import {module!r}: {error}") from error
     except BaseException as error:  # the module's top level raised, exited or skipped
         raise _import_failed(module, error) from None

@@ -350,6 +350,8 @@ ODD_CALLS: list[tuple[str, Callable[[ChartBatch], object], str]] = [
     ("agent(True)", lambda batch: batch.agent(True), "agent index must be an integer, got True"),
     ("active(1.5)", lambda batch: batch.active(1.5), "agent index must be an integer, got 1.5"),
     ("snapshot(0.5)", lambda batch: batch.snapshot(0.5, 1), "needs a start of at least 0"),
+    ("snapshot(2, 1)", lambda batch: batch.snapshot(2, 1), "(2, 1): the start is after the stop"),
+    ("snapshot(0, 4)", lambda batch: batch.snapshot(0, 4), "(0, 4): the batch has 3 slots"),
     (
         "is_active([0])",
         lambda batch: batch.is_active([0]),  # type: ignore[arg-type]

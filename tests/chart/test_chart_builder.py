@@ -25,11 +25,13 @@ from statetree.chart.model import StateDef
 MISTAKES: list[tuple[Callable[[], object], str]] = [
     (
         lambda: b.state("R", b.state("A.B"), b.state("A", b.state("B"))),
-        "a state's name: a name must be ASCII letters, digits and _ (not first), got 'A.B'",
+        "a state's name: a name must be ASCII letters, digits and _, not starting with a "
+        "digit, got 'A.B'",
     ),
     (
         lambda: b.state("a b"),
-        "a state's name: a name must be ASCII letters, digits and _ (not first), got 'a b'",
+        "a state's name: a name must be ASCII letters, digits and _, not starting with a "
+        "digit, got 'a b'",
     ),
     (lambda: b.state(5), "a state's name: a name must be ASCII letters"),  # type: ignore[arg-type]
     (lambda: b.chart("X", "R"), "a chart's root must be a state (b.state(...)), got 'R'"),  # type: ignore[arg-type]

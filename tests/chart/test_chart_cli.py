@@ -83,9 +83,9 @@ def test_run_takes_a_chart_without_its_registry_as_check_does(
     status, alone, err = run(capsys, combo, "--events", events)
     assert status == 0
     assert err == (
-        "statetree: note: without --registry, enable_damage_collision, "
-        "disable_damage_collision, play_animation, play_sound are taken as the chart uses "
-        "them (host actions only print)\n"
+        "statetree: note: without --registry, the chart's own types (enable_damage_collision, "
+        "disable_damage_collision, play_animation, play_sound) are taken as it uses them (host "
+        "actions only print)\n"
     )
     status, hosted, err = run(capsys, combo, "--registry", GAME_FILE, "--events", events)
     assert (status, err) == (0, "")

@@ -5,7 +5,15 @@ from __future__ import annotations
 import pytest
 from chart_samples import Recorder
 
-from statetree.chart import DEFAULT_REGISTRY, ActionCall, ActionType, Chart, ChartMachine, Event
+from statetree.chart import (
+    DEFAULT_REGISTRY,
+    ActionCall,
+    ActionType,
+    Chart,
+    ChartBatch,
+    ChartMachine,
+    Event,
+)
 from statetree.chart import builder as b
 from statetree.errors import UsageError
 
@@ -121,6 +129,47 @@ def test_level_triggers_hold_until_released() -> None:
         machine.send(held)
     with pytest.raises(UsageError, match="is not a level trigger"):
         machine.hold(GO)
+
+
+TYPO = Event("inptu", "Go")
+UNKNOWN = (
+    "inptu Go: unknown event kind 'inptu' (did you mean 'input'?); this chart's kinds are "
+    "input, anim_finished, timer, event, held"
+)
+
+
+@pytest.mark.parametrize("call", ["send", "hold", "release"])
+def test_an_event_of_a_kind_the_registry_lacks_is_refused_not_ignored(call: str) -> None:
+    machine = ChartMachine(explicit_pair())
+    machine.send(GO)
+    with pytest.raises(UsageError) as refused:
+        getattr(machine, call)(TYPO)
+    assert str(refused.value) == UNKNOWN
+    assert (machine.active, machine.clock) == (("Top", "Top.B"), 0.0)
+    machine.send(Event("input", "Unused"))  # a known kind no trigger uses: taken, no change
+    machine.send(GO)
+    assert machine.active == ("Top", "Top.A")
+
+
+@pytest.mark.parametrize("backend", ["numpy", "numba"])
+def test_a_batch_refuses_an_unknown_kind_in_every_call_and_changes_nothing(
+    backend: str,
+) -> None:
+    pytest.importorskip(backend)
+    batch = ChartBatch(explicit_pair(), 3, backend=backend)
+    batch.send(GO, [1])
+    before = batch.snapshot().to_bytes()
+    for call in (
+        lambda: batch.send(TYPO),
+        lambda: batch.send_each([GO, TYPO], [0, 0, 1]),
+        lambda: batch.frame(0.5, [GO, TYPO], [0, 1, 0]),
+        lambda: batch.hold(TYPO),
+        lambda: batch.set_levels({TYPO: True}),
+    ):
+        with pytest.raises(UsageError) as refused:
+            call()
+        assert str(refused.value) == UNKNOWN
+    assert batch.snapshot().to_bytes() == before
 
 
 def timers_chart() -> Chart:

@@ -51,6 +51,51 @@ def test_a_chart_error_is_a_definition_error_with_structured_fields() -> None:
     assert str(error) == f"sample.yaml:7 at root.states[0].transitions[0].to: {error.message}"
 
 
+NESTED = """\
+name: Door
+root:
+  name: Door
+  states:
+    - name: Working
+      states:
+        - {name: Closed, transitions: [{on: {input: Kick}, to: TARGET}]}
+        - {name: Opening}
+    - name: Broken
+"""
+
+
+@pytest.mark.parametrize(
+    ("target", "message"),
+    [
+        (
+            "Broken",
+            "'Broken' is not a sibling of Door.Working.Closed (it is Door.Broken): a transition "
+            "goes to a sibling (Closed, Opening); write it on Door.Working, whose sibling "
+            "Door.Broken is",
+        ),
+        (
+            "Working",
+            "'Working' is not a sibling of Door.Working.Closed (it is Door.Working): a "
+            "transition goes to a sibling (Closed, Opening)",
+        ),
+        (
+            "Door.Broken",
+            "a transition goes to a sibling, named alone, got the path 'Door.Broken'; a "
+            "transition out of a parent state is written on that parent",
+        ),
+    ],
+)
+def test_a_transition_to_a_state_that_is_no_sibling_says_where_it_belongs(
+    target: str, message: str
+) -> None:
+    error = problem(NESTED.replace("TARGET", target))
+    assert (error.line, error.path, error.message) == (
+        7,
+        "root.states[0].states[0].transitions[0].to",
+        message,
+    )
+
+
 @pytest.mark.parametrize(
     ("old", "new", "line", "path", "message"),
     [

@@ -174,8 +174,8 @@ def test_a_handler_driving_the_machine_from_a_reloads_exits_is_refused_and_undon
     with pytest.raises(RuntimeError, match="gave up"):
         machine.reload(door("creak2"))  # Closed's enter changed: it exits, latch sounds
     assert refused == [
-        "UsageError: send(event Latched) called while chart 'Door' exits states for a reload, "
-        "outside any processing",
+        "UsageError: send(event Latched) called while chart 'Door' exits states for a reload or "
+        "stop(), outside any processing",
         "UsageError: tick() called while chart 'Door' processes",
         "UsageError: restore() called while chart 'Door' processes",
         "SaveError: cannot save chart machine 'Door' while it processes (from one of its "

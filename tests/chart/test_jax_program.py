@@ -259,6 +259,8 @@ def test_wrong_calls_are_refused_with_what_was_wrong(crowd: ChartProgram) -> Non
     agents = crowd.init(2)
     with pytest.raises(UsageError, match=r"is a level trigger: use set_levels\(\)"):
         ChartProgram(LOOP, [SPIN])
+    with pytest.raises(UsageError, match=r"unknown event kind 'inptu' \(did you mean 'input'"):
+        ChartProgram(CROWD, [Event("inptu", "Attack")])
     with pytest.raises(UsageError, match=r"^ChartProgram\(\) takes an Event\(kind, name\)"):
         ChartProgram(CROWD, ["Attack"])  # type: ignore[list-item]
     with pytest.raises(UsageError, match=r"one integer choice per agent \(2\)"):

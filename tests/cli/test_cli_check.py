@@ -106,6 +106,26 @@ def test_a_chart_without_registry_is_checked_for_everything_built_in(
     ]
 
 
+def test_a_host_name_close_to_one_used_more_often_is_likely_a_typo(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("door.yaml").write_text(
+        "name: Door\nroot:\n  name: Top\n  enter: [play_sound, play_sound]\n"
+        "  exit: [play_sund, play_sound]\n"
+    )
+
+    status, out = run(capsys, "check", "door.yaml")
+
+    assert status == EXIT_OK
+    assert out.splitlines()[1:3] == [
+        "  warning: door.yaml:4: action type 'play_sound' is not built in, 3 uses: "
+        "not checked without --registry [not-checked]",
+        "  warning: door.yaml:5: action type 'play_sund' is not built in "
+        "(did you mean 'play_sound'?): not checked without --registry [not-checked]",
+    ]
+
+
 def test_the_hosts_registry_turns_the_warnings_into_checks(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

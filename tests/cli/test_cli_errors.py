@@ -206,6 +206,12 @@ def test_a_yaml_chart_without_the_chart_extra_is_one_line(
             ":NAME (a chart file holds one machine)\n",
         ),
         (
+            ["check", str(CHARTS / "combo_attack.events")],
+            f"{str(CHARTS / 'combo_attack.events')!r} is neither a chart file (.yaml, .yml, "
+            ".toml, .json) nor a Python module or .py file (an events script goes to "
+            "'statetree run CHART --events')\n",
+        ),
+        (
             ["check", "statetree:State"],
             "derive() needs a State subclass or a StateMachine, got State itself, the base "
             "class of every state: name a machine's initial state class\n",

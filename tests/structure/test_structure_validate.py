@@ -116,3 +116,48 @@ def test_validate_given_a_class_or_a_machine_says_to_derive_its_structure() -> N
             "statetree.structure.derive(...) of a state class or a machine"
         )
     assert validate(derive(machine)).ok
+
+
+class Misspelt:
+    class Idle(st.State[None]):
+        def transiton(self) -> st.Transition:  # never called: Idle never leaves
+            return st.sibling(Misspelt.Walk)
+
+        def on_entr(self) -> None:
+            pass
+
+        def helper(self) -> None:  # no hook's name: not flagged
+            pass
+
+    class Base(st.State[None]):
+        def on_exitt(self) -> None:
+            pass
+
+    class Walk(Base):
+        def on_exit(self) -> None:  # the real hook: not flagged
+            pass
+
+
+def test_a_method_named_almost_as_a_hook_is_a_warning_at_its_line() -> None:
+    report = derive(Misspelt.Idle).validate()
+    found = [(i.code, i.state, i.message, i.location) for i in report.issues]
+    line = Misspelt.Idle.transiton.__code__.co_firstlineno
+    assert [(code, state, message) for code, state, message, _ in found] == [
+        (
+            "misspelt-hook",
+            "Misspelt.Idle",
+            "Misspelt.Idle.transiton is never called by the machine: did you mean transition?",
+        ),
+        (
+            "misspelt-hook",
+            "Misspelt.Idle",
+            "Misspelt.Idle.on_entr is never called by the machine: did you mean on_enter?",
+        ),
+        (
+            "misspelt-hook",
+            "Misspelt.Walk",
+            "Misspelt.Base.on_exitt is never called by the machine: did you mean on_exit?",
+        ),
+    ]
+    assert found[0][3] is not None and (found[0][3].file, found[0][3].line) == (__file__, line)
+    assert report.ok  # warnings only

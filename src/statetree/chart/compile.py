@@ -50,6 +50,7 @@ class CompiledChart:
         calls: the record of every action of every state, each performer's at its index.
         edge_table: ``edges`` itself (not a copy), as the dict a runtime looks events up
             in when they are latched: a read-only view costs a method call more per event.
+        edge_kinds: the registry's other trigger types: the kinds ``send`` takes.
     """
 
     chart: Chart
@@ -62,6 +63,7 @@ class CompiledChart:
     action_users: Mapping[str, tuple[str, ...]]
     calls: tuple[ActionCall, ...] = ()
     edge_table: dict[Event, int] = field(default_factory=dict, repr=False)
+    edge_kinds: frozenset[str] = frozenset()
 
     @property
     def root(self) -> type[ChartState]:
@@ -138,6 +140,7 @@ class _Compiler:
             MappingProxyType({name: tuple(users) for name, users in self.users.items()}),
             tuple(self.calls),
             self.edges,
+            frozenset(self.chart.registry.triggers) - self.level_kinds,
         )
 
     def performers(self, state: StateDef, path: str, phase: Phase) -> tuple[Performer, ...]:

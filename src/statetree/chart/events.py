@@ -25,7 +25,7 @@ from statetree.chart.registry import HELD, Registry
 from statetree.core.events import seconds
 from statetree.errors import UsageError
 
-__all__ = ["Event", "ScriptStep", "read_script", "time_step"]
+__all__ = ["Event", "ScriptStep", "check_kind", "read_script", "time_step"]
 
 
 class Event(NamedTuple):
@@ -117,20 +117,42 @@ def _shown(text: str) -> str:
     return repr(text if len(text) <= 60 else text[:60] + "...")
 
 
-def _check_kind(step: ScriptStep, registry: Registry, where: str) -> None:
+def _unknown_kind(kind: str, registry: Registry, also: tuple[str, ...] = ()) -> str:
+    """The message for an event of ``kind``, which ``registry`` has no trigger type of."""
+    known = list(registry.triggers)
+    close = get_close_matches(kind, [*known, *also], n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    more = f" (and {', '.join(also)})" if also else ""
+    listed = ", ".join(known)
+    return f"unknown event kind {_shown(kind)}{hint}; this chart's kinds are {listed}{more}"
+
+
+def check_kind(event: Event, registry: Registry, *, level: bool) -> None:
+    """Refuse ``event`` where it is held on or off (``level``) or sent to a chart of
+    ``registry`` but cannot be: a kind the registry does not have (a typo would otherwise
+    do nothing), or a level sent, or an edge held.
+
+    Raises:
+        UsageError: it cannot be.
+    """
+    trigger = registry.triggers.get(event.kind)
+    if trigger is None:
+        raise UsageError(f"{event}: {_unknown_kind(event.kind, registry)}")
+    if trigger.level and not level:
+        raise UsageError(f"{event} is a level trigger: use hold() and release()")
+    if level and not trigger.level:
+        raise UsageError(f"{event} is not a level trigger: send() it instead")
+
+
+def _check_step_kind(step: ScriptStep, registry: Registry, where: str) -> None:
     """Refuse an event of a kind the chart does not know, or sent the wrong way."""
     event = step.event
     if event is None:
         return
     trigger = registry.triggers.get(event.kind)
     if trigger is None:
-        known = list(registry.triggers)
-        close = get_close_matches(event.kind, [*known, "tick", "hold", "release"], n=1)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
-        raise ScriptError(
-            f"{where}: unknown event kind {_shown(event.kind)}{hint}; this chart's kinds are "
-            f"{', '.join(known)} (and tick, hold, release)"
-        )
+        also = ("tick", "hold", "release")
+        raise ScriptError(f"{where}: {_unknown_kind(event.kind, registry, also)}")
     if step.kind == "send" and trigger.level:
         raise ScriptError(
             f"{where}: {event.kind} is a level trigger, held on and off: write "
@@ -170,6 +192,6 @@ def read_script(
                 raise ScriptError(f"{where}: the line holds the control character {code}")
             step = _step(words, where, number)
             if registry is not None:
-                _check_kind(step, registry, where)
+                _check_step_kind(step, registry, where)
             steps.append(step)
     return tuple(steps)

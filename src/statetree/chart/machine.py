@@ -16,7 +16,7 @@ from typing import Any, SupportsFloat, TypeVar
 
 from statetree.chart.actions import ActionCall, Handler, owned_calls
 from statetree.chart.compile import CompiledChart, compile_chart
-from statetree.chart.events import Event, ScriptStep, time_step
+from statetree.chart.events import Event, ScriptStep, check_kind, time_step
 from statetree.chart.machine_snapshot import MachineSnapshot, restore_into, snapshot_of
 from statetree.chart.model import Chart
 from statetree.chart.placement import (
@@ -35,6 +35,7 @@ from statetree.chart.runtime import ActionListener, ChartRuntime, bind_handlers
 from statetree.chart.saving import (
     blank_machine,
     chart_fingerprint,
+    check_fingerprint,
     machine_state,
     set_machine_state,
 )
@@ -45,7 +46,7 @@ from statetree.core.machine import StateMachine
 from statetree.core.options import DEFAULT_MAX_TRANSITIONS
 from statetree.core.refs import Ref
 from statetree.core.trace import TraceLevel
-from statetree.errors import DecodeError, UsageError, require_callable
+from statetree.errors import UsageError, require_callable
 from statetree.structure.model import Structure
 
 __all__ = ["ChartMachine", "EventListener"]
@@ -160,6 +161,20 @@ class ChartMachine:
         if not self.machine.started:
             self._process(None)
 
+    def stop(self) -> None:
+        """Exit every active state, innermost first, running their exit actions; their
+        timers stop with them. Nothing happens if the machine has not started.
+
+        The clock, the held levels and the histories stay: a later ``start`` (or ``send``,
+        ``tick``...) enters the chart again as entering its root does, each history
+        resuming its child. For a fresh start, make a new machine of the same chart.
+
+        Raises:
+            UsageError: called while the machine processes.
+        """
+        self._not_processing("stop")
+        self.machine.stop()
+
     def send(self, event: Event | object) -> None:
         """Latch ``event`` and process transitions until the machine settles.
 
@@ -168,19 +183,20 @@ class ChartMachine:
 
         Raises:
             UsageError: ``event`` is not an ``Event`` of two strings, or is of a level
-                trigger type (use ``hold`` / ``release``), or the machine exits states for
-                a reload (called from a handler of those exits: send after the reload).
+                trigger type (use ``hold`` / ``release``) or of a kind the chart's registry
+                does not have (a typo), or the machine exits states for a reload or
+                ``stop`` (called from a handler of those exits: send after that call).
         """
         event = require_event(event, "send")
-        if event.kind in self._compiled.level_kinds:
-            raise UsageError(f"{event} is a level trigger: use hold() and release()")
+        if event.kind not in self._compiled.edge_kinds:
+            check_kind(event, self.chart.registry, level=False)
         if self._runtime.processing:
             self._latch(event)
             return
         if self.machine._busy:  # a handler of a reload's exits: no processing to latch into
             raise UsageError(
                 f"send({event}) called while chart {self.chart.name!r} exits states for a "
-                "reload, outside any processing: send it after the reload returns"
+                "reload or stop(), outside any processing: send it after that call returns"
             )
         # The common case needs no start() (the stack itself: compiled, a C field).
         if self._deferred or not self.machine._stack:
@@ -378,6 +394,11 @@ class ChartMachine:
         return compiled_structure(self._compiled)
 
     @property
+    def name(self) -> str:
+        """The machine's name in traces and errors (by default the chart's name)."""
+        return self.machine.name
+
+    @property
     def owner(self) -> Any:
         """The object this machine acts for (``None`` if it was given none); set it to
         hand the machine to another object (a pooled enemy respawning as a new one)."""
@@ -490,7 +511,7 @@ class ChartMachine:
 
     def _check_level(self, event: Event) -> None:
         if event.kind not in self._compiled.level_kinds:
-            raise UsageError(f"{event} is not a level trigger: send() it instead")
+            check_kind(event, self.chart.registry, level=True)
 
     def _process(self, event: Event | None) -> None:
         """One processing: a new base serial, ``event`` latched, transitions settled."""
@@ -556,12 +577,7 @@ class ChartMachine:
                 f"restore() takes a MachineSnapshot, got {type(snapshot).__name__}{hint}"
             )
         self._not_processing("restore")
-        expected = chart_fingerprint(self._compiled)
-        if snapshot.chart != expected:
-            raise DecodeError(
-                f"the snapshot is of another chart than {self.chart.name!r} (fingerprint "
-                f"{snapshot.chart}, not {expected})"
-            )
+        check_fingerprint(self._compiled, snapshot.chart)
         restore_into(self, snapshot)
 
     def __reduce__(self) -> tuple[Any, ...]:

@@ -47,7 +47,7 @@ __all__ = [
 
 NAME_PATTERN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 """What a name in a chart (a state, a trigger's name, a pattern, a parameter) must match."""
-NAME_RULE = "a name must be ASCII letters, digits and _ (not first)"
+NAME_RULE = "a name must be ASCII letters, digits and _, not starting with a digit"
 """:data:`NAME_PATTERN` in words, for messages."""
 
 DataPath: TypeAlias = "tuple[str | int, ...]"

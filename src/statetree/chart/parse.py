@@ -286,7 +286,15 @@ class _Reader(ShapeReader):
             if key not in data and isinstance(value, dict):
                 self.problem(path, f"a transition needs '{key}'")
         on = self.condition(data["on"], (*path, "on")) if "on" in data else None
-        to = self.name(data["to"], (*path, "to")) if "to" in data else None
+        target = data.get("to")
+        if isinstance(target, str) and "." in target:  # a path: only siblings are targets
+            self.problem(
+                (*path, "to"),
+                f"a transition goes to a sibling, named alone, got the path {target!r}; a "
+                "transition out of a parent state is written on that parent",
+            )
+            return None
+        to = self.name(target, (*path, "to")) if "to" in data else None
         return None if on is None or to is None else TransitionDef(on, to)
 
 

@@ -70,6 +70,22 @@ def chart_fingerprint(compiled: CompiledChart) -> str:
     return found
 
 
+def check_fingerprint(compiled: CompiledChart, found: str) -> None:
+    """Refuse a snapshot taken on a chart of fingerprint ``found`` for ``compiled``.
+
+    Raises:
+        DecodeError: it was taken on another chart, or on this one before an edit.
+    """
+    expected = chart_fingerprint(compiled)
+    if found != expected:
+        name = compiled.chart.name
+        raise DecodeError(
+            f"the snapshot is of another chart than {name!r}, or of {name!r} before it was "
+            f"edited (fingerprint {found}, not {expected}): restore it with the chart it was "
+            "taken with, then reload the new one"
+        )
+
+
 # -- charts and registries ------------------------------------------------------------------
 
 

@@ -105,6 +105,18 @@ class _Validator:
 
     def unknown_target(self, name: str, path: str, where: DataPath, parent: StateDef) -> None:
         siblings = listed(child.name for child in parent.states)
+        elsewhere = [other for other, state, _ in self.chart.walk() if state.name == name]
+        if elsewhere:  # a real state, but not a sibling: the transition is on the wrong state
+            other = elsewhere[0]
+            outer = other.rpartition(".")[0] + "."
+            holder = path[: path.find(".", len(outer))] if path.startswith(outer) else other
+            fix = f"; write it on {holder}, whose sibling {other} is" if holder != other else ""
+            self.problem(
+                (*where, "to"),
+                f"{name!r} is not a sibling of {path} (it is {listed(elsewhere)}): a "
+                f"transition goes to a sibling ({siblings}){fix}",
+            )
+            return
         self.problem(
             (*where, "to"),
             f"unknown state {name!r} in a transition of {path}; it can go to its siblings: "

@@ -138,7 +138,7 @@ def check_chart_file(path: str, registry: Registry | None) -> ChartCheck:
     except ChartError as error:
         return ChartCheck(None, tuple(map(problem_issue, error.problems)), False)
     uses = {} if registry is not None else _host_names(chart)
-    issues = [_not_checked(chart, kind, name, paths) for (kind, name), paths in uses.items()]
+    issues = [_not_checked(chart, kind, name, uses) for kind, name in uses]
     issues += _unused(expanded, chart)
     issues += _shared_timers(chart)
     issues += _no_effect(chart)
@@ -289,12 +289,19 @@ def _host_names(chart: Chart) -> dict[tuple[str, str], list[DataPath]]:
     return found
 
 
-def _not_checked(chart: Chart, kind: str, name: str, paths: list[DataPath]) -> Issue:
+def _not_checked(
+    chart: Chart, kind: str, name: str, uses: dict[tuple[str, str], list[DataPath]]
+) -> Issue:
+    """The warning for a host ``name`` of ``kind``; a name close to a built-in one, or to
+    another host name used more often (``play_sund`` once, ``play_sound`` three times),
+    is likely a typo."""
+    paths = uses[kind, name]
     known = DEFAULT_REGISTRY.triggers if kind == "trigger" else DEFAULT_REGISTRY.actions
-    close = get_close_matches(name, known, n=1)
+    likelier = [n for (k, n), p in uses.items() if k == kind and len(p) > len(paths)]
+    close = get_close_matches(name, [*known, *likelier], n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
-    uses = f", {len(paths)} uses" if len(paths) > 1 else ""
-    message = f"{kind} type {name!r} is not built in{hint}{uses}: not checked without --registry"
+    count = f", {len(paths)} uses" if len(paths) > 1 else ""
+    message = f"{kind} type {name!r} is not built in{hint}{count}: not checked without --registry"
     return _warning(NOT_CHECKED, chart.origin.place(paths[0]), message)
 
 

@@ -74,8 +74,8 @@ def _load(path: Path, registry: str | None) -> Chart:
     names = stand_in_names(chart)
     if names:
         print(
-            f"statetree: note: without --registry, {', '.join(names)} are taken as the chart "
-            "uses them (host actions only print)",
+            f"statetree: note: without --registry, the chart's own types ({', '.join(names)}) "
+            "are taken as it uses them (host actions only print)",
             file=sys.stderr,
         )
     return chart

@@ -52,7 +52,8 @@ def load_registry(name: str | None) -> Registry:
         return DEFAULT_REGISTRY
     found = target.load_object(name, "REGISTRY")
     if not isinstance(found, Registry):
-        raise LoadError(f"{name!r} is a {type(found).__name__}, not a chart Registry")
+        named = name if ":" in name else f"{name}:REGISTRY"
+        raise LoadError(f"{named!r} is of type {type(found).__name__}, not a chart Registry")
     return found
 
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import enum
+import inspect
 from collections.abc import Iterator
 from dataclasses import dataclass
+from difflib import get_close_matches
 from typing import TYPE_CHECKING
 
 from statetree.core.transition import TransitionKind
@@ -31,10 +33,11 @@ class Issue:
         severity: error or warning.
         code: a stable identifier: ``unknown-target``, ``unknown-source``, ``unreachable``,
             ``sibling-depth``, ``multiple-depths``, ``nesting-cycle``, ``unresolved``,
-            ``child-order`` (a declared order that leaves out a state that can be there, or
-            names no state), ``child-order-unused`` (one listing a state no transition puts
-            there) or ``derived-order`` (a networked machine whose wire format follows the
-            order the code is written in).
+            ``misspelt-hook`` (a method named like a hook the machine calls, which it never
+            calls), ``child-order`` (a declared order that leaves out a state that can be
+            there, or names no state), ``child-order-unused`` (one listing a state no
+            transition puts there) or ``derived-order`` (a networked machine whose wire
+            format follows the order the code is written in).
         state: the state the issue is about.
         message: a sentence naming what is wrong.
         location: where in the source, when known.
@@ -95,6 +98,7 @@ def validate(structure: Structure) -> ValidationReport:
         _multiple_depths,
         _nesting_cycles,
         _unresolved,
+        _misspelt_hooks,
         _child_orders,
         _derived_orders,
     )
@@ -187,6 +191,41 @@ def _unresolved(structure: Structure) -> Iterator[Issue]:
             f"{item.method}: {item.reason}",
             item.location,
         )
+
+
+HOOKS = ("transition", "on_enter", "on_exit", "update")
+"""The methods of a state class that its machine calls."""
+
+
+def _misspelt_hooks(structure: Structure) -> Iterator[Issue]:
+    """Methods of a state's own classes named almost as a hook: ``def transiton(self)`` is
+    never called, so the state silently never leaves."""
+    # Imported here: the model imports this module.
+    from statetree.core.state import State  # noqa: PLC0415
+    from statetree.structure.model import Location  # noqa: PLC0415
+
+    for info in structure.states:
+        cls = info.cls
+        if cls is None:
+            continue
+        for owner in cls.__mro__:
+            if owner is State or not issubclass(owner, State):
+                break
+            for name, value in vars(owner).items():
+                if name in HOOKS or name.startswith("_") or not inspect.isfunction(value):
+                    continue
+                close = get_close_matches(name, HOOKS, n=1, cutoff=0.8)
+                if not close:
+                    continue
+                code = value.__code__
+                yield Issue(
+                    Severity.WARNING,
+                    "misspelt-hook",
+                    info.name,
+                    f"{owner.__qualname__}.{name} is never called by the machine: did you "
+                    f"mean {close[0]}?",
+                    Location(code.co_filename, code.co_firstlineno),
+                )
 
 
 def _child_orders(structure: Structure) -> Iterator[Issue]:

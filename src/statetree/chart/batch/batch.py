@@ -22,7 +22,13 @@ from statetree.chart.batch.agents import Agents
 from statetree.chart.batch.arrays import Indexes, NDArray, np, read_only
 from statetree.chart.batch.convert import agents_of, snapshot_of
 from statetree.chart.batch.derive import processing
-from statetree.chart.batch.entities import Entities, count_of, select, select_ordered
+from statetree.chart.batch.entities import (
+    Entities,
+    count_of,
+    select,
+    select_ordered,
+    slot_range,
+)
 from statetree.chart.batch.inputs import Inputs, picks_of, refuse
 from statetree.chart.batch.levels import held, level_values, set_held
 from statetree.chart.batch.outcomes import apply_operation
@@ -32,7 +38,7 @@ from statetree.chart.batch.snapshot import BatchSnapshot
 from statetree.chart.batch.step import BACKENDS, Stepper, backend_names
 from statetree.chart.batch.table import STARTED, Table, table_of
 from statetree.chart.compile import CompiledChart, compile_chart
-from statetree.chart.events import Event, time_step
+from statetree.chart.events import Event, check_kind, time_step
 from statetree.chart.machine import ChartMachine, require_event
 from statetree.chart.model import Chart
 from statetree.chart.reload import Reloaded
@@ -307,8 +313,9 @@ class ChartBatch(Readings):
             self._stepper.process(ready, _NONE_INPUT, processing(None))
 
     def _check_level(self, event: Event, call: str) -> None:
-        if require_event(event, call).kind not in self._table.layout.compiled.level_kinds:
-            raise UsageError(f"{event} is not a level trigger: send() it instead")
+        compiled = self._table.layout.compiled
+        if require_event(event, call).kind not in compiled.level_kinds:
+            check_kind(event, compiled.chart.registry, level=True)
 
     def tick(self, dt: float) -> None:
         """Advance every agent's clock by ``dt``; each due timer fires, in order, its own
@@ -447,10 +454,7 @@ class ChartBatch(Readings):
         Raises:
             UsageError: the range is out of bounds, or the batch is processing.
         """
-        begin = count_of(start, "snapshot() needs a start of at least 0")
-        end = self.size if stop is None else count_of(stop, "snapshot() needs a stop of at least 0")
-        if not begin <= end <= self.size:
-            raise UsageError(f"snapshot({start}, {stop}): the batch has {self.size} slots")
+        begin, end = slot_range(start, stop, self.size, "snapshot")
         with self._call("snapshot"):
             return snapshot_of(self._table, self._agents, begin, end, self.offset)
 

@@ -14,13 +14,14 @@ from typing import Any
 
 from statetree.chart.batch.agents import Agents
 from statetree.chart.batch.arrays import Bools, Floats, NDArray, np
+from statetree.chart.batch.layout import timer_pairs
 from statetree.chart.batch.levels import held
 from statetree.chart.batch.snapshot import BatchSnapshot, snapshot_given
 from statetree.chart.batch.table import Table, table_of
 from statetree.chart.compile import CompiledChart
 from statetree.chart.events import Event
 from statetree.chart.placement import Situation, problem
-from statetree.chart.saving import chart_fingerprint
+from statetree.chart.saving import chart_fingerprint, check_fingerprint
 from statetree.errors import DecodeError
 
 __all__ = ["agents_of", "snapshot_of"]
@@ -113,15 +114,14 @@ def agents_of(snapshot: BatchSnapshot, compiled: CompiledChart, bound: int) -> t
         UsageError: ``snapshot`` is not a snapshot.
     """
     snapshot = snapshot_given(snapshot)
-    expected = chart_fingerprint(compiled)
-    if snapshot.chart != expected:
-        raise DecodeError(
-            f"the snapshot is of another chart than {compiled.chart.name!r} "
-            f"(fingerprint {snapshot.chart}, not {expected})"
-        )
+    check_fingerprint(compiled, snapshot.chart)
     unknown = [path for path, _ in snapshot.carried if path not in compiled.by_path]
     if unknown:
         raise DecodeError(f"the snapshot carries timers of states the chart lacks: {unknown}")
+    started = {(compiled.classes[owner]._path, name) for owner, name in timer_pairs(compiled)}
+    own = [pair for pair in snapshot.carried if pair in started]
+    if own:  # a reload carries only the timers the new chart does not start
+        raise DecodeError(f"the snapshot carries timers the chart starts itself: {own}")
     table = table_of(compiled, bound, snapshot.carried)
     arrays = snapshot.arrays
     _check_shapes(table, snapshot)
@@ -164,8 +164,6 @@ def _check_shapes(table: Table, snapshot: BatchSnapshot) -> None:
                 f"the snapshot's {name!r} array does not fit chart "
                 f"{layout.compiled.chart.name!r}: {arrays[name].shape} of {arrays[name].dtype}"
             )
-    if len(set(snapshot.held_events)) != len(snapshot.held_events):
-        raise DecodeError("the snapshot names a held event twice")
     kinds = layout.compiled.level_kinds
     edges = [event for event in snapshot.held_events if event[0] not in kinds]
     if edges:

@@ -7,7 +7,7 @@ from typing import TypeAlias
 from statetree.chart.batch.arrays import Bools, Indexes, NDArray, np
 from statetree.errors import UsageError
 
-__all__ = ["Entities", "count_of", "select", "select_ordered"]
+__all__ = ["Entities", "count_of", "select", "select_ordered", "slot_range"]
 
 Entities: TypeAlias = "int | NDArray[np.integer] | NDArray[np.bool_] | list[int] | range | None"
 """``None`` (every live agent), one index, indexes (any order, no repeats) or a boolean mask
@@ -81,3 +81,18 @@ def count_of(value: object, message: str) -> int:
     if number < 0:
         raise UsageError(f"{message}, got {number}")
     return number
+
+
+def slot_range(start: object, stop: object, size: int, call: str) -> tuple[int, int]:
+    """The slots ``start`` to ``stop - 1`` (``stop`` ``None``: to the end) of ``size``.
+
+    Raises:
+        UsageError: they are no range of the slots (``call`` names the call).
+    """
+    begin = count_of(start, f"{call}() needs a start of at least 0")
+    end = size if stop is None else count_of(stop, f"{call}() needs a stop of at least 0")
+    if begin > end:
+        raise UsageError(f"{call}({start}, {stop}): the start is after the stop")
+    if end > size:
+        raise UsageError(f"{call}({start}, {stop}): the batch has {size} slots")
+    return begin, end

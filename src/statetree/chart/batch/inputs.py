@@ -9,7 +9,7 @@ from numpy.typing import ArrayLike
 
 from statetree.chart.batch.arrays import Indexes, NDArray, np, read_only
 from statetree.chart.batch.layout import Layout
-from statetree.chart.events import Event
+from statetree.chart.events import Event, check_kind
 from statetree.chart.machine import require_events
 from statetree.errors import UsageError
 
@@ -35,7 +35,8 @@ class Inputs:
         the input of each in ``layout``.
 
         Raises:
-            UsageError: ``events`` is no list of events, or one is a level trigger.
+            UsageError: ``events`` is no list of events, or one is a level trigger or of an
+                unknown kind.
         """
         # Lists are looked up; the events' types are in the key too, as a list of plain
         # pairs equals one of its events.
@@ -48,10 +49,10 @@ class Inputs:
         if known is not None:
             return known
         listed = require_events(events, call)
-        kinds = layout.compiled.level_kinds
+        compiled = layout.compiled
         for event in listed:
-            if event.kind in kinds:
-                raise UsageError(f"{event} is a level trigger: use hold() and release()")
+            if event.kind not in compiled.edge_kinds:
+                check_kind(event, compiled.chart.registry, level=False)
         inputs = read_only(np.array([layout.input_of(event) for event in listed], np.intp))
         if len(self._known) >= _KEPT:
             self._known.clear()

@@ -75,6 +75,7 @@ class Layout:
         self.inputs: tuple[Event | None, ...] = (None, *compiled.edges)
         pairs = [*timer_pairs(compiled), *((self.numbers[p], n) for p, n in self.carried)]
         self.keys = self._rows(dict.fromkeys(pairs))
+        self._keys = {(key.owner, key.name): key for key in self.keys}
         self.rows = 1 + max((key.row for key in self.keys), default=-1)
 
     def _end(self, number: int) -> int:
@@ -83,9 +84,13 @@ class Layout:
 
     def _rows(self, pairs: Iterable[tuple[int, str]]) -> tuple[TimerKey, ...]:
         keys: list[TimerKey] = []
+        rows: dict[int, set[int]] = {}  # the rows of each owner's timers so far
         for owner, name in pairs:
-            taken = {k.row for k in keys if k.owner == owner or self.together(k.owner, owner)}
+            taken = set().union(
+                *(used for other, used in rows.items() if self.together(other, owner))
+            )
             row = next(row for row in range(len(keys) + 1) if row not in taken)
+            rows.setdefault(owner, set()).add(row)
             keys.append(TimerKey(owner, name, row))
         return tuple(keys)
 
@@ -126,4 +131,4 @@ class Layout:
 
     def key(self, owner: int, name: str) -> TimerKey | None:
         """The key of timer ``name`` of state ``owner``, if the chart can run it."""
-        return next((k for k in self.keys if k.owner == owner and k.name == name), None)
+        return self._keys.get((owner, name))

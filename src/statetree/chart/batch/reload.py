@@ -21,12 +21,13 @@ from statetree.chart.batch.convert import agents_of, snapshot_of
 from statetree.chart.batch.derive import Operation, Outcome
 from statetree.chart.batch.layout import Layout, timer_pairs
 from statetree.chart.batch.outcomes import outcomes_of, put
-from statetree.chart.batch.snapshot import BatchSnapshot
+from statetree.chart.batch.snapshot import MAX_CARRIED, BatchSnapshot
 from statetree.chart.batch.step import Stepper
 from statetree.chart.batch.table import LEVELS, Table, table_of
 from statetree.chart.compile import CompiledChart
 from statetree.chart.machine import ChartMachine
 from statetree.chart.reload import Reloaded
+from statetree.errors import UsageError
 
 if TYPE_CHECKING:
     from statetree.chart.batch.batch import ChartBatch
@@ -60,6 +61,11 @@ def reload_batch(batch: ChartBatch, compiled: CompiledChart) -> Reloaded:
     outcomes, inverse = outcomes_of(old, situations, cases, operation)
     _refuse(batch, ids, outcomes, inverse)
     carried = _carried(batch, ids, outcomes, inverse, compiled)
+    if len(carried) > MAX_CARRIED:  # its snapshots could not be restored
+        raise UsageError(
+            f"the reload would carry {len(carried)} timers the new chart does not start "
+            f"(at most {MAX_CARRIED}); nothing changed"
+        )
     new = table_of(compiled, old.bound, carried)
     entries = np.array([new.add(o, before=old.layout) for o in outcomes], np.intp)[inverse]
     _fall(batch, ids, old, new)

@@ -39,6 +39,10 @@ _TYPES: Mapping[str, tuple[str, ...]] = {
     "sequence": ("<i8",),
 }
 _ONE_AXIS = ("alive", "clock")
+MAX_CARRIED = 256
+"""The most timers a snapshot carries over reloads (a reload carries the timers of kept
+states the new chart no longer starts: a handful; a hostile snapshot could list thousands,
+and every one is a timer row of every agent)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -70,11 +74,7 @@ class BatchSnapshot:
         """
         if not isinstance(self.chart, str):
             raise DecodeError(f"a batch snapshot's chart is a fingerprint, not {self.chart!r}")
-        pairs = (*self.carried, *self.held_events)
-        if not all(isinstance(pair, tuple) and _pair(list(pair)) for pair in pairs):
-            raise DecodeError(
-                "a batch snapshot's carried timers and held events are pairs of strings"
-            )
+        _check_pairs(self.carried, self.held_events)
         for name in ("sequence", "offset"):
             number = getattr(self, name)
             if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number < _LIMIT:
@@ -89,6 +89,11 @@ class BatchSnapshot:
             if array.dtype.newbyteorder("<").str not in _TYPES[name]:
                 raise DecodeError(f"batch snapshot array {name!r} cannot be of type {array.dtype}")
         _checked_shapes(dict(arrays))
+        if arrays["held"].shape[0] != len(self.held_events):
+            raise DecodeError(
+                f"a batch snapshot's held array has {arrays['held'].shape[0]} rows for "
+                f"{len(self.held_events)} held events"
+            )
 
     @property
     def size(self) -> int:
@@ -96,20 +101,22 @@ class BatchSnapshot:
         return int(self.arrays["alive"].size)
 
     def to_bytes(self) -> bytes:
-        """The snapshot packed: equal snapshots give equal bytes."""
+        """The snapshot packed: equal snapshots give equal bytes (little-endian, whatever
+        the arrays' byte order)."""
+        arrays = [
+            (name, np.ascontiguousarray(array, array.dtype.newbyteorder("<")))
+            for name, array in ((name, self.arrays[name]) for name in ARRAYS)
+        ]
         meta = {
             "chart": self.chart,
             "carried": [list(pair) for pair in self.carried],
             "held": [list(event) for event in self.held_events],
             "sequence": self.sequence,
             "offset": self.offset,
-            "arrays": [
-                [name, self.arrays[name].dtype.str, list(self.arrays[name].shape)]
-                for name in ARRAYS
-            ],
+            "arrays": [[name, array.dtype.str, list(array.shape)] for name, array in arrays],
         }
         text = json.dumps(meta, separators=(",", ":")).encode()
-        body = b"".join(np.ascontiguousarray(self.arrays[name]).tobytes() for name in ARRAYS)
+        body = b"".join(array.tobytes() for _, array in arrays)
         return _HEADER.pack(MAGIC, len(text)) + text + body
 
     @classmethod
@@ -161,6 +168,24 @@ class BatchSnapshot:
         }
         sequence = max(part.sequence for part in parts)
         return cls(first.chart, first.carried, held, sequence, first.offset, arrays)
+
+
+def _check_pairs(carried: object, held: object) -> None:
+    """Refuse carried timers or held events that are no tuples of distinct string pairs,
+    or more carried timers than :data:`MAX_CARRIED`."""
+    for pairs, what in ((carried, "carried timer"), (held, "held event")):
+        if not isinstance(pairs, tuple) or not all(
+            isinstance(pair, tuple) and _pair(list(pair)) for pair in pairs
+        ):
+            raise DecodeError(f"a batch snapshot's {what}s are a tuple of pairs of strings")
+        if len(set(pairs)) != len(pairs):
+            raise DecodeError(f"a batch snapshot lists a {what} twice")
+    assert isinstance(carried, tuple)
+    if len(carried) > MAX_CARRIED:
+        raise DecodeError(
+            f"a batch snapshot carries at most {MAX_CARRIED} timers over reloads, not "
+            f"{len(carried)}"
+        )
 
 
 def _held(part: BatchSnapshot, events: tuple[Event, ...]) -> NDArray[np.bool_]:

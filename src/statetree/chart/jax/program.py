@@ -22,7 +22,7 @@ from statetree.chart.batch.errors import BatchLoopError
 from statetree.chart.batch.snapshot import BatchSnapshot, snapshot_given
 from statetree.chart.batch.table import Table, table_of
 from statetree.chart.compile import CompiledChart, compile_chart
-from statetree.chart.events import Event, time_step
+from statetree.chart.events import Event, check_kind, time_step
 from statetree.chart.jax import convert, engine, host
 from statetree.chart.jax.complete import complete
 from statetree.chart.jax.engine import Agents, Frame
@@ -61,8 +61,8 @@ class ChartProgram:
 
     Raises:
         ChartError: ``chart`` is invalid.
-        UsageError: an event is a level trigger or not an event, a number is wrong, or
-            the chart reaches too many situations for a complete table.
+        UsageError: an event is a level trigger, of an unknown kind or not an event, a
+            number is wrong, or the chart reaches too many situations for a complete table.
     """
 
     def __init__(
@@ -382,6 +382,7 @@ def _events(compiled: CompiledChart, events: Sequence[Event] | None) -> tuple[Ev
     for event in listed:
         if event.kind in compiled.level_kinds:
             raise UsageError(f"{event} is a level trigger: use set_levels()")
+        check_kind(event, compiled.chart.registry, level=False)
     return listed
 
 

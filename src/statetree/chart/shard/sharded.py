@@ -19,7 +19,7 @@ from numpy.typing import ArrayLike, DTypeLike, NDArray
 from statetree.chart.batch import BatchSnapshot, ChartBatch
 from statetree.chart.batch.agents import check_room
 from statetree.chart.batch.arrays import Indexes
-from statetree.chart.batch.entities import Entities, count_of, select
+from statetree.chart.batch.entities import Entities, count_of, select, slot_range
 from statetree.chart.batch.inputs import picks_of
 from statetree.chart.batch.levels import level_values
 from statetree.chart.batch.snapshot import snapshot_given
@@ -388,9 +388,7 @@ class ShardedBatch(ShardedReadings):
             UsageError: the range is out of bounds.
         """
         layout = self._driver.layout
-        stop = layout.size if stop is None else stop
-        if not 0 <= start <= stop <= layout.size:
-            raise UsageError(f"snapshot({start}, {stop}): the batch has {layout.size} slots")
+        start, stop = slot_range(start, stop, layout.size, "snapshot")
         slots = np.arange(start, stop)
         shards = np.unique(layout.owner[slots]).tolist() or [0]
         found = self._driver.run("snapshot", {s: () for s in shards}, changes=False)
