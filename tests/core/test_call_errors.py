@@ -140,9 +140,66 @@ def test_a_states_own_queries_refuse_what_is_no_state_class() -> None:
         ("get_inner_state", root.get_inner_state),
         ("get_immediate_inner_state", root.get_immediate_inner_state),
         ("is_in_state", leaf.is_in_state),
+        ("is_in_outer_state", leaf.is_in_outer_state),
+        ("is_in_inner_state", root.is_in_inner_state),
+        ("is_in_immediate_inner_state", root.is_in_immediate_inner_state),
     ):
         with pytest.raises(st.UsageError, match=f"^{call}\\(\\) takes a state class"):
             ask("Root")  # type: ignore[arg-type]
+
+
+def test_a_state_class_given_where_an_active_state_is_needed_is_named() -> None:
+    machine = started("npc")
+    for call, calling in (
+        ("exit", lambda: machine.exit(Leaf)),  # type: ignore[arg-type]
+        ("apply_transition", lambda: machine.apply_transition(Leaf, st.sibling(Leaf))),  # type: ignore[arg-type]
+    ):
+        with pytest.raises(st.UsageError) as refused:
+            calling()
+        assert str(refused.value) == (
+            f"{call}() takes an active state, got the class Leaf; find its instance with "
+            "get_state(Leaf)"
+        )
+    assert names(machine) == ["Root", "Leaf"]
+
+
+class Gives(st.State[list[str]]):
+    def update(self) -> st.Transition:  # a C++ port's habit: the transition is dropped
+        return st.sibling(Takes)
+
+
+class Takes(st.State[list[str]]):
+    def on_enter(self) -> st.Transition:  # type: ignore[override]
+        return st.sibling(Gives)
+
+
+def test_a_transition_returned_from_update_or_on_enter_is_refused_not_dropped() -> None:
+    machine = st.StateMachine(Gives, [])
+    machine.process_state_transitions()
+    with pytest.raises(st.TransitionTargetError) as refused:
+        machine.update_states()
+    assert str(refused.value) == (
+        "Gives.update() returned sibling(Takes), which the machine would drop: return "
+        "transitions from transition(), which it calls every processing"
+    )
+    entering = st.StateMachine(Takes, [])
+    with pytest.raises(st.TransitionTargetError, match=r"^Takes.on_enter\(\) returned sibling"):
+        entering.process_state_transitions()
+    assert entering.active_names == ()  # never entered, as when on_enter raises
+
+
+class NeedsCombo(st.State[None]):
+    def on_enter(self, combo: int) -> None:
+        pass
+
+
+def test_a_first_state_missing_its_arguments_says_how_to_give_them() -> None:
+    machine = st.StateMachine(NeedsCombo)
+    with pytest.raises(st.StateArgumentError) as refused:
+        machine.process_state_transitions()
+    assert str(refused.value).endswith(
+        "; give the machine its first state's arguments: StateMachine(st.sibling(NeedsCombo, ...))"
+    )
 
 
 def test_a_trace_sink_that_raises_leaves_no_state_unentered_on_the_stack() -> None:

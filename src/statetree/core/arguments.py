@@ -10,7 +10,7 @@ from statetree.errors import StateArgumentError
 __all__ = ["check_arguments"]
 
 
-def check_arguments(chosen: Transition, error: TypeError) -> None:
+def check_arguments(chosen: Transition, error: TypeError, *, initial: bool = False) -> None:
     """Raise :class:`StateArgumentError` if ``chosen``'s arguments cannot bind ``on_enter``.
 
     Called only after ``on_enter`` raised ``TypeError``, so a correct call costs nothing.
@@ -18,7 +18,8 @@ def check_arguments(chosen: Transition, error: TypeError) -> None:
     to propagate unchanged.
 
     Raises:
-        StateArgumentError: the arguments do not match the signature.
+        StateArgumentError: the arguments do not match the signature (``initial``: of the
+            machine's first state).
     """
     target = chosen.target
     signature = inspect.signature(target.on_enter)
@@ -28,9 +29,16 @@ def check_arguments(chosen: Transition, error: TypeError) -> None:
         reason = str(mismatch)
     else:
         return
+    # The initial state's transition is the machine's, made from the class it was given.
+    fix = (
+        f"give the machine its first state's arguments: StateMachine(st.sibling("
+        f"{target.__name__}, ...))"
+        if initial
+        else "pass what on_enter declares"
+    )
     problem = StateArgumentError(
         f"{chosen!r}: the arguments do not fit {target.__qualname__}.on_enter"
-        f"{signature} ({reason}); pass what on_enter declares"
+        f"{signature} ({reason}); {fix}"
     )
     # What ``raise ... from error`` does, which the compiled core does not honour.
     problem.__cause__ = error

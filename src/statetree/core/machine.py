@@ -16,6 +16,7 @@ from statetree.core.settle import (
     PLAIN_CHANGES,
     apply,
     enter,
+    hook_returned,
     not_a_transition,
     pop_to,
     settle,
@@ -251,7 +252,9 @@ class MachineCore(Options):
             states: list[Any] = self.walk() if self._regions() else self._stack
             for state in states:
                 if type(state)._st_hooks & HAS_UPDATE:
-                    state.update(*args, **kwargs)
+                    returned = state.update(*args, **kwargs)
+                    if isinstance(returned, Transition):
+                        raise hook_returned(state, "update", returned)
         finally:
             self._busy = 0
 
@@ -350,6 +353,11 @@ class MachineCore(Options):
         Raises:
             UsageError: ``state`` is not active in this machine (``call`` names the call).
         """
+        if isinstance(state, type):
+            raise UsageError(
+                f"{call}() takes an active state, got the class {state.__qualname__}; find its "
+                f"instance with get_state({state.__name__})"
+            )
         chain = home_of(state, self._stack, self._regions())
         if chain is not None:
             home = chain[-1]

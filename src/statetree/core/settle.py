@@ -38,6 +38,7 @@ __all__ = [
     "apply",
     "enter",
     "exit_regions",
+    "hook_returned",
     "next_change",
     "not_a_transition",
     "pop_to",
@@ -182,10 +183,13 @@ def apply(
                 raise
     if chosen.enters:
         try:
+            on_enter: Any = state.on_enter  # a port of a C++ hook may return a transition
             if chosen.has_arguments:
-                state.on_enter(*chosen.args, **chosen.kwargs)
+                returned = on_enter(*chosen.args, **chosen.kwargs)
             else:
-                state.on_enter()
+                returned = on_enter()
+            if isinstance(returned, Transition):
+                raise hook_returned(state, "on_enter", returned)
         except BaseException as error:
             _not_entered(machine, home, state, chosen, error)
             raise
@@ -224,7 +228,7 @@ def _not_entered(
     on_exit; arguments that do not fit on_enter raise :class:`StateArgumentError` instead."""
     _unpush(machine, home, state)
     if isinstance(error, TypeError):
-        check_arguments(chosen, error)
+        check_arguments(chosen, error, initial=chosen is machine._initial)
 
 
 def _unpush(machine: MachineCore, home: Stack, state: State[Any]) -> None:
@@ -275,6 +279,15 @@ def next_change(main: Stack, regions: Regions | None, base: int) -> Found:
     if not regions or not main:
         return None, main, -1, -1
     return _first_change_in_regions(main[-1], regions, base + len(main))
+
+
+def hook_returned(state: object, hook: str, returned: object) -> TransitionTargetError:
+    """The error for an ``on_enter`` or ``update`` that returned a transition, which the
+    machine would drop (the book's hooks return nothing; ``transition()`` returns them)."""
+    return TransitionTargetError(
+        f"{type(state).__qualname__}.{hook}() returned {returned!r}, which the machine would "
+        "drop: return transitions from transition(), which it calls every processing"
+    )
 
 
 def not_a_transition(state: object, returned: object) -> TransitionTargetError:

@@ -280,17 +280,22 @@ class State(StateCore, Generic[OwnerT]):
         """Whether an instance of ``cls`` is anywhere on the stack."""
         return self.machine._find(cls, "is_in_state") is not None
 
+    # The is_in_* queries name themselves in their errors, so each calls first_instance.
+
     def is_in_outer_state(self, cls: type[State[Any]]) -> bool:
         """Whether an instance of ``cls`` is outside this state."""
-        return self.get_outer_state(cls) is not None
+        outer = self.machine._outer_of(self)
+        return first_instance(outer, cls, "is_in_outer_state") is not None
 
     def is_in_inner_state(self, cls: type[State[Any]]) -> bool:
         """Whether an instance of ``cls`` is inside this state."""
-        return self.get_inner_state(cls) is not None
+        inner = self.machine._inner_of(self)
+        return first_instance(inner, cls, "is_in_inner_state") is not None
 
     def is_in_immediate_inner_state(self, cls: type[State[Any]]) -> bool:
         """Whether this state's immediate inner is an instance of ``cls``."""
-        return self.get_immediate_inner_state(cls) is not None
+        inners = self.machine._immediate_inner_of(self)
+        return first_instance(inners, cls, "is_in_immediate_inner_state") is not None
 
     def get_state_override(self, cls: type[State[Any]]) -> type[State[Any]]:
         """The class registered with ``machine.add_state_override(cls, ...)``, else ``cls``."""
