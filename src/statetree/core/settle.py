@@ -183,11 +183,11 @@ def apply(
                 raise
     if chosen.enters:
         try:
-            on_enter: Any = state.on_enter  # a port of a C++ hook may return a transition
+            # Its result is looked at: a port of a C++ hook may return a transition.
             if chosen.has_arguments:
-                returned = on_enter(*chosen.args, **chosen.kwargs)
+                returned = state.on_enter(*chosen.args, **chosen.kwargs)  # type: ignore[func-returns-value]
             else:
-                returned = on_enter()
+                returned = state.on_enter()  # type: ignore[func-returns-value]
             if isinstance(returned, Transition):
                 raise hook_returned(state, "on_enter", returned)
         except BaseException as error:
