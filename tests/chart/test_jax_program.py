@@ -269,6 +269,17 @@ def test_wrong_calls_are_refused_with_what_was_wrong(crowd: ChartProgram) -> Non
         crowd.step(agents, np.array([0.0, 1.0]), 0.1)
     with pytest.raises(UsageError, match="time cannot go backwards"):
         crowd.step(agents, np.array([0, 1]), -1.0)
+    for dt in (jnp.asarray(True), jnp.asarray(0.5 + 0j), jnp.zeros(2)):
+        with pytest.raises(UsageError, match=r"^step\(\) needs one dt of real seconds"):
+            crowd.step(agents, np.array([0, 1]), dt)
+    narrow = agents._replace(clock=agents.clock.astype(jnp.float32))
+    for call in (
+        lambda: crowd.step(narrow, np.array([0, 1]), 0.1),
+        lambda: crowd.set_levels(narrow, {}),
+        lambda: crowd.snapshot(narrow),
+    ):
+        with pytest.raises(UsageError, match=r"the agents' clock is of type float32, where"):
+            call()
     with pytest.raises(UsageError, match="not a level trigger of the chart"):
         crowd.set_levels(agents, {SPIN: True})
     with pytest.raises(UsageError, match="has no host action 'strike'"):
@@ -370,21 +381,27 @@ def test_a_chart_too_large_for_a_complete_table_says_what_to_run_instead(
             "Root",
             b.state(
                 "A",
-                transitions=[b.on(b.all_of(*(b.held(f"L{n}") for n in range(13))), "B")],
+                transitions=[b.on(b.all_of(*(b.held(f"L{n}") for n in range(12))), "B")],
             ),
             b.state("B"),
         ),
     )
     with pytest.raises(
-        UsageError, match=r"13 level triggers: .* stops at 12; run it with ChartBatch"
+        UsageError, match=r"12 level triggers: .* stops at 11; run it with ChartBatch"
     ):
         ChartProgram(levels)
     table = table_of(compile_chart(CROWD), 5)
-    with pytest.raises(UsageError, match=r"reaches \d+ situations so far .*\(at most 3 situations"):
+    with pytest.raises(
+        UsageError, match=r"reaches \d+ situations so far .*\(at most 3 situations\)"
+    ):
         complete(table, limit=3)
     # Each situation of a chart with one level has two variants: 4 cells hold 1 situation.
     monkeypatch.setattr("statetree.chart.jax.complete.MAX_RELEVEL", 4)
-    with pytest.raises(UsageError, match=r"with 1 level trigger, each has 2 variants\): too"):
+    with pytest.raises(
+        UsageError,
+        match=r"with 1 level trigger, each has 2 variants\): too .*\(at most 4 situations times "
+        r"variants, here 12\)",
+    ):
         ChartProgram(LOOP, max_transitions=7)
 
 
@@ -433,7 +450,11 @@ HOSTILE_CALLS: list[tuple[str, Any, str]] = [
         lambda p, a: p.step(a, np.array([2**32, -1]), 0.1),
         "choice 4294967296 is beyond what any step can name",
     ),
-    ("a dt of two", lambda p, a: p.step(a, [0, 0], jnp.ones(2)), r"one dt, got an array"),
+    (
+        "a dt of two",
+        lambda p, a: p.step(a, [0, 0], jnp.ones(2)),
+        r"one dt of real seconds, got an array of shape",
+    ),
     (
         "agents of two worlds",
         lambda p, a: p.step(jax.vmap(lambda _: p.init(2))(jnp.arange(2)), [0, 0], 0.1),

@@ -17,8 +17,11 @@ __all__ = ["MAX_LEVELS", "MAX_RELEVEL", "MAX_SITUATIONS", "complete"]
 
 MAX_SITUATIONS = 1 << 16
 """A complete table may hold this many situations."""
-MAX_LEVELS = 12
-"""A chart may have this many level triggers (a situation has ``2 ** levels`` variants)."""
+MAX_LEVELS = 11
+"""A chart may have this many level triggers (a situation has ``2 ** levels`` variants).
+Each held combination is a situation of its own, so with ``L`` levels a chart has more
+than ``2 ** L`` situations, each with ``2 ** L`` variants: past 11, more than
+:data:`MAX_RELEVEL`."""
 MAX_RELEVEL = 1 << 24
 """Situations times level combinations: the cells of the table that finds a situation with
 other levels held (4 bytes each)."""
@@ -48,13 +51,18 @@ def complete(table: Table, limit: int = MAX_SITUATIONS) -> None:
     while number < len(table.situations):
         count = len(table.situations) - 1
         if count > limit or (count + 1) * len(combinations) > MAX_RELEVEL:
+            crossed = (
+                f"at most {limit:,} situations"
+                if count > limit
+                else f"at most {MAX_RELEVEL:,} situations times variants, here "
+                f"{(count + 1) * len(combinations):,}"
+            )
             raise UsageError(
                 f"chart {name!r} reaches {count:,} situations so far (active states, "
                 f"histories and held levels together; with {levels} level "
                 f"trigger{'s' * (levels != 1)}, each has {len(combinations):,} variants): "
-                "too many for the complete table a JAX program runs (at most "
-                f"{limit:,} situations, and {MAX_RELEVEL:,} situations times variants); run "
-                "it with ChartBatch, which derives its table as agents meet situations"
+                f"too many for the complete table a JAX program runs ({crossed}); run it "
+                "with ChartBatch, which derives its table as agents meet situations"
             )
         if table.info[number, STARTED]:
             for input_ in inputs:

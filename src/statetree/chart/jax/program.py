@@ -174,8 +174,11 @@ class ChartProgram:
         shape = self._one(agents, "step()")
         if not isinstance(dt, jax.Array):
             dt = time_step(dt, "step")
-        elif jnp.shape(dt) != ():
-            raise UsageError(f"step() needs one dt, got an array of shape {jnp.shape(dt)}")
+        elif jnp.shape(dt) != () or dt.dtype.kind not in "iuf":
+            raise UsageError(
+                f"step() needs one dt of real seconds, got an array of shape {jnp.shape(dt)} "
+                f"of type {dt.dtype}"
+            )
         picks = _choices(choices, shape)
         return engine.step(
             self.tables, agents, picks, dt, record=self.record, actions=len(self.actions)
@@ -257,6 +260,7 @@ class ChartProgram:
                     f"{self.name!r} makes {expected} for situations of shape {shape}: agents "
                     "of another program?"
                 )
+        _typed(agents, what)
 
     # -- reads -------------------------------------------------------------------------------
 
@@ -335,6 +339,7 @@ class ChartProgram:
         """The agents (of one environment) as a ``BatchSnapshot``: ``ChartBatch.restore``
         takes it, and so does :meth:`restore`."""
         _agents(agents, "snapshot()")
+        _typed(agents, "snapshot()")
         return convert.snapshot(self, agents)
 
     def restore(self, snapshot: BatchSnapshot) -> Agents:
@@ -462,6 +467,26 @@ def _carried(
                 f"carried names timers as (state path, timer name) of the chart, got {pair!r}"
             )
     return pairs
+
+
+_DTYPES = {"situation": np.int32, "clock": np.float64, "due": np.float64, "order": np.int64}
+"""The type of each field of the agents ``init`` makes."""
+
+
+def _typed(agents: Agents, what: str) -> None:
+    """Refuse agents whose fields are not of the types ``init`` makes.
+
+    Raises:
+        UsageError: one is of another type (say put on a device in JAX's 32-bit mode).
+    """
+    for field, dtype in _DTYPES.items():
+        given = getattr(agents, field).dtype
+        if given != dtype:
+            raise UsageError(
+                f"{what}: the agents' {field} is of type {given}, where init() makes "
+                f"{np.dtype(dtype)}: keep its types (enable JAX's 64-bit mode, "
+                "jax.config.update('jax_enable_x64', True), before moving agents to a device)"
+            )
 
 
 def _agents(agents: object, what: str) -> None:
