@@ -328,7 +328,7 @@ def test_wrong_calls_are_refused_with_what_was_wrong() -> None:
             lambda: batch.send_each([ATTACK], np.array([0, 2**64 - 1, 0], np.uint64)),
             f"choice {2**64 - 1} names no event: there are 1",
         ),
-        (lambda: batch.agent(7), "agent 7 does not exist"),
+        (lambda: batch.agent(7), "agent 7 does not exist (the batch has 3 slots)"),
     ]
     for call, message in cases:
         with pytest.raises(UsageError, match=re.escape(message)):
@@ -336,6 +336,11 @@ def test_wrong_calls_are_refused_with_what_was_wrong() -> None:
     batch.despawn([2])
     with pytest.raises(UsageError, match="agent 2 does not exist"):
         batch.send(ATTACK, [2])
+    for read in (batch.agent, batch.active):
+        with pytest.raises(
+            UsageError, match=re.escape("agent 2 does not exist (it was despawned)")
+        ):
+            read(2)
 
 
 ODD_CALLS: list[tuple[str, Callable[[ChartBatch], object], str]] = [

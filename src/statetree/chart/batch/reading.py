@@ -99,8 +99,10 @@ class Readings:
         if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
             raise UsageError(f"an agent index must be an integer, got {index!r}")
         number = int(index)
-        if not (0 <= number < self.size and self._agents.situations[number]):
+        if not 0 <= number < self.size:
             raise UsageError(f"agent {index} does not exist (the batch has {self.size} slots)")
+        if not self._agents.situations[number]:
+            raise UsageError(f"agent {index} does not exist (it was despawned)")
         return number
 
     def _number(self, path: str) -> int:
