@@ -81,6 +81,58 @@ def test_events_sent_fired_and_raised_are_seen_as_they_are_latched() -> None:
     assert machine.active == ("Top", "Top.Idle")
 
 
+class Deaf(Exception):
+    pass
+
+
+def test_an_event_listener_that_raises_loses_no_event_sent_or_fired() -> None:
+    heard: list[str] = []
+
+    def deaf(event: Event) -> None:
+        heard.append(str(event))
+        if event.kind != "event":
+            raise Deaf(str(event))
+
+    machine = ChartMachine(relay_chart(), {"ping": lambda call: None})
+    machine.start()
+    machine.add_event_listener(deaf)
+    with pytest.raises(Deaf, match="input Go"):
+        machine.send(GO)
+    assert machine.active == ("Top", "Top.Armed")  # Go was processed all the same
+    with pytest.raises(Deaf, match="timer Fuse"):
+        machine.tick(1.5)
+    # The fuse fired and its processing ran (Firing raised Fired, back to Idle); the
+    # listener's error came out of the tick at the fuse's expiry.
+    assert (machine.active, machine.clock) == (("Top", "Top.Idle"), 1.0)
+    assert heard == ["input Go", "timer Fuse", "event Fired"]
+
+
+def test_a_raise_among_the_exits_of_stop_is_told_to_no_listener() -> None:
+    bye = b.chart(
+        "Bye",
+        b.state("Top", b.state("A", exit=[b.raise_event("Bye")]), exit=[b.raise_event("Bye")]),
+    )
+    heard: list[Event] = []
+    machine = ChartMachine(bye)
+    machine.start()
+    machine.add_event_listener(heard.append)
+    machine.stop()  # outside any processing: no trigger could count it
+    assert (heard, machine.active) == ([], ())
+
+
+def test_event_fields_of_str_subclasses_become_plain_strings() -> None:
+    class Kind(str):
+        def __hash__(self) -> int:
+            raise TypeError("no hash")
+
+    machine = ChartMachine(relay_chart(), {"ping": lambda call: None})
+    heard: list[Event] = []
+    machine.add_event_listener(heard.append)
+    machine.send(Event(Kind("input"), "Go"))
+    assert machine.active == ("Top", "Top.Armed")
+    assert [type(part) for part in heard[0]] == [str, str]
+
+
 def test_action_listeners_follow_on_action_and_precede_the_action() -> None:
     log = Log()
     machine = ChartMachine(relay_chart(), {"ping": log.ping}, on_action=log.on_action)

@@ -366,7 +366,9 @@ class ChartMachine:
             self._on_action(call)
         for listener in self._action_listeners:
             listener(call)
-        if call.type == RAISE:
+        # A raise outside a processing (the exits of stop() or a reload) latches into no
+        # processing: no trigger will count it, so listeners are not told of it.
+        if call.type == RAISE and self._runtime.processing:
             event = Event(EVENT, str(call.params["name"]))
             for event_listener in self._event_listeners:
                 event_listener(event)
@@ -514,16 +516,28 @@ class ChartMachine:
             check_kind(event, self.chart.registry, level=True)
 
     def _process(self, event: Event | None) -> None:
-        """One processing: a new base serial, ``event`` latched, transitions settled."""
+        """One processing: a new base serial, ``event`` latched, transitions settled.
+
+        An event listener that raises on ``event`` does not lose it: the processing runs,
+        then the listener's exception propagates (a timer's event is not lost either).
+        """
         runtime = self._runtime
         runtime.base = runtime.serial
         runtime.processing = True  # its event's listeners run inside the processing
+        heard: BaseException | None = None
         try:
             if event is not None:
-                self._latch(event)
+                runtime.latch(event)
+                for listener in self._event_listeners:
+                    try:
+                        listener(event)
+                    except BaseException as error:
+                        heard = heard or error
             self.machine.process_state_transitions()
         finally:
             runtime.processing = False
+        if heard is not None:
+            raise heard
 
     def _not_processing(self, call: str) -> None:
         if self._in_call():
@@ -601,8 +615,14 @@ def require_event(event: object, call: str) -> Event:
     """
     # By field name: compiled, indexing a tuple subclass goes through __getitem__ as a
     # method, where reading a field is one C call.
-    if isinstance(event, Event) and isinstance(event.kind, str) and isinstance(event.name, str):
-        return event
+    if isinstance(event, Event):
+        kind, name = event.kind, event.name
+        if type(kind) is str and type(name) is str:
+            return event
+        if isinstance(kind, str) and isinstance(name, str):
+            # Subclasses (a StrEnum member, say) become plain strings: their own hash and
+            # == would run inside the processing, where raising loses the event.
+            return Event(str.__str__(kind), str.__str__(name))
     raise UsageError(
         f"{call}() takes an Event(kind, name) of two strings, such as Event('input', 'Jump'); "
         f"got {event!r}"
