@@ -13,6 +13,7 @@ from statetree.chart import (
     ActionCall,
     ActionType,
     Chart,
+    ChartBatch,
     ChartError,
     ChartMachine,
     Event,
@@ -24,6 +25,7 @@ from statetree.chart import (
     from_data,
     loads,
 )
+from statetree.chart import builder as b
 from statetree.chart.reload import Reloaded
 from statetree.errors import SaveError, UsageError
 
@@ -267,3 +269,44 @@ def test_a_kept_state_the_reloads_processing_leaves_and_enters_again_was_not_kep
     assert machine.state("C.R1.A") is not a  # A left for B and came back: a new A
     # Both left in the reload's processing, in the order of the kept states.
     assert report == Reloaded(("C", "C.R1", "C.R2"), ("C.R1.A", "C.R2.M"), ("C.R1.A", "C.R2.N"))
+
+
+def _stand_or_run(policy: str) -> Chart:
+    """Top{X -(Go)-> P -(Back)-> X}, P a priority {Run if held R, Stand} or explicit."""
+    if policy == "priority":
+        kids = [b.state("Run", pre=b.held("R")), b.state("Stand")]
+    else:
+        kids = [b.state("Run"), b.state("Stand")]
+    return b.chart(
+        "H",
+        b.state(
+            "Top",
+            b.state("X", transitions=[b.on(b.input("Go"), "P")]),
+            b.state("P", *kids, policy=policy, transitions=[b.on(b.input("Back"), "X")]),
+        ),
+    )
+
+
+@pytest.mark.parametrize("backend", [None, "numpy", "numba"])
+def test_a_priority_states_last_choice_is_no_history_for_its_explicit_successor(
+    backend: str | None,
+) -> None:
+    # Priority states keep no history: made explicit by a reload, P starts with its first
+    # child, as a fresh machine of the new chart does (it resumed Stand, the last choice).
+    go, back = Event("input", "Go"), Event("input", "Back")
+    if backend is None:
+        machine = ChartMachine(_stand_or_run("priority"))
+        for event in (go, back):
+            machine.send(event)
+        machine.reload(_stand_or_run("explicit"))
+        machine.send(go)
+        active = machine.active
+    else:
+        pytest.importorskip(backend)
+        batch = ChartBatch(_stand_or_run("priority"), 1, backend=backend)
+        for event in (go, back):
+            batch.send(event)
+        batch.reload(_stand_or_run("explicit"))
+        batch.send(go)
+        active = batch.active(0)
+    assert active == ("Top", "Top.P", "Top.P.Run")

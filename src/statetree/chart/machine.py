@@ -442,7 +442,7 @@ class ChartMachine:
         """Run ``chart`` from now on, keeping every active state that is still the same.
 
         Active states that vanished, or whose policy or enter actions changed, are exited
-        (outermost such state first, its inners with it, running the old exit actions);
+        (each with the states inside it, innermost first, running the old exit actions);
         the others keep their instance, timers and history and take the new definition.
         Then the machine processes, entering what is missing.
 

@@ -15,7 +15,7 @@ from typing import Any
 from statetree.chart.actions import Handler
 from statetree.chart.compile import CompiledChart
 from statetree.chart.model import StateDef
-from statetree.chart.policy import runs_regions
+from statetree.chart.policy import resumes, runs_regions
 from statetree.chart.runtime import ChartRuntime
 from statetree.chart.states import ChartState
 from statetree.core.machine import StateMachine
@@ -80,6 +80,11 @@ def _history(runtime: ChartRuntime, new: CompiledChart) -> list[int]:
         twin = new.by_path.get(old_cls._path)
         children = old_cls._definition.states
         if twin is None or not children:
+            continue
+        # An active state's history is its active child. An inactive one's is kept only
+        # where both policies resume it: a priority state's last choice is no history.
+        active = runtime.live[old_cls._id] is not None
+        if not active and not (resumes(old_cls._definition) and resumes(twin._definition)):
             continue
         resumed = children[runtime.history[old_cls._id]].name
         child = new.by_path.get(f"{twin._path}.{resumed}")

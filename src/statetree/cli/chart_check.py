@@ -36,7 +36,7 @@ from statetree.chart.model import (
     format_path,
     triggers_of,
 )
-from statetree.chart.policy import Entry, definition
+from statetree.chart.policy import definition, resumes
 from statetree.chart.registry import (
     DEFAULT_REGISTRY,
     ActionType,
@@ -226,8 +226,7 @@ def _no_effect(chart: Chart) -> Iterator[Issue]:
                 yield _warning(NO_EFFECT, chart.origin.place((*where, "exit", index)), message)
         for key, actions in (("enter", state.enter), ("exit", state.exit)):
             for index, action in enumerate(actions):
-                resumes = state.policy is not None and definition(state.policy).entry is Entry.FIRST
-                if action.type == "clear_history" and not resumes:
+                if action.type == "clear_history" and not resumes(state):
                     kind = "has no children" if state.policy is None else f"is {state.policy.value}"
                     message = (
                         f"{path} clears its history, but it {kind}: it resumes no child, so "
@@ -245,7 +244,8 @@ def _together(first: str, second: str, policies: dict[str, Policy | None]) -> bo
         common += 1
     if common in (len(a), len(b)):  # one holds the other
         return first != second
-    return policies[".".join(a[:common])] is Policy.CONCURRENT
+    policy = policies[".".join(a[:common])]
+    return policy is not None and definition(policy).regions
 
 
 def _unused_params(expanded: Expanded) -> Iterator[Issue]:

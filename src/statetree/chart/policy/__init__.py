@@ -29,6 +29,7 @@ __all__ = [
     "Part",
     "PolicyDef",
     "definition",
+    "resumes",
     "runs_regions",
 ]
 
@@ -49,6 +50,12 @@ DEFINITIONS: Mapping[Policy, PolicyDef] = MappingProxyType(
 def definition(policy: Policy) -> PolicyDef:
     """The definition of ``policy``."""
     return DEFINITIONS[policy]
+
+
+def resumes(state: StateDef) -> bool:
+    """Whether ``state`` enters the child its history recorded (its policy's entry is the
+    first child): priority and concurrent states choose anew and keep no history."""
+    return state.policy is not None and DEFINITIONS[state.policy].entry is Entry.FIRST
 
 
 def runs_regions(state: StateDef) -> bool:
