@@ -444,7 +444,8 @@ class ChartMachine:
         Active states that vanished, or whose policy or enter actions changed, are exited
         (each with the states inside it, innermost first, running the old exit actions);
         the others keep their instance, timers and history and take the new definition.
-        Then the machine processes, entering what is missing.
+        Then the machine processes, entering what is missing: a machine that has not
+        started, or was stopped, starts on the new chart there.
 
         A reload that fails changes nothing: the new chart is checked, then the whole
         reload is rehearsed on a copy of the machine (host actions not performed), and only
