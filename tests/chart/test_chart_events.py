@@ -155,7 +155,7 @@ def test_an_event_of_a_kind_the_registry_lacks_is_refused_not_ignored(call: str)
 def test_a_batch_refuses_an_unknown_kind_in_every_call_and_changes_nothing(
     backend: str,
 ) -> None:
-    pytest.importorskip(backend)
+    pytest.importorskip(backend, reason=f"the {backend} pass needs {backend} (the batch extra)")
     batch = ChartBatch(explicit_pair(), 3, backend=backend)
     batch.send(GO, [1])
     before = batch.snapshot().to_bytes()

@@ -302,7 +302,7 @@ def test_a_priority_states_last_choice_is_no_history_for_its_explicit_successor(
         machine.send(go)
         active = machine.active
     else:
-        pytest.importorskip(backend)
+        pytest.importorskip(backend, reason=f"the {backend} pass needs {backend} (the batch extra)")
         batch = ChartBatch(_stand_or_run("priority"), 1, backend=backend)
         for event in (go, back):
             batch.send(event)

@@ -84,7 +84,7 @@ def test_a_send_from_a_stops_exit_is_refused_to_the_handler() -> None:
 
 @pytest.mark.parametrize("backend", ["numpy", "numba"])
 def test_a_stop_makes_the_calls_a_despawn_makes(backend: str) -> None:
-    pytest.importorskip(backend)
+    pytest.importorskip(backend, reason=f"the {backend} pass needs {backend} (the batch extra)")
     despawned: list[str] = []
     batch = ChartBatch(
         DOOR, 2, {"note": lambda call: despawned.append(str(call.action))}, backend=backend
