@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: test demo play bench lint docs dist clean graphviz chromium
+.PHONY: test demo play bench lint docs dist clean graphviz chromium schema
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -54,6 +54,11 @@ $(VENV)/.test: $(VENV)/.base | graphviz chromium
 $(VENV)/.bench: $(VENV)/.base
 	$(INSTALL) '.[bench]'
 	touch $@
+
+# The chart format's JSON Schema says what the policy definitions say: write it again after
+# adding or changing a policy (the tests say when it is out of date).
+schema: $(VENV)/.base
+	$(BIN)/python -m statetree.chart.json_schema src/statetree/chart/schema.json
 
 lint: $(VENV)/.test
 	$(BIN)/ruff check src tests examples benchmarks

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
@@ -38,6 +39,17 @@ COMPILED = [
     "statetree.chart.runtime",
     "statetree.chart.states",
 ]
+
+POLICIES = Path("src/statetree/chart/policy")
+"""Each policy's module holds the functions its states run, so each is compiled too: every
+module of the package but the shared definition, so a new policy needs no change here."""
+
+
+def compiled_modules() -> list[str]:
+    """``COMPILED`` and the policy modules."""
+    policies = [path.stem for path in sorted(POLICIES.glob("*.py"))]
+    left_out = ("__init__", "definition")
+    return [*COMPILED, *(f"statetree.chart.policy.{p}" for p in policies if p not in left_out)]
 
 # Cython reads only the .pxd files' declarations: the annotations of the Python source are
 # for type checkers, and give the same behaviour in both builds. Pickling too is the source's
@@ -128,7 +140,7 @@ def core_extensions() -> list[object]:
             "for the compiled core, install Cython>=3.1 there (pip's isolated build does)",
         )
         return []
-    sources = [f"src/{name.replace('.', '/')}.py" for name in COMPILED]
+    sources = [f"src/{name.replace('.', '/')}.py" for name in compiled_modules()]
     try:
         return list(
             cythonize(sources, compiler_directives=DIRECTIVES, build_dir="build/cython", quiet=True)

@@ -29,7 +29,6 @@ from statetree.chart import (
     Chart,
     Event,
     Param,
-    Policy,
     StateDef,
     TriggerDef,
 )
@@ -104,7 +103,7 @@ def _decorated(
     exit_ = [*state.exit]
     exit_[draw(st.integers(0, len(exit_))) : 0] = _extras(draw, timing.tags)
     names = tuple(child.name for child in state.states)
-    inside = names if state.policy is Policy.EXPLICIT else ()
+    inside = names if state.policy == "explicit" else ()
     children = tuple(_decorated(draw, child, timing, inside) for child in state.states)
     return dataclasses.replace(state, states=children, enter=tuple(enter), exit=tuple(exit_))
 
@@ -118,7 +117,7 @@ def batch_charts(draw: st.DrawFn) -> Chart:
     root = _decorated(draw, chart.root, _Timing(delay, itertools.count(1)))
     if delay is not None and draw(st.booleans()):
         root = b.state("Root", dataclasses.replace(root, name="Main"), _blink(delay))
-        root = dataclasses.replace(root, policy=Policy.CONCURRENT)
+        root = dataclasses.replace(root, policy="concurrent")
     return b.chart(chart.name, root, registry=REGISTRY)
 
 

@@ -56,10 +56,14 @@ PARSER_WORDS = ("not valid JSON: ", "not valid TOML: ", "not valid YAML: ")
 
 
 def _without_parser_words(message: str) -> str:
+    """``message`` without the parser's own words, and with the list of policies (read from
+    their definitions) named, so that a new policy changes no recording."""
+    from statetree.chart.policy import DEFINITIONS
+
     for prefix in PARSER_WORDS:
         if message.startswith(prefix):
             return f"{prefix}(the parser's words)"
-    return message
+    return message.replace(", ".join(DEFINITIONS), "(the policies)")
 
 
 def decided(outcome: str) -> str:

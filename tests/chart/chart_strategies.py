@@ -13,7 +13,6 @@ from statetree.chart import (
     Chart,
     Condition,
     Event,
-    Policy,
     ScriptStep,
     StateDef,
     dump_json,
@@ -21,6 +20,7 @@ from statetree.chart import (
     to_data,
 )
 from statetree.chart import builder as b
+from statetree.chart.policy import DEFINITIONS, PolicyDef
 
 NAMES = ("A", "B", "C", "D")
 TRIGGERS = (
@@ -65,23 +65,28 @@ def _some_conditions() -> st.SearchStrategy[tuple[Condition, ...]]:
 def states(
     draw: st.DrawFn,
     name: str,
-    parent: Policy | None,
+    parent: PolicyDef | None,
     *,
     siblings: tuple[str, ...] = (),
-    last: bool = True,
+    index: int = 0,
     depth: int = 0,
 ) -> StateDef:
-    """A state valid under a parent of policy ``parent`` (``None``: the root)."""
+    """A state valid as child ``index`` of ``siblings`` under a parent of policy ``parent``
+    (``None``: the root): it has the parts the policy reads of it, at random, and those it
+    needs always."""
+    count = len(siblings)
+    reads = () if parent is None else parent.parts_read(index, count)
+    needs = () if parent is None or index == count - 1 else [part for part, _ in parent.needs]
     some = _some_conditions()
-    pre: tuple[Condition, ...] = ()
-    post: tuple[Condition, ...] = ()
-    if parent is Policy.PRIORITY and not last:
-        pre = draw(some)
-        post = draw(st.one_of(st.just(()), some))
-    elif parent is Policy.SEQUENTIAL:
-        post = draw(st.just(()) if last else some)
+
+    def part(key: str) -> tuple[Condition, ...]:
+        if key not in reads:
+            return ()
+        return draw(some if key in needs else st.one_of(st.just(()), some))
+
+    pre, post = part("pre"), part("post")
     transitions = ()
-    if parent is Policy.EXPLICIT:
+    if "transitions" in reads:
         targets = st.sampled_from(siblings)
         pairs = st.lists(st.tuples(conditions(), targets), max_size=2)
         transitions = tuple(b.on(condition, to) for condition, to in draw(pairs))
@@ -89,11 +94,12 @@ def states(
     policy = None
     count = draw(st.integers(0, 3)) if depth < MAX_DEPTH else 0
     if count:
-        policy = draw(st.sampled_from(list(Policy)))
+        chosen = draw(st.sampled_from(list(DEFINITIONS.values())))
+        policy = chosen.policy
         names = NAMES[:count]
         children = tuple(
-            draw(states(child, policy, siblings=names, last=index == count - 1, depth=depth + 1))
-            for index, child in enumerate(names)
+            draw(states(child, chosen, siblings=names, index=position, depth=depth + 1))
+            for position, child in enumerate(names)
         )
     return StateDef(
         name, policy, children, pre, post, draw(actions()), draw(actions()), transitions

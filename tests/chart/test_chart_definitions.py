@@ -6,6 +6,7 @@ checked by them as it is added."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,16 +20,17 @@ from statetree.chart import (
     ChartMachine,
     Event,
     Param,
-    Policy,
     Registry,
     chart_structure,
     compile_chart,
     from_data,
     schema,
 )
+from statetree.chart import policy as policy_package
+from statetree.chart.json_schema import generated, readers, render, schema_text
 from statetree.chart.model import DEFAULT_POLICY
 from statetree.chart.parts import READERS, placements
-from statetree.chart.policy import DEFINITIONS, PARTS, Entry, Part, PolicyDef, definition
+from statetree.chart.policy import DEFINITIONS, PARTS, Entry, PolicyDef, definition
 from statetree.chart.registry import BUILTIN_ACTIONS, BUILTIN_TRIGGERS
 from statetree.core.transition import TransitionKind
 from statetree.errors import DefinitionError
@@ -41,7 +43,7 @@ def sample(found: PolicyDef) -> dict[str, Any]:
     """A state ``Top`` of the policy with three children, each given every part the policy
     reads of it (see :func:`child_data`)."""
     children = [child_data(found, NAMES, index) for index in range(len(NAMES))]
-    top = {"name": "Top", "policy": found.policy.value, "states": children}
+    top = {"name": "Top", "policy": found.policy, "states": children}
     return {"name": "Sample", "root": top}
 
 
@@ -55,15 +57,35 @@ def drive(machine: ChartMachine) -> None:
         machine.send(Event("input", f"To{name}"))
 
 
-EACH = pytest.mark.parametrize("found", list(DEFINITIONS.values()), ids=lambda d: d.policy.value)
+EACH = pytest.mark.parametrize("found", list(DEFINITIONS.values()), ids=lambda d: d.policy)
 
 
 # -- policies -------------------------------------------------------------------------------
 
 
-def test_every_policy_has_one_definition_in_the_order_of_the_enum() -> None:
-    assert list(DEFINITIONS) == list(Policy)
-    assert all(definition(policy).policy is policy for policy in Policy)
+def test_every_module_of_the_policy_package_is_one_policy_named_as_it() -> None:
+    folder = Path(policy_package.__file__).parent
+    modules = {path.stem for path in folder.glob("*.py")} - {"__init__", "definition"}
+    assert set(DEFINITIONS) == modules
+    assert all(definition(name).policy == name for name in modules)
+    # The default first, then by name: the order of the schema, the editor and messages.
+    assert list(DEFINITIONS) == [DEFAULT_POLICY, *sorted(modules - {DEFAULT_POLICY})]
+
+
+@EACH
+def test_a_child_lacking_a_part_its_policy_needs_is_refused(found: PolicyDef) -> None:
+    for part, why in found.needs:
+        data = sample(found)
+        del data["root"]["states"][1][part]
+        with pytest.raises(ChartError) as caught:
+            from_data(data)
+        assert [(p.path, p.message) for p in caught.value.problems] == [
+            ("root.states[1]", f"Top.B has no {part}-condition, {why.format(path='Top')}")
+        ]
+    last = sample(found)
+    for part, _ in found.needs:  # the last child may lack it
+        last["root"]["states"][-1].pop(part, None)
+    from_data(last)
 
 
 @EACH
@@ -150,17 +172,11 @@ def test_a_ground_state_is_neither_chosen_nor_left_by_a_condition() -> None:
         with pytest.raises(ChartError) as caught:
             from_data(data)
         assert [p.message for p in caught.value.problems] == [
-            f"{found.policy.value} state Top has no ground state: its last child C has a "
+            f"{found.policy} state Top has no ground state: its last child C has a "
             "pre-condition; add a last child without one, chosen when no other is",
             "the ground state Top.C cannot have a post-condition: it is where Top rests "
             "when no other child's pre-condition holds",
         ]
-
-
-def readers(part: Part) -> str:
-    """``a sequential or priority parent``: the parents that read ``part``."""
-    named = " or ".join(policy.value for policy in READERS[part])
-    return f"{'an' if named[0] in 'aeiou' else 'a'} {named} parent"
 
 
 def test_the_readers_of_each_part_are_the_definitions() -> None:
@@ -173,24 +189,15 @@ def test_the_readers_of_each_part_are_the_definitions() -> None:
 
 
 def test_the_schema_says_what_the_definitions_say() -> None:
-    # The schema is a file other tools read without Python: it is checked here, and this
-    # test says what to write in it when a definition changes.
+    # The schema is a file other tools read without Python: generated from the definitions
+    # by `make schema`, and checked here to be current.
+    assert render(generated(schema())) + "\n" == schema_text(), "run make schema"
     state = schema()["$defs"]["state"]["properties"]
-    assert state["policy"]["enum"] == [policy.value for policy in DEFINITIONS]
-    summaries = " ".join(f"{p.value}: {found.summary}" for p, found in DEFINITIONS.items())
-    assert state["policy"]["description"] == (
-        f"How the state activates its children ({DEFAULT_POLICY.value} when it has children "
-        f"and no policy). {summaries}"
-    )
-    assert state["pre"]["description"] == (
-        f"Pre-conditions, read by {readers('pre')}: a list means all of them."
-    )
-    assert state["post"]["description"] == (
-        f"Post-conditions, read by {readers('post')}: a list means any of them."
-    )
-    assert state["transitions"]["description"] == (
-        f"Explicit transitions to siblings, tried in order, read by {readers('transitions')}."
-    )
+    assert state["policy"]["enum"] == list(DEFINITIONS)
+    for name, found in DEFINITIONS.items():
+        assert f"{name}: {found.summary}" in state["policy"]["description"]
+    for part in PARTS:
+        assert readers(part) in state[part]["description"]
 
 
 CHARTS_PAGE = (ROOT / "docs" / "charts.md").read_text()
@@ -203,9 +210,9 @@ def _row(page: str, key: str) -> str:
 
 
 def test_the_format_reference_says_what_the_definitions_say() -> None:
-    names = [f"`{policy.value}`" for policy in DEFINITIONS]
+    names = [f"`{policy}`" for policy in DEFINITIONS]
     listed = ", ".join(names[:-1]) + f" or {names[-1]}"
-    assert f"| no | {listed}; a state with children and no policy is `{DEFAULT_POLICY.value}`" in (
+    assert f"| no | {listed}; a state with children and no policy is `{DEFAULT_POLICY}`" in (
         _row(CHARTS_PAGE, "policy")
     )
     for part in PARTS:
@@ -215,7 +222,7 @@ def test_the_format_reference_says_what_the_definitions_say() -> None:
 def test_the_contributors_guide_lists_every_policy_module() -> None:
     guide = (ROOT / "docs" / "contributing-charts.md").read_text()
     for policy in DEFINITIONS:
-        assert f"chart/policy/{policy.value}.py`" in guide
+        assert f"chart/policy/{policy}.py`" in guide
 
 
 # -- trigger types and built-in actions ---------------------------------------------------

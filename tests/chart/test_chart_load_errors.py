@@ -13,6 +13,8 @@ from chart_samples import GAME
 
 from statetree.chart import ChartError, from_data, load, loads
 from statetree.chart.loading import read_chart_file
+from statetree.chart.parts import readers_named
+from statetree.chart.policy import DEFINITIONS
 from statetree.errors import DefinitionError
 
 GOOD = """\
@@ -154,7 +156,7 @@ def test_a_transition_to_a_state_that_is_no_sibling_says_where_it_belongs(
             "  policy: prio\n  states:\n",
             4,
             "root.policy",
-            "unknown policy 'prio'; use one of explicit, sequential, priority, concurrent",
+            f"unknown policy 'prio'; use one of {', '.join(DEFINITIONS)}",
         ),
         (
             "    - name: B\n",
@@ -169,8 +171,8 @@ def test_a_transition_to_a_state_that_is_no_sibling_says_where_it_belongs(
             "    - name: B\n      pre: {input: Go}\n",
             9,
             "root.states[1].pre",
-            "pre of Top.B would never be read: only a parent of policy priority reads them, "
-            "and its parent's policy is explicit",
+            f"pre of Top.B would never be read: only a parent of policy {readers_named('pre')} "
+            "reads them, and its parent's policy is explicit",
         ),
     ],
 )

@@ -9,7 +9,7 @@ from budget import examples
 from chart_strategies import charts
 from hypothesis import given, settings
 
-from statetree.chart import ChartError, Policy, from_data, to_data
+from statetree.chart import ChartError, from_data, to_data
 from statetree.chart.parts import PARTS, placements
 
 CONDITION = {"event": "Poke"}
@@ -29,7 +29,7 @@ def _with(data: dict[str, Any], path: str, part: str) -> dict[str, Any]:
     if part == "transitions":
         state["transitions"] = [{"on": CONDITION, "to": state["name"]}]
     elif part == "policy":
-        state["policy"] = Policy.PRIORITY.value if state.get("states") else "explicit"
+        state["policy"] = "priority" if state.get("states") else "explicit"
     else:
         state[part] = CONDITION
     return edited

@@ -19,7 +19,6 @@ from statetree.chart import (
     Event,
     HandlerError,
     Param,
-    Policy,
     StateDef,
     TriggerType,
     from_data,
@@ -112,7 +111,7 @@ def test_a_renamed_root_restarts_the_machine_on_the_new_root() -> None:
 def test_a_bad_chart_or_a_missing_handler_changes_nothing() -> None:
     recorder = in_window()
     active = recorder.machine.active
-    sequence = StateDef("Character", Policy.SEQUENTIAL, (StateDef("A"), StateDef("B")))
+    sequence = StateDef("Character", "sequential", (StateDef("A"), StateDef("B")))
     with pytest.raises(ChartError, match="would never advance past it"):
         recorder.machine.reload(Chart("Combo", sequence))
     registry = GAME.with_actions(ActionType("shake_camera"))

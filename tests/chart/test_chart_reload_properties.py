@@ -15,7 +15,6 @@ from statetree.chart import (
     ChartError,
     ChartMachine,
     Event,
-    Policy,
     ScriptStep,
     StateDef,
     compile_chart,
@@ -41,7 +40,7 @@ def looping(name: str) -> Chart:
 
 def broken(name: str) -> Chart:
     """An invalid chart: a sequence whose first child never ends."""
-    return Chart("Broken", StateDef(name, Policy.SEQUENTIAL, (StateDef("A"), StateDef("B"))))
+    return Chart("Broken", StateDef(name, "sequential", (StateDef("A"), StateDef("B"))))
 
 
 @st.composite

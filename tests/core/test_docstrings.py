@@ -18,16 +18,19 @@ import pytest
 
 import statetree as st
 import statetree.chart
+from statetree.chart.policy import DEFINITIONS
 
 PACKAGE = Path(statetree.__file__).parent
 SETUP = Path(__file__).resolve().parents[2] / "setup.py"
 
 
 def _compiled_modules() -> list[str]:
-    """The modules setup.py compiles (its ``COMPILED`` list, read without running it)."""
+    """The modules setup.py compiles: its ``COMPILED`` list (read without running it) and
+    every policy's module."""
+    policies = [f"statetree.chart.policy.{name}" for name in DEFINITIONS]
     for node in ast.parse(SETUP.read_text()).body:
         if isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "COMPILED":
-            return list(ast.literal_eval(node.value))
+            return [*ast.literal_eval(node.value), *policies]
     raise AssertionError("setup.py has no COMPILED list")
 
 

@@ -281,7 +281,7 @@ def test_each_state_is_offered_only_what_the_loader_accepts_there(
         )
         assert options == [
             ["", ""],
-            *([p.value, found.summary] for p, found in DEFINITIONS.items()),
+            *([p, found.summary] for p, found in DEFINITIONS.items()),
         ]
     else:  # a leaf: a policy would choose among children it does not have
         expect(chooser).to_be_disabled()

@@ -61,7 +61,6 @@ if TYPE_CHECKING:
     from statetree.chart.model import Origin as Origin
     from statetree.chart.model import PatternDef as PatternDef
     from statetree.chart.model import Place as Place
-    from statetree.chart.model import Policy as Policy
     from statetree.chart.model import StateDef as StateDef
     from statetree.chart.model import TransitionDef as TransitionDef
     from statetree.chart.model import TriggerDef as TriggerDef
@@ -111,7 +110,6 @@ __all__ = [
     "ParamValue",
     "PatternDef",
     "Place",
-    "Policy",
     "Problem",
     "Registry",
     "Reloaded",
@@ -175,7 +173,6 @@ _EXPORTS = Exports(
             "Origin",
             "PatternDef",
             "Place",
-            "Policy",
             "StateDef",
             "TransitionDef",
             "TriggerDef",

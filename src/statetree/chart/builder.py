@@ -55,13 +55,13 @@ from statetree.chart.model import (
     NotOf,
     ParamValue,
     PatternDef,
-    Policy,
     StateDef,
     TransitionDef,
     TriggerDef,
     UseDef,
     childless_policy,
 )
+from statetree.chart.policy import DEFINITIONS, policy_names
 from statetree.chart.registry import (
     ANIM_FINISHED,
     CLEAR_HISTORY,
@@ -211,7 +211,7 @@ def _many(conditions: Conditions, role: str) -> tuple[Condition, ...]:
 def state(
     name: str,
     *states: StateDef,
-    policy: Policy | str | None = None,
+    policy: str | None = None,
     pre: Conditions = (),
     post: Conditions = (),
     enter: Sequence[ActionDef] = (),
@@ -241,12 +241,10 @@ def state(
     )
 
 
-def _policy(policy: Policy | str, role: str) -> Policy:
-    try:
-        return Policy(policy)
-    except ValueError:
-        names = ", ".join(repr(known.value) for known in Policy)
-        raise _refused(f"the policy of {role} is one of {names}, got {policy!r}") from None
+def _policy(policy: object, role: str) -> str:
+    if not isinstance(policy, str) or policy not in DEFINITIONS:
+        raise _refused(f"the policy of {role} is one of {policy_names()}, got {policy!r}")
+    return policy
 
 
 def pattern(state: StateDef, params: Sequence[Param] = ()) -> PatternDef:

@@ -85,7 +85,7 @@ def _state(state: StateDef) -> Data:
         return _use(state, state.use)
     data: Data = {"name": state.name}
     if state.policy is not None:
-        data["policy"] = state.policy.value
+        data["policy"] = state.policy
     _placement(state, data, ("pre", "post"))
     for key, actions in (("enter", state.enter), ("exit", state.exit)):
         if actions:

@@ -6,7 +6,6 @@ dataclasses; compiling, plotting and the CLI only ever see this model.
 
 from __future__ import annotations
 
-import enum
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -32,7 +31,6 @@ __all__ = [
     "ParamValue",
     "PatternDef",
     "Place",
-    "Policy",
     "StateDef",
     "TransitionDef",
     "TriggerDef",
@@ -62,26 +60,17 @@ def format_path(path: DataPath) -> str:
     return text
 
 
-class Policy(enum.Enum):
-    """How a state with children activates them: the names a chart may give. What each
-    one means is its definition in :mod:`statetree.chart.policy`."""
-
-    EXPLICIT = "explicit"
-    SEQUENTIAL = "sequential"
-    PRIORITY = "priority"
-    CONCURRENT = "concurrent"
+DEFAULT_POLICY = "explicit"
+"""The policy of a state with children that names none. The policies a chart may name, and
+what each means, are their definitions in :mod:`statetree.chart.policy`."""
 
 
-DEFAULT_POLICY = Policy.EXPLICIT
-"""The policy of a state with children that names none."""
-
-
-def childless_policy(name: object, policy: Policy) -> str:
+def childless_policy(name: object, policy: str) -> str:
     """Why a state without children cannot have ``policy`` (none of them can: a policy
     chooses among children)."""
-    article = "an" if policy.value[0] in "aeiou" else "a"
+    article = "an" if policy[0] in "aeiou" else "a"
     return (
-        f"{name!r} is {article} {policy.value} state with no children; give it 'states' or "
+        f"{name!r} is {article} {policy} state with no children; give it 'states' or "
         "remove its policy"
     )
 
@@ -198,7 +187,7 @@ class StateDef:
     """
 
     name: str
-    policy: Policy | None = None
+    policy: str | None = None
     states: tuple[StateDef, ...] = ()
     pre: tuple[Condition, ...] = ()
     post: tuple[Condition, ...] = ()

@@ -26,13 +26,13 @@ from statetree.chart.model import (
     NotOf,
     Origin,
     ParamValue,
-    Policy,
     StateDef,
     TransitionDef,
     TriggerDef,
     UseDef,
     childless_policy,
 )
+from statetree.chart.policy import DEFINITIONS
 from statetree.chart.registry import DEFAULT_REGISTRY, EVENT, Registry
 from statetree.chart.text import MAX_DEPTH
 
@@ -56,7 +56,6 @@ STATE_KEYS = ("name", "policy", "states", "pre", "post", "enter", "exit", "trans
 """The keys of a state written out (``use`` and ``with`` make it a use instead)."""
 _STATE_KEYS = (*STATE_KEYS, "use", "with")
 _COMBINATORS = ("all", "any", "not")
-_POLICIES = tuple(policy.value for policy in Policy)
 
 Item = TypeVar("Item")
 
@@ -175,15 +174,14 @@ class _Reader(ShapeReader):
         site = self.origin.use_at(path)
         return None if site is None else site.use
 
-    def policy(self, data: Mapping[str, object], path: DataPath, parent: bool) -> Policy | None:
-        value = data.get("policy")
-        if value is None:
+    def policy(self, data: Mapping[str, object], path: DataPath, parent: bool) -> str | None:
+        policy = data.get("policy")
+        if policy is None:
             return DEFAULT_POLICY if parent else None
-        if value not in _POLICIES:
-            choices = ", ".join(_POLICIES)
-            self.problem((*path, "policy"), f"unknown policy {value!r}; use one of {choices}")
+        if not isinstance(policy, str) or policy not in DEFINITIONS:
+            choices = ", ".join(DEFINITIONS)
+            self.problem((*path, "policy"), f"unknown policy {policy!r}; use one of {choices}")
             return None
-        policy = Policy(value)
         if not parent:
             self.problem((*path, "policy"), childless_policy(data.get("name"), policy))
         return policy

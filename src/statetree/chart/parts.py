@@ -13,15 +13,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from statetree.chart.model import DEFAULT_POLICY, Chart, Policy, StateDef
+from statetree.chart.model import DEFAULT_POLICY, Chart, StateDef
 from statetree.chart.policy import DEFINITIONS, PARTS, Part
 
-__all__ = ["PARTS", "READERS", "parts_read", "placements"]
+__all__ = ["PARTS", "READERS", "parts_read", "placements", "readers_named"]
 
-READERS: Mapping[Part, tuple[Policy, ...]] = MappingProxyType(
+READERS: Mapping[Part, tuple[str, ...]] = MappingProxyType(
     {part: tuple(p for p, found in DEFINITIONS.items() if part in found.reads) for part in PARTS}
 )
 """The policies of the parents that read each part."""
+
+
+def readers_named(part: Part) -> str:
+    """The policies that read ``part``, for a sentence: ``priority or sequential``,
+    ``explicit, priority or sequential``."""
+    names = READERS[part]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
 
 
 def parts_read(parent: StateDef | None, index: int) -> tuple[Part, ...]:
@@ -57,9 +64,9 @@ def _visit_body(
     children = body.get("states")
     states = [c for c in children if isinstance(c, Mapping)] if isinstance(children, list) else []
     found[path] = ("policy", *read) if states else read
-    value = body.get("policy", DEFAULT_POLICY.value)
+    value = body.get("policy", DEFAULT_POLICY)
     # A parameter may choose the policy: each use is checked by the loader.
-    chosen = next((DEFINITIONS[p] for p in Policy if p.value == value), None)
+    chosen = DEFINITIONS.get(value) if isinstance(value, str) else None
     for index, child in enumerate(states):
         parts = PARTS if chosen is None else chosen.parts_read(index, len(states))
         _visit_body(found, f"{path}.{child.get('name', index)}", child, parts)

@@ -41,7 +41,7 @@ class Reloaded:
 
 def changed(old: StateDef, new: StateDef) -> bool:
     """Whether an active state defined by ``old`` must be re-entered to follow ``new``."""
-    if old.policy is not new.policy or old.enter != new.enter:
+    if old.policy != new.policy or old.enter != new.enter:
         return True
     names = [child.name for child in old.states] != [child.name for child in new.states]
     return runs_regions(new) and names

@@ -30,24 +30,3 @@ cpdef bint done(state) except -1
 @cython.locals(runtime=ChartRuntime, base=Py_ssize_t, entry=Py_ssize_t,
                threshold=Py_ssize_t, latched=list, index=Py_ssize_t, condition=Compiled)
 cpdef fire(state)
-
-@cython.locals(runtime=ChartRuntime)
-cpdef resume(state)
-
-@cython.locals(runtime=ChartRuntime)
-cpdef fire_or_resume(state)
-
-@cython.locals(runtime=ChartRuntime)
-cpdef sequential(state)
-
-cpdef fire_or_sequential(state)
-
-@cython.locals(runtime=ChartRuntime, base=Py_ssize_t, index=Py_ssize_t, higher=Py_ssize_t,
-               pre=Compiled)
-cpdef priority(state)
-
-cpdef fire_or_priority(state)
-
-cpdef concurrent(state)
-
-cpdef fire_or_concurrent(state)

@@ -6,11 +6,13 @@ transitions it can return. Instances only carry what changes at run time: when t
 entered, their active child, their parent and their timers. Generated classes add no
 slots, so an active state's class can be swapped for its newly compiled twin on reload.
 
-A generated class's ``transition`` is one of the functions below, picked by the compiler
-for what its definition uses (:func:`statetree.chart.policies.transition_of`): explicit
-transitions first, then its children's policy. Each only reads data, as ``transition()``
-must. They are functions rather than methods so that the compiled build gives their
-variables C types (``states.pxd``), which it cannot do in a method of a Python class.
+A generated class's ``transition`` is picked by the compiler for what its definition uses
+(:func:`statetree.chart.policies.transition_of`): :func:`fire` for a leaf with explicit
+transitions, else a function of its children's policy (:mod:`statetree.chart.policy`),
+which calls :func:`fire` and :func:`done` from here. Each only reads data, as
+``transition()`` must. They are functions rather than methods so that the compiled build
+gives their variables C types (``.pxd`` files), which it cannot do in a method of a Python
+class.
 """
 
 from __future__ import annotations
@@ -30,18 +32,10 @@ if TYPE_CHECKING:
 __all__ = [
     "ChartState",
     "Hooks",
-    "concurrent",
     "done",
     "enter_state",
     "exit_state",
     "fire",
-    "fire_or_concurrent",
-    "fire_or_priority",
-    "fire_or_resume",
-    "fire_or_sequential",
-    "priority",
-    "resume",
-    "sequential",
     "unlink",
 ]
 
@@ -133,7 +127,7 @@ def done(state: ChartState) -> bool:
     return post.holds(runtime, entry if entry > base else base)
 
 
-# -- transition(), one function per kind of definition (see policies.transition_of) -------
+# -- transition(): the explicit transitions every policy's state may have ----------------
 
 
 def fire(state: ChartState) -> Transition | None:
@@ -154,81 +148,6 @@ def fire(state: ChartState) -> Transition | None:
         elif condition.holds(runtime, threshold):
             return chosen
     return None
-
-
-def resume(state: ChartState) -> Transition | None:
-    """Enter the child recorded in the history (the first one unless cleared otherwise)."""
-    if state.child is None:
-        runtime = state.owner
-        return state._entries[runtime.history[state._id]]
-    return None
-
-
-def fire_or_resume(state: ChartState) -> Transition | None:
-    """``fire`` then ``resume`` in one call: the most common composite state, per frame."""
-    chosen = fire(state)
-    if chosen is None and state.child is None:
-        runtime = state.owner
-        return state._entries[runtime.history[state._id]]
-    return chosen
-
-
-def sequential(state: ChartState) -> Transition | None:
-    """Resume a child, then advance to the next one once the active child is done."""
-    child = state.child
-    if child is None:
-        runtime = state.owner
-        return state._entries[runtime.history[state._id]]
-    advance = child._advance
-    if advance is not None and done(child):
-        return advance
-    return None
-
-
-def fire_or_sequential(state: ChartState) -> Transition | None:
-    """``fire`` then ``sequential``."""
-    chosen = fire(state)
-    return sequential(state) if chosen is None else chosen
-
-
-def priority(state: ChartState) -> Transition | None:
-    """The child whose pre-condition holds, highest first; the active one until done."""
-    runtime = state.owner
-    base = runtime.base
-    pres = state._pres
-    child = state.child
-    if child is None:
-        return state._inners[_first_holding(pres, runtime, base, -1)]
-    index = child._index
-    for higher in range(index):
-        pre = pres[higher]
-        if pre is not None and pre.holds(runtime, base):
-            return state._inners[higher]
-    if child._post is not None:
-        if done(child):
-            return state._inners[_first_holding(pres, runtime, base, index)]
-        return None
-    pre = pres[index]
-    if pre is not None and not pre.holds(runtime, base):
-        return state._inners[_first_holding(pres, runtime, base, index)]
-    return None
-
-
-def fire_or_priority(state: ChartState) -> Transition | None:
-    """``fire`` then ``priority``."""
-    chosen = fire(state)
-    return priority(state) if chosen is None else chosen
-
-
-def concurrent(state: ChartState) -> Transition | None:
-    """Enter every child as a region (once: the core ignores it while they are active)."""
-    return state._regions
-
-
-def fire_or_concurrent(state: ChartState) -> Transition | None:
-    """``fire`` then ``concurrent``."""
-    chosen = fire(state)
-    return state._regions if chosen is None else chosen
 
 
 class ChartState(State[ChartRuntime]):
@@ -266,16 +185,6 @@ class ChartState(State[ChartRuntime]):
     _regions: ClassVar[Transition | None] = None
     _hooks: ClassVar[Hooks]  # made from the above once the class is complete
 
-    # Its hooks are the functions below (compiled, they read the runtime's fields as C).
+    # Its hooks are the functions above (compiled, they read the runtime's fields as C).
     on_enter = enter_state
     on_exit = exit_state
-
-
-def _first_holding(
-    pres: tuple[Compiled | None, ...], runtime: ChartRuntime, base: int, skip: int
-) -> int:
-    """The first child, ``skip`` aside, whose pre-condition holds (the ground at worst)."""
-    for index, pre in enumerate(pres):
-        if index != skip and (pre is None or pre.holds(runtime, base)):
-            return index
-    return len(pres) - 1

@@ -22,7 +22,7 @@ from statetree.chart.model import (
     TriggerDef,
     triggers_of,
 )
-from statetree.chart.parts import READERS
+from statetree.chart.parts import READERS, readers_named
 from statetree.chart.policy import definition
 from statetree.chart.registry import DEFAULT_REGISTRY, TIMER, ActionType, Registry
 
@@ -83,8 +83,8 @@ class _Validator:
             if parent is None:
                 self.problem((*where, key), f"the root {path} has no parent to read its {key}")
             elif parent.policy not in readers:
-                kinds = " or ".join(policy.value for policy in readers)
-                policy = parent.policy.value if parent.policy else "leaf"
+                kinds = readers_named(key)
+                policy = parent.policy or "leaf"
                 self.problem(
                     (*where, key),
                     f"{key} of {path} would never be read: only a parent of policy {kinds} "

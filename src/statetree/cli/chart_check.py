@@ -31,7 +31,6 @@ from statetree.chart.model import (
     DataPath,
     Origin,
     Place,
-    Policy,
     StateDef,
     format_path,
     triggers_of,
@@ -227,7 +226,7 @@ def _no_effect(chart: Chart) -> Iterator[Issue]:
         for key, actions in (("enter", state.enter), ("exit", state.exit)):
             for index, action in enumerate(actions):
                 if action.type == "clear_history" and not resumes(state):
-                    kind = "has no children" if state.policy is None else f"is {state.policy.value}"
+                    kind = "has no children" if state.policy is None else f"is {state.policy}"
                     message = (
                         f"{path} clears its history, but it {kind}: it resumes no child, so "
                         "there is none to clear"
@@ -236,7 +235,7 @@ def _no_effect(chart: Chart) -> Iterator[Issue]:
                     yield _warning(NO_EFFECT, place, message)
 
 
-def _together(first: str, second: str, policies: dict[str, Policy | None]) -> bool:
+def _together(first: str, second: str, policies: dict[str, str | None]) -> bool:
     """Whether the states at two paths can be active at once."""
     a, b = first.split("."), second.split(".")
     common = 0

@@ -190,10 +190,9 @@ class ChartFile:
 def policies_data() -> dict[str, Any]:
     """The policies a state may take, each with what it does, and the default one."""
     return {
-        "default": DEFAULT_POLICY.value,
+        "default": DEFAULT_POLICY,
         "choices": [
-            {"name": policy.value, "summary": found.summary}
-            for policy, found in DEFINITIONS.items()
+            {"name": policy, "summary": found.summary} for policy, found in DEFINITIONS.items()
         ],
     }
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
-from statetree.chart.model import DataPath, Policy, StateDef
+from statetree.chart.model import DataPath, StateDef
 from statetree.chart.states import ChartState
 from statetree.core.transition import Transition, TransitionKind
 from statetree.structure.model import Edge
@@ -41,7 +41,7 @@ GROUND_LABEL = "otherwise"
 """The label of the structure edge to a ground state (entered when no other child is)."""
 
 TransitionFunction = Callable[[ChartState], "Transition | None"]
-"""A function of :mod:`statetree.chart.states` a generated class takes as its ``transition``."""
+"""A function a generated class takes as its ``transition`` (see :attr:`PolicyDef.run`)."""
 
 Report = Callable[[DataPath, str], None]
 """Where a load-time rule reports a problem: the place in the chart document, the message."""
@@ -85,7 +85,7 @@ class PolicyDef:
     compiler, the JSON Schema and the inspector's editor read it.
 
     Attributes:
-        policy: its name in charts.
+        policy: its name in charts, which is also the name of its module.
         summary: what it does, in one sentence (the schema's and the editor's text).
         entry: the child a state holds when the policy chooses none.
         reads: the parts of its children it reads; any other part of a child is a load
@@ -93,21 +93,25 @@ class PolicyDef:
         last_reads: the parts it reads of its last child, when fewer (``None``: the same):
             a ground state's pre and post (see :attr:`Entry.GROUND`), the post of the last
             child of a sequence, which stays.
-        run: the function of :mod:`statetree.chart.states` that runs it, as the
-            ``transition`` of a state without explicit transitions of its own.
-        fire_then_run: the function for a state with explicit transitions: those first.
+        run: the function that runs it (in its module), as the ``transition`` of a state
+            without explicit transitions of its own.
+        fire_then_run: the function for a state with explicit transitions: those first
+            (:func:`statetree.chart.states.fire`).
+        needs: the parts every child but the last must have, each with why (formatted with
+            the state's ``path``): a child without it is a load error.
         moves: its structure edges besides the entry (how children follow each other).
-        check: its load-time rule on a state's children (the ground's rules are checked
-            for every policy whose entry is the ground).
+        check: its load-time rule on a state's children besides ``needs`` (the ground's
+            rules are checked for every policy whose entry is the ground).
     """
 
-    policy: Policy
+    policy: str
     summary: str
     entry: Entry
     reads: tuple[Part, ...]
     run: TransitionFunction
     fire_then_run: TransitionFunction
     moves: Moves = _no_moves
+    needs: tuple[tuple[Part, str], ...] = ()
     check: Check = _no_rule
     last_reads: tuple[Part, ...] | None = None
 
@@ -138,9 +142,15 @@ class PolicyDef:
         return tuple(sorted(edges, key=lambda edge: order[edge.target]))
 
     def check_children(self, state: StateDef, path: str, where: DataPath, report: Report) -> None:
-        """Its load-time rules on ``state``'s children: the ground's, then its own."""
+        """Its load-time rules on ``state``'s children: the ground's, its needs, its own."""
         if self.entry is Entry.GROUND:
             _ground_rules(self.policy, state, path, where, report)
+        for part, why in self.needs:
+            for index, child in lacking(state, part):
+                report(
+                    (*where, "states", index),
+                    f"{path}.{child.name} has no {part}-condition, {why.format(path=path)}",
+                )
         self.check(state, path, where, report)
 
 
@@ -151,16 +161,14 @@ def lacking(state: StateDef, part: Part) -> Iterator[tuple[int, StateDef]]:
             yield index, child
 
 
-def _ground_rules(
-    policy: Policy, state: StateDef, path: str, where: DataPath, report: Report
-) -> None:
+def _ground_rules(policy: str, state: StateDef, path: str, where: DataPath, report: Report) -> None:
     """The ground state (the last child) has neither a pre- nor a post-condition."""
     ground = state.states[-1]
     last = (*where, "states", len(state.states) - 1)
     if ground.pre:
         report(
             (*last, "pre"),
-            f"{policy.value} state {path} has no ground state: its last child {ground.name} "
+            f"{policy} state {path} has no ground state: its last child {ground.name} "
             "has a pre-condition; add a last child without one, chosen when no other is",
         )
     if ground.post:

@@ -9,15 +9,59 @@ a child without one stays while its pre-condition holds.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-from statetree.chart import states
 from statetree.chart.describe import describe_all
-from statetree.chart.model import DataPath, Policy, StateDef
-from statetree.chart.policy.definition import Entry, PolicyDef, Report, lacking
-from statetree.core.transition import TransitionKind
+from statetree.chart.model import StateDef
+from statetree.chart.policy.definition import Entry, PolicyDef
+from statetree.chart.states import ChartState, done, fire
+from statetree.core.transition import Transition, TransitionKind
 from statetree.structure.model import Edge
 
-__all__ = ["DEFINITION"]
+if TYPE_CHECKING:
+    from statetree.chart.conditions import Compiled
+    from statetree.chart.runtime import ChartRuntime
+
+__all__ = ["DEFINITION", "fire_or_priority", "first_holding", "priority"]
+
+
+def priority(state: ChartState) -> Transition | None:
+    """The child whose pre-condition holds, highest first; the active one until done."""
+    runtime = state.owner
+    base = runtime.base
+    pres = state._pres
+    child = state.child
+    if child is None:
+        return state._inners[first_holding(pres, runtime, base, -1)]
+    index = child._index
+    for higher in range(index):
+        pre = pres[higher]
+        if pre is not None and pre.holds(runtime, base):
+            return state._inners[higher]
+    if child._post is not None:
+        if done(child):
+            return state._inners[first_holding(pres, runtime, base, index)]
+        return None
+    pre = pres[index]
+    if pre is not None and not pre.holds(runtime, base):
+        return state._inners[first_holding(pres, runtime, base, index)]
+    return None
+
+
+def fire_or_priority(state: ChartState) -> Transition | None:
+    """``fire`` then ``priority``."""
+    chosen = fire(state)
+    return priority(state) if chosen is None else chosen
+
+
+def first_holding(
+    pres: tuple[Compiled | None, ...], runtime: ChartRuntime, base: int, skip: int
+) -> int:
+    """The first child, ``skip`` aside, whose pre-condition holds (the ground at worst)."""
+    for index, pre in enumerate(pres):
+        if index != skip and (pre is None or pre.holds(runtime, base)):
+            return index
+    return len(pres) - 1
 
 
 def _choices(path: str, state: StateDef) -> Iterator[Edge]:
@@ -27,24 +71,20 @@ def _choices(path: str, state: StateDef) -> Iterator[Edge]:
         yield Edge(path, target, TransitionKind.INNER, label=describe_all(child.pre))
 
 
-def _check(state: StateDef, path: str, where: DataPath, report: Report) -> None:
-    """Every child but the ground needs a pre-condition, or those after it are never chosen."""
-    for index, child in lacking(state, "pre"):
-        report(
-            (*where, "states", index),
-            f"{path}.{child.name} has no pre-condition, so the children after it could never "
-            "be chosen; only the last child (the ground state) may lack one",
-        )
-
-
 DEFINITION = PolicyDef(
-    Policy.PRIORITY,
+    "priority",
     "The first child whose pre-condition holds is active; the last one is the ground.",
     entry=Entry.GROUND,
     reads=("pre", "post"),
-    run=states.priority,
-    fire_then_run=states.fire_or_priority,
+    run=priority,
+    fire_then_run=fire_or_priority,
     moves=_choices,
-    check=_check,
+    needs=(
+        (
+            "pre",
+            "so the children after it could never be chosen; only the last child (the ground "
+            "state) may lack one",
+        ),
+    ),
     last_reads=(),
 )

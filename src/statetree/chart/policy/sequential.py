@@ -9,14 +9,32 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from statetree.chart import states
 from statetree.chart.describe import describe_any
-from statetree.chart.model import DataPath, Policy, StateDef
-from statetree.chart.policy.definition import Entry, PolicyDef, Report, lacking
-from statetree.core.transition import TransitionKind
+from statetree.chart.model import DataPath, StateDef
+from statetree.chart.policy.definition import Entry, PolicyDef, Report
+from statetree.chart.states import ChartState, done, fire
+from statetree.core.transition import Transition, TransitionKind
 from statetree.structure.model import Edge
 
-__all__ = ["DEFINITION"]
+__all__ = ["DEFINITION", "fire_or_sequential", "sequential"]
+
+
+def sequential(state: ChartState) -> Transition | None:
+    """Resume a child, then advance to the next one once the active child is done."""
+    child = state.child
+    if child is None:
+        runtime = state.owner
+        return state._entries[runtime.history[state._id]]
+    advance = child._advance
+    if advance is not None and done(child):
+        return advance
+    return None
+
+
+def fire_or_sequential(state: ChartState) -> Transition | None:
+    """``fire`` then ``sequential``."""
+    chosen = fire(state)
+    return sequential(state) if chosen is None else chosen
 
 
 def _advances(path: str, state: StateDef) -> Iterator[Edge]:
@@ -28,15 +46,8 @@ def _advances(path: str, state: StateDef) -> Iterator[Edge]:
 
 
 def _check(state: StateDef, path: str, where: DataPath, report: Report) -> None:
-    """Every child but the last needs a post-condition, or the sequence stalls there; the
-    last has none of its own, as nothing would read it (one its pattern gives every use of
-    it is allowed)."""
-    for index, child in lacking(state, "post"):
-        report(
-            (*where, "states", index),
-            f"{path}.{child.name} has no post-condition, so the sequence {path} would never "
-            "advance past it",
-        )
+    """The last child has no post-condition of its own, as nothing would read it (one its
+    pattern gives every use of it is allowed)."""
     last = state.states[-1]
     if last.post and (last.use is None or "post" in last.use.given):
         report(
@@ -47,13 +58,14 @@ def _check(state: StateDef, path: str, where: DataPath, report: Report) -> None:
 
 
 DEFINITION = PolicyDef(
-    Policy.SEQUENTIAL,
+    "sequential",
     "Children run in order, each until its post-condition holds.",
     entry=Entry.FIRST,
     reads=("post",),
-    run=states.sequential,
-    fire_then_run=states.fire_or_sequential,
+    run=sequential,
+    fire_then_run=fire_or_sequential,
     moves=_advances,
+    needs=(("post", "so the sequence {path} would never advance past it"),),
     check=_check,
     last_reads=(),
 )
