@@ -77,6 +77,37 @@ def test_type_error_inside_on_enter_propagates_unchanged() -> None:
     assert type(caught.value) is TypeError
 
 
+def test_a_state_whose_init_takes_arguments_says_where_they_go() -> None:
+    class Ported(st.State[None]):
+        def __init__(self, speed: float) -> None:  # a C++ constructor's habit
+            self.speed = speed
+
+    class Host(st.State[None]):
+        def transition(self) -> st.Transition | None:
+            return st.inner_entry(Ported)
+
+    machine = st.StateMachine(Host)
+    with pytest.raises(st.StateArgumentError) as caught:
+        machine.process_state_transitions()
+    assert str(caught.value) == (
+        "test_a_state_whose_init_takes_arguments_says_where_they_go.<locals>.Ported.__init__ "
+        "takes arguments, but the machine creates states without any: take them in on_enter "
+        "(def on_enter(self, ...)) and give them with the transition, st.sibling("
+        "test_a_state_whose_init_takes_arguments_says_where_they_go.<locals>.Ported, ...)"
+    )
+    assert [type(s).__name__ for s in machine.stack] == ["Host"]
+
+
+def test_a_type_error_inside_init_propagates_unchanged() -> None:
+    class Broken(st.State[None]):
+        def __init__(self) -> None:
+            raise TypeError("inside __init__")
+
+    with pytest.raises(TypeError, match=r"^inside __init__$") as caught:
+        st.StateMachine(Broken).process_state_transitions()
+    assert type(caught.value) is TypeError
+
+
 def test_arguments_to_a_state_without_on_enter_are_refused_at_creation() -> None:
     class Plain(st.State[None]):
         pass

@@ -264,3 +264,49 @@ def test_a_value_restored_by_the_collector_is_settled_before_any_use() -> None:
     assert repr(shared) == "StateValue([1])"
     shared.set_initial_value([3])  # nothing holds it any more
     assert pickle.loads(pickle.dumps(shared)).value == [3]
+
+
+PRESET = Params(speed=9.0)
+
+
+class Preset(st.State[None]):
+    """Sets a shared preset, then edits the value (C++: ``SetStateValue(p) = PRESET;
+    SetStateValue(p).speed = 1``, which copies the preset first)."""
+
+    def on_enter(self) -> None:
+        self.set_state_value(PARAMS, PRESET)
+        self.edited = self.modify_state_value(PARAMS)
+        self.edited.speed = 1.0
+
+    def transition(self) -> st.Transition | None:
+        return st.inner_entry(Nudge)
+
+
+class Nudge(st.State[None]):
+    def on_enter(self) -> None:
+        self.modify_state_value(PARAMS).speed = 2.0
+
+
+class Rest(st.State[None]):
+    pass
+
+
+PARAMS = st.StateValue(Params())
+
+
+def test_editing_after_setting_never_changes_the_object_given() -> None:
+    machine = st.StateMachine(Preset)
+    machine.process_state_transitions()
+    preset = machine.get_state(Preset)
+    assert preset is not None
+    assert (PARAMS.value.speed, PRESET.speed) == (2.0, 9.0)
+    assert PARAMS.value is not preset.edited  # the inner state edits a copy of its own
+    nudge = machine.get_state(Nudge)
+    assert nudge is not None
+    machine.apply_transition(nudge, st.sibling(Rest))
+    machine.process_state_transitions()
+    # The outer state's copy is live again, and it goes on editing that same object.
+    assert PARAMS.value is preset.edited and PARAMS.value.speed == 1.0
+    assert preset.modify_state_value(PARAMS) is preset.edited
+    machine.stop()
+    assert (PARAMS.value, PRESET) == (Params(), Params(speed=9.0))

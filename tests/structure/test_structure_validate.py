@@ -161,3 +161,27 @@ def test_a_method_named_almost_as_a_hook_is_a_warning_at_its_line() -> None:
     ]
     assert found[0][3] is not None and (found[0][3].file, found[0][3].line) == (__file__, line)
     assert report.ok  # warnings only
+
+
+class Ported:
+    class Stand(st.State[None]):
+        def OnEnter(self) -> None:  # the C++ name, as ported
+            pass
+
+        def Update(self) -> None:
+            pass
+
+        def GetTransition(self) -> None:
+            pass
+
+        def OnHit(self) -> None:  # no hook's name: not flagged
+            pass
+
+
+def test_a_hook_under_its_cpp_name_is_a_misspelt_hook() -> None:
+    report = derive(Ported.Stand).validate()
+    assert [(i.code, i.message.partition(": did you mean ")[2]) for i in report.issues] == [
+        ("misspelt-hook", "on_enter?"),
+        ("misspelt-hook", "update?"),
+        ("misspelt-hook", "transition?"),
+    ]

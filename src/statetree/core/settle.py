@@ -27,7 +27,7 @@ from statetree.core.transition import (
     sibling,
 )
 from statetree.core.tree import Regions, Stack
-from statetree.errors import TransitionTargetError
+from statetree.errors import StateArgumentError, TransitionTargetError
 
 if TYPE_CHECKING:
     from statetree.core.machine import MachineCore
@@ -158,12 +158,17 @@ def apply(
             state = plain.__new__(plain)
         else:
             state = cls()
-    elif type(cls).__call__ is not type.__call__:
-        state = cls()  # its metaclass's call makes it
-    else:  # its own __init__ (or a metaclass's class): reading its machine there is refused
-        state = cls.__new__(cls)
-        state.owner = state.machine = UNPLACED  # type: ignore[assignment]
-        state.__init__()  # type: ignore[misc]  # as the class call would
+    else:
+        try:
+            if type(cls).__call__ is not type.__call__:
+                state = cls()  # its metaclass's call makes it
+            else:  # its own __init__: reading its machine there is refused
+                state = cls.__new__(cls)
+                state.owner = state.machine = UNPLACED  # type: ignore[assignment]
+                state.__init__()  # type: ignore[misc]  # as the class call would
+        except TypeError as error:
+            _check_init(cls, error)
+            raise
     if COMPILED:  # set through State's slots, without looking them up (see capi.pxd)
         capi.set_slot(_OWNER, state, machine._owner)
         capi.set_slot(_MACHINE, state, machine)
@@ -229,6 +234,23 @@ def _not_entered(
     _unpush(machine, home, state)
     if isinstance(error, TypeError):
         check_arguments(chosen, error, initial=chosen is machine._initial)
+
+
+def _check_init(cls: type[State[Any]], error: TypeError) -> None:
+    """Raise what a ``TypeError`` making ``cls`` means if its ``__init__`` needs arguments:
+    the machine makes states without any (a port's habit is to pass them there)."""
+    import inspect  # noqa: PLC0415  (only on this error)
+
+    try:
+        inspect.signature(cls).bind()
+    except TypeError:
+        raise StateArgumentError(
+            f"{cls.__qualname__}.__init__ takes arguments, but the machine creates states "
+            "without any: take them in on_enter (def on_enter(self, ...)) and give them with "
+            f"the transition, st.sibling({cls.__qualname__}, ...)"
+        ) from error
+    except ValueError:  # no signature to read: the error stands as it is
+        pass
 
 
 def _unpush(machine: MachineCore, home: Stack, state: State[Any]) -> None:

@@ -316,8 +316,10 @@ class State(StateCore, Generic[OwnerT]):
     def modify_state_value(self, state_value: StateValue[T]) -> T:
         """Return the live value of ``state_value`` for in-place edits of an aggregate.
 
-        A deep copy of the value is saved first, and restored after this state's
-        ``on_exit``, so every field edited through the returned object is undone.
+        The state edits a deep copy of the value it finds, made at its first edit (and again
+        if an object was given since, e.g. by its own ``set_state_value``: a given object is
+        never changed); the value it found is restored after its ``on_exit``, so every field
+        edited through the returned object is undone.
 
         Raises:
             StateValueError: this state is not on a stack, or the value cannot be copied
@@ -325,15 +327,15 @@ class State(StateCore, Generic[OwnerT]):
         """
         if not isinstance(state_value, StateValue):
             self._hold(state_value, "modify_state_value")  # refuses it, naming what it got
-        if not state_value._held_by(self):
+        if not state_value._held_by(self) or not state_value._editable():
             # Copied before anything is held: a value that cannot be copied changes nothing.
             # Copied again if a freed state put its value back meanwhile (the copy can run
             # the collector): the state must edit a copy of the value it finds.
             copied = _copy_of(state_value, self)
             while state_value._freed:
                 copied = _copy_of(state_value, self)
-            if self._hold(state_value, "modify_state_value"):
-                state_value._value = copied  # the saved entry keeps the live object
+            self._hold(state_value, "modify_state_value")  # the saved entry keeps the found
+            state_value._edited_by(self, copied)
         return state_value._current()
 
     def _hold(self, state_value: StateValue[Any], verb: str) -> bool:

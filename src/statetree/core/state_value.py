@@ -26,7 +26,7 @@ class StateValue(Generic[T]):
     It has no truth value and compares by identity: read ``.value``.
     """
 
-    __slots__ = ("__weakref__", "_freed", "_holders", "_lock", "_value")
+    __slots__ = ("__weakref__", "_copies", "_freed", "_holders", "_lock", "_value")
 
     def __init__(self, initial: T) -> None:
         self._value = initial
@@ -38,6 +38,10 @@ class StateValue(Generic[T]):
         # never in the middle of another change of it.
         self._freed = False
         self._lock = threading.RLock()  # machines on several threads may share one value
+        # (state, its copy) for each holder that edits a copy in place (modify_state_value):
+        # a copy may be edited in place while it is live; any other live object (the
+        # initial value, one given to set_state_value) is copied before a state edits it.
+        self._copies: list[tuple[weakref.ref[Any], T]] = []
 
     @property
     def value(self) -> T:
@@ -61,6 +65,7 @@ class StateValue(Generic[T]):
             StateValueError: an active state currently holds an override of this value.
         """
         self._settle()
+        self._copies = []
         if self._holders:
             raise StateValueError(
                 f"set_initial_value({value!r}) while {len(self._holders)} active state(s) hold an "
@@ -82,6 +87,7 @@ class StateValue(Generic[T]):
                 if holder() is None:
                     del holders[index]
                     self._value = found
+            self._copies = [(state, copy) for state, copy in self._copies if state() is not None]
 
     def _current(self) -> T:
         """The value, once freed holders have put theirs back."""
@@ -101,10 +107,22 @@ class StateValue(Generic[T]):
             self._holders.append((weakref.ref(state, self._on_free), self._value))
             return True
 
+    def _editable(self) -> bool:
+        """Whether the live value is a copy a holder made to edit in place, rather than an
+        object given from outside (which an edit must never change)."""
+        return any(copy is self._value and editor() is not None for editor, copy in self._copies)
+
+    def _edited_by(self, state: object, copy: T) -> None:
+        """``state`` edits ``copy`` in place, now the live value."""
+        self._copies = [(e, c) for e, c in self._copies if e() is not state and e() is not None]
+        self._copies.append((weakref.ref(state), copy))
+        self._value = copy
+
     def _release(self, state: object) -> None:
         """``state`` exited: restore the value it found at its first change."""
         with self._lock:
             self._settle()
+            self._copies = [(e, c) for e, c in self._copies if e() is not state]
             holders = self._holders
             for index in range(len(holders)):
                 holder, found = holders[index]
@@ -136,6 +154,7 @@ class StateValue(Generic[T]):
 
     def __setstate__(self, saved: dict[str, Any]) -> None:
         self._value = saved["value"]
+        self._copies = []
         self._holders = [(weakref.ref(h, self._on_free), found) for h, found in saved["holders"]]
 
 

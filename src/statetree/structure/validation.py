@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 import inspect
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from difflib import get_close_matches
@@ -214,7 +215,9 @@ def _misspelt_hooks(structure: Structure) -> Iterator[Issue]:
             for name, value in vars(owner).items():
                 if name in HOOKS or name.startswith("_") or not inspect.isfunction(value):
                     continue
-                close = get_close_matches(name, HOOKS, n=1, cutoff=0.8)
+                # C++ names (OnEnter, GetTransition) are compared as snake case.
+                snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
+                close = [snake] if snake in HOOKS else get_close_matches(snake, HOOKS, 1, 0.8)
                 if not close:
                     continue
                 code = value.__code__
