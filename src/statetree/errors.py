@@ -83,6 +83,7 @@ class TransitionLoopError(StateTreeError, RuntimeError):
             many timers the tick fired).
         timers: raised by a chart machine's ``tick`` for its timers.
         repeating: ``cycle`` repeats; false for the last states of a chain.
+        chart: raised by a chart (its advice is about conditions, not code).
     """
 
     def __init__(
@@ -93,12 +94,14 @@ class TransitionLoopError(StateTreeError, RuntimeError):
         *,
         timers: bool = False,
         repeating: bool = True,
+        chart: bool = False,
     ) -> None:
         self.machine = machine
         self.cycle = tuple(cycle)
         self.changes = changes
         self.timers = timers
         self.repeating = repeating
+        self.chart = chart
         where = f"machine {machine!r}" if machine else "a machine"
         if not self.cycle:
             said = "the repeating cycle is not known here"
@@ -113,6 +116,14 @@ class TransitionLoopError(StateTreeError, RuntimeError):
                 "let time pass: give them a longer delay, or raise max_transitions if the "
                 "machine really needs more."
             )
+        elif chart:
+            message = (
+                f"{where} changed its active states {changes} times in one processing without "
+                f"settling; {said}. A condition stays true after its target is entered (an "
+                "event the target's enter actions raise, a level still held, a post-condition "
+                "that holds at once): change the chart, or raise max_transitions if it really "
+                "needs more."
+            )
         else:
             message = (
                 f"{where} changed its state stack {changes} times in one "
@@ -122,6 +133,17 @@ class TransitionLoopError(StateTreeError, RuntimeError):
                 "more."
             )
         super().__init__(message)
+
+    def in_chart(self) -> TransitionLoopError:
+        """The same error, as a chart's: its advice is about the chart's conditions."""
+        return TransitionLoopError(
+            self.machine,
+            self.cycle,
+            self.changes,
+            timers=self.timers,
+            repeating=self.repeating,
+            chart=True,
+        )
 
 
 class DecodeError(StateTreeError, ValueError):

@@ -281,12 +281,12 @@ def test_a_loop_fails_only_the_agents_that_loop() -> None:
     error = raised.value
     assert error.entities == (0, 2)
     assert error.cycle == ("Top.A", "Top.B")
-    assert "'Loop[0]' changed its state stack 10 times" in str(error)
+    assert "'Loop[0]' changed its active states 10 times" in str(error)
     assert "Agents that could not settle: 0, 2." in str(error)
     again = pickle.loads(pickle.dumps(error))
     assert (again.entities, again.cycle, str(again)) == (error.entities, error.cycle, str(error))
     machine = ChartMachine(loop, max_transitions=10)
-    with pytest.raises(Exception, match="changed its state stack 10 times"):
+    with pytest.raises(Exception, match="changed its active states 10 times"):
         machine.hold(Event("held", "Spin"))
     assert batch.active(0) == machine.active  # left where the machine is left
     assert batch.active(1) == ()

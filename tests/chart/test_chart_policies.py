@@ -5,7 +5,16 @@ from __future__ import annotations
 import pytest
 
 import statetree as st
-from statetree.chart import Chart, ChartError, ChartMachine, Event
+from statetree.chart import (
+    DEFAULT_REGISTRY,
+    ActionCall,
+    ActionType,
+    Chart,
+    ChartError,
+    ChartMachine,
+    Event,
+    Param,
+)
 from statetree.chart import builder as b
 
 
@@ -73,6 +82,39 @@ def test_a_finished_child_is_chosen_again_only_on_a_later_pass() -> None:
     lines.clear()
     send(machine, "anim_finished Attack")
     assert lines == ["HSM_1_Auto:  Inner   : Top.Idle", "HSM_1_Auto:  Inner   : Top.Attack"]
+
+
+def test_one_press_starts_one_attack_even_one_done_at_once() -> None:
+    # The animation system reports a missing animation finished at once, from the handler
+    # that plays it: the press that chose Attack was before Attack's entry, so it does not
+    # choose Attack again once it is done (it looped for ever).
+    chart = b.chart(
+        "Fighter",
+        b.state(
+            "Top",
+            b.state(
+                "Attack",
+                pre=b.input("Attack"),
+                post=b.anim_finished("Swing"),
+                enter=[b.action("play", name="Swing")],
+            ),
+            b.state("Idle", enter=[b.action("play", name="Rest")]),
+            policy="priority",
+        ),
+        registry=DEFAULT_REGISTRY.with_actions(ActionType("play", (Param("name"),))),
+    )
+    played: list[str] = []
+
+    def play(call: ActionCall) -> None:
+        played.append(str(call.params["name"]))
+        if call.params["name"] == "Swing":
+            machine.send(Event("anim_finished", "Swing"))
+
+    machine = ChartMachine(chart, {"play": play})
+    assert send(machine, "input Attack") == ("Top", "Top.Idle")
+    assert played == ["Rest", "Swing", "Rest"]
+    assert send(machine, "input Attack") == ("Top", "Top.Idle")  # the next press: one more
+    assert played == ["Rest", "Swing", "Rest", "Swing", "Rest"]
 
 
 def steps() -> Chart:
@@ -172,3 +214,30 @@ def test_policy_rules_are_checked_when_the_chart_is_built(root: object, message:
     with pytest.raises(ChartError, match=message) as failure:
         b.chart("Bad", root)  # type: ignore[arg-type]
     assert failure.value.file == "<data>"
+
+
+def test_a_chart_that_cannot_settle_is_told_in_a_chart_s_words() -> None:
+    # Held, the button chooses Attack again each time it is done, and it is done at once.
+    chart = b.chart(
+        "Fighter",
+        b.state(
+            "Top",
+            b.state(
+                "Attack", pre=b.held("Fire"), post=b.event("Done"), enter=[b.raise_event("Done")]
+            ),
+            b.state("Idle"),
+            policy="priority",
+        ),
+    )
+    machine = ChartMachine(chart, max_transitions=20)
+    machine.start()
+    with pytest.raises(st.TransitionLoopError) as caught:
+        machine.hold(Event("held", "Fire"))
+    assert caught.value.chart and caught.value.cycle == ("Top.Idle", "Top.Attack")
+    assert str(caught.value) == (
+        "machine 'Fighter' changed its active states 20 times in one processing without "
+        "settling; the repeating cycle is Top.Idle -> Top.Attack -> Top.Idle. A condition "
+        "stays true after its target is entered (an event the target's enter actions raise, "
+        "a level still held, a post-condition that holds at once): change the chart, or raise "
+        "max_transitions if it really needs more."
+    )

@@ -65,7 +65,9 @@ def test_check_warns_of_patterns_parameters_and_imports_never_used(
         "  warning: hero.yaml:7: the pattern 'Step' never uses its parameter 'label' "
         "[unused-parameter]",
         "  warning: hero.yaml:9: the pattern 'Spare' is never used [unused-pattern]",
-        "  0 errors, 3 warnings",
+        "  warning: lib/looks.yaml:4: Top.B raises event 'Red', which no trigger of the chart "
+        "hears: only a host's event listener would [unheard-event]",  # where the pattern is
+        "  0 errors, 4 warnings",
     ]
     assert run(capsys, "check", "hero.yaml", "--strict")[0] == EXIT_FAILED
 
@@ -183,6 +185,21 @@ root:
 """
 
 
+UNHEARD = """\
+name: U
+root:
+  name: Top
+  states:
+    - name: A
+      enter: [raise: Redy]
+      transitions: [{on: Ready, to: B}, {on: Jump, to: B}, {on: Done, to: C}]
+    - name: B
+      enter: [raise: Done]
+      transitions: [{on: {input: Jump}, to: A}, {on: Don, to: C}, {on: Host, to: A}]
+    - name: C
+"""
+
+
 WARNED = {
     # Kick and Rest (siblings) never run at once; Guard runs with either, and with Legs.
     "body.yaml": (
@@ -210,6 +227,21 @@ WARNED = {
             "resumes no child, so there is none to clear [no-effect]",
             "  warning: n.yaml:10: Top.P clears its history, but it is priority: it resumes "
             "no child, so there is none to clear [no-effect]",
+            "  0 errors, 3 warnings",
+        ],
+    ),
+    # Host is an event only the host sends: not warned.
+    "u.yaml": (
+        UNHEARD,
+        [
+            "Top: 4 states, 5 transitions",
+            "  warning: u.yaml:6: Top.A raises event 'Redy', which no trigger of the chart "
+            "hears (did you mean 'Ready'?): only a host's event listener would [unheard-event]",
+            "  warning: u.yaml:7: the condition hears the event 'Jump', which no action "
+            "raises, while another hears the input 'Jump': a bare name is an event; write "
+            "{input: Jump} for the input [unheard-event]",
+            "  warning: u.yaml:10: the condition hears the event 'Don', which no action "
+            "raises: did you mean 'Done', which one raises? [unheard-event]",
             "  0 errors, 3 warnings",
         ],
     ),

@@ -46,7 +46,7 @@ from statetree.core.machine import StateMachine
 from statetree.core.options import DEFAULT_MAX_TRANSITIONS
 from statetree.core.refs import Ref
 from statetree.core.trace import TraceLevel
-from statetree.errors import UsageError, require_callable
+from statetree.errors import TransitionLoopError, UsageError, require_callable
 from statetree.structure.model import Structure
 
 __all__ = ["ChartMachine", "EventListener"]
@@ -534,7 +534,12 @@ class ChartMachine:
                         listener(event)
                     except BaseException as error:
                         heard = heard or error
-            self.machine.process_state_transitions()
+            try:
+                self.machine.process_state_transitions()
+            except TransitionLoopError as error:
+                if error.chart:
+                    raise
+                raise error.in_chart() from None  # the same loop, in a chart's words
         finally:
             runtime.processing = False
         if heard is not None:

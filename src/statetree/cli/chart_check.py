@@ -53,6 +53,7 @@ __all__ = [
     "NOT_CHECKED",
     "NO_EFFECT",
     "SHARED_TIMER",
+    "UNHEARD_EVENT",
     "UNUSED_IMPORT",
     "UNUSED_PARAMETER",
     "UNUSED_PATTERN",
@@ -74,6 +75,9 @@ NO_EFFECT = "no-effect"
 SHARED_TIMER = "shared-timer"
 """The code of the warnings about one timer name started by two states that can be active
 at once: each one's triggers hear the other's expiry."""
+UNHEARD_EVENT = "unheard-event"
+"""The code of the warnings about an event raised that no trigger hears, and an ``event``
+trigger named as an ``input`` one (a bare name in a condition is an ``event`` trigger)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +145,7 @@ def check_chart_file(path: str, registry: Registry | None) -> ChartCheck:
     issues += _unused(expanded, chart)
     issues += _shared_timers(chart)
     issues += _no_effect(chart)
+    issues += _unheard_events(chart)
     try:
         validate(chart, registry or _stand_ins(uses))
     except ChartError as error:
@@ -235,6 +240,73 @@ def _no_effect(chart: Chart) -> Iterator[Issue]:
                     yield _warning(NO_EFFECT, place, message)
 
 
+def _unheard_events(chart: Chart) -> Iterator[Issue]:
+    """A warning for each ``raise`` of an event no trigger of the chart hears (a misspelt
+    name breaks the chart silently), and for each ``event`` trigger no action raises whose
+    name an ``input`` trigger has (a bare name in a condition means an ``event``) or is
+    close to a raised one."""
+    heard: dict[str, dict[str, DataPath]] = {"event": {}, "input": {}}
+    for kind, trigger, where in _triggers(chart):
+        if kind in heard:
+            heard[kind].setdefault(trigger, where)
+    raised: set[str] = set()
+    for path, name, where in _raises(chart):
+        raised.add(name)
+        if name not in heard["event"]:
+            close = get_close_matches(name, list(heard["event"]), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            message = (
+                f"{path} raises event {name!r}, which no trigger of the chart hears{hint}: "
+                "only a host's event listener would"
+            )
+            yield _warning(UNHEARD_EVENT, chart.origin.place(where), message)
+    for name, where in heard["event"].items():
+        if name in raised:
+            continue
+        # Close to a raised event some trigger hears (one no trigger hears was named above).
+        close = get_close_matches(name, sorted(raised & heard["event"].keys()), n=1)
+        if name in heard["input"]:
+            message = (
+                f"the condition hears the event {name!r}, which no action raises, while "
+                f"another hears the input {name!r}: a bare name is an event; write "
+                f"{{input: {name}}} for the input"
+            )
+        elif close:  # an event only the host sends is seldom named as a raised one
+            message = (
+                f"the condition hears the event {name!r}, which no action raises: did you "
+                f"mean {close[0]!r}, which one raises?"
+            )
+        else:
+            continue
+        yield _warning(UNHEARD_EVENT, chart.origin.place(where), message)
+
+
+def _raises(chart: Chart) -> Iterator[tuple[str, str, DataPath]]:
+    """Every ``raise`` action of the chart: ``(state path, event name, where)``."""
+    for path, state, where in chart.walk():
+        for key, actions in (("enter", state.enter), ("exit", state.exit)):
+            for index, action in enumerate(actions):
+                name = action.arguments.get("name")
+                if action.type == "raise" and isinstance(name, str):
+                    yield path, name, (*where, key, index)
+
+
+def _triggers(chart: Chart) -> Iterator[tuple[str, str, DataPath]]:
+    """Every trigger of the chart's conditions: ``(type, name, where)``."""
+    for _, state, where in chart.walk():
+        yield from _state_triggers(state, where)
+
+
+def _state_triggers(state: StateDef, where: DataPath) -> Iterator[tuple[str, str, DataPath]]:
+    for key, conditions in (("pre", state.pre), ("post", state.post)):
+        for index, condition in enumerate(conditions):
+            for trigger in triggers_of(condition):
+                yield trigger.type, trigger.name, (*where, key, index)
+    for index, transition in enumerate(state.transitions):
+        place = (*where, "transitions", index, "on")
+        yield from ((t.type, t.name, place) for t in triggers_of(transition.on))
+
+
 def _together(first: str, second: str, policies: dict[str, str | None]) -> bool:
     """Whether the states at two paths can be active at once."""
     a, b = first.split("."), second.split(".")
@@ -261,14 +333,7 @@ def _unused_params(expanded: Expanded) -> Iterator[Issue]:
 def _uses(chart: Chart) -> Iterator[tuple[str, str, DataPath]]:
     """Every trigger and action type the chart names: ``(kind, name, where)``."""
     for _, state, where in chart.walk():
-        for key, conditions in (("pre", state.pre), ("post", state.post)):
-            for index, condition in enumerate(conditions):
-                yield from (
-                    ("trigger", t.type, (*where, key, index)) for t in triggers_of(condition)
-                )
-        for index, transition in enumerate(state.transitions):
-            place = (*where, "transitions", index, "on")
-            yield from (("trigger", t.type, place) for t in triggers_of(transition.on))
+        yield from (("trigger", kind, place) for kind, _, place in _state_triggers(state, where))
         yield from _actions(state, where)
 
 

@@ -60,7 +60,7 @@ class BatchLoopError(TransitionLoopError):
         timers: bool = False,
         repeating: bool = True,
     ) -> None:
-        super().__init__(machine, cycle, changes, timers=timers, repeating=repeating)
+        super().__init__(machine, cycle, changes, timers=timers, repeating=repeating, chart=True)
         self.entities = tuple(entities)
         if len(self.entities) > 1:
             shown = ", ".join(map(str, self.entities[:10]))

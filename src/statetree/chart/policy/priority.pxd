@@ -8,7 +8,7 @@ from statetree.chart.states cimport done, fire
 
 
 @cython.locals(runtime=ChartRuntime, base=Py_ssize_t, index=Py_ssize_t, higher=Py_ssize_t,
-               pre=Compiled)
+               pre=Compiled, entry=Py_ssize_t, since=Py_ssize_t)
 cpdef priority(state)
 
 cpdef fire_or_priority(state)

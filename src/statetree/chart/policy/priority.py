@@ -26,7 +26,12 @@ __all__ = ["DEFINITION", "fire_or_priority", "first_holding", "priority"]
 
 
 def priority(state: ChartState) -> Transition | None:
-    """The child whose pre-condition holds, highest first; the active one until done."""
+    """The child whose pre-condition holds, highest first; the active one until done.
+
+    To choose another child than the active one, an event counts once: if it arrived before
+    the active child was entered (in the same processing), that child was entered after it,
+    so one press of a button starts one attack, even one done at once.
+    """
     runtime = state.owner
     base = runtime.base
     pres = state._pres
@@ -34,17 +39,19 @@ def priority(state: ChartState) -> Transition | None:
     if child is None:
         return state._inners[first_holding(pres, runtime, base, -1)]
     index = child._index
+    entry = child.entry
+    since = entry if entry > base else base
     for higher in range(index):
         pre = pres[higher]
-        if pre is not None and pre.holds(runtime, base):
+        if pre is not None and pre.holds(runtime, since):
             return state._inners[higher]
     if child._post is not None:
         if done(child):
-            return state._inners[first_holding(pres, runtime, base, index)]
+            return state._inners[first_holding(pres, runtime, since, index)]
         return None
-    pre = pres[index]
+    pre = pres[index]  # its own pre-condition keeps it for the processing its event is in
     if pre is not None and not pre.holds(runtime, base):
-        return state._inners[first_holding(pres, runtime, base, index)]
+        return state._inners[first_holding(pres, runtime, since, index)]
     return None
 
 
