@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 from core_support import Logged, Recorder, names
 
@@ -84,6 +86,9 @@ def test_tools_refuse_states_that_are_not_active(owner: Recorder) -> None:
 def test_settings_are_validated() -> None:
     with pytest.raises(st.UsageError, match="max_transitions must be at least 1, got 0"):
         st.StateMachine(Root, max_transitions=0)
+    with pytest.raises(st.UsageError, match=f"max_transitions must be at most {sys.maxsize:,}"):
+        st.StateMachine(Root, max_transitions=sys.maxsize + 1)  # the compiled core's C integer
+    assert st.StateMachine(Root, max_transitions=sys.maxsize).max_transitions == sys.maxsize
     machine = st.StateMachine(Root)
     with pytest.raises(st.TransitionTargetError, match="both arguments must be State subclasses"):
         machine.add_state_override(Root, object)  # type: ignore[arg-type]

@@ -149,7 +149,7 @@ def _read(text: bytes) -> dict[str, Any]:
     for key, kind in _KEYS.items():
         value = read[key]
         if kind is float and isinstance(value, int) and not isinstance(value, bool):
-            read[key] = value = float(value)
+            read[key] = value = _time(value, key)
         if not isinstance(value, kind) or isinstance(value, bool):
             raise DecodeError(f"a chart machine snapshot's {key!r} must be a {kind.__name__}")
     return read
@@ -181,9 +181,15 @@ def _pair(values: object, key: str) -> tuple[str, str]:
 def _time(value: object, key: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise DecodeError(f"a chart machine snapshot's {key!r} holds {value!r}, not a time")
-    if not 0 <= value < math.inf:
-        raise DecodeError(f"a chart machine snapshot's {key!r} is {value!r}, not a time")
-    return float(value)
+    try:
+        time = float(value)
+    except OverflowError:  # a whole number past the largest float
+        raise DecodeError(
+            f"a chart machine snapshot's {key!r} is a number too large to be a time"
+        ) from None
+    if not 0 <= time < math.inf:
+        raise DecodeError(f"a chart machine snapshot's {key!r} is {time!r}, not a time")
+    return time
 
 
 def _timer(entry: object) -> tuple[str, str, float]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import operator
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from typing import Any, SupportsIndex
@@ -159,6 +160,8 @@ class Options:
         whole = operator.index(bound)
         if whole < 1:
             raise UsageError(f"max_transitions must be at least 1, got {whole}")
+        if whole > sys.maxsize:  # the compiled core counts changes in a C integer
+            raise UsageError(f"max_transitions must be at most {sys.maxsize:,}, got {whole}")
         self._extra().max_transitions = whole
 
     # -- observation -----------------------------------------------------------------------
