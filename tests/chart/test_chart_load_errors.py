@@ -109,11 +109,26 @@ def test_a_transition_to_a_state_that_is_no_sibling_says_where_it_belongs(
             "unknown trigger type 'inptu'; known: input, anim_finished, timer, event, held",
         ),
         (
+            "{on: {input: Go}, to: B}",
+            "{on: input Go, to: B}",
+            7,
+            "root.states[0].transitions[0].on",
+            "a trigger is a mapping: write {input: Go}",
+        ),
+        (
+            "        - {on: {input: Go}, to: B}\n",
+            "        {on: {input: Go}, to: B}\n",
+            6,  # the line of its key
+            "root.states[0].transitions",
+            "expected a list, got a mapping (a list of one: '- ' before it in YAML, [ ] around it)",
+        ),
+        (
             "    - name: B\n",
             "    - name: B\n      enter: [play_sond: X]\n",
             9,
             "root.states[1].enter[0]",
-            "unknown action type 'play_sond'; known: start_timer, clear_history, raise, "
+            "unknown action type 'play_sond' (did you mean 'play_sound'?); known: start_timer, "
+            "clear_history, raise, "
             "play_animation, play_sound, enable_damage_collision, disable_damage_collision",
         ),
         (

@@ -110,7 +110,9 @@ class ShapeReader:
     ) -> tuple[Item, ...]:
         """Read each element of the list ``value`` with ``read``, skipping the bad ones."""
         if not isinstance(value, list):
-            self.problem(path, f"expected a list, got {kind_of(value)}")
+            hint = " (a list of one: '- ' before it in YAML, [ ] around it)"
+            shown = hint if isinstance(value, dict) else ""
+            self.problem(path, f"expected a list, got {kind_of(value)}{shown}")
             return ()
         read_items = (read(item, (*path, index)) for index, item in enumerate(value))
         return tuple(item for item in read_items if item is not None)
@@ -199,6 +201,10 @@ class _Reader(ShapeReader):
 
     def condition(self, value: object, path: DataPath) -> Condition | None:
         if isinstance(value, str):
+            kind, _, name = value.partition(" ")
+            if name and kind in self.registry.triggers and NAME_PATTERN.match(name):
+                self.problem(path, f"a trigger is a mapping: write {{{kind}: {name}}}")
+                return None
             return TriggerDef(EVENT, value) if self.name(value, path) else None
         if self.too_deep(path):
             return None

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from collections.abc import Iterable, Iterator
+from difflib import get_close_matches
 
 from statetree.chart.errors import ChartError, Problem
 from statetree.chart.model import (
@@ -151,7 +152,9 @@ class _Validator:
             return action
         if declared is None:
             known = listed(self.registry.actions)
-            self.problem(where, f"unknown action type {action.type!r}; known: {known}")
+            close = get_close_matches(action.type, list(self.registry.actions), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            self.problem(where, f"unknown action type {action.type!r}{hint}; known: {known}")
             return action
         given = dict(action.params)
         for name in given:
