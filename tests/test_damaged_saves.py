@@ -4,6 +4,7 @@ refuses it with the library's error, ``LoadError`` or, for an impossible snapsho
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -112,6 +113,45 @@ def test_damaged_data_is_refused_with_the_librarys_error(
     with pytest.raises(error, match=message) as refused:
         blank().__setstate__(saved)
     assert isinstance(refused.value, st.StateTreeError)
+
+
+def _stack_twice(saved: dict[str, Any]) -> None:
+    saved["stack"] = [saved["stack"][0], *saved["stack"]]
+
+
+def _values_of_int(saved: dict[str, Any]) -> None:
+    saved["values"] = [(saved["stack"][0], 5)]
+
+
+def _values_of_inactive(saved: dict[str, Any]) -> None:
+    saved["values"] = [(Walk(), [st.StateValue(1)])]
+
+
+def _own_attribute(saved: dict[str, Any]) -> None:
+    saved["attributes"] = {"_stack": 5}
+
+
+def _bound_too_large(saved: dict[str, Any]) -> None:
+    saved["max_transitions"] = sys.maxsize + 1
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (_stack_twice, "a state instance is active twice"),
+        (_values_of_int, "its state values are not pairs of an active state and a list"),
+        (_values_of_inactive, "its state values are not pairs of an active state and a list"),
+        (_own_attribute, "its attributes are not a mapping of the subclass's own attributes"),
+        (_bound_too_large, "its max_transitions is not a count"),
+    ],
+)
+def test_a_core_save_no_machine_could_write_is_refused(
+    damage: Callable[[dict[str, Any]], None], message: str
+) -> None:
+    blank, saved = state_of(core())
+    damage(saved)
+    with pytest.raises(st.LoadError, match=message):
+        blank().__setstate__(saved)
 
 
 def test_a_chart_machine_saved_with_another_charts_snapshot_is_refused() -> None:

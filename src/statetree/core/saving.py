@@ -14,11 +14,13 @@ inspector, a debug view) and are left out.
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING, Any, Final
 
 from statetree.core.options import Extras
 from statetree.core.refs import Ref, attributes, reading, saved_data, set_attributes, target_of
 from statetree.core.state import State, set_up
+from statetree.core.state_value import StateValue
 from statetree.core.trace import TraceLevel, Tracer
 from statetree.core.transition import Transition
 from statetree.core.tree import walk
@@ -89,21 +91,21 @@ def set_machine_state(machine: MachineCore, saved: dict[str, Any]) -> None:
         if not all(isinstance(state, State) for state in stack):
             raise TypeError("its stack holds what is not a state")
         machine._fresh(initial, saved["name"], saved["owner"], stack)
-        set_attributes(machine, saved["attributes"])
+        kept = saved["attributes"]
+        if not isinstance(kept, dict) or not _OWN.isdisjoint(kept):
+            raise TypeError("its attributes are not a mapping of the subclass's own attributes")
+        set_attributes(machine, kept)
         extras = Extras()
         extras.regions = {id(host): stacks for host, stacks in saved["regions"]}
-        for state in walk(stack, extras.regions):  # a class first seen here, made by a load
-            set_up(type(state))
-        extras.saved = {id(state): values for state, values in saved["values"]}
+        active = _active(stack, extras)
+        extras.saved = _state_values(saved["values"], active)
         timers = saved["timers"]
         if timers is not None and not all(
             isinstance(s, State) and isinstance(time, float) for s, time in timers
         ):
             raise TypeError("its times in state are not pairs of a state and a time")
         extras.timers = None if timers is None else {id(s): time for s, time in timers}
-        if extras.timers is not None and any(
-            id(state) not in extras.timers for state in walk(stack, extras.regions)
-        ):
+        if extras.timers is not None and any(id(state) not in extras.timers for state in active):
             raise ValueError("an active state has no time in state")
         events = saved["events"]
         if not isinstance(events, list):
@@ -111,7 +113,7 @@ def set_machine_state(machine: MachineCore, saved: dict[str, Any]) -> None:
         extras.events = events
         extras.overrides = {target_of(cls): target_of(over) for cls, over in saved["overrides"]}
         bound = saved["max_transitions"]
-        if isinstance(bound, bool) or not isinstance(bound, int) or bound < 1:
+        if isinstance(bound, bool) or not isinstance(bound, int) or not 1 <= bound <= sys.maxsize:
             raise ValueError(f"its max_transitions is not a count: {bound!r}")
         extras.max_transitions = bound
         extras.sink = target_of(saved["sink"])
@@ -121,6 +123,30 @@ def set_machine_state(machine: MachineCore, saved: dict[str, Any]) -> None:
         extras.tracer = None if level is TraceLevel.NONE else Tracer(level, extras.sink)
         if _needed(extras):
             machine._extras = extras
+
+
+def _active(stack: list[State[Any]], extras: Extras) -> list[State[Any]]:
+    """Every active state of a loaded stack (its classes set up), each instance once."""
+    active = list(walk(stack, extras.regions))
+    for state in active:  # a class first seen here, made by a load
+        set_up(type(state))
+    if len({id(state) for state in active}) != len(active):
+        raise ValueError("a state instance is active twice")
+    return active
+
+
+def _state_values(
+    pairs: list[tuple[State[Any], list[StateValue[Any]]]], active: list[State[Any]]
+) -> dict[int, list[StateValue[Any]]]:
+    """The state values each active state holds, from the saved pairs."""
+    held: dict[int, list[StateValue[Any]]] = {}
+    for state, values in pairs:
+        if not any(state is found for found in active) or not (
+            isinstance(values, list) and all(isinstance(v, StateValue) for v in values)
+        ):
+            raise TypeError("its state values are not pairs of an active state and a list")
+        held[id(state)] = values
+    return held
 
 
 def _needed(extras: Extras) -> bool:
