@@ -89,6 +89,7 @@ DAMAGE: list[tuple[Callable[[], Any], str, object, type[Exception], str]] = [
     (batch, "backend", "cuda", st.LoadError, "its backend is not one of numba, numpy: 'cuda'"),
     (batch, "name", KeyError, st.LoadError, "the save holds a damaged chart batch"),
     (batch, "snapshot", b"STBATCH1", st.DecodeError, "batch snapshot"),
+    (batch, "name", 5, st.LoadError, "damaged chart batch: its name is not a string: 5"),
     (bitmask, "mask", 1 << 40, st.DecodeError, "is set but only"),
     (bitmask, "mask", "x", st.DecodeError, "a mask is an integer, got 'x'"),
     (bitmask, "states", (), st.LoadError, "it does not hold one state of each of"),

@@ -305,6 +305,8 @@ def load_batch(
         if not isinstance(compiled, CompiledChart):
             raise TypeError(f"its chart is not a compiled chart: {compiled!r}")
         snapshot = snapshots.from_bytes(data["snapshot"])
+        if not isinstance(data["name"], str):
+            raise TypeError(f"its name is not a string: {data['name']!r}")
         backend = data["backend"]
         known, here = backends
         if backend not in known:
