@@ -123,3 +123,19 @@ def test_a_save_needing_what_the_program_lost_names_it(
     monkeypatch.delattr(sm, "Sprint")  # a state class, saved by name
     with pytest.raises(st.LoadError, match=r"slot1\.save: the save needs saved_machines\.Sprint"):
         st.read_save(path)
+
+
+@pytest.mark.parametrize("replaced", [5, len])
+def test_a_save_needing_a_class_the_program_replaced_names_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, replaced: object
+) -> None:
+    path = tmp_path / "slot1.save"
+    st.write_save(path, running_hero())
+    monkeypatch.setattr(sm, "Sprint", replaced)  # a state class, now something else
+    with pytest.raises(st.LoadError) as refused:
+        st.read_save(path)
+    assert str(refused.value) == (
+        f"{path}: the save needs the class saved_machines.Sprint, which the program now "
+        f"defines as {replaced!r}: was it replaced? Keep it under its old name to load the "
+        "saves written before"
+    )

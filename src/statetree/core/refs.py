@@ -27,6 +27,7 @@ __all__ = [
     "PROTOCOL",
     "Ref",
     "attributes",
+    "class_of",
     "find",
     "missing",
     "new_instance",
@@ -102,14 +103,35 @@ def find(module: str, name: str) -> Ref:
     Raises:
         LoadError: the program no longer defines ``module.name``.
     """
-    return Ref(_lookup(module, name))
+    return Ref(_lookup(module, name), f"{module}.{name}")
 
 
 def new_instance(ref: object) -> Any:
     """The loader of an object saved as its attributes: an instance of the class ``ref``
-    stands for, made without calling its ``__init__`` (``__setstate__`` fills it)."""
-    cls = target_of(ref)
+    stands for, made without calling its ``__init__`` (``__setstate__`` fills it).
+
+    Raises:
+        LoadError: the program now defines that name as something else than a class.
+    """
+    cls: Any = class_of(ref)
     return cls.__new__(cls)
+
+
+def class_of(ref: object, base: type = object) -> type:
+    """The class (a subclass of ``base``) a loaded :class:`Ref` stands for.
+
+    Raises:
+        LoadError: the program now defines that name as something else.
+    """
+    found = target_of(ref)
+    if not isinstance(found, type) or not issubclass(found, base):
+        name = ref.role if isinstance(ref, Ref) and ref.role else "a class"
+        kind = "class" if base is object else f"{base.__name__} subclass"
+        raise LoadError(
+            f"the save needs the {kind} {name}, which the program now defines as {found!r}: "
+            "was it replaced? Keep it under its old name to load the saves written before"
+        )
+    return found
 
 
 def attributes(instance: object, fields: tuple[str, ...] = ()) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from statetree.core import capi
-from statetree.core.refs import Ref, target_of
+from statetree.core.refs import Ref, class_of
 from statetree.core.state import BUILT_BY_CALL, COMPILED, HAS_ENTER, State, set_up
 from statetree.errors import StateArgumentError, TransitionTargetError
 
@@ -253,8 +253,8 @@ def load_transition(
     arguments, as ``st.sibling(Target)`` and the like return."""
     chosen = TransitionKind(kind)
     if chosen is CONCURRENT:
-        return concurrent(*(target_of(root) for root in regions))
-    cls = target_of(target)
+        return concurrent(*(class_of(root, State) for root in regions))
+    cls = class_of(target, State)
     if args or kwargs:
         return Transition(chosen, cls, tuple(args), kwargs)
     if chosen is SIBLING:
