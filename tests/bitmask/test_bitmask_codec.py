@@ -18,6 +18,7 @@ from statetree.bitmask import (
     mask_problem,
 )
 from statetree.errors import DecodeError, UsageError
+from statetree.net import BitmaskCodec, BitWriter
 
 DATA = [
     {"name": "Alive"},
@@ -144,3 +145,20 @@ def test_round_trip_between_two_machines() -> None:
         server.try_activate(state)
         client.apply_encoded(server.encode())
         assert client.mask == server.mask
+
+
+@pytest.mark.parametrize(
+    "definition",
+    [NAMED, BitmaskDefinition.from_data({f"S{i}": {} for i in range(17)})],
+    ids=["ranked", "a bit per state"],
+)
+def test_the_net_codec_writes_no_boolean_as_a_mask(definition: BitmaskDefinition) -> None:
+    codec = BitmaskCodec(definition)
+    writer = BitWriter()
+    for flag in (True, False):
+        with pytest.raises(UsageError) as caught:
+            codec.write_value(writer, flag)
+        assert str(caught.value) == f"a mask is a whole number, got {flag!r}"
+    assert writer.to_bytes() == b""
+    codec.write_value(writer, np.int64(1))  # NumPy's integers are masks
+    assert codec.decode(writer.to_bytes()) == 1

@@ -239,3 +239,69 @@ def test_from_rules_and_pure_activation_results() -> None:
     assert definition.deactivation_result(0b001, 2) is None
     assert definition.mask_of(["Alive", "Guard"]) == 0b101
     assert definition.names_in(0b110) == ("Punching", "Guard")
+
+
+def test_from_rules_reads_any_iterable_of_names_once() -> None:
+    rules = (
+        StateRule(name, requires=iter(needs))  # type: ignore[arg-type]
+        for name, needs in (("Alive", ()), ("Aiming", ["Alive"]), ("Shooting", {"Aiming"}))
+    )
+    definition = BitmaskDefinition.from_rules(rules)
+    assert definition.names == ("Alive", "Aiming", "Shooting")
+    assert [rule.requires for rule in definition.rules] == [(), ("Alive",), ("Aiming",)]
+    assert definition.requires_all == (0, 0b001, 0b011)
+
+
+@pytest.mark.parametrize(
+    ("rules", "message"),
+    [
+        (
+            [StateRule("Punch", retriggerable="no")],  # type: ignore[arg-type]
+            "Punch.retriggerable must be true or false, not 'no'",
+        ),
+        (
+            [StateRule("Alive"), StateRule("Aim", requires="Alive")],  # type: ignore[arg-type]
+            "Aim.requires must be a list of states, not str 'Alive'",
+        ),
+        (
+            [StateRule("Alive"), StateRule("Aim", terminates=[Alive])],  # type: ignore[list-item]
+            f"Aim.terminates contains {Alive!r}; expected a state name",
+        ),
+        (
+            [StateRule("Aim", blocked_by=None)],  # type: ignore[arg-type]
+            "Aim.blocked_by must be a list of states, not NoneType None",
+        ),
+        ([StateRule("Alive"), StateRule(3)], "rule #1: name must be a non-empty string, not 3"),  # type: ignore[arg-type]
+        ([StateRule("")], "rule #0: name must be a non-empty string, not ''"),
+        ([{"name": "Alive"}], "rule #0: expected a StateRule, not {'name': 'Alive'}"),
+        (
+            [StateRule("Alive", behaviour=int)],  # type: ignore[arg-type]
+            "behaviour for Alive must be a BitState subclass, not <class 'int'>",
+        ),
+        (
+            "Alive",
+            "BitmaskDefinition.from_rules: rules must be a list of StateRule, not str 'Alive'",
+        ),
+        (
+            None,
+            "BitmaskDefinition.from_rules: rules must be a list of StateRule, not NoneType None",
+        ),
+    ],
+)
+def test_from_rules_refuses_what_the_readers_refuse(rules: object, message: str) -> None:
+    with pytest.raises(StateDataError) as caught:
+        BitmaskDefinition.from_rules(rules)  # type: ignore[arg-type]
+    assert str(caught.value) == message
+
+
+def test_from_classes_reads_any_iterable_of_classes_once() -> None:
+    definition = BitmaskDefinition.from_classes(cls for cls in (Alive, Aiming, InDialogue))
+    assert definition.names == ("Alive", "Aiming", "InDialogue")
+    assert definition.index_of(InDialogue) == 2
+    for wrong, shown in ((None, "NoneType None"), ("AB", "str 'AB'"), (Alive, f"type {Alive!r}")):
+        with pytest.raises(StateDataError) as caught:
+            BitmaskDefinition.from_classes(wrong)  # type: ignore[arg-type]
+        assert str(caught.value) == (
+            f"BitmaskDefinition.from_classes: states must be a list of BitState subclasses, "
+            f"not {shown}"
+        )

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable
+
 import pytest
 
 from statetree.bitmask import (
@@ -13,6 +16,7 @@ from statetree.bitmask import (
     NoSuchStateError,
     ReentrantRequestError,
 )
+from statetree.errors import UsageError
 
 Log = list[tuple[str, str, str]]
 
@@ -476,3 +480,39 @@ def test_teardown_order_depends_only_on_the_states_that_leave() -> None:
         ("+", "First", "NETWORK"),
         ("+", "Last", "NETWORK"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("call", "make", "cause"),
+    [
+        ("try_activate(cause=...)", lambda m, c: m.try_activate(Mid, cause=c), "weird"),
+        ("deactivate(cause=...)", lambda m, c: m.deactivate(Base, cause=c), 3),
+        ("apply_mask(cause=...)", lambda m, c: m.apply_mask(0, cause=c), None),
+        ("apply_encoded(cause=...)", lambda m, c: m.apply_encoded(b"\x00", cause=c), "net"),
+        ("caused_by()", lambda m, c: m.caused_by(c).__enter__(), BitCause.NETWORK.value),
+    ],
+)
+def test_a_cause_must_be_a_bit_cause_and_a_wrong_one_changes_nothing(
+    call: str, make: Callable[[BitmaskMachine[Log], object], object], cause: object
+) -> None:
+    machine, log = machine_with("Base")
+    history = machine.history
+    with pytest.raises(UsageError) as caught:
+        make(machine, cause)
+    assert str(caught.value) == f"{call} takes a BitCause, got {cause!r}"
+    assert (machine.active_states, machine.history, log) == (("Base",), history, [])
+    assert machine.try_activate(Mid)
+    assert [str(change) for change in machine.history] == [
+        "#1 +Base (requested)",
+        "#2 +Mid (requested)",
+    ]
+
+
+@pytest.mark.parametrize("size", [-1, 2.5, None, True, sys.maxsize + 1])
+def test_history_size_is_a_whole_number_from_zero(size: object) -> None:
+    with pytest.raises(UsageError) as caught:
+        BitmaskMachine(RULES, [], history_size=size)  # type: ignore[call-overload]
+    assert str(caught.value) == (
+        f"history_size is a whole number of changes from 0 (keeps none) to sys.maxsize, "
+        f"got {size!r}"
+    )

@@ -7,10 +7,13 @@ from bitmask_strategies import recorded
 
 from statetree.bitmask import (
     BitCause,
+    BitmaskDefinition,
     BitmaskMachine,
+    BitState,
     NotPredictableError,
     PredictingClient,
     PredictionRequest,
+    ReentrantRequestError,
     Verdict,
     serve_prediction,
 )
@@ -202,3 +205,48 @@ def test_a_prediction_the_client_already_knows_to_fail_is_not_sent() -> None:
     assert session.client.predict("Aiming") is None
     assert session.client.pending == ()
     assert session.events() == []
+
+
+class Pump(BitState[list]):
+    """A hook that runs the network callback queued on its owner, as a game loop might."""
+
+    def on_activated(self, cause: BitCause) -> None:
+        callback = self.owner.pop()
+        try:
+            callback()
+        except ReentrantRequestError as error:
+            self.owner.append(str(error))
+
+
+PUMPED = BitmaskDefinition.from_data(
+    {"Alive": {}, "Aiming": {"requires": ["Alive"], "predictable": True}, "Pump": {}},
+    behaviours={"Pump": Pump},
+    name="Pumped",
+)
+REFUSED = (
+    "apply_mask() was called from Pump.on_activated; a machine applies one change at a time. "
+    "Express the follow-up as a rule (requires / terminates) or make the request after the "
+    "current call returns"
+)
+
+
+def test_an_update_or_verdict_refused_inside_a_hook_changes_nothing() -> None:
+    calls: list = []
+    link = PredictingClient(BitmaskMachine(PUMPED, calls))
+    link.receive_state(b"\x01", tick=0)
+    request = link.predict("Aiming")
+    assert request is not None
+    calls.append(lambda: link.receive_state(b"\x00", tick=7))
+    assert link.receive_state(b"\x05", tick=1)  # Pump enters; its hook tries the tick-7 update
+    assert calls == [REFUSED]
+    assert (link.server_mask, link.pending) == (0b101, (request,))
+    assert link.machine.active_states == ("Alive", "Aiming", "Pump")
+    assert link.receive_state(b"\x01", tick=5)  # not older than the refused tick 7
+    assert link.machine.active_states == ("Alive", "Aiming")
+    calls[:] = [lambda: link.receive_verdict(Verdict(request.request_id, False, 6))]
+    assert link.receive_state(b"\x05", tick=6)
+    assert calls == [REFUSED]
+    assert link.pending == (request,)
+    assert link.machine.active_states == ("Alive", "Aiming", "Pump")
+    assert link.receive_verdict(Verdict(request.request_id, False, 6))
+    assert (link.pending, link.machine.active_states) == ((), ("Alive", "Pump"))

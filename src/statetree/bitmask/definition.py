@@ -15,6 +15,7 @@ from statetree.bitmask.errors import NoSuchStateError
 from statetree.bitmask.spec import (
     DefinitionData,
     StateRule,
+    checked_rules,
     rules_from_classes,
     rules_from_data,
 )
@@ -72,9 +73,11 @@ class BitmaskDefinition:
 
     @classmethod
     def from_classes(
-        cls, states: Sequence[type[BitState[Any]]], *, name: str = ""
+        cls, states: Iterable[type[BitState[Any]]], *, name: str = ""
     ) -> BitmaskDefinition:
         """Define a machine from ``BitState`` subclasses; the order gives the bit indices.
+
+        ``states`` may be any iterable (a generator too); it is read once.
 
         Raises:
             DefinitionError: a subclass naming the problem and the states involved.
@@ -106,14 +109,19 @@ class BitmaskDefinition:
         return cls.from_rules(rules_from_data(data, behaviours or {}), name=name)
 
     @classmethod
-    def from_rules(cls, rules: Sequence[StateRule], *, name: str = "") -> BitmaskDefinition:
-        """Validate and compile rules.
+    def from_rules(cls, rules: Iterable[StateRule], *, name: str = "") -> BitmaskDefinition:
+        """Validate and compile rules: the model both readers produce. Their fields are
+        checked as the readers check them; lists of names may be any iterable of strings.
 
         Raises:
+            StateDataError: an entry is not a :class:`StateRule`, or a field has the wrong
+                type (a name that is not a non-empty string, a string where a list of names
+                is expected, a flag that is not a bool, a behaviour that is not a
+                ``BitState`` subclass).
             DefinitionError: unknown or duplicate names, a requirement cycle, a state that
                 requires a state it terminates or is blocked by.
         """
-        return _compile(tuple(rules), name)
+        return _compile(checked_rules(rules), name)
 
     @property
     def size(self) -> int:

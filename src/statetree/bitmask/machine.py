@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import reprlib
+import sys
 from collections import deque
 from collections.abc import Callable, Iterator
 from typing import Any, Generic, overload
@@ -94,7 +95,8 @@ class BitmaskMachine(Generic[Owner]):
             history_size: how many changes to keep for debugging; 0 keeps none.
 
         Raises:
-            UsageError: ``definition`` is not a :class:`BitmaskDefinition`.
+            UsageError: ``definition`` is not a :class:`BitmaskDefinition`, or
+                ``history_size`` is not a whole number from 0 to ``sys.maxsize``.
         """
         if not isinstance(definition, BitmaskDefinition):
             raise UsageError(
@@ -108,8 +110,7 @@ class BitmaskMachine(Generic[Owner]):
         self._seq = 0
         self._busy: Callable[..., object] | None = None
         self._cause = BitCause.REQUESTED  # what a request without a cause is given
-        # Raw tuples keep recording cheap; Change records are built when the history is read.
-        self._history: deque[_Raw] | None = deque(maxlen=history_size) if history_size else None
+        self._history = _new_history(history_size)
         self._adopt(tuple(self._bind(index, rule) for index, rule in enumerate(definition.rules)))
 
     def _adopt(self, states: tuple[BitState[Owner], ...]) -> None:
@@ -193,9 +194,7 @@ class BitmaskMachine(Generic[Owner]):
         Raises:
             UsageError: ``cause`` is not a ``BitCause``.
         """
-        if not isinstance(cause, BitCause):
-            raise UsageError(f"caused_by() takes a BitCause, got {cause!r}")
-        before, self._cause = self._cause, cause
+        before, self._cause = self._cause, _checked_cause(cause, "caused_by()")
         try:
             yield
         finally:
@@ -221,6 +220,7 @@ class BitmaskMachine(Generic[Owner]):
         Raises:
             NoSuchStateError: the state is not in the definition.
             ReentrantRequestError: called from a hook or check of this machine.
+            UsageError: ``cause`` is not a ``BitCause``.
         """
         if self._busy is not None:
             raise ReentrantRequestError(f"try_activate({state!r})", _describe(self._busy))
@@ -228,6 +228,7 @@ class BitmaskMachine(Generic[Owner]):
             index = self._lookup[state]
         except (KeyError, TypeError):
             index = self._find(state)  # raises, naming the state
+        cause = self._cause if cause is None else _checked_cause(cause, "try_activate(cause=...)")
         if not self._allows(index):
             return False
         mask = self._mask
@@ -246,7 +247,7 @@ class BitmaskMachine(Generic[Owner]):
         if steps:
             self._remove(steps)
         self._mask |= bit
-        self._emit(index, True, self._cause if cause is None else cause, -1)
+        self._emit(index, True, cause, -1)
         return True
 
     def can_activate(self, state: StateRef) -> bool:
@@ -284,9 +285,10 @@ class BitmaskMachine(Generic[Owner]):
         Raises:
             NoSuchStateError: the state is not in the definition.
             ReentrantRequestError: called from a hook or check of this machine.
+            UsageError: ``cause`` is not a ``BitCause``.
         """
         index = self._index(state, "deactivate")
-        cause = self._cause if cause is None else cause
+        cause = self._cause if cause is None else _checked_cause(cause, "deactivate(cause=...)")
         mask = self._mask
         bit = self._bits[index]
         if not mask & bit:
@@ -327,8 +329,10 @@ class BitmaskMachine(Generic[Owner]):
             DecodeError: bad length, unknown bits or a forbidden combination; the machine is
                 left as it was.
             ReentrantRequestError: called from a hook or check of this machine.
+            UsageError: ``cause`` is not a ``BitCause``.
         """
         self._guard("apply_encoded")
+        cause = _checked_cause(cause, "apply_encoded(cause=...)")
         self._reconcile(decode_mask(self._definition, data), cause)
 
     def apply_mask(self, mask: int, *, cause: BitCause = BitCause.NETWORK) -> None:
@@ -337,8 +341,10 @@ class BitmaskMachine(Generic[Owner]):
         Raises:
             DecodeError: the mask breaks the rules; the machine is left as it was.
             ReentrantRequestError: called from a hook or check of this machine.
+            UsageError: ``cause`` is not a ``BitCause``.
         """
         self._guard("apply_mask")
+        cause = _checked_cause(cause, "apply_mask(cause=...)")
         self._reconcile(check_mask(self._definition, mask), cause)
 
     def _reconcile(self, target: int, cause: BitCause) -> None:
@@ -448,6 +454,26 @@ class BitmaskMachine(Generic[Owner]):
 
     def __copy__(self) -> BitmaskMachine[Owner]:
         raise shallow_copy_refused(f"bitmask machine {self.name!r}")
+
+
+def _new_history(size: int) -> deque[_Raw] | None:
+    """An empty history keeping ``size`` changes; None for 0.
+
+    Raw tuples keep recording cheap; Change records are built when the history is read.
+    """
+    if isinstance(size, bool) or not isinstance(size, int) or not 0 <= size <= sys.maxsize:
+        raise UsageError(
+            f"history_size is a whole number of changes from 0 (keeps none) to sys.maxsize, "
+            f"got {size!r}"
+        )
+    return deque(maxlen=size) if size else None
+
+
+def _checked_cause(cause: object, call: str) -> BitCause:
+    """``cause`` if it is a ``BitCause``: what every request and ``caused_by`` take."""
+    if not isinstance(cause, BitCause):
+        raise UsageError(f"{call} takes a BitCause, got {cause!r}")
+    return cause
 
 
 def _describe(hook: Callable[..., object]) -> str:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Generic
 
 from statetree.bitmask.codec import decode_mask
+from statetree.bitmask.definition import BitmaskDefinition
 from statetree.bitmask.errors import NotPredictableError
 from statetree.bitmask.machine import BitmaskMachine
 from statetree.bitmask.records import BitCause
@@ -146,16 +147,18 @@ class PredictingClient(Generic[Owner]):
 
         Raises:
             DecodeError: the bytes are invalid; nothing changed.
+            ReentrantRequestError: called from a hook or check of the machine; nothing
+                changed, the mask is not taken as received.
         """
         mask = decode_mask(self._machine.definition, data)
         if tick < self._server_tick:
             return False
-        self._server_mask = mask
-        self._server_tick = tick
-        self._pending = [
-            p for p in self._pending if p.confirmed_at is None or p.confirmed_at > tick
-        ]
-        self._machine.apply_mask(self._predicted(), cause=BitCause.NETWORK)
+        pending = [p for p in self._pending if p.confirmed_at is None or p.confirmed_at > tick]
+        # The machine first: the packet counts as received only once it has been applied.
+        self._machine.apply_mask(
+            _predicted(self._machine.definition, mask, pending), cause=BitCause.NETWORK
+        )
+        self._server_mask, self._server_tick, self._pending = mask, tick, pending
         return True
 
     def receive_verdict(self, verdict: Verdict) -> bool:
@@ -166,6 +169,10 @@ class PredictingClient(Generic[Owner]):
 
         Returns:
             False if no pending prediction has this id (a duplicate or late verdict).
+
+        Raises:
+            ReentrantRequestError: called from a hook or check of the machine; nothing
+                changed, the prediction is still pending.
         """
         pending = next((p for p in self._pending if p.request_id == verdict.request_id), None)
         if pending is None:
@@ -173,16 +180,20 @@ class PredictingClient(Generic[Owner]):
         if verdict.accepted and verdict.tick > self._server_tick:
             pending.confirmed_at = verdict.tick
             return True
-        self._pending.remove(pending)
+        rest = [p for p in self._pending if p is not pending]
         cause = BitCause.NETWORK if verdict.accepted else BitCause.ROLLBACK
-        self._machine.apply_mask(self._predicted(), cause=cause)
+        self._machine.apply_mask(
+            _predicted(self._machine.definition, self._server_mask, rest), cause=cause
+        )
+        self._pending = rest
         return True
 
-    def _predicted(self) -> int:
-        definition = self._machine.definition
-        mask = self._server_mask
-        for pending in self._pending:
-            result = definition.activation_result(mask, pending.index)
-            if result is not None:
-                mask = result
-        return mask
+
+def _predicted(definition: BitmaskDefinition, server_mask: int, pending: list[_Pending]) -> int:
+    """``server_mask`` with the ``pending`` predictions that the rules still allow."""
+    mask = server_mask
+    for prediction in pending:
+        result = definition.activation_result(mask, prediction.index)
+        if result is not None:
+            mask = result
+    return mask

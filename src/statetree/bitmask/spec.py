@@ -46,18 +46,87 @@ class StateRule:
                 yield rule, name
 
 
-def rules_from_classes(classes: Sequence[type[BitState[Any]]]) -> tuple[StateRule, ...]:
+def checked_rules(rules: Iterable[StateRule]) -> tuple[StateRule, ...]:
+    """Check the fields of every rule (what both readers produce, or a caller's own) and
+    return the rules with their lists of names as tuples.
+
+    Raises:
+        StateDataError: ``rules`` is not a list, an entry is not a :class:`StateRule`, or a
+            field has the wrong type (naming the rule and the field).
+    """
+    listed = _listed(rules, "BitmaskDefinition.from_rules: rules", "StateRule")
+    return tuple(_checked_rule(position, rule) for position, rule in enumerate(listed))
+
+
+def _checked_rule(position: int, rule: object) -> StateRule:
+    if not isinstance(rule, StateRule):
+        raise StateDataError(f"rule #{position}: expected a StateRule, not {rule!r}")
+    name: object = rule.name
+    if not isinstance(name, str) or not name:
+        raise StateDataError(f"rule #{position}: name must be a non-empty string, not {name!r}")
+    return StateRule(
+        name,
+        requires=_names(name, "requires", rule.requires),
+        terminates=_names(name, "terminates", rule.terminates),
+        blocked_by=_names(name, "blocked_by", rule.blocked_by),
+        retriggerable=_flag(name, "retriggerable", rule.retriggerable),
+        predictable=_flag(name, "predictable", rule.predictable),
+        behaviour=_behaviour(name, rule.behaviour),
+    )
+
+
+def _names(state: str, rule: str, value: object) -> tuple[str, ...]:
+    names: list[str] = []
+    for ref in _listed(value, f"{state}.{rule}", "states"):
+        if not isinstance(ref, str):
+            raise StateDataError(f"{state}.{rule} contains {ref!r}; expected a state name")
+        names.append(ref)
+    return tuple(names)
+
+
+def _listed(value: object, what: str, items: str) -> tuple[object, ...]:
+    """``value`` as a tuple (read once), refusing a string, a mapping or a non-iterable."""
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
+        raise StateDataError(
+            f"{what} must be a list of {items}, not {type(value).__name__} {value!r}"
+        )
+    return tuple(value)
+
+
+def _flag(state: str, flag: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise StateDataError(f"{state}.{flag} must be true or false, not {value!r}")
+    return value
+
+
+def _behaviour(state: str, cls: object) -> type[BitState[Any]]:
+    if not (isinstance(cls, type) and issubclass(cls, BitState)):
+        raise StateDataError(f"behaviour for {state} must be a BitState subclass, not {cls!r}")
+    return cls
+
+
+# The readers below take what is particular to their format (classes standing for names, the
+# keys of a dict); the types of the fields are left to checked_rules.
+
+
+def rules_from_classes(classes: Iterable[type[BitState[Any]]]) -> tuple[StateRule, ...]:
     """Read the rules declared as class attributes of ``BitState`` subclasses.
 
     Raises:
-        StateDataError: an entry is not a ``BitState`` subclass or an attribute is malformed.
+        StateDataError: ``classes`` is not a list, an entry is not a ``BitState`` subclass, or
+            a rule holds something other than a state name or class.
         UnknownStateError: a rule names a class that is not in ``classes``.
     """
-    for cls in classes:
-        if not (isinstance(cls, type) and issubclass(cls, BitState)) or cls is BitState:
-            raise StateDataError(f"{cls!r} is not a subclass of BitState")
-    known = {cls: cls.__name__ for cls in classes}
-    return tuple(_rule_from_class(cls, known) for cls in classes)
+    listed = _listed(classes, "BitmaskDefinition.from_classes: states", "BitState subclasses")
+    states = [_state_class(cls) for cls in listed]
+    known = {cls: cls.__name__ for cls in states}
+    return tuple(_rule_from_class(cls, known) for cls in states)
+
+
+def _state_class(cls: object) -> type[BitState[Any]]:
+    if not (isinstance(cls, type) and issubclass(cls, BitState)) or cls is BitState:
+        raise StateDataError(f"{cls!r} is not a subclass of BitState")
+    return cls
 
 
 def _rule_from_class(
@@ -69,8 +138,8 @@ def _rule_from_class(
         requires=_class_refs(name, "requires", cls.requires, known),
         terminates=_class_refs(name, "terminates", cls.terminates, known),
         blocked_by=_class_refs(name, "blocked_by", cls.blocked_by, known),
-        retriggerable=_flag(name, "retriggerable", cls.retriggerable),
-        predictable=_flag(name, "predictable", cls.predictable),
+        retriggerable=cls.retriggerable,
+        predictable=cls.predictable,
         behaviour=cls,
     )
 
@@ -78,7 +147,8 @@ def _rule_from_class(
 def _class_refs(
     state: str, rule: str, value: object, known: Mapping[type[BitState[Any]], str]
 ) -> tuple[str, ...]:
-    return tuple(_class_ref(state, rule, ref, known) for ref in _sequence(state, rule, value))
+    refs = _listed(value, f"{state}.{rule}", "states")
+    return tuple(_class_ref(state, rule, ref, known) for ref in refs)
 
 
 def _class_ref(state: str, rule: str, ref: object, known: Mapping[type[BitState[Any]], str]) -> str:
@@ -89,20 +159,6 @@ def _class_ref(state: str, rule: str, ref: object, known: Mapping[type[BitState[
     if isinstance(ref, type) and issubclass(ref, BitState):
         raise UnknownStateError(state, rule, ref.__qualname__, ())
     raise StateDataError(f"{state}.{rule} contains {ref!r}; expected a state name or class")
-
-
-def _sequence(state: str, rule: str, value: object) -> Iterable[object]:
-    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
-        raise StateDataError(
-            f"{state}.{rule} must be a list of states, not {type(value).__name__} {value!r}"
-        )
-    return value
-
-
-def _flag(state: str, flag: str, value: object) -> bool:
-    if not isinstance(value, bool):
-        raise StateDataError(f"{state}.{flag} must be true or false, not {value!r}")
-    return value
 
 
 def rules_from_data(
@@ -147,14 +203,16 @@ def _rule_from_data(
     position: int, entry: object, behaviours: Mapping[str, type[BitState[Any]]]
 ) -> StateRule:
     name, fields = _checked_entry(position, entry)
+    behaviour = behaviours.get(name, BitState)
+    _check_behaviour(name, behaviour)
     return StateRule(
         name,
-        requires=_data_refs(name, "requires", fields.get("requires", ())),
-        terminates=_data_refs(name, "terminates", fields.get("terminates", ())),
-        blocked_by=_data_refs(name, "blocked_by", fields.get("blocked_by", ())),
-        retriggerable=_flag(name, "retriggerable", fields.get("retriggerable", False)),
-        predictable=_flag(name, "predictable", fields.get("predictable", False)),
-        behaviour=_behaviour(name, behaviours.get(name, BitState)),
+        requires=fields.get("requires", ()),
+        terminates=fields.get("terminates", ()),
+        blocked_by=fields.get("blocked_by", ()),
+        retriggerable=fields.get("retriggerable", False),
+        predictable=fields.get("predictable", False),
+        behaviour=behaviour,
     )
 
 
@@ -171,22 +229,11 @@ def _checked_entry(position: int, entry: object) -> tuple[str, StateData]:
     return name, entry
 
 
-def _data_refs(state: str, rule: str, value: object) -> tuple[str, ...]:
-    refs: list[str] = []
-    for ref in _sequence(state, rule, value):
-        if not isinstance(ref, str):
-            raise StateDataError(f"{state}.{rule} contains {ref!r}; expected a state name")
-        refs.append(ref)
-    return tuple(refs)
-
-
-def _behaviour(state: str, cls: object) -> type[BitState[Any]]:
-    if not (isinstance(cls, type) and issubclass(cls, BitState)):
-        raise StateDataError(f"behaviour for {state} must be a BitState subclass, not {cls!r}")
+def _check_behaviour(state: str, cls: object) -> None:
+    # Whether it is a BitState subclass at all is checked_rules's to say.
     for attr in (*RULE_FIELDS, *FLAG_FIELDS):
-        if getattr(cls, attr):
+        if isinstance(cls, type) and getattr(cls, attr, None):
             raise StateDataError(
                 f"behaviour class {cls.__qualname__} for {state} declares {attr!r}; "
                 "the rules of a data-defined state come from the data alone"
             )
-    return cls

@@ -170,13 +170,11 @@ class BitmaskCodec:
         """Append the mask ``value`` to a stream.
 
         Raises:
-            UsageError: the rules do not allow ``value``.
+            UsageError: ``value`` is not a whole number (True and False are not masks), or
+                the rules do not allow it.
         """
         if isinstance(value, bool) or not isinstance(value, int):
-            try:
-                value = operator.index(value)  # NumPy's integers are masks too
-            except TypeError:
-                raise UsageError(f"a mask is a whole number, got {value!r}") from None
+            value = _whole(value)
         width = self._prepared()
         if self._rank:
             index = self._rank.get(value)
@@ -243,6 +241,16 @@ class BitmaskCodec:
     def __repr__(self) -> str:
         mode = "rank" if self.ranked else "mask"
         return f"<BitmaskCodec {self._label} {mode} of {self.header_bits} bit(s)>"
+
+
+def _whole(value: Any) -> int:
+    """``value`` as a mask: NumPy's integers are masks too, True and False are not."""
+    if not isinstance(value, bool):
+        try:
+            return operator.index(value)
+        except TypeError:
+            pass
+    raise UsageError(f"a mask is a whole number, got {value!r}")
 
 
 def legal_masks(definition: BitmaskDefinition) -> tuple[int, ...]:
