@@ -3,6 +3,9 @@ identical states kept without a hook, every hook told it runs for a deserialisat
 
 from __future__ import annotations
 
+import math
+import struct
+
 import pytest
 from net_samples import BODY, HERO, REUSE, Body, Direction, Hero, Owner, Reuse, chain, machine
 
@@ -205,3 +208,113 @@ def test_payloads_compare_as_the_receiver_decodes_them() -> None:
     assert received.root.payload == (0.10000000149011612,)
     codec.apply(local, received)
     assert local.owner.log == []
+
+
+class Angled(st.State[Owner]):
+    net_fields = (net.Float64(),)
+
+    def on_enter(self, angle: float) -> None:
+        self.owner.log.append(f"Angled.enter({angle!r}) {self.cause.name}")
+        self.angle = angle
+
+    def on_exit(self) -> None:
+        self.owner.log.append(f"Angled.exit {self.cause.name}")
+
+    def net_payload(self) -> tuple[float]:
+        return (self.angle,)
+
+
+ANGLED = Codec.auto(Structure("Angled", (StateInfo("Angled", Angled),), ()))
+
+
+def angled(angle: float) -> st.StateMachine[Owner]:
+    settled = st.StateMachine(st.sibling(Angled, angle), Owner())
+    settled.process_state_transitions()
+    settled.owner.log.clear()
+    return settled
+
+
+@pytest.mark.parametrize(("held", "sent"), [(0.0, -0.0), (-0.0, 0.0)])
+def test_a_zero_of_the_other_sign_is_received_as_a_change(held: float, sent: float) -> None:
+    local = angled(held)
+    packet = ANGLED.encode(angled(sent))
+    assert packet != ANGLED.encode(local)  # the sign bit is sent
+    received = ANGLED.receive(local, packet)
+    assert str(received) == f"Angled({sent!r})"
+    assert local.owner.log == [
+        "Angled.exit DESERIALIZATION",
+        f"Angled.enter({sent!r}) DESERIALIZATION",
+    ]
+    assert ANGLED.encode(local) == packet
+    local.owner.log.clear()
+    ANGLED.receive(local, packet)
+    assert local.owner.log == []  # the same zero again: kept
+
+
+class RawFloat(net.Field[float]):
+    """Any 64-bit float (an int sent as one), NaN included: the library's fields refuse NaN."""
+
+    width = 64
+
+    def problem(self, value: object) -> str | None:
+        return None if type(value) in (float, int) else f"{value!r} is not a number"
+
+    def to_bits(self, value: float) -> int:
+        raw: int = struct.unpack(">Q", struct.pack(">d", value))[0]
+        return raw
+
+    def from_bits(self, raw: int, bit: int) -> float:
+        value: float = struct.unpack(">d", struct.pack(">Q", raw))[0]
+        return value
+
+
+class Raw(st.State[Owner]):
+    net_fields = (RawFloat(),)
+
+    def on_enter(self, value: float) -> None:
+        self.owner.log.append(f"Raw.enter({value!r}) {self.cause.name}")
+        self.value = value
+
+    def on_exit(self) -> None:
+        self.owner.log.append(f"Raw.exit {self.cause.name}")
+
+    def net_payload(self) -> tuple[float]:
+        return (self.value,)
+
+
+RAW = Codec.auto(Structure("Raw", (StateInfo("Raw", Raw),), ()))
+QUIET_NAN = struct.unpack(">d", bytes.fromhex("7ff8000000000000"))[0]
+OTHER_NAN = struct.unpack(">d", bytes.fromhex("7ff8000000000001"))[0]
+
+
+def raw(value: float) -> Configuration:
+    return Configuration(ActiveState(Raw, (value,)))
+
+
+def test_a_nan_of_the_same_bits_is_kept_and_one_of_other_bits_is_received() -> None:
+    local = st.StateMachine(st.sibling(Raw, QUIET_NAN), Owner())
+    local.process_state_transitions()
+    local.owner.log.clear()
+    again = struct.unpack(">d", bytes.fromhex("7ff8000000000000"))[0]
+    assert again is not QUIET_NAN
+    RAW.apply(local, raw(again))
+    assert local.owner.log == []
+    RAW.apply(local, raw(OTHER_NAN))
+    assert local.owner.log == ["Raw.exit DESERIALIZATION", "Raw.enter(nan) DESERIALIZATION"]
+    assert RAW.encode(local) == bytes.fromhex("7ff8000000000001")
+
+
+VALUES = [0.0, -0.0, 0, 1.5, QUIET_NAN, OTHER_NAN, math.inf, -math.inf]
+
+
+@pytest.mark.parametrize("first", VALUES)
+@pytest.mark.parametrize("second", VALUES)
+def test_configurations_are_equal_exactly_when_they_encode_the_same(
+    first: float, second: float
+) -> None:
+    one, other = raw(first), raw(second)
+    same_bits = RAW.encode_configuration(one) == RAW.encode_configuration(other)
+    assert (one == other) is same_bits
+    assert (one != other) is not same_bits
+    if same_bits:
+        assert hash(one) == hash(other)

@@ -14,11 +14,13 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as hs
-from net_samples import HERO, Direction, Hero, machine
+from net_samples import HERO, Direction, Hero, Logged, Owner, chain, machine
 
 import statetree as st
+from statetree import net
 from statetree.errors import UsageError
 from statetree.net import Codec, Configuration, Outcome, Rollback, RollbackStats
+from statetree.structure import StateInfo, Structure
 
 CODEC = Codec.auto(HERO)
 
@@ -263,6 +265,55 @@ def test_rolling_back_equals_a_straight_run_with_the_true_inputs(
                     assert game.state() == expected[rollback.frame]
     assert rollback.frame == len(inputs)
     assert game.state() == expected[-1]
+
+
+class Turret(Logged):
+    net_fields = (net.Float32(),)
+
+    def on_enter(self, angle: float) -> None:
+        super().on_enter(angle)
+        self.angle = angle
+
+    def net_payload(self) -> tuple[float]:
+        return (self.angle,)
+
+
+TURRET = Codec.auto(Structure("Turret", (StateInfo("Turret", Turret),), ()))
+
+
+@pytest.mark.parametrize(
+    ("angle", "outcome", "log"),
+    [
+        (0.0, Outcome(1), []),
+        (
+            -0.0,
+            Outcome(1, mispredicted=True, resimulated=1),
+            ["Turret.exit DESERIALIZATION", "Turret.enter(-0.0) DESERIALIZATION"],
+        ),
+    ],
+)
+def test_a_confirmed_zero_of_the_other_sign_is_a_misprediction(
+    angle: float, outcome: Outcome, log: list[str]
+) -> None:
+    turret = st.StateMachine(st.sibling(Turret, 0.0), Owner())
+    turret.process_state_transitions()
+    turret.owner.log.clear()
+    rollback: Rollback[Any, Configuration, None, int] = Rollback(
+        turret, TURRET, lambda frame, value: None, snapshot=lambda: 0, restore=lambda data: None
+    )
+    rollback.advance(None)
+    rollback.advance(None)  # predicted: the turret keeps its angle
+    confirmed = TURRET.decode(TURRET.encode_configuration(chain((Turret, angle))))
+    assert rollback.confirm(1, confirmed, 0) == outcome
+    assert turret.owner.log == log
+    assert TURRET.encode(turret) == TURRET.encode_configuration(confirmed)
+    assert rollback.confirm(2, confirmed, 0) == Outcome(2)  # re-simulated from the right zero
+    assert rollback.stats == RollbackStats(
+        predicted=2,
+        confirmations=2,
+        mispredictions=int(outcome.mispredicted),
+        resimulated=outcome.resimulated,
+    )
 
 
 @pytest.mark.parametrize("how", ["pickle", "deepcopy"])

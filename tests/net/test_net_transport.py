@@ -19,6 +19,7 @@ from statetree.errors import UsageError
 from statetree.net import (
     Address,
     Codec,
+    EndpointStats,
     HandshakeError,
     HandshakeMessage,
     InputMessage,
@@ -337,6 +338,71 @@ def test_inputs_without_a_handshake_are_refused() -> None:
             authority.close()
         assert delivered == []
         assert authority.clients == ()
+
+    run(scenario)
+
+
+def test_inputs_from_an_unknown_sender_are_refused_without_parsing() -> None:
+    parsed: list[bytes] = []
+
+    def recording(data: bytes) -> int:
+        parsed.append(data)
+        return 10 // data[0]  # a ZeroDivisionError for 0x00
+
+    async def scenario() -> None:
+        delivered: list[tuple[int, int]] = []
+        authority = await StateServer.open(
+            recording, lambda sender, ready: delivered.extend(ready), fingerprint=SCHEMA
+        )
+        raw = Raw()
+        try:
+            for value in (0, 5):  # one parse would fail on, one it would accept
+                message = InputMessage(1, (bytes([value]),))
+                raw.send(encode_message(message), authority.endpoint.address)
+            await until(lambda: authority.endpoint.stats.refused == 2)
+            assert parsed == []
+            assert authority.endpoint.stats == EndpointStats(refused=2)
+            await raw.join(authority.endpoint.address)
+            raw.send(encode_message(InputMessage(1, (b"\x05",))), authority.endpoint.address)
+            await until(lambda: delivered == [(1, 2)])
+        finally:
+            raw.close()
+            authority.close()
+        assert parsed == [b"\x05"]
+        assert authority.endpoint.stats == EndpointStats(sent=1, received=2, refused=2)
+
+    run(scenario)
+
+
+def counted(stats: EndpointStats) -> int:
+    """How many datagrams an endpoint received and counted, whatever their fate."""
+    return stats.received + stats.malformed + stats.refused
+
+
+def test_each_datagram_counts_once_as_received_malformed_or_refused() -> None:
+    async def scenario() -> None:
+        authority = await server(max_clients=1)
+        address = authority.endpoint.address
+        member, stranger, outsider = Raw(), Raw(), Raw()
+        try:
+            await member.join(address)
+            stranger.send(encode_message(HandshakeMessage(MessageKind.HELLO, SCHEMA)), address)
+            refusal = decode_message(await stranger.receive())  # full
+            assert refusal == HandshakeMessage(MessageKind.REFUSED, SCHEMA, "full")
+            outsider.send(encode_message(HandshakeMessage(MessageKind.HELLO, OTHER)), address)
+            refusal = decode_message(await outsider.receive())  # another wire schema
+            assert refusal == HandshakeMessage(MessageKind.REFUSED, SCHEMA, "schema")
+            stranger.send(encode_message(InputMessage(1, (b"\x01",))), address)  # no hello
+            member.send(b"garbage", address)
+            member.send(encode_message(InputMessage(1, (b"\x01",))), address)
+            await until(lambda: counted(authority.endpoint.stats) == 6)
+        finally:
+            for socket_ in (member, stranger, outsider):
+                socket_.close()
+            authority.close()
+        assert authority.endpoint.stats == EndpointStats(
+            sent=3, received=2, malformed=1, refused=3, errors=0
+        )
 
     run(scenario)
 

@@ -1,10 +1,12 @@
 """Moving a machine to a configuration with ordinary exits and entries.
 
 The walk goes down the machine and the configuration together. A state of the same class
-with the same payload is kept (no hook runs for it); at the first difference on each branch
-the machine changes as the runtime would: ``apply_transition`` replaces a state by its
-sibling or sets a new inner (exiting what was inside, innermost first), a host enters its
-regions with its own concurrent transition, and states that must go are exited.
+with the same payload (as a receiver decodes it: ``-0.0`` is not ``0.0``, see
+:func:`~statetree.net.payload.same_payload`) is kept (no hook runs for it); at the first
+difference on each branch the machine changes as the runtime would: ``apply_transition``
+replaces a state by its sibling or sets a new inner (exiting what was inside, innermost
+first), a host enters its regions with its own concurrent transition, and states that must
+go are exited.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from statetree.core.machine import StateMachine
 from statetree.core.state import State
 from statetree.core.transition import concurrent, inner, sibling
 from statetree.net.configuration import ActiveState, Configuration, capture
-from statetree.net.payload import Specs
+from statetree.net.payload import Specs, same_payload
 
 __all__ = ["apply_configuration"]
 
@@ -67,7 +69,7 @@ class _Sync:
         self.inside(state, root)
 
     def same(self, state: State[Any], wanted: ActiveState) -> bool:
-        return type(state) is wanted.cls and self.specs.payload(state) == wanted.payload
+        return type(state) is wanted.cls and same_payload(self.specs.payload(state), wanted.payload)
 
     def inside(self, host: State[Any], wanted: ActiveState) -> None:
         """Make what is inside ``host`` match what is inside ``wanted``."""

@@ -207,19 +207,23 @@ class BatchCodec:
 
         Raises:
             PacketError: the stream ends before the last agent, or an agent's header names
-                no configuration (the error names the agent, as ``machine``, and the bit).
+                no configuration (the error names the agent, as ``machine``, and the bit:
+                the first problem in stream order, as :func:`statetree.net.unpack` says).
         """
         if count < 0:
             raise UsageError(f"read() needs a count of at least 0 agents, got {count}")
         start, width = reader.position, self.bits
-        short = count * width - reader.remaining
-        if short > 0:
-            agent = reader.remaining // width if width else 0
+        if count * width > reader.remaining:
+            # A bad packet: the agents it holds whole are checked first, so that the problem
+            # named is the first one, as reading agent by agent (net.unpack) names it.
+            whole = reader.remaining // width
+            if whole:
+                self.read(reader, whole)
             raise PacketError(
-                f"{width} more bit(s) needed, but the packet ends "
-                f"{reader.remaining - agent * width} bit(s) further",
-                bit=start + agent * width,
-                machine=agent,
+                f"{width} more bit(s) needed, but the packet ends {reader.remaining} bit(s) "
+                "further",
+                bit=reader.position,
+                machine=whole,
             )
         values = _split(reader.read_uint(count * width), count, width)
         distinct, first, inverse = np.unique(values, return_index=True, return_inverse=True)

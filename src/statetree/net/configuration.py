@@ -14,7 +14,7 @@ from typing import Any
 from statetree.core.machine import StateMachine
 from statetree.core.state import State
 from statetree.errors import UsageError
-from statetree.net.payload import Specs
+from statetree.net.payload import Specs, payload_key, same_payload
 
 __all__ = ["ActiveState", "Configuration", "capture"]
 
@@ -22,6 +22,10 @@ __all__ = ["ActiveState", "Configuration", "capture"]
 @dataclass(frozen=True, slots=True)
 class ActiveState:
     """One active state and what is active inside it.
+
+    Two active states are equal when they encode the same: same classes, and payloads the
+    same as a receiver decodes them (``-0.0`` is not ``0.0``; a NaN equals a NaN of the
+    same bits).
 
     Attributes:
         cls: the state's class.
@@ -34,6 +38,21 @@ class ActiveState:
     payload: tuple[Any, ...] = ()
     inner: ActiveState | None = None
     regions: tuple[ActiveState, ...] = ()
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.cls == other.cls
+            and (self.payload is other.payload or same_payload(self.payload, other.payload))
+            and self.inner == other.inner
+            and self.regions == other.regions
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.cls, payload_key(self.payload), self.inner, self.regions))
 
     def walk(self) -> Iterator[ActiveState]:
         """This state, then the states inside it, depth first, regions in order."""

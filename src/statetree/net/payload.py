@@ -23,6 +23,8 @@ decoding rejects a payload for which it returns a reason, with a :class:`PacketE
 from __future__ import annotations
 
 import inspect
+import math
+import struct
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -34,9 +36,43 @@ from statetree.net.bits import BitReader, BitWriter
 from statetree.net.errors import PacketError
 from statetree.net.fields import Field
 
-__all__ = ["PayloadSpec", "Specs", "Stateful"]
+__all__ = ["PayloadSpec", "Specs", "Stateful", "payload_key", "same_payload"]
 
 Payload = tuple[Any, ...]
+
+_DOUBLE = struct.Struct(">d")
+
+
+def _wire_key(value: object) -> object:
+    """``value`` itself, except for the floats ``==`` misjudges, which become their bits:
+    ``-0.0`` (equal to ``0.0``, though a receiver decodes its sign) and NaN (equal to
+    nothing, not even to itself)."""
+    if isinstance(value, float) and (
+        math.isnan(value) or (value == 0.0 and math.copysign(1.0, value) < 0.0)
+    ):
+        return (float, _DOUBLE.pack(value))
+    return value
+
+
+def payload_key(payload: Payload) -> Payload:
+    """What :func:`same_payload` compares, hashable as ``payload`` is: payloads the same
+    for :func:`same_payload` have equal keys."""
+    return tuple(map(_wire_key, payload)) if payload else payload
+
+
+def same_payload(first: Payload, second: Payload) -> bool:
+    """Whether two payloads are the same as a receiver decodes them: ``==`` value by value,
+    except that ``-0.0`` differs from ``0.0`` (the sign is sent) and a NaN equals a NaN of
+    the same bits. The one comparison of payloads: applying (``Codec.apply``) keeps a state
+    by it, and ``Configuration`` equality (``Rollback.confirm``) uses it."""
+    if first is second:
+        return True
+    if first == second:  # then only a zero can differ, by its sign
+        if 0.0 not in first:
+            return True
+    elif len(first) != len(second):
+        return False
+    return all(_wire_key(x) == _wire_key(y) for x, y in zip(first, second, strict=True))
 
 
 class Stateful(Protocol):

@@ -163,8 +163,10 @@ class Rollback(Generic[MachineT, ValueT, InputT, DataT]):
     def confirm(self, frame: int, state: ValueT, data: DataT) -> Outcome:
         """Take the authority's state for ``frame``: roll back and re-simulate if it differs.
 
-        A frame not newer than the last confirmed one is ignored (late or duplicated). A
-        frame ahead of the client makes the client jump to it.
+        The machine's state is compared as the codec encodes it (a ``Configuration`` whose
+        payload holds ``-0.0`` differs from one holding ``0.0``), the owner's data with
+        ``==``. A frame not newer than the last confirmed one is ignored (late or
+        duplicated). A frame ahead of the client makes the client jump to it.
 
         Args:
             frame: the frame the state is for.

@@ -4,7 +4,8 @@ A client joins with a hello carrying its wire-schema fingerprint; the server wel
 when the fingerprint is its own, and refuses it (saying why, and logging it) when it is not
 or when the table of clients is full. Clients that send nothing for ``client_timeout``
 seconds are forgotten, so a table filled by one datagram from each of many ports empties
-again. Inputs from an address that did not shake hands are refused.
+again. Inputs from an address that did not shake hands are refused before the game's
+``parse`` sees them.
 
 Clients join in the order their first hello reaches the server: ``on_join`` is called in
 that order, once per join, and ``clients`` lists them in it. A client forgotten and
@@ -52,10 +53,11 @@ class _Client(Generic[InputT]):
 class StateServer(Generic[InputT]):
     """The authority's side: inputs in, confirmed states out.
 
-    Each client's inputs are parsed (a whole datagram is refused if one input does not
-    parse), then handed to ``on_inputs`` once each, in frame order (an :class:`InputQueue`
-    per client), even when datagrams are lost, repeated or reordered. Open one with
-    :meth:`open`.
+    Each client's inputs are parsed (a whole datagram is counted as malformed if one input
+    does not parse), then handed to ``on_inputs`` once each, in frame order (an
+    :class:`InputQueue` per client), even when datagrams are lost, repeated or reordered.
+    Inputs from an address that is not a client (no hello, or forgotten) are counted as
+    refused and never parsed. Open one with :meth:`open`.
     """
 
     def __init__(
@@ -109,6 +111,7 @@ class StateServer(Generic[InputT]):
         Args:
             parse: turns an input's bytes into an input; raises ``DecodeError`` if they are
                 not one (any other exception it raises counts the datagram as malformed too).
+                Only the inputs of clients that shook hands are parsed.
             on_inputs: ``on_inputs(client, [(frame, input), ...])`` with the inputs that
                 became ready, in order (possibly none: a repeat, for instance).
             fingerprint: the wire-schema fingerprint of what this server sends (a codec's
@@ -190,11 +193,11 @@ class StateServer(Generic[InputT]):
             return
         if not isinstance(message, InputMessage):
             raise PacketError("a server only receives inputs and hellos", bit=8)
-        parsed = [(frame, self._parsed(data)) for frame, data in message.frames()]
         client = self._clients.get(sender)
-        if client is None:
-            self.endpoint.count("refused")  # no hello, or forgotten: its next hello rejoins
+        if client is None:  # no hello, or forgotten (its next hello rejoins): not parsed
+            self.endpoint.count("refused")
             return
+        parsed = [(frame, self._parsed(data)) for frame, data in message.frames()]
         self._heard(sender, client)
         for frame, value in parsed:
             client.queue.push(frame, value)

@@ -42,9 +42,11 @@ class EndpointStats:
         sent: messages sent (before the conditioner drops or duplicates any).
         received: valid messages handled.
         malformed: datagrams dropped because they, or their content, did not decode.
-        refused: valid datagrams dropped for another reason: a server full or with another
-            wire schema, inputs from a client that did not shake hands.
+        refused: valid datagrams dropped for another reason: a hello to a server full or
+            with another wire schema, inputs from a client that did not shake hands.
         errors: socket errors reported (an unreachable peer, say).
+
+    Each datagram received counts once, in ``received``, ``malformed`` or ``refused``.
     """
 
     sent: int = 0
@@ -59,7 +61,8 @@ class Endpoint(asyncio.DatagramProtocol):
 
     Args:
         handler: called with each valid message and its sender; a ``DecodeError`` it raises
-            counts the datagram as malformed.
+            counts the datagram as malformed, and one it counts as refused
+            (``endpoint.count("refused")``) is not counted as received.
         conditioner: delays, drops, duplicates or reorders what this endpoint sends.
     """
 
@@ -94,12 +97,15 @@ class Endpoint(asyncio.DatagramProtocol):
         self._transport = cast(asyncio.DatagramTransport, transport)
 
     def datagram_received(self, data: bytes, addr: tuple[str | Any, int]) -> None:
+        refused = self._counts["refused"]
         try:
             self._handler(decode_message(data), (str(addr[0]), addr[1]))
         except DecodeError:
-            self.count("malformed")
+            if self._counts["refused"] == refused:
+                self.count("malformed")
             return
-        self.count("received")
+        if self._counts["refused"] == refused:  # each datagram counts once: refused, or handled
+            self.count("received")
 
     def error_received(self, exc: Exception) -> None:
         self.count("errors")
