@@ -7,6 +7,11 @@ through the bitmask player's rules; runs a crowd of 20,000 chart agents as array
 the live inspector on a demo world (until Ctrl-C, or for a fixed number of frames with
 ``--headless`` or in CI); and ends with the game, Shrine Arena, in a window (or, headless or
 without a display, a scripted match that prints its summary; the demo says so first).
+
+When the inspector's port (8765) is taken, by another demo or another program, the demo says
+so in one line on standard error, skips the inspector and goes on with the game: it still
+ends with exit status 0. Ctrl-C ends the inspector's part (it says so); anywhere else it ends
+the demo, with exit status 130 and no traceback.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ with needs("plot", "chart", "inspect", "batch", "game"):
     from game.app import has_display
     from game.app import main as play_game
 
+    from statetree.inspect import ServeError
     from statetree.plot import RenderError, write_plot
 from statetree.structure import derive
 
@@ -115,7 +121,29 @@ def choose_mode(asked: bool, ci: bool, terminal: bool, display: bool) -> Mode:
     return Mode(False, True)
 
 
-def main(argv: list[str] | None = None) -> None:
+INSPECTOR_PORT = 8765
+"""The port the inspector serves on when the demo runs interactively (else: any free one)."""
+
+
+def show_inspector(headless: bool) -> bool:
+    """Serve the inspector on the demo world (see ``inspector_demo.run``); whether it
+    could. A port already taken is one line on standard error: the demo goes on."""
+    try:
+        inspector_demo.run(frames=None, headless=headless, port=INSPECTOR_PORT)
+    except ServeError as error:
+        sys.stdout.flush()
+        print(
+            f"demo.py: the live inspector is skipped: {error} (python "
+            "examples/inspector_demo.py --port 0 serves it on a free port)",
+            file=sys.stderr,
+            flush=True,
+        )
+        return False
+    return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the showcase; returns the exit status (130 when Ctrl-C ends the game)."""
     parser = argparse.ArgumentParser(description="The statetree showcase.")
     parser.add_argument(
         "--headless",
@@ -143,11 +171,15 @@ def main(argv: list[str] | None = None) -> None:
     print("== the live inspector: a demo world of class-based, chart and bitmask machines ==")
     if not mode.headless:
         print("   open the address below in a browser; Ctrl-C ends this part of the demo")
-    inspector_demo.run(frames=None, headless=mode.headless)
+    show_inspector(mode.headless)
     print()
     print("== the game: Shrine Arena, every part of the library in one program ==")
-    play_game(["--autoplay"] if mode.window else ["--headless", "--frames", "600"])
+    return play_game(["--autoplay"] if mode.window else ["--headless", "--frames", "600"])
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        raise SystemExit(main())
+    except KeyboardInterrupt:  # Ctrl-C ends the demo, wherever it is, with no traceback
+        print()
+        raise SystemExit(130) from None

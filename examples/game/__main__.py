@@ -14,4 +14,6 @@ try:
 except BrokenPipeError:  # the output went to a program that stopped reading (``| head``)
     os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     status = 0
+except KeyboardInterrupt:  # Ctrl-C: the game ends, with no traceback
+    status = 130
 raise SystemExit(status)

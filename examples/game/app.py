@@ -1,10 +1,12 @@
 """The command line: a window to play in, a scripted headless match, or a network match.
 
-``python examples/game`` opens a window when a display exists; ``--headless`` lets the bot
-play a whole match (or ``--frames`` frames of it) and prints a summary; ``--net`` plays two
-players over the network (see :mod:`game.netcli`). ``--inspect`` serves the live inspector
-on the game's machines. While the game runs, saving ``enemy.yaml`` reloads it, F5 saves the
-match (every machine in it, with ``st.write_save``) and F9 goes back to that save.
+``python examples/game`` opens a window when a display exists; ``--headless`` (or a display
+that SDL cannot open, which it says in one line) lets the bot play a whole match (or
+``--frames`` frames of it) and prints a summary; ``--net`` plays two players over the network
+(see :mod:`game.netcli`). ``--inspect`` serves the live inspector on the game's machines (a
+port already taken is one line and exit status 1). While the game runs, saving
+``enemy.yaml`` reloads it, F5 saves the match (every machine in it, with ``st.write_save``)
+and F9 goes back to that save. Ctrl-C ends the game quietly (exit status 130).
 """
 
 from __future__ import annotations
@@ -33,12 +35,14 @@ AUTOPLAY_RESTART = 6 * config.FPS
 """With ``--autoplay``, a match that is over starts again after this many frames."""
 SAVE_FILE = Path("shrine-arena.save")
 """Where F5 saves the match (``--save-file`` chooses another file)."""
+PROG = "python examples/game"
+"""The program's name in its messages."""
+DISPLAYS = ("DISPLAY", "WAYLAND_DISPLAY")
+"""The environment variables that name a display."""
 
 
 def parser() -> argparse.ArgumentParser:
-    options = argparse.ArgumentParser(
-        prog="python examples/game", description="Shrine Arena, a statetree game."
-    )
+    options = argparse.ArgumentParser(prog=PROG, description="Shrine Arena, a statetree game.")
     options.add_argument(
         "--headless", action="store_true", help="no window: the bot plays, then a summary"
     )
@@ -112,7 +116,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"--enemies {args.enemies} is too many for a network match: at most {most} "
                 "fit in one state message"
             )
-        return run(args, has_display() and not args.headless)
+        return run(args, not args.headless and args.net != "server" and _window_opens())
 
     def new_world() -> World:
         return World(
@@ -124,28 +128,67 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
 
     if args.headless or not has_display():
-        world = new_world()
-        inspector = _inspector(world) if args.inspect else None
-        try:
-            summary = play_headless(world, args.frames or MAX_FRAMES, inspector)
-        finally:
-            if inspector is not None:
-                inspector.stop()
-        print("\n".join(summary.lines()))
-        if args.screenshot:
-            _save(world, args.screenshot)
-        return 0
-    play_window(Session(new_world, args.save_file), args.autoplay, args.inspect, args.screenshot)
+        return _match(args, new_world())
+    from game.window import NoWindow
+
+    session = Session(new_world, args.save_file)
+    try:
+        play_window(session, args.autoplay, args.inspect, args.screenshot, args.frames)
+    except NoWindow as error:  # DISPLAY names a display that is not there, say
+        _no_window(error, "plays a scripted match")
+        return _match(args, new_world())
+    return 0
+
+
+def _window_opens() -> bool:
+    """Whether a window can be opened here; if the display the environment names cannot
+    be, say so in one line."""
+    from game.window import NoWindow, check_display
+
+    if not has_display():
+        return False
+    try:
+        check_display()
+    except NoWindow as error:
+        _no_window(error, "plays")
+        return False
+    return True
+
+
+def _no_window(error: Exception, bot: str) -> None:
+    """Say in one line that no window opens, and that the bot ``bot`` instead."""
+    print(f"No window ({_displays()}): {error}; the bot {bot} instead.", flush=True)
+
+
+def _match(args: argparse.Namespace, world: World) -> int:
+    """The scripted match of ``--headless``, its summary printed."""
+    inspector = _inspector(world) if args.inspect else None
+    try:
+        summary = play_headless(world, args.frames or MAX_FRAMES, inspector)
+    finally:
+        if inspector is not None:
+            inspector.stop()
+    print("\n".join(summary.lines()))
+    if args.screenshot:
+        _save(world, args.screenshot)
     return 0
 
 
 def has_display() -> bool:
-    """Whether a window can be opened (a desktop, or an X or Wayland display)."""
+    """Whether a window can be opened (a desktop, or an X or Wayland display), as far as the
+    environment says: a display it names may still be out of reach (then opening the
+    window raises :class:`game.window.NoWindow`)."""
     if os.environ.get("SDL_VIDEODRIVER") in ("dummy", "offscreen"):
         return False
     if sys.platform in ("win32", "darwin"):
         return True
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def _displays() -> str:
+    """The displays the environment names, as ``DISPLAY=:0``."""
+    named = [f"{name}={os.environ[name]}" for name in DISPLAYS if os.environ.get(name)]
+    return ", ".join(named) or "no display named"
 
 
 def play_headless(world: World, frames: int, inspector: Inspector | None = None) -> Summary:
@@ -220,10 +263,22 @@ class Saved:
     best: int
 
 
-def play_window(session: Session, autoplay: bool, inspect: bool, screenshot: Path | None) -> None:
+def play_window(
+    session: Session,
+    autoplay: bool,
+    inspect: bool,
+    screenshot: Path | None,
+    frames: int | None = None,
+) -> None:
     """The game in a window, at a fixed 60 simulated frames per second. Once a match is
     over its result stays on the screen until R starts another (or, with ``autoplay``, a
-    few seconds pass) or Escape quits. F5 saves the match, F9 goes back to that save."""
+    few seconds pass) or Escape quits. F5 saves the match, F9 goes back to that save. With
+    ``frames``, the window closes once it has shown that many frames.
+
+    Raises:
+        game.window.NoWindow: there is no display to open the window on; nothing was
+            played.
+    """
     import pygame
 
     from game.scene import scene_of
@@ -231,12 +286,14 @@ def play_window(session: Session, autoplay: bool, inspect: bool, screenshot: Pat
 
     window = Window("Shrine Arena (statetree)")
     window.autoplay = autoplay
-    inspector = _inspector(session.world) if inspect else None
-    reloader = ChartReloader(session.world.crowd)
-    notes: tuple[str, ...] = ()
-    clock = pygame.time.Clock()
+    inspector: Inspector | None = None
+    shown = 0
     try:
-        while window.open:
+        inspector = _inspector(session.world) if inspect else None
+        reloader = ChartReloader(session.world.crowd)
+        notes: tuple[str, ...] = ()
+        clock = pygame.time.Clock()
+        while window.open and (frames is None or shown < frames):
             over = session.world.over  # a match over stands still, the frame it restarts too
             said = _requests(session, window)
             if reloader.crowd is not session.world.crowd:  # a new match, or one loaded
@@ -252,6 +309,7 @@ def play_window(session: Session, autoplay: bool, inspect: bool, screenshot: Pat
                 print(said)
                 notes = (said,)
             window.show(scene_of(world, notes, session.best))
+            shown += 1
             clock.tick(config.FPS)
         if screenshot:
             window.save(str(screenshot))
@@ -283,9 +341,19 @@ def _save(world: World, path: Path) -> None:
 
 
 def _inspector(world: World) -> Inspector:
-    from game.inspecting import serve_world
+    """The live inspector on ``world``'s machines.
 
-    return serve_world(world)
+    Raises:
+        SystemExit: it cannot serve (its port is taken, or the inspect extra is missing),
+            with one line saying why: the program ends with exit status 1.
+    """
+    from game.inspecting import serve_world
+    from statetree.inspect import InspectError, ServeError
+
+    try:
+        return serve_world(world)
+    except (ServeError, InspectError) as error:
+        raise SystemExit(f"{PROG}: error: {error}") from None
 
 
 def _watch(inspector: Inspector, world: World) -> None:

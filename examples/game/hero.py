@@ -144,7 +144,8 @@ class Hero:
 
     @property
     def hunted(self) -> bool:
-        """Whether enemies go for this hero: alive, not protected, not at the shrine."""
+        """Whether enemies go for this hero: alive, not protected (a respawn's grace), not
+        in a dialogue (talking at the shrine)."""
         status = self.status
         return status.is_active("Alive") and not (
             status.is_active("Protected") or status.is_active("InDialogue")

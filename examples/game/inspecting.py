@@ -27,8 +27,16 @@ def watched(world: World) -> list[object]:
     return machines + [batch.agent(i) for i in range(WATCHED_AGENTS)]
 
 
-def serve_world(world: World, port: int = 8765) -> Inspector:
-    """Start the inspector's server in a background thread and print its address."""
-    inspector = serve(watched(world), port=port)
+PORT = 8765
+"""The inspector's port (the one ``statetree inspect`` and the demo use)."""
+
+
+def serve_world(world: World, port: int | None = None) -> Inspector:
+    """Start the inspector's server in a background thread and print its address.
+
+    Raises:
+        statetree.inspect.ServeError: the port (:data:`PORT` by default) is taken.
+    """
+    inspector = serve(watched(world), port=PORT if port is None else port)
     print(f"statetree inspector: {inspector.url}")
     return inspector

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -21,12 +22,55 @@ KEYS = {"K_r": "restart", "K_F5": "save", "K_F9": "load"}
 """What each key asks for: a new match, a quick save, the quick save loaded."""
 
 
+HEADLESS_DRIVERS = ("offscreen", "dummy")
+"""SDL's video drivers that draw nowhere: SDL falls back to one when it finds no display."""
+
+
+class NoWindow(Exception):
+    """No window can be opened here: SDL found no display (its message says what it got)."""
+
+
+def _open_display() -> None:
+    """Start SDL's display (no sound: ``pygame.init()`` would open the audio device).
+
+    Raises:
+        NoWindow: it found no display (see :class:`Window`); SDL is shut down again, and
+            gives SIGINT and SIGTERM back.
+    """
+    try:
+        pygame.display.init()
+    except pygame.error as error:
+        pygame.quit()
+        raise NoWindow(f"SDL found no display ({error})") from None
+    driver = pygame.display.get_driver()
+    if driver in HEADLESS_DRIVERS and os.environ.get("SDL_VIDEODRIVER") != driver:
+        pygame.quit()
+        raise NoWindow(f"SDL found no display and fell back to its {driver} driver")
+
+
+def check_display() -> None:
+    """Check that a window could be opened, opening none.
+
+    Raises:
+        NoWindow: as :class:`Window` would.
+    """
+    _open_display()
+    pygame.quit()
+
+
 class Window:
-    """A window showing scenes; closed by its close button or Escape. R asks for a new
-    match, F5 for a quick save, F9 for the quick save back (see ``take``)."""
+    """A window showing scenes; closed by its close button or Escape (or a SIGTERM, which
+    SDL turns into a close). R asks for a new match, F5 for a quick save, F9 for the quick
+    save back (see ``take``).
+
+    Raises:
+        NoWindow: SDL found no display (``DISPLAY`` names an X server that is not there,
+            say) and fell back to a driver that draws nowhere, which was not asked for with
+            ``SDL_VIDEODRIVER``; SDL is shut down again.
+    """
 
     def __init__(self, caption: str) -> None:
-        pygame.display.init()  # no sound: pygame.init() would open the audio device
+        _open_display()
         pygame.font.init()
         self.screen = pygame.display.set_mode(SIZE)
         pygame.display.set_caption(caption)

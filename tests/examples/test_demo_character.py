@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import io
+import os
+import socket
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -153,3 +157,38 @@ def test_without_a_display_the_demo_says_what_it_does_instead() -> None:
         "No display (neither DISPLAY nor WAYLAND_DISPLAY is set): the game plays a scripted "
         "match and prints its result instead of opening a window"
     )
+
+
+class Terminal(io.StringIO):
+    """Standard input as a person running ``make demo`` has it: a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_taken_inspector_port_is_one_line_and_the_demo_goes_on_to_the_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.setattr(sys, "stdin", Terminal())
+    monkeypatch.setattr(demo, "has_display", lambda: False)  # the game plays its match
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = int(taken.getsockname()[1])
+        monkeypatch.setattr(demo, "INSPECTOR_PORT", port)
+
+        assert demo.main([]) == 0
+
+    out, err = capsys.readouterr()
+    assert err == (
+        f"demo.py: the live inspector is skipped: cannot listen on 127.0.0.1:{port}: "
+        f"{os.strerror(errno.EADDRINUSE)} (python examples/inspector_demo.py --port 0 serves "
+        "it on a free port)\n"
+    )
+    inspector, game = out.split("== the live inspector: ")[1].split("== the game: ")
+    assert inspector == (
+        "a demo world of class-based, chart and bitmask machines ==\n"
+        "   open the address below in a browser; Ctrl-C ends this part of the demo\n\n"
+    )
+    assert game.startswith("Shrine Arena, every part of the library in one program ==\n")
+    assert "frame 600 (10.0 s): " in game and "world fingerprint" in game

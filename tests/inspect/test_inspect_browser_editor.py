@@ -6,13 +6,14 @@ thread; the page, the saved file and the running machine are checked.
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import BROWSER, card, grip, node, served
+from browser_support import BROWSER, card, grip, node, served, wait_until
 from inspector_demo import CHART, platformer
 
 from statetree.chart.policy import DEFINITIONS
@@ -304,3 +305,72 @@ def test_the_text_is_edited_checked_and_saved(page: Any, chart: Chart) -> None:
 
     expect(editor.locator(".edit-result p.ok")).to_contain_text("Saved")
     assert "- name: Standing                  # the ground: no pre\n" in chart.text
+
+
+def test_undoing_a_rename_clears_the_selection_of_the_name_it_took_back(
+    page: Any, chart: Chart
+) -> None:
+    from playwright.sync_api import expect
+
+    panel = select(page, "Hero.Legs")
+    panel.locator('input[data-field="name"]').fill("Lower")
+    panel.locator("button.rename").click()
+    expect(panel.locator("h4").first).to_have_text("Hero.Lower")
+    head = card(page, MACHINE).locator(".editor .editor-head")
+    expect(head).to_have_attribute("data-undo", "1")
+
+    card(page, MACHINE).locator(".editor button.undo").click()
+
+    expect(head).to_have_attribute("data-undo", "0")
+    expect(node(page, MACHINE, "Hero.Legs")).to_have_count(1)
+    # Hero.Lower is gone: nothing is selected, so no breakpoint can be asked on it.
+    expect(panel).to_be_hidden()
+    expect(panel.locator("*")).to_have_count(0)
+    expect(card(page, MACHINE).locator(".st-selected")).to_have_count(0)
+    assert chart.text == chart.original
+    assert page.locator("#notices .notice").count() == 0
+
+
+def test_after_an_undo_the_selected_state_stays_selected_if_it_is_still_there(
+    page: Any, chart: Chart
+) -> None:
+    from playwright.sync_api import expect
+
+    panel = select(page, "Hero.Legs")
+    panel.locator('input[data-field="name"]').fill("Lower")
+    panel.locator("button.rename").click()
+    expect(panel.locator("h4").first).to_have_text("Hero.Lower")
+    panel = select(page, "Hero.Arms.Aiming")
+
+    card(page, MACHINE).locator(".editor button.undo").click()
+
+    expect(node(page, MACHINE, "Hero.Legs")).to_have_count(1)
+    expect(card(page, MACHINE).locator(".editor .editor-head")).to_have_attribute("data-undo", "0")
+    expect(panel.locator("h4").first).to_have_text("Hero.Arms.Aiming")
+    expect(panel.locator(".state-form")).to_have_attribute("data-path", "Hero.Arms.Aiming")
+    # Its breakpoints are those of the state the machine has.
+    panel.locator('input[data-break="enter"]').check()
+    hub = chart.inspector.hub
+    wait_until(
+        lambda: hub.breakpoints(MACHINE) == [("enter", "Hero.Arms.Aiming")], "the breakpoint"
+    )
+    assert page.locator("#notices .notice").count() == 0
+
+
+def test_a_text_over_the_message_limit_is_refused_next_to_the_field(
+    page: Any, chart: Chart
+) -> None:
+    from playwright.sync_api import expect
+
+    editor = card(page, MACHINE).locator(".editor")
+    editor.locator("details.text-editor summary").click()
+    editor.locator("textarea.source").fill(chart.original + "# " + "x" * 70000 + "\n")
+    editor.locator(".text-editor button.primary").click()
+
+    # The server refuses the message unread, but echoes its ref: the reply comes back to
+    # the field that sent it (not to a notice, with the request left waiting).
+    expect(editor.locator(".text-editor .field-message .problem")).to_have_text(
+        re.compile(r"message of 7\d{4} bytes refused: the limit is 65536")
+    )
+    assert page.locator("#notices .notice").count() == 0
+    assert chart.text == chart.original

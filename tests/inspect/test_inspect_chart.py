@@ -191,6 +191,14 @@ def test_a_bad_edit_gets_the_loaders_error_and_saves_nothing(attack: Path) -> No
             "the chart has no state 'Character.Nope'",
         ),
         (
+            {"op": "rename-state", "path": "Character.Idle", "name": "X", "bogus": 1},
+            "'rename-state' edit has unexpected field(s): bogus",
+        ),
+        (
+            {"op": "replace-text", "text": "version: 1\n", "path": "Character", "ref": 1},
+            "'replace-text' edit has unexpected field(s): path, ref",
+        ),
+        (
             {"op": "rename-state", "path": "Character.Idle"},
             "'rename-state' edit needs 'name', a non-empty string",
         ),

@@ -237,6 +237,33 @@ def test_a_crlf_file_keeps_its_line_ends_and_byte_order_mark(tmp_path: Path) -> 
     assert edited(file, {"op": "replace-text", "text": retyped}) == moved.replace("The end", "Fin")
 
 
+def test_a_file_with_old_mac_line_ends_keeps_them_and_takes_structured_edits(
+    tmp_path: Path,
+) -> None:
+    text = COMMENTED.replace("\n", "\r")
+    file = chart_file(tmp_path, text)
+
+    moved = edited(file, {"op": "move-state", "path": "Guard.Patrol", "index": 0})
+    plain = edited(
+        chart_file(tmp_path, COMMENTED, "lf.yaml"),
+        {"op": "move-state", "path": "Guard.Patrol", "index": 0},
+    )
+    assert moved == plain.replace("\n", "\r")
+    # The page's text area sends "\n" line ends: the file keeps its own.
+    retyped = moved.replace("\r", "\n").replace("The end", "Fin")
+    assert edited(file, {"op": "replace-text", "text": retyped}) == moved.replace("The end", "Fin")
+
+
+@pytest.mark.parametrize("ends", ["\r", "\r\n"], ids=repr)
+def test_a_text_with_other_line_ends_is_saved_with_the_files_own(tmp_path: Path, ends: str) -> None:
+    file = chart_file(tmp_path, COMMENTED)
+    retyped = COMMENTED.replace("The end", "Fin")
+
+    assert edited(file, {"op": "replace-text", "text": retyped.replace("\n", ends)}) == retyped
+    renamed = edited(file, {"op": "rename-state", "path": "Guard.Idle", "name": "Rest"})
+    assert renamed == retyped.replace("name: Idle", "name: Rest").replace("to: Idle", "to: Rest")
+
+
 @pytest.mark.parametrize("head", ["%YAML 1.2\n---\n", "---\n", "# a guard\n\n--- # start\n"])
 def test_an_edit_keeps_the_directives_and_the_start_marker(tmp_path: Path, head: str) -> None:
     text = head + COMMENTED.partition("\n")[2] + "...\n"

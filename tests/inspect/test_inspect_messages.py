@@ -4,6 +4,7 @@ a page's mistake gets the reason back and changes nothing."""
 from __future__ import annotations
 
 import errno
+import json
 import os
 import shutil
 from collections.abc import Iterator
@@ -318,3 +319,69 @@ def test_a_message_with_a_bad_ref_gets_an_error_without_one(socket: Any) -> None
         "message": "field 'ref' must be a non-negative integer",
         "request": "pause",
     }
+
+
+@pytest.mark.parametrize(
+    ("edit", "extra"),
+    [
+        ({"op": "rename-state", "path": "Hero.Legs", "name": "L2", "bogus": 1}, "bogus"),
+        ({"op": "remove-state", "path": "Hero.Legs.Jumping", "name": "x"}, "name"),
+        ({"op": "replace-text", "text": "version: 1\n", "file": "/etc/passwd"}, "file"),
+        ({"op": "set-policy", "path": "Hero.Legs", "policy": None, "z": 0, "a": 0}, "a, z"),
+        ({"op": "detach-use", "path": "Hero", "with": {}}, "with"),
+        ({"op": "undo", "steps": 2}, "steps"),
+        ({"op": "redo", "path": "Hero"}, "path"),
+    ],
+    ids=["rename", "remove", "replace-text", "set-policy", "detach", "undo", "redo"],
+)
+@pytest.mark.parametrize("kind", ["edit-chart", "check-chart"])
+def test_an_edit_with_a_field_its_operation_does_not_take_is_refused(
+    socket: Any, world: World, edit: dict[str, Any], extra: str, kind: str
+) -> None:
+    machine = world.chart.chart_machine
+    before, chart = world.chart.file.read(), machine.chart
+
+    message = {"type": kind, "machine": "Platformer", "edit": edit}
+    assert refused(socket, message) == f"{edit['op']!r} edit has unexpected field(s): {extra}"
+    assert world.chart.file.read() == before and machine.chart is chart
+
+
+def test_an_oversized_edit_is_refused_with_its_ref_and_changes_nothing(
+    socket: Any, world: World
+) -> None:
+    before = world.chart.file.read()
+    text = before + "# " + "x" * 70000 + "\n"
+    # As the page sends it: the ref first, then the type, then the fields.
+    first = {"ref": 41, "type": "edit-chart", "machine": "Platformer"}
+    message = json.dumps({**first, "edit": {"op": "replace-text", "text": text}})
+    socket.send_text(message)
+
+    error = receive(socket, "error")
+
+    size = len(message.encode())
+    assert error == {
+        "type": "error",
+        "message": f"message of {size} bytes refused: the limit is 65536",
+        "request": "edit-chart",
+        "ref": 41,
+    }
+    assert world.chart.file.read() == before
+
+
+def test_a_text_with_old_mac_line_ends_is_saved_with_the_files_own(
+    socket: Any, world: World
+) -> None:
+    before = world.chart.file.read()
+    retyped = before.replace("# A platformer", "# A retyped platformer")
+    replace = {"op": "replace-text", "text": retyped.replace("\n", "\r")}
+    ask(socket, {"type": "edit-chart", "machine": "Platformer", "edit": replace}, "chart-edited")
+    assert world.chart.file.path.read_bytes() == retyped.encode()
+
+    # Every structured edit works on it as on any other.
+    rename = {"op": "rename-state", "path": "Hero.Legs", "name": "Lower"}
+    edited = ask(
+        socket, {"type": "edit-chart", "machine": "Platformer", "edit": rename}, "chart-edited"
+    )
+    assert edited["history"] == {"undo": 2, "redo": 0}
+    assert world.chart.chart_machine.chart.find("Hero.Lower") is not None
+    assert "\r" not in world.chart.file.read()

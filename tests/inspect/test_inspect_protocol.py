@@ -103,6 +103,70 @@ def test_oversized_messages_are_refused_before_parsing() -> None:
     assert refused(big) == f"message of {len(big)} bytes refused: the limit is 65536"
 
 
+@pytest.mark.parametrize("encode", [False, True], ids=["text", "bytes"])
+def test_an_oversized_message_is_refused_with_the_ref_and_type_it_gave_first(
+    encode: bool,
+) -> None:
+    edit = {"op": "replace-text", "text": "\u00e9" * 70000}
+    first = {"ref": 12, "type": "edit-chart", "machine": "Platformer"}
+    message = json.dumps({**first, "edit": edit})  # as the page sends it: ref and type first
+    with pytest.raises(ProtocolError) as caught:
+        parse_message(message.encode() if encode else message)
+
+    size = len(message.encode())
+    assert str(caught.value) == f"message of {size} bytes refused: the limit is 65536"
+    assert (caught.value.request, caught.value.ref) == ("edit-chart", 12)
+
+
+@pytest.mark.parametrize(
+    ("message", "command", "ref"),
+    [
+        # Only what ends within the first 64 KiB is read: a ref after the text is not.
+        (json.dumps({"type": "step", "pad": "x" * 70000, "ref": 3}), "step", None),
+        (json.dumps({"pad": ["x"] * 40000, "type": "step", "ref": 3}), None, None),
+        # An invalid ref or an unknown type is not echoed, as for any refused message.
+        (json.dumps({"ref": -1, "type": "step", "pad": "x" * 70000}), "step", None),
+        (json.dumps({"ref": 1.5, "type": "eval", "pad": "x" * 70000}), None, None),
+        (json.dumps({"ref": "4", "type": "pause", "pad": "x" * 70000}), "pause", None),
+        (json.dumps({"ref": True, "type": "pause", "pad": "x" * 70000}), "pause", None),
+        ('{"ref": ' + "9" * 70000 + "}", None, None),
+        # The last of two refs counts, as in a message under the limit.
+        ('{"ref": 1, "ref": 2, "pad": "' + "x" * 70000 + '"}', None, 2),
+        # Not an object, not JSON, nested without end: nothing is echoed.
+        (json.dumps([{"ref": 5}, "x" * 70000]), None, None),
+        ('{"ref" 5, "type": "step", "pad": "' + "x" * 70000 + '"}', None, None),
+        ('{"ref": ' + "[" * 70000, None, None),
+        ('  {  "ref"  :  6  ,  "pad": ' + "[" * 70000, None, 6),
+        ("{" + '"a": 1, ' * 9000 + '"ref": 7}', None, None),
+    ],
+    ids=[
+        "ref after the limit",
+        "type after the limit",
+        "negative ref",
+        "float ref",
+        "string ref",
+        "true ref",
+        "huge ref",
+        "two refs",
+        "a list",
+        "not JSON",
+        "nested",
+        "spaces",
+        "many fields",
+    ],
+)
+def test_an_oversized_message_echoes_only_a_valid_ref_read_within_the_limit(
+    message: str, command: str | None, ref: int | None
+) -> None:
+    size = len(message.encode())
+    assert size > MAX_MESSAGE_BYTES
+    with pytest.raises(ProtocolError) as caught:
+        parse_message(message)
+
+    assert str(caught.value) == f"message of {size} bytes refused: the limit is 65536"
+    assert (caught.value.request, caught.value.ref) == (command, ref)
+
+
 def test_deeply_nested_json_is_refused() -> None:
     assert refused("[" * 100000 + "]" * 100000).startswith("message of ")
     assert refused(

@@ -28,6 +28,7 @@ from statetree.inspect.adapters import (
     Value,
 )
 from statetree.inspect.chart_file import ChartFile
+from statetree.inspect.chart_ops import check_edit
 from statetree.inspect.chart_patterns import pattern_source
 from statetree.inspect.edit_history import EditHistory
 from statetree.structure import Structure
@@ -209,6 +210,7 @@ class EditableChartAdapter(ChartAdapter):
         step = edit.get("op")
         if step not in ("undo", "redo"):
             return self.file.prepare(edit)
+        check_edit(edit)  # no other field
         current = self.file.read()
         target = self.history.target(step, current)
         return self.file.prepare_text(target, current, step)

@@ -25,7 +25,7 @@ from statetree.chart.model import DEFAULT_POLICY, Chart
 from statetree.chart.parts import placements
 from statetree.chart.policy import DEFINITIONS
 from statetree.inspect.adapters import InspectError, PreparedEdit
-from statetree.inspect.chart_ops import OPERATIONS, apply_edit
+from statetree.inspect.chart_ops import OPERATIONS, apply_edit, check_edit
 from statetree.inspect.chart_patterns import param_data
 from statetree.inspect.text_file import Layout, Staged, stage
 
@@ -104,9 +104,11 @@ class ChartFile:
         """The file as ``edit`` changes it, loaded and diffed; nothing is written.
 
         Raises:
-            InspectError: the edit is malformed, names no state, or changes nothing.
+            InspectError: the edit is malformed (an unknown operation, a field it does not
+                take, a value of the wrong type), names no state, or changes nothing.
             ChartError: the file cannot be read, or the edited chart does not load.
         """
+        check_edit(edit)
         old = self.read()
         return self.prepare_text(self._edited(old, edit), old)
 

@@ -19,7 +19,7 @@ from statetree.chart.expand import expand_document
 from statetree.chart.loading import read_file
 from statetree.inspect.adapters import InspectError
 
-__all__ = ["DETACH", "EDIT_OPERATIONS", "OPERATIONS", "apply_edit"]
+__all__ = ["DETACH", "EDIT_FIELDS", "EDIT_OPERATIONS", "OPERATIONS", "apply_edit", "check_edit"]
 
 DETACH = "detach-use"
 """The edit writing one use of a pattern out as the plain states it expands into."""
@@ -266,6 +266,42 @@ them. :data:`DETACH` (``path``, a use) is applied with the document (see :func:`
 
 OPERATIONS = ("replace-text", *EDIT_OPERATIONS, DETACH)
 """Every edit of a chart file the page may ask for (besides undo and redo)."""
+
+EDIT_FIELDS: Mapping[str, frozenset[str]] = {
+    "replace-text": frozenset({"text"}),
+    "rename-state": frozenset({"path", "name"}),
+    "add-state": frozenset({"path", "name"}),
+    "remove-state": frozenset({"path"}),
+    "move-state": frozenset({"path", "index"}),
+    "set-policy": frozenset({"path", "policy"}),
+    "add-transition": frozenset({"path", "on", "to"}),
+    "set-conditions": frozenset({"path", "kind", "conditions"}),
+    "set-actions": frozenset({"path", "kind", "actions"}),
+    "set-transitions": frozenset({"path", "transitions"}),
+    "set-arguments": frozenset({"path", "arguments"}),
+    DETACH: frozenset({"path"}),
+    "undo": frozenset(),
+    "redo": frozenset(),
+}
+"""The fields each edit may have besides ``op`` (every edit the page may send, undo and
+redo included): :func:`check_edit` refuses any other."""
+
+
+def check_edit(edit: Mapping[str, Any]) -> str:
+    """The operation of ``edit``, once it is known and the edit has no field it does not
+    take (each operation checks the values of its own fields).
+
+    Raises:
+        InspectError: the operation is unknown, or the edit has a field it does not take.
+    """
+    op = edit.get("op")
+    if not isinstance(op, str) or op not in EDIT_FIELDS:
+        raise InspectError(f"unknown chart edit {op!r}; expected one of: {', '.join(EDIT_FIELDS)}")
+    fields = EDIT_FIELDS[op]
+    extra = sorted(str(key) for key in edit if key != "op" and key not in fields)
+    if extra:
+        raise InspectError(f"{op!r} edit has unexpected field(s): {', '.join(extra)}")
+    return op
 
 
 def apply_edit(tree: Any, edit: Mapping[str, Any], document: Document | None = None) -> None:

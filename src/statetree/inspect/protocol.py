@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from statetree.errors import UsageError
-from statetree.json_text import parse_json
+from statetree.json_text import MAX_DIGITS, parse_json
 
 __all__ = [
     "COMMANDS",
@@ -172,12 +172,72 @@ class Command:
 def _decode(message: str | bytes) -> object:
     size = len(message.encode() if isinstance(message, str) else message)
     if size > MAX_MESSAGE_BYTES:
-        raise ProtocolError(f"message of {size} bytes refused: the limit is {MAX_MESSAGE_BYTES}")
+        head = _head_fields(message)
+        kind = head.get("type")
+        try:
+            ref = _ref(head)
+        except ProtocolError:
+            ref = None
+        raise ProtocolError(
+            f"message of {size} bytes refused: the limit is {MAX_MESSAGE_BYTES}",
+            request=kind if isinstance(kind, str) and kind in COMMANDS else None,
+            ref=ref,
+        )
     try:
         data = parse_json(message)
     except ValueError as error:
         raise ProtocolError(f"message is not JSON: {error}") from None
     return data
+
+
+_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def _integer(text: str) -> int:
+    """An integer of the message, of at most :data:`MAX_DIGITS` digits (as ``parse_json``
+    reads them)."""
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise ValueError("too many digits")
+    return int(text)
+
+
+_HEAD_DECODER = json.JSONDecoder(parse_int=_integer)
+
+
+def _head_fields(message: str | bytes) -> dict[str, object]:
+    """The top-level fields of a message over the limit, read from its first
+    :data:`MAX_MESSAGE_BYTES` characters only (each value as far as it ends there), so
+    that its refusal can still name its command and echo its ``ref``: the fields a page
+    sends first (the inspector's own page sends ``ref`` first, then ``type``). The rest of
+    the message is never read."""
+    head = message[:MAX_MESSAGE_BYTES]
+    text = head.decode("utf-8", "ignore") if isinstance(head, bytes) else head
+    fields: dict[str, object] = {}
+    at = _skip(text, 0)
+    if not text.startswith("{", at):
+        return fields
+    at += 1
+    while True:
+        try:
+            key, at = _HEAD_DECODER.raw_decode(text, _skip(text, at))
+            at = _skip(text, at)
+            if not isinstance(key, str) or not text.startswith(":", at):
+                break
+            value, at = _HEAD_DECODER.raw_decode(text, _skip(text, at + 1))
+        except (ValueError, RecursionError):  # cut off by the limit, or not JSON
+            break
+        fields[key] = value
+        at = _skip(text, at)
+        if not text.startswith(",", at):
+            break
+        at += 1
+    return fields
+
+
+def _skip(text: str, at: int) -> int:
+    """Where the JSON whitespace at ``at`` in ``text`` ends."""
+    found = _SPACE.match(text, at)
+    return at if found is None else found.end()
 
 
 def _check_sendable(data: object) -> None:
@@ -190,7 +250,7 @@ def _check_sendable(data: object) -> None:
         raise ProtocolError("message nests too deeply") from None
 
 
-def _ref(data: dict[str, Any]) -> int | None:
+def _ref(data: Mapping[str, object]) -> int | None:
     ref = data.get("ref")
     return None if ref is None else _seq("ref", ref)
 
@@ -202,7 +262,9 @@ def parse_message(message: str | bytes) -> Command:
         ProtocolError: the message is too big, not JSON, not an object, names an unknown
             command, lacks a field, has a field the command does not take, or a value of
             the wrong type or range. It carries the command and the ``ref`` of a message
-            that is an object naming them.
+            that is an object naming them (of a message too big, if they are top-level
+            fields ending within its first :data:`MAX_MESSAGE_BYTES` characters: the rest
+            is never read).
     """
     data = _decode(message)
     if not isinstance(data, dict):

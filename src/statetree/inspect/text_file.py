@@ -1,8 +1,10 @@
 """A text file saved the way it was: its line ends, byte order mark, mode and link kept.
 
 An editor works on text with ``\\n`` line ends; what it writes back gets the file's own
-(the first line end says which) and its UTF-8 byte order mark if it had one. The file is
-replaced at once, keeping its mode and link (see :mod:`statetree.files`).
+(the first line end says which: ``\\r\\n``, ``\\n``, or ``\\r`` in a text that ends its lines
+with nothing else) and its UTF-8 byte order mark if it had one. Text given to be written,
+whatever its line ends, is read the same way. The file is replaced at once, keeping its mode
+and link (see :mod:`statetree.files`).
 """
 
 from __future__ import annotations
@@ -28,12 +30,22 @@ class Layout:
     def of(cls, text: str) -> Layout:
         """The layout of ``text`` as read from a file."""
         end = text.find("\n")
-        newline = "\r\n" if end > 0 and text[end - 1] == "\r" else "\n"
+        if end < 0:
+            newline = "\r" if "\r" in text else "\n"
+        else:
+            newline = "\r\n" if end > 0 and text[end - 1] == "\r" else "\n"
         return cls(newline, text.startswith(BOM))
 
     def plain(self, text: str) -> str:
-        """``text`` as an editor works on it: ``\\n`` line ends, no byte order mark."""
-        return text.removeprefix(BOM).replace("\r\n", "\n")
+        """``text`` as an editor works on it: ``\\n`` line ends, no byte order mark.
+
+        Its line ends are ``\\r\\n`` or ``\\n``, or ``\\r`` alone in a text with no other
+        (old Mac style). A ``\\r`` alone in a text that ends its lines otherwise is not a
+        line end of the text: it is left as it is (a YAML chart holding one is edited as
+        text only).
+        """
+        text = text.removeprefix(BOM).replace("\r\n", "\n")
+        return text if "\n" in text else text.replace("\r", "\n")
 
     def dressed(self, text: str) -> str:
         """``text`` (with any line ends) written with this layout."""

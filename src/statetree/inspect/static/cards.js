@@ -126,7 +126,8 @@ export class Card {
     this.part("population").replaceChildren(...(this.population ? [this.population.root] : []));
     this.part("population").hidden = !this.population;
     this.renderPalette(message.palette || []);
-    if (this.selected && !this.knows(this.selected)) this.selected = null;
+    // A view drawn again (a reload) keeps the selected state if it is still there.
+    if (this.selected !== null && !this.has(this.selected)) this.unselect();
     this.repaint();
     this.editor?.load();
   }
@@ -298,6 +299,29 @@ export class Card {
   }
 
   // -- the selected state, breakpoints ----------------------------------------------------------
+
+  // Whether the machine has the state `name`: as its editor's chart says, when the card
+  // has one (a pattern's states included; it follows an edit before the view does), else as
+  // its view says.
+  has(name) {
+    return this.editor?.source ? this.editor.has(name) : this.knows(name);
+  }
+
+  // The selected state again once the chart changed (an edit, an undo, a reload): the same
+  // path if the chart still has it, else nothing selected.
+  reselect() {
+    if (this.selected === null) return;
+    if (this.has(this.selected)) this.select(this.selected);
+    else this.unselect();
+  }
+
+  unselect() {
+    this.selected = null;
+    this.mark("st-selected", []);
+    const panel = this.part("selection");
+    panel.replaceChildren();
+    panel.hidden = true;
+  }
 
   select(name) {
     this.selected = name;

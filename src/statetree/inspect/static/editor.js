@@ -26,7 +26,7 @@ const CHECK_DELAY = 250; // ms of quiet typing before an edit is checked
 // The state at a dotted path in the chart data, with its parent and its place.
 function stateAt(chart, path) {
   const [first, ...rest] = path.split(".");
-  let state = chart.root.name === first ? chart.root : null;
+  let state = chart.root?.name === first ? chart.root : null;
   let parent = null;
   let where = "root";
   for (const name of rest) {
@@ -91,7 +91,14 @@ export class ChartEditor {
       return;
     }
     this.render();
-    if (changed && this.card.selected) this.card.select(this.card.selected);
+    if (changed) this.card.reselect();
+  }
+
+  // Whether the chart (as the file now reads) has the state at `path`: one of its states,
+  // or "@Pattern.State", a state of one of its patterns.
+  has(path) {
+    if (!path.startsWith("@")) return this.source.states.includes(path);
+    return stateAt(patternChart(this.source.chart, path), path).state !== null;
   }
 
   edited(message) {
@@ -197,8 +204,8 @@ export class ChartEditor {
     if (message) message.replaceChildren(element("span", "muted", "saving…"));
     return this.app.request({ type: "edit-chart", machine: this.machine, edit: change }).then(
       () => {
-        if (next !== undefined) this.card.select(next);
-        else if (this.card.selected) this.card.select(this.card.selected);
+        if (next !== undefined) this.card.selected = next;
+        this.card.reselect();
       },
       (error) => (message ? this.problems(message, error) : notify(error.message)),
     );

@@ -76,7 +76,8 @@ function setConnection(text, kind) {
 function send(message) {
   const ref = page.nextRef++;
   if (page.socket && page.socket.readyState === WebSocket.OPEN) {
-    page.socket.send(JSON.stringify({ ...message, ref }));
+    // The ref first: a message over the server's limit is refused with it all the same.
+    page.socket.send(JSON.stringify({ ref, ...message }));
   }
   return ref;
 }
