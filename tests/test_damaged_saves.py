@@ -155,6 +155,39 @@ def test_a_core_save_no_machine_could_write_is_refused(
         blank().__setstate__(saved)
 
 
+def _states_reversed(saved: dict[str, Any]) -> None:
+    saved["states"] = tuple(reversed(saved["states"]))
+
+
+def _history_of_a_string_cause(saved: dict[str, Any]) -> None:
+    size, changes = saved["history"]
+    assert changes  # the machine recorded a change: its cause becomes a string
+    saved["history"] = (size, [(*change[:3], "weird", *change[4:]) for change in changes])
+
+
+def _history_of_no_size(saved: dict[str, Any]) -> None:
+    saved["history"] = (None, [])
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (_states_reversed, "it does not hold one state of each of"),
+        (_history_of_a_string_cause, "its history is not the changes a machine records"),
+        (_history_of_no_size, "its history is not the changes a machine records"),
+    ],
+)
+def test_a_bitmask_save_no_machine_could_write_is_refused(
+    damage: Callable[[dict[str, Any]], None], message: str
+) -> None:
+    machine = bitmask()
+    assert machine.try_activate("Alive")
+    blank, saved = state_of(machine)
+    damage(saved)
+    with pytest.raises(st.LoadError, match=message):
+        blank().__setstate__(saved)
+
+
 def test_a_chart_machine_saved_with_another_charts_snapshot_is_refused() -> None:
     other = ChartMachine(b.chart("Other", b.state("Other")))
     blank, saved = state_of(chart())

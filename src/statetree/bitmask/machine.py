@@ -438,10 +438,15 @@ class BitmaskMachine(Generic[Owner]):
             if not isinstance(definition, BitmaskDefinition):
                 raise TypeError(f"its definition is not one: {definition!r}")
             states = tuple(saved["states"])
-            if len(states) != definition.size or not all(isinstance(s, BitState) for s in states):
+            if len(states) != definition.size or not all(
+                type(state) is rule.behaviour and getattr(state, "name", None) == rule.name
+                for state, rule in zip(states, definition.rules, strict=False)
+            ):
                 raise TypeError(f"it does not hold one state of each of {definition.size}")
             mask = check_mask(definition, saved["mask"])
             history = saved["history"]
+            if history is not None and not _history_ok(history):
+                raise TypeError("its history is not the changes a machine records")
             self._definition = definition
             self.owner = saved["owner"]
             self.name = saved["name"]
@@ -454,6 +459,24 @@ class BitmaskMachine(Generic[Owner]):
 
     def __copy__(self) -> BitmaskMachine[Owner]:
         raise shallow_copy_refused(f"bitmask machine {self.name!r}")
+
+
+def _history_ok(history: object) -> bool:
+    """Whether saved ``history`` is ``(maxlen, changes)`` as a machine saves it."""
+    if not (isinstance(history, tuple) and len(history) == 2):
+        return False
+    size, changes = history
+    return (
+        isinstance(size, int)
+        and not isinstance(size, bool)
+        and 0 < size <= sys.maxsize
+        and isinstance(changes, list)
+        and len(changes) <= size
+        and all(
+            isinstance(raw, tuple) and len(raw) == 6 and isinstance(raw[3], BitCause)
+            for raw in changes
+        )
+    )
 
 
 def _new_history(size: int) -> deque[_Raw] | None:
