@@ -13,6 +13,7 @@ import pytest
 from chart_samples import ROOT
 from policy_samples import child_data
 
+from statetree._pyinstaller import get_hook_dirs
 from statetree.chart import (
     DEFAULT_REGISTRY,
     ActionType,
@@ -332,3 +333,25 @@ def test_a_timer_trigger_names_a_timer_that_an_action_of_the_registry_starts() -
         assert [p.message for p in caught.value.problems] == [
             f"no {makers}action starts a timer named 'T' (timers started: none)"
         ]
+
+
+def test_a_policy_package_without_modules_says_what_a_frozen_program_needs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A frozen program whose tool saw no import of the policy modules finds none of them.
+    monkeypatch.setattr(policy_package.pkgutil, "iter_modules", lambda path: iter(()))
+    with pytest.raises(ImportError) as refused:
+        policy_package._discover()
+    assert str(refused.value) == (
+        "statetree.chart.policy holds no policy module: a frozen program must take every "
+        "module of it (statetree's PyInstaller hook does; with another tool, include the "
+        "package statetree.chart.policy whole)"
+    )
+
+
+def test_the_pyinstaller_hook_takes_every_policy_module() -> None:
+    (folder,) = map(Path, get_hook_dirs())
+    hook = folder / "hook-statetree.chart.policy.py"
+    assert 'collect_submodules("statetree.chart.policy")' in hook.read_text()
+    entry = 'hook-dirs = "statetree._pyinstaller:get_hook_dirs"'
+    assert f"[project.entry-points.pyinstaller40]\n{entry}" in (ROOT / "pyproject.toml").read_text()

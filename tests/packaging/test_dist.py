@@ -46,9 +46,11 @@ def test_the_wheel_holds_the_package_data_and_the_licence(dist: Path) -> None:
         "statetree/py.typed",
         "statetree/chart/schema.json",
         "statetree/inspect/static/index.html",
+        "statetree/_pyinstaller/hook-statetree.chart.policy.py",  # a frozen game's policies
         f"statetree-{VERSION}.dist-info/licenses/LICENSE",
     } <= names
     assert "statetree = statetree.cli.program:main" in entry_points
+    assert "[pyinstaller40]\nhook-dirs = statetree._pyinstaller:get_hook_dirs" in entry_points
 
 
 def test_the_metadata_says_version_licence_and_where_to_look(dist: Path) -> None:

@@ -51,6 +51,12 @@ def _discover() -> dict[str, PolicyDef]:
                 f"PolicyDef named {module.name!r} as the module is"
             )
         found[module.name] = defined
+    if DEFAULT_POLICY not in found:  # a frozen program that left the modules out
+        raise ImportError(
+            f"{__name__} holds no policy module: a frozen program must take every module of "
+            "it (statetree's PyInstaller hook does; with another tool, include the package "
+            f"{__name__} whole)"
+        )
     order = sorted(found, key=lambda name: (name != DEFAULT_POLICY, name))
     return {name: found[name] for name in order}
 
