@@ -45,18 +45,23 @@ def no_x_server(tmp_path: Path) -> dict[str, str]:
     return {**environment, "DISPLAY": NO_X_SERVER, "XDG_RUNTIME_DIR": str(tmp_path)}
 
 
-@linux
-def test_a_display_that_is_not_there_plays_the_scripted_match_saying_so(
-    tmp_path: Path,
-) -> None:
-    done = subprocess.run(
-        [sys.executable, str(EXAMPLES / "game"), "--frames", "5"],
+def run_without_x(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """The game run with ``args`` where ``DISPLAY`` names no X server."""
+    return subprocess.run(
+        [sys.executable, str(EXAMPLES / "game"), *args],
         capture_output=True,
         text=True,
         env=no_x_server(tmp_path),
         timeout=120,
         check=False,
     )
+
+
+@linux
+def test_a_display_that_is_not_there_plays_the_scripted_match_saying_so(
+    tmp_path: Path,
+) -> None:
+    done = run_without_x(tmp_path, "--frames", "5")
 
     assert (done.returncode, done.stderr) == (0, "")
     assert done.stdout.splitlines() == [FALLBACK, *play_headless(World(), 5).lines()]
@@ -66,14 +71,7 @@ def test_a_display_that_is_not_there_plays_the_scripted_match_saying_so(
 def test_a_network_match_without_the_display_it_was_given_is_played_by_the_bot(
     tmp_path: Path,
 ) -> None:
-    done = subprocess.run(
-        [sys.executable, str(EXAMPLES / "game"), "--net", "local", "--frames", "60"],
-        capture_output=True,
-        text=True,
-        env=no_x_server(tmp_path),
-        timeout=120,
-        check=False,
-    )
+    done = run_without_x(tmp_path, "--net", "local", "--frames", "60")
 
     assert (done.returncode, done.stderr) == (0, "")
     lines = done.stdout.splitlines()

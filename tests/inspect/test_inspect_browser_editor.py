@@ -307,15 +307,23 @@ def test_the_text_is_edited_checked_and_saved(page: Any, chart: Chart) -> None:
     assert "- name: Standing                  # the ground: no pre\n" in chart.text
 
 
-def test_undoing_a_rename_clears_the_selection_of_the_name_it_took_back(
-    page: Any, chart: Chart
-) -> None:
+def rename_legs(page: Any) -> Any:
+    """Rename Hero.Legs to Lower through its panel; the panel, showing Hero.Lower."""
     from playwright.sync_api import expect
 
     panel = select(page, "Hero.Legs")
     panel.locator('input[data-field="name"]').fill("Lower")
     panel.locator("button.rename").click()
     expect(panel.locator("h4").first).to_have_text("Hero.Lower")
+    return panel
+
+
+def test_undoing_a_rename_clears_the_selection_of_the_name_it_took_back(
+    page: Any, chart: Chart
+) -> None:
+    from playwright.sync_api import expect
+
+    panel = rename_legs(page)
     head = card(page, MACHINE).locator(".editor .editor-head")
     expect(head).to_have_attribute("data-undo", "1")
 
@@ -336,10 +344,7 @@ def test_after_an_undo_the_selected_state_stays_selected_if_it_is_still_there(
 ) -> None:
     from playwright.sync_api import expect
 
-    panel = select(page, "Hero.Legs")
-    panel.locator('input[data-field="name"]').fill("Lower")
-    panel.locator("button.rename").click()
-    expect(panel.locator("h4").first).to_have_text("Hero.Lower")
+    rename_legs(page)
     panel = select(page, "Hero.Arms.Aiming")
 
     card(page, MACHINE).locator(".editor button.undo").click()
