@@ -26,6 +26,20 @@ def test_machines_get_unique_ids_and_a_catalog() -> None:
     ]
 
 
+def test_a_machine_added_again_keeps_its_id_and_is_listed_once() -> None:
+    lamp = Lamp("Lamp")
+    hub = Hub([lamp.machine])
+
+    assert hub.add(lamp.machine) == "Lamp"
+    assert hub.add(Lamp("Lamp").machine) == "Lamp-2"
+    assert hub.ids == ("Lamp", "Lamp-2")
+    watcher = Watcher()
+    hub.watch(watcher, ["Lamp"])
+    lamp.tick()
+    hub.frame()
+    assert len(lamp.machine._listeners()) == 1
+
+
 def test_the_program_pays_nothing_until_a_page_watches() -> None:
     lamps = [Lamp(f"Lamp {n}") for n in range(3)]
     hub = Hub(lamp.machine for lamp in lamps)

@@ -86,11 +86,15 @@ class Hub(Debugging):
     # -- machines ---------------------------------------------------------------------------
 
     def add(self, machine: object) -> str:
-        """Serve ``machine`` too; returns its id on the page.
+        """Serve ``machine`` too; returns its id on the page (its id already, when it is
+        served: a machine is listed once).
 
         Raises:
             InspectError: the inspector has no adapter for this kind of object.
         """
+        known = self._by_object.get(id(machine))  # its entry keeps it alive: ids are unique
+        if known is not None:
+            return known.id
         adapter = adapt(machine)
         entry = Entry(_unique(adapter.name or adapter.kind, self._entries), adapter)
         self._entries[entry.id] = entry

@@ -122,7 +122,8 @@ class Inspector:
         self.hub.packet(machine, data)
 
     def add(self, machine: object) -> str:
-        """Inspect one more machine (pages that connect from now on list it)."""
+        """Inspect one more machine (pages that connect from now on list it); returns its
+        id on the page. A machine already inspected keeps its id and is listed once."""
         return self.hub.add(machine)
 
     def stop(self, timeout: float = 5.0) -> None:
