@@ -17,7 +17,7 @@ import os
 import pickle
 from typing import Any, Final
 
-from statetree.core.refs import PROTOCOL, missing
+from statetree.core.refs import PROTOCOL, missing, unimportable
 from statetree.errors import LoadError, SaveError
 from statetree.files import replace_file
 
@@ -102,5 +102,7 @@ class _Reader(pickle.Unpickler):
     def find_class(self, module: str, name: str) -> Any:
         try:
             return super().find_class(module, name)
-        except (ImportError, AttributeError):
+        except ImportError as error:
+            raise unimportable(module, name, error) from None
+        except AttributeError:
             raise missing(module, name) from None

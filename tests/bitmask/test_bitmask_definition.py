@@ -8,6 +8,7 @@ import pytest
 
 from statetree.bitmask import (
     BitmaskDefinition,
+    BitmaskMachine,
     BitState,
     DuplicateStateError,
     NoSuchStateError,
@@ -203,8 +204,14 @@ def test_behaviour_classes_for_data_must_not_declare_rules() -> None:
         "behaviour class Aiming for Aiming declares 'requires'; "
         "the rules of a data-defined state come from the data alone"
     )
-    with pytest.raises(UnknownStateError, match=r"^behaviours.key names 'Ghost'"):
+    with pytest.raises(UnknownStateError) as unknown:
         BitmaskDefinition.from_data(data(Alive={}), behaviours={"Ghost": BitState})
+    assert str(unknown.value) == "a key of behaviours names 'Ghost', which is not a defined state"
+    with pytest.raises(UnknownStateError) as close:
+        BitmaskDefinition.from_data(data(Alive={}, Burnin={}), behaviours={"Burning": BitState})
+    assert str(close.value) == (
+        "a key of behaviours names 'Burning', which is not a defined state; did you mean 'Burnin'?"
+    )
 
 
 def test_shared_behaviour_class_is_looked_up_by_name_only() -> None:
@@ -292,6 +299,34 @@ def test_from_rules_refuses_what_the_readers_refuse(rules: object, message: str)
     with pytest.raises(StateDataError) as caught:
         BitmaskDefinition.from_rules(rules)  # type: ignore[arg-type]
     assert str(caught.value) == message
+
+
+class Stunned(BitState):
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+
+
+class Calm(BitState):
+    def __init__(self, mood: str = "calm") -> None:
+        self.mood = mood
+
+
+def test_a_behaviour_whose_init_takes_arguments_is_refused_by_every_reader() -> None:
+    message = (
+        "Stunned.__init__ (the behaviour of Stunned) takes arguments, but a machine makes its "
+        "states without any: set what a state needs in on_activated, or on the machine's owner"
+    )
+    readers = [
+        lambda: BitmaskDefinition.from_classes([Stunned]),
+        lambda: BitmaskDefinition.from_rules([StateRule("Stunned", behaviour=Stunned)]),
+        lambda: BitmaskDefinition.from_data([{"name": "Stunned"}], behaviours={"Stunned": Stunned}),
+    ]
+    for read in readers:
+        with pytest.raises(StateDataError) as caught:
+            read()
+        assert str(caught.value) == message
+    calm = BitmaskDefinition.from_classes([Calm])  # arguments with defaults are fine
+    assert BitmaskMachine(calm).states[0].mood == "calm"  # type: ignore[attr-defined]
 
 
 def test_from_classes_reads_any_iterable_of_classes_once() -> None:

@@ -336,6 +336,14 @@ def test_unknown_states_are_usage_errors_naming_the_state() -> None:
         machine.is_active(Logged)
     with pytest.raises(NoSuchStateError, match=r"^\[\] is not a state"):
         machine.deactivate([])  # type: ignore[arg-type]
+    named = BitmaskMachine(RULES, name="Hero")  # every call names the definition
+    for call in (named.try_activate, named.deactivate, named.is_active, named.explain):
+        with pytest.raises(NoSuchStateError) as caught:
+            call("Gaurd")
+        assert str(caught.value) == (
+            "'Gaurd' is not a state of definition 'Fighter' "
+            "(states: Base, Mid, Top, Side, Combo, Strike, Follow, Guard); did you mean 'Guard'?"
+        )
 
 
 def test_requests_from_hooks_are_refused_and_leave_the_machine_usable() -> None:

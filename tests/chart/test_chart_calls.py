@@ -10,6 +10,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
 import pytest
 
 from statetree.chart import ChartMachine, Event
@@ -151,7 +152,7 @@ class NoTruth:
         return "NoTruth()"
 
 
-@pytest.mark.parametrize("value", [NoTruth(), "no", None, 2, [True]])
+@pytest.mark.parametrize("value", [NoTruth(), "no", None, 2, 1, 0, 1.0, [True]])
 def test_a_level_set_to_something_neither_true_nor_false_is_refused(value: object) -> None:
     gate = machine()
     before = seen(gate)
@@ -163,8 +164,11 @@ def test_a_level_set_to_something_neither_true_nor_false_is_refused(value: objec
     assert seen(gate) == before
 
 
-@pytest.mark.parametrize(("value", "held"), [(True, True), (1, True), (0, False), (False, False)])
-def test_a_level_set_to_true_or_false_in_any_spelling_is_set(value: object, held: bool) -> None:
+@pytest.mark.parametrize(
+    ("value", "held"),
+    [(True, True), (np.True_, True), (np.False_, False), (False, False)],
+)
+def test_a_level_set_to_a_boolean_is_set(value: object, held: bool) -> None:
     gate = machine()
     gate.set_levels({HELD: value})  # type: ignore[dict-item]
 

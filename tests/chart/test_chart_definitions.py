@@ -6,6 +6,7 @@ checked by them as it is added."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from statetree.chart import (
     Event,
     Param,
     Registry,
+    TriggerType,
     chart_structure,
     compile_chart,
     from_data,
@@ -273,6 +275,60 @@ def test_only_a_built_in_action_makes_events() -> None:
         "action type ring(name: string) cannot make timer events: only the chart runtime's "
         "built-in actions make events (a handler sends them instead)"
     )
+
+
+@pytest.mark.parametrize(
+    ("declare", "message"),
+    [
+        (
+            lambda: ActionType("play", (Param("name"))),  # the tuple's comma left out
+            "action type 'play': params are a tuple of Param, such as (Param('name'),), got "
+            f"{Param('name')!r} (a tuple of one needs its comma)",
+        ),
+        (
+            lambda: ActionType("play", "name"),
+            "action type 'play': params are a tuple of Param, such as (Param('name'),), got 'name'",
+        ),
+        (lambda: ActionType(""), "an action type's name is a non-empty string, got ''"),
+        (
+            lambda: DEFAULT_REGISTRY.with_actions("play"),
+            "a registry's action types are ActionType objects, such as ActionType('play'), "
+            "got 'play'",
+        ),
+        (
+            lambda: DEFAULT_REGISTRY.with_triggers("landed"),
+            "a registry's trigger types are TriggerType objects, such as "
+            "TriggerType('landed'), got 'landed'",
+        ),
+        (
+            lambda: TriggerType("landed", level="yes"),
+            "trigger type 'landed': level is True or False, got 'yes'",
+        ),
+        (lambda: Param(3), "a parameter's name is a non-empty string, got 3"),
+        (
+            lambda: Param("text", str, minimum=0),
+            "parameter 'text': a minimum is a finite number, for an int or float parameter "
+            "only, got 0 for a string",
+        ),
+        (
+            lambda: Param("count", int, minimum=True),
+            "parameter 'count': a minimum is a finite number, for an int or float parameter "
+            "only, got True for an integer",
+        ),
+        (
+            lambda: Param("style", choices="hold"),
+            "parameter 'style': choices are a tuple of values, got 'hold'",
+        ),
+    ],
+)
+def test_a_malformed_declaration_is_refused_where_it_is_made(
+    declare: Callable[[], object], message: str
+) -> None:
+    before = dict(DEFAULT_REGISTRY.actions), dict(DEFAULT_REGISTRY.triggers)
+    with pytest.raises(DefinitionError) as caught:
+        declare()
+    assert str(caught.value) == message
+    assert (dict(DEFAULT_REGISTRY.actions), dict(DEFAULT_REGISTRY.triggers)) == before
 
 
 @pytest.mark.parametrize("trigger", BUILTIN_TRIGGERS, ids=lambda t: t.name)

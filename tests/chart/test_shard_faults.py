@@ -221,7 +221,10 @@ def test_calls_with_wrong_values_are_refused_and_change_no_shard(guards: Sharded
         guards.size,
     )
 
-    with pytest.raises(UsageError, match=r"migrate\(\) needs a shard number, got 1\.0"):
+    with pytest.raises(
+        UsageError,
+        match=r"migrate\(\) needs a shard number of at least 0 \(a whole number\), got 1\.0",
+    ):
         guards.migrate([0], 1.0)  # type: ignore[arg-type]
     with pytest.raises(UsageError, match=r"column 'animation' \(int8\) cannot hold 300"):
         guards.set_columns({"animation": 300})
@@ -229,7 +232,9 @@ def test_calls_with_wrong_values_are_refused_and_change_no_shard(guards: Sharded
         guards.frame(0.1, [ALARM])
     with pytest.raises(UsageError, match=r"^frame\(\) needs one integer choice per agent \(6\)"):
         guards.frame(0.1, [ALARM], np.array([0, -1]))
-    with pytest.raises(UsageError, match=r"spawn\(\) needs a count of at least 0, got True"):
+    with pytest.raises(
+        UsageError, match=r"spawn\(\) needs a count of at least 0 \(a whole number\), got True"
+    ):
         guards.spawn(True)
 
     after = (
@@ -267,9 +272,9 @@ def test_bad_batches_are_refused_before_any_actor_starts() -> None:
         ShardedBatch(GUARD, 4, HANDLERS, shards=2, columns={"x": "nowhere"})
     with pytest.raises(UsageError, match="host:port"):
         ShardedBatch(GUARD, 4, HANDLERS, shards=2, address="nowhere")
-    with pytest.raises(UsageError, match=r"at least 0 agents, got 2\.5"):
+    with pytest.raises(UsageError, match=r"at least 0 agents \(a whole number\), got 2\.5"):
         ShardedBatch(GUARD, 2.5, HANDLERS, shards=2)  # type: ignore[arg-type]
-    with pytest.raises(UsageError, match=r"at least 1 shard, got 2\.0"):
+    with pytest.raises(UsageError, match=r"at least 1 shard \(a whole number\), got 2\.0"):
         ShardedBatch(GUARD, 4, HANDLERS, shards=2.0)  # type: ignore[arg-type]
     with pytest.raises(UsageError, match=r"^step must be callable, got 42 \(int\)$"):
         ShardedBatch(GUARD, 4, HANDLERS, shards=2, step=42)  # type: ignore[arg-type]

@@ -324,10 +324,29 @@ def test_an_oversized_events_script_is_named_as_one(
     status, out, err = run(capsys, "run", str(CHARTS / "basic_attack.yaml"), "-e", str(events))
 
     assert (status, out) == (EXIT_FAILED, "")
-    assert err.endswith(
-        f"\nstatetree: error: {events}: the file is larger than {MAX_CHART_SIZE:,} bytes, the "
+    assert err == (
+        f"statetree: error: {events}: the file is larger than {MAX_CHART_SIZE:,} bytes, the "
         "limit of an events script\n"
     )
+
+
+def test_a_typo_in_an_events_script_is_the_one_line_printed(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    events = tmp_path / "typo.events"
+    events.write_text("input BasicAttackButton\ntick 1\ninpt Jump\n")
+
+    status, out, err = run(capsys, "run", str(CHARTS / "basic_attack.yaml"), "-e", str(events))
+
+    assert (status, out) == (EXIT_USAGE, "")
+    assert err == (
+        f"statetree: error: {events}:3: unknown event kind 'inpt' (did you mean 'input'?); this "
+        "chart's kinds are input, anim_finished, timer, event, held (and tick, hold, release)\n"
+    )
+    events.write_text("input BasicAttackButton\n")  # a good script: the note comes first
+    status, out, err = run(capsys, "run", str(CHARTS / "basic_attack.yaml"), "-e", str(events))
+    assert status == 0
+    assert err.startswith("statetree: note: without --registry, the chart's own types (")
 
 
 @pytest.mark.parametrize(

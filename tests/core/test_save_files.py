@@ -4,6 +4,7 @@ read back with errors that name the file and what is missing."""
 from __future__ import annotations
 
 import hashlib
+import sys
 import threading
 from pathlib import Path
 
@@ -123,6 +124,25 @@ def test_a_save_needing_what_the_program_lost_names_it(
     monkeypatch.delattr(sm, "Sprint")  # a state class, saved by name
     with pytest.raises(st.LoadError, match=r"slot1\.save: the save needs saved_machines\.Sprint"):
         st.read_save(path)
+
+
+def test_a_save_whose_module_cannot_be_imported_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "slot1.save"
+    st.write_save(path, running_hero())
+    monkeypatch.setitem(sys.modules, "saved_machines", None)  # as from another folder
+    with pytest.raises(st.LoadError) as refused:
+        st.read_save(path)
+    message = str(refused.value)
+    assert message.startswith(
+        f"{path}: the save needs saved_machines.Hero, but module saved_machines cannot be "
+        "imported ("
+    )
+    assert message.endswith(
+        "): load it from the program that wrote it, with that program's modules importable "
+        "(on sys.path), or keep the module if it was renamed or removed"
+    )
 
 
 @pytest.mark.parametrize("replaced", [5, len])

@@ -55,6 +55,15 @@ def test_a_batch_is_watched_as_a_population() -> None:
     assert adapter.active() == ("Top", "Top.Patrol")
 
 
+def test_a_batch_and_its_agents_are_labelled_with_the_batch_name() -> None:
+    batch = ChartBatch(GUARD, 2, {"play_animation": lambda call: None}, name="Crowd")
+    hub = Hub([batch, batch.agent(1)])
+
+    assert hub.ids == ("Crowd", "Crowd_1_")
+    assert adapt(batch).name == "Crowd"
+    assert ChartBatchAdapter(batch, name="Guards").name == "Guards"
+
+
 def test_counts_are_taken_each_frame_while_a_page_watches() -> None:
     batch = guards()
     hub = Hub([batch, Lamp().machine])

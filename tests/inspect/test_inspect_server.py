@@ -266,7 +266,7 @@ def test_bitmask_flags_explain_and_packets(
             {
                 "type": "error",
                 "message": "'Flying' is not a state of definition 'soldier' (states: Alive, "
-                "Armed, Firing, Stunned)",
+                "Armed, Firing, Stunned); did you mean 'Firing'?",
                 "request": "explain",
             },
         ),

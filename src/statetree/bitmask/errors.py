@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from difflib import get_close_matches
 from typing import ClassVar
 
 from statetree.errors import DefinitionError, UsageError
@@ -41,7 +42,8 @@ class UnknownStateError(DefinitionError):
         self.rule = rule
         self.missing = missing
         hint = f"; did you mean {' or '.join(map(repr, suggestions))}?" if suggestions else ""
-        super().__init__(f"{state}.{rule} names {missing!r}, which is not a defined state{hint}")
+        place = f"a key of {state}" if rule == "key" else f"{state}.{rule}"
+        super().__init__(f"{place} names {missing!r}, which is not a defined state{hint}")
 
 
 class RequirementCycleError(DefinitionError):
@@ -90,7 +92,10 @@ class NoSuchStateError(UsageError, LookupError):
         self.ref = ref
         shown = ref.__qualname__ if isinstance(ref, type) else repr(ref)
         where = f"definition {definition!r}" if definition else "this definition"
-        super().__init__(f"{shown} is not a state of {where} (states: {', '.join(known)})")
+        name = ref.__name__ if isinstance(ref, type) else ref
+        close = get_close_matches(name, list(known), n=1) if isinstance(name, str) else []
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        super().__init__(f"{shown} is not a state of {where} (states: {', '.join(known)}){hint}")
 
 
 class ReentrantRequestError(UsageError):

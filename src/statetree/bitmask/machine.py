@@ -369,7 +369,7 @@ class BitmaskMachine(Generic[Owner]):
         try:
             return self._lookup[state]
         except (KeyError, TypeError):
-            raise NoSuchStateError(state, self.name, self._definition.names) from None
+            raise NoSuchStateError(state, self._definition.name, self._definition.names) from None
 
     def _guard(self, request: str) -> None:
         if self._busy is not None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from difflib import get_close_matches
 from typing import Any
 
 from statetree.bitmask.errors import StateDataError, UnknownStateError
@@ -102,7 +103,27 @@ def _flag(state: str, flag: str, value: object) -> bool:
 def _behaviour(state: str, cls: object) -> type[BitState[Any]]:
     if not (isinstance(cls, type) and issubclass(cls, BitState)):
         raise StateDataError(f"behaviour for {state} must be a BitState subclass, not {cls!r}")
+    if cls.__init__ is not object.__init__ and not _makes_bare(cls):
+        raise StateDataError(
+            f"{cls.__qualname__}.__init__ (the behaviour of {state}) takes arguments, but a "
+            "machine makes its states without any: set what a state needs in on_activated, "
+            "or on the machine's owner"
+        )
     return cls
+
+
+def _makes_bare(cls: type[BitState[Any]]) -> bool:
+    """Whether ``cls()`` binds (a class whose signature cannot be read is given the benefit
+    of the doubt)."""
+    import inspect  # noqa: PLC0415  (only for classes with an __init__ of their own)
+
+    try:
+        inspect.signature(cls).bind()
+    except TypeError:
+        return False
+    except ValueError:
+        return True
+    return True
 
 
 # The readers below take what is particular to their format (classes standing for names, the
@@ -179,7 +200,8 @@ def rules_from_data(
     names = {rule.name for rule in rules}
     for name in behaviours:
         if name not in names:
-            raise UnknownStateError("behaviours", "key", name, ())
+            close = get_close_matches(name, sorted(names), n=2) if isinstance(name, str) else []
+            raise UnknownStateError("behaviours", "key", name, close)
     return rules
 
 

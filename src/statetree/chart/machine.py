@@ -655,23 +655,29 @@ def _is_pair(value: tuple[object, ...]) -> bool:
 
 
 def _levels(levels: Mapping[Any, Any]) -> dict[Event, bool]:
-    """The events of ``levels``, each true or false (``True``, ``False``, NumPy's booleans, 1
-    or 0: a value such as ``"no"`` would read as true, so it is refused).
+    """The events of ``levels``, each ``True`` or ``False`` (NumPy's booleans too; a number
+    or a string is refused, as a batch refuses it: ``"no"`` would read as true).
 
     Raises:
-        UsageError: a key is not an ``Event``, or a value is not true or false.
+        UsageError: a key is not an ``Event``, or a value is not a boolean.
     """
     wanted: dict[Event, bool] = {}
     for key, on in levels.items():
         event = require_event(key, "set_levels")
-        try:
-            valid = not isinstance(on, (str, bytes)) and bool(on in (True, False))
-        except Exception:  # an array, an object whose == raises
-            valid = False
-        if not valid:
+        if not (isinstance(on, bool) or _array_boolean(on)):
             raise UsageError(f"set_levels(): {event} must be true or false; got {on!r}")
         wanted[event] = bool(on)
     return wanted
+
+
+def _array_boolean(value: object) -> bool:
+    """Whether ``value`` is one boolean of an array library (NumPy's ``True_``, a 0-d
+    array): no ``bool`` subclass, and the chart runtime imports no NumPy."""
+    try:
+        kind = getattr(getattr(value, "dtype", None), "kind", None)
+        return bool(kind == "b" and getattr(value, "shape", 0) == ())
+    except Exception:  # an object whose comparison raises is no boolean
+        return False
 
 
 def _without(listeners: tuple[T, ...], listener: T, kind: str) -> tuple[T, ...]:

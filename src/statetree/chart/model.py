@@ -56,7 +56,7 @@ def format_path(path: DataPath) -> str:
     """``root.states[0].name`` for ``("root", "states", 0, "name")``."""
     text = ""
     for part in path:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else part)
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
     return text
 
 

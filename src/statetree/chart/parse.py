@@ -245,6 +245,9 @@ class _Reader(ShapeReader):
             )
             return None
         ((kind, params),) = value.items()
+        if not isinstance(kind, str):
+            self.problem(path, f"an action's type is a name, got {kind_of(kind)}")
+            return None
         if params is None:
             return ActionDef(kind)
         if isinstance(params, dict):

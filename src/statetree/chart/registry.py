@@ -79,6 +79,8 @@ class Param:
     choices: tuple[ParamValue, ...] | None = None
 
     def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise DefinitionError(f"a parameter's name is a non-empty string, got {self.name!r}")
         if self.type not in _TYPE_NAMES:
             raise DefinitionError(
                 f"parameter {self.name!r}: type must be str, int, float or bool, got {self.type!r}"
@@ -87,7 +89,22 @@ class Param:
             refusal = self._type_refusal(self.default)
             if refusal is not None:
                 raise DefinitionError(f"parameter {self.name!r}: the default {refusal}")
+        if self.minimum is not None and (
+            self.type not in (int, float)
+            or isinstance(self.minimum, bool)
+            or not isinstance(self.minimum, (int, float))
+            or not math.isfinite(self.minimum)
+        ):
+            article = "an" if self.type is int else "a"
+            raise DefinitionError(
+                f"parameter {self.name!r}: a minimum is a finite number, for an int or float "
+                f"parameter only, got {self.minimum!r} for {article} {self.type_name}"
+            )
         if self.choices is not None:
+            if not isinstance(self.choices, (tuple, list)):
+                raise DefinitionError(
+                    f"parameter {self.name!r}: choices are a tuple of values, got {self.choices!r}"
+                )
             object.__setattr__(self, "choices", tuple(self.choices))
             self._check_choices()
 
@@ -175,6 +192,16 @@ class ActionType:
     makes: str | None = None
 
     def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise DefinitionError(f"an action type's name is a non-empty string, got {self.name!r}")
+        params = self.params
+        if not isinstance(params, (tuple, list)) or not all(isinstance(p, Param) for p in params):
+            comma = " (a tuple of one needs its comma)" if isinstance(params, Param) else ""
+            raise DefinitionError(
+                f"action type {self.name!r}: params are a tuple of Param, such as "
+                f"(Param('name'),), got {params!r}{comma}"
+            )
+        object.__setattr__(self, "params", tuple(params))
         if self.makes is not None and not self.builtin:
             raise DefinitionError(
                 f"action type {self.signature} cannot make {self.makes} events: only the "
@@ -219,6 +246,14 @@ class TriggerType:
     name: str
     level: bool = False
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise DefinitionError(f"a trigger type's name is a non-empty string, got {self.name!r}")
+        if not isinstance(self.level, bool):
+            raise DefinitionError(
+                f"trigger type {self.name!r}: level is True or False, got {self.level!r}"
+            )
+
 
 BUILTIN_TRIGGERS = (
     TriggerType(INPUT),
@@ -244,8 +279,14 @@ NamedType = TypeVar("NamedType", TriggerType, ActionType)
 
 
 def _by_name(items: Iterable[NamedType], what: str) -> dict[str, NamedType]:
+    kind = TriggerType if what == "trigger" else ActionType
     found: dict[str, NamedType] = {}
     for item in items:
+        if not isinstance(item, kind):
+            raise DefinitionError(
+                f"a registry's {what} types are {kind.__name__} objects, such as "
+                f"{kind.__name__}({item!r}), got {item!r}"
+            )
         if item.name in found:
             raise DefinitionError(f"the registry declares the {what} type {item.name!r} twice")
         found[item.name] = item

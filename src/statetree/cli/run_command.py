@@ -67,18 +67,22 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _load(path: Path, registry: str | None) -> Chart:
     """The chart, as ``check`` and ``inspect`` take it: without ``--registry`` the types it
-    uses that are not built in are taken as it uses them (and said so on standard error)."""
+    uses that are not built in are taken as it uses them (see :func:`_note`)."""
     if registry is not None:
         return load(path, load_registry(registry))
-    chart = loads_stand_in(read_chart_file(path), chart_format(path), file=str(path))
-    names = stand_in_names(chart)
+    return loads_stand_in(read_chart_file(path), chart_format(path), file=str(path))
+
+
+def _note(chart: Chart, registry: str | None) -> None:
+    """Say on standard error which types were taken as the chart uses them (once the script
+    has been read: a script's error is then the one line printed)."""
+    names = () if registry is not None else stand_in_names(chart)
     if names:
         print(
             f"statetree: note: without --registry, the chart's own types ({', '.join(names)}) "
             "are taken as it uses them (host actions only print)",
             file=sys.stderr,
         )
-    return chart
 
 
 def _prompt() -> None:
@@ -94,9 +98,15 @@ def _run(args: argparse.Namespace) -> int:
     if events is not None:
         # Read as chart files are: size-limited, UTF-8 with or without a byte order mark.
         text = read_chart_file(events, "an events script").removeprefix("\ufeff")
-        session.play(read_script(text, str(events), chart.registry))
+        script = read_script(text, str(events), chart.registry)
+        _note(chart, args.registry)
+        session.play(script)
     elif not args.watch and not typed:
-        session.play(read_script(sys.stdin.read(), "<stdin>", chart.registry))
+        script = read_script(sys.stdin.read(), "<stdin>", chart.registry)
+        _note(chart, args.registry)
+        session.play(script)
+    else:
+        _note(chart, args.registry)
     if args.watch or typed:
         # Line by line, each played as it comes; a person at a terminal gets a prompt.
         if typed:

@@ -262,16 +262,22 @@ def _lookup(module: str, name: str) -> object:
     try:
         found: object = importlib.import_module(module)
     except ImportError as error:
-        raise LoadError(
-            f"the save needs {module}.{name}, but module {module} cannot be imported "
-            f"({error}): was it renamed or removed?"
-        ) from None
+        raise unimportable(module, name, error) from None
     for part in name.split("."):
         try:
             found = getattr(found, part)
         except AttributeError:
             raise missing(module, name) from None
     return found
+
+
+def unimportable(module: str, name: str, error: ImportError) -> LoadError:
+    """The error for a save that needs ``module.name`` when ``module`` cannot be imported."""
+    return LoadError(
+        f"the save needs {module}.{name}, but module {module} cannot be imported ({error}): "
+        "load it from the program that wrote it, with that program's modules importable "
+        "(on sys.path), or keep the module if it was renamed or removed"
+    )
 
 
 def missing(module: str, name: str) -> LoadError:

@@ -34,7 +34,7 @@ class ChartBatchAdapter:
 
     Args:
         batch: the batch.
-        name: the label on the page (default: the chart's name).
+        name: the label on the page (default: the batch's name, as its agents are labelled).
         every: count the agents every this many frames (default: from the batch's size).
         keep: how many samples are kept for pages that open later (a reload drops them:
             they count the states of the chart before it).
@@ -57,7 +57,7 @@ class ChartBatchAdapter:
             if given is not None and (type(given) is not int or given < 1):
                 raise UsageError(f"{label} is a whole number of at least 1, got {given!r}")
         self.batch = batch
-        self.name = name if name is not None else batch.chart.name
+        self.name = name if name is not None else batch.name
         self.every = every or max(1, batch.size // AGENTS_PER_FRAME_COUNTED)
         self._samples: deque[Sample] = deque(maxlen=keep)
         self._frames = 0

@@ -76,7 +76,7 @@ def count_of(value: object, message: str) -> int:
     """``value`` as a count (an integer, NumPy's too; not a boolean), else a ``UsageError``
     with ``message`` and the value."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise UsageError(f"{message}, got {value!r}")
+        raise UsageError(f"{message} (a whole number), got {value!r}")
     number = int(value)
     if number < 0:
         raise UsageError(f"{message}, got {number}")

@@ -366,7 +366,7 @@ class ShardedBatch(ShardedReadings):
         """
         driver = self._driver
         ids = select(entities, driver.layout.alive)
-        number = count_of(shard, "migrate() needs a shard number")
+        number = count_of(shard, "migrate() needs a shard number of at least 0")
         if not 0 <= number < self.shards:
             raise UsageError(f"there is no shard {shard}: the batch has {self.shards}")
         shard = number
