@@ -127,6 +127,14 @@ def test_the_watcher_only_watches_chart_files(tmp_path: Path) -> None:
         ChartWatcher(tmp_path / "notes.txt")
 
 
+def test_a_chart_file_that_does_not_exist_is_refused_when_watched(tmp_path: Path) -> None:
+    (tmp_path / "enemy.yaml").write_text("name: Enemy\nroot: {name: Enemy}\n")
+    typo = tmp_path / "enemy.yml"
+    with pytest.raises(ChartError, match=f"cannot read: {re.escape(os.strerror(errno.ENOENT))}"):
+        ChartWatcher(typo)
+    assert ChartWatcher(tmp_path / "enemy.yaml").poll() is None  # loaded when made
+
+
 def test_watch_reports_every_broken_save_and_keeps_the_old_chart_running(
     saves: Saves,
 ) -> None:

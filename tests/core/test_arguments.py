@@ -108,6 +108,51 @@ def test_a_type_error_inside_init_propagates_unchanged() -> None:
     assert type(caught.value) is TypeError
 
 
+class Walk(st.State[list[str]]):
+    def update(self, dt: float) -> None:
+        self.owner.append(f"walk {dt}")
+
+
+class Idle(st.State[list[str]]):
+    def transition(self) -> st.Transition | None:
+        return st.inner_entry(Walk)
+
+    def update(self) -> None:  # forgot dt
+        self.owner.append("idle")
+
+
+def test_an_update_that_does_not_take_update_states_arguments_says_so() -> None:
+    log: list[str] = []
+    machine = st.StateMachine(Idle, owner=log)
+    machine.process_state_transitions()
+    with pytest.raises(st.StateArgumentError) as caught:
+        machine.update_states(0.5)
+    message = str(caught.value)
+    assert message.startswith(
+        "Idle.update(self) does not take what update_states() was given, update_states(0.5) ("
+    )
+    assert message.endswith(
+        "): every active state's update takes the same arguments, such as def update(self, dt)"
+    )
+    assert isinstance(caught.value, TypeError)
+    assert log == []
+    with pytest.raises(st.StateArgumentError, match=r"^Walk\.update\(self, dt"):
+        machine.update_states()  # Idle's update fits; Walk's, inside it, does not
+    assert log == ["idle"]
+
+
+def test_a_type_error_inside_update_propagates_unchanged() -> None:
+    class Broken(st.State[None]):
+        def update(self, dt: float) -> None:
+            raise TypeError("inside update")
+
+    machine = st.StateMachine(Broken)
+    machine.process_state_transitions()
+    with pytest.raises(TypeError, match=r"^inside update$") as caught:
+        machine.update_states(0.5)
+    assert type(caught.value) is TypeError
+
+
 def test_arguments_to_a_state_without_on_enter_are_refused_at_creation() -> None:
     class Plain(st.State[None]):
         pass

@@ -67,7 +67,8 @@ class ChartWatcher:
         read: returns a file's bytes (at most one more than the size limit of charts).
 
     Raises:
-        ChartError: ``path`` is not a chart file (by its extension).
+        ChartError: ``path`` is not a chart file (by its extension), or cannot be read (it
+            does not exist, say).
     """
 
     def __init__(
@@ -85,6 +86,10 @@ class ChartWatcher:
         self._read = read
         self._seen: dict[Path, _Seen] = {}
         self._imports: tuple[Path, ...] = ()
+        try:  # a typo in the path is said now, not left to poll None for ever
+            self._mtime(self.path)
+        except OSError as error:
+            raise cannot_read(self.path, error) from None
         data = self._looked_at(self.path)
         if data is not None:
             self._watch(self._imported(data))

@@ -7,7 +7,7 @@ import inspect
 from statetree.core.transition import Transition
 from statetree.errors import StateArgumentError
 
-__all__ = ["check_arguments"]
+__all__ = ["check_arguments", "check_update"]
 
 
 def check_arguments(chosen: Transition, error: TypeError, *, initial: bool = False) -> None:
@@ -41,5 +41,33 @@ def check_arguments(chosen: Transition, error: TypeError, *, initial: bool = Fal
         f"{signature} ({reason}); {fix}"
     )
     # What ``raise ... from error`` does, which the compiled core does not honour.
+    problem.__cause__ = error
+    raise problem
+
+
+def check_update(
+    state: object, args: tuple[object, ...], kwargs: dict[str, object], error: TypeError
+) -> None:
+    """Raise :class:`StateArgumentError` if ``update_states``'s arguments cannot bind
+    ``state``'s ``update``; called only after a ``TypeError``, which otherwise propagates
+    unchanged (it came from inside ``update``, or is a hook's own error)."""
+    if isinstance(error, StateArgumentError):
+        return
+    update = type(state).update  # type: ignore[attr-defined]
+    try:
+        signature = inspect.signature(update).replace(return_annotation=inspect.Parameter.empty)
+        signature.bind(state, *args, **kwargs)
+    except TypeError as mismatch:
+        reason = str(mismatch)
+    except ValueError:  # no signature to read
+        return
+    else:
+        return
+    given = ", ".join([*map(repr, args), *(f"{k}={v!r}" for k, v in kwargs.items())])
+    problem = StateArgumentError(
+        f"{type(state).__qualname__}.update{signature} does not take what update_states() was "
+        f"given, update_states({given}) ({reason}): every active state's update takes the same "
+        "arguments, such as def update(self, dt)"
+    )
     problem.__cause__ = error
     raise problem

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, Generic, SupportsIndex, TypeVar
 
 from statetree.core import capi
+from statetree.core.arguments import check_update
 from statetree.core.events import frame_time
 from statetree.core.options import DEFAULT_MAX_TRANSITIONS, Options
 from statetree.core.refs import Ref, new_instance, shallow_copy_refused
@@ -250,11 +251,17 @@ class MachineCore(Options):
                     extras.timers[key] += dt
             # Untyped, so that update is called the Python way (see settle.pop_to).
             states: list[Any] = self.walk() if self._regions() else self._stack
-            for state in states:
-                if type(state)._st_hooks & HAS_UPDATE:
-                    returned = state.update(*args, **kwargs)
-                    if isinstance(returned, Transition):
-                        raise hook_returned(state, "update", returned)
+            state: Any = None
+            try:  # around the loop, not each call: a frame pays for one
+                for state in states:
+                    if type(state)._st_hooks & HAS_UPDATE:
+                        returned = state.update(*args, **kwargs)
+                        if isinstance(returned, Transition):
+                            raise hook_returned(state, "update", returned)
+            except TypeError as error:
+                if state is not None:
+                    check_update(state, args, kwargs, error)
+                raise
         finally:
             self._busy = 0
 
