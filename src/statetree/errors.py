@@ -52,6 +52,17 @@ def require_callable(value: object, role: str) -> None:
         raise UsageError(f"{role} must be callable, got {value!r} ({type(value).__name__})")
 
 
+def require_name(name: object) -> str:
+    """``name``, checked to be a machine's name (a ``str``): one rule for every engine.
+
+    Raises:
+        UsageError: it is something else.
+    """
+    if not isinstance(name, str):
+        raise UsageError(f"a machine's name must be a str, got {name!r}")
+    return name
+
+
 class TransitionTargetError(UsageError, TypeError):
     """A transition names something that is not a ``State`` subclass."""
 

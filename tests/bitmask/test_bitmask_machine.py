@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
+import numpy as np
 import pytest
 
 from statetree.bitmask import (
@@ -524,3 +525,6 @@ def test_history_size_is_a_whole_number_from_zero(size: object) -> None:
         f"history_size is a whole number of changes from 0 (keeps none) to sys.maxsize, "
         f"got {size!r}"
     )
+    kept = BitmaskMachine(RULES, [], history_size=np.int64(2))  # NumPy's integers too
+    kept.try_activate(Base)
+    assert len(kept.history) == 1

@@ -318,7 +318,7 @@ def test_wrong_calls_are_refused_with_what_was_wrong() -> None:
         (lambda: batch.tick(-1.0), "time cannot go backwards"),
         (
             lambda: batch.is_active("Character.Nope"),
-            "has no state 'Character.Nope'; states: Character, ",
+            "has no state 'Character.Nope' (did you mean 'Character.Dead'?); states: Character, ",
         ),
         (lambda: batch.send_each([ATTACK], [0, 1]), "one integer choice per agent (3)"),
         (lambda: batch.send_each([ATTACK], [0.0, 0.0, 0.0]), "got 3 of type float64"),

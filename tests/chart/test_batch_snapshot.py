@@ -18,12 +18,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from statetree.chart import (
+    DEFAULT_REGISTRY,
+    ActionType,
     BatchCall,
     BatchLoopError,
     BatchSnapshot,
     Chart,
     ChartBatch,
     Event,
+    Param,
     from_data,
 )
 from statetree.chart.batch.arrays import NDArray
@@ -377,6 +380,72 @@ def test_snapshot_bytes_are_little_endian_whatever_the_arrays_byte_order() -> No
     big = _replaced(good, arrays=swapped)
     assert big.to_bytes() == good.to_bytes()
     assert BatchSnapshot.from_bytes(big.to_bytes()).to_bytes() == good.to_bytes()
+
+
+def test_a_batch_restored_in_place_goes_back_to_its_snapshot_keeping_its_handlers() -> None:
+    calls: list[tuple[str, list[int]]] = []
+    chart = from_data(
+        {
+            "name": "Door",
+            "root": {
+                "name": "Top",
+                "states": [
+                    {"name": "Shut", "transitions": [{"on": {"input": "Push"}, "to": "Open"}]},
+                    {
+                        "name": "Open",
+                        "enter": [{"creak": {"loud": True}}],
+                        "transitions": [{"on": {"input": "Push"}, "to": "Shut"}],
+                    },
+                ],
+            },
+        },
+        DEFAULT_REGISTRY.with_actions(ActionType("creak", (Param("loud", bool),))),
+    )
+    handlers = {"creak": lambda call: calls.append((call.type, call.entities.tolist()))}
+    doors = ChartBatch(chart, 3, handlers, name="Doors", backend="numpy")
+    doors.start()
+    checkpoint = doors.snapshot()
+    doors.send(Event("input", "Push"), [0, 2])
+    same = doors
+
+    assert doors.restore(checkpoint) is None  # in place, as ChartMachine.restore
+    assert doors is same and doors.snapshot() == checkpoint and doors.name == "Doors"
+    assert calls == [("creak", [0, 2])]  # restoring ran nothing
+    doors.send(Event("input", "Push"), [1])
+    assert calls == [("creak", [0, 2]), ("creak", [1])]  # its own handlers still
+    built = ChartBatch.restore(checkpoint, chart, handlers)  # on the class: a new batch
+    assert built is not doors and built.snapshot() == checkpoint
+
+    before = doors.snapshot()
+    other = _guards().snapshot()
+    with pytest.raises(DecodeError):
+        doors.restore(other)  # another chart's agents: the batch did not change
+    assert doors.snapshot() == before
+
+    def rewinding(call: BatchCall) -> None:
+        doors.restore(checkpoint)
+
+    doors = ChartBatch(chart, 1, {"creak": rewinding})
+    doors.start()
+    checkpoint = doors.snapshot()
+    with pytest.raises(UsageError, match=r"^restore\(\) called while batch 'Door' processes"):
+        doors.send(Event("input", "Push"))
+
+
+def test_snapshots_compare_as_their_bytes_do() -> None:
+    batch = _guards()
+    checkpoint = batch.snapshot()
+    swapped = {
+        name: array.astype(array.dtype.newbyteorder(">"))
+        for name, array in checkpoint.arrays.items()
+    }
+    assert batch.snapshot() == checkpoint == _replaced(checkpoint, arrays=swapped)
+    assert BatchSnapshot.from_bytes(checkpoint.to_bytes()) == checkpoint
+    batch.tick(0.5)
+    assert batch.snapshot() != checkpoint
+    assert checkpoint != checkpoint.to_bytes()  # a snapshot is not its bytes
+    with pytest.raises(TypeError):
+        hash(checkpoint)  # its arrays can change
 
 
 def test_snapshot_bytes_may_come_as_any_bytes_like_object() -> None:

@@ -71,7 +71,7 @@ def test_a_timer_cycle_that_cannot_advance_time_raises_the_loop_error(delay: flo
     with pytest.raises(TransitionLoopError) as failure:
         machine.tick(1.0)
     error = failure.value
-    assert error.timers and error.changes == 50 and error.machine == "Blink"
+    assert error.timers and error.changes == 50 and error.machine == "Blink" and error.chart
     assert error.cycle in (("Top.Wait", "Top.Go"), ("Top.Go", "Top.Wait"))
     assert str(error).startswith("machine 'Blink' fired 50 timers in one tick() without")
     # The 51st timer was not fired: 50 firings from Wait end in Wait, its timer started.

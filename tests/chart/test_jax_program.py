@@ -432,6 +432,16 @@ def test_without_jax_the_module_says_what_to_install() -> None:
 HOSTILE_CALLS: list[tuple[str, Any, str]] = [
     ("levels not a mapping", lambda p, a: p.set_levels(a, [(SPIN, True)]), "takes a mapping"),
     ("a level of None", lambda p, a: p.set_levels(a, {SPIN: None}), "got None"),
+    (
+        "a plain tuple for a level",
+        lambda p, a: p.set_levels(a, {("held", "Spin"): True}),
+        r"set_levels\(\) takes an Event\(kind, name\) of two strings",
+    ),
+    (
+        "a level of a misspelt kind",
+        lambda p, a: p.set_levels(a, {Event("hedl", "Spin"): True}),
+        r"unknown event kind 'hedl' \(did you mean 'held'\?\)",
+    ),
     ("a level of 'yes'", lambda p, a: p.set_levels(a, {SPIN: "yes"}), "got 'yes'"),
     (
         "levels of two axes",

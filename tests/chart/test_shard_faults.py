@@ -236,6 +236,13 @@ def test_calls_with_wrong_values_are_refused_and_change_no_shard(guards: Sharded
         UsageError, match=r"spawn\(\) needs a count of at least 0 \(a whole number\), got True"
     ):
         guards.spawn(True)
+    with pytest.raises(UsageError, match=r"puts a ChartBatch back in place, not a ShardedBatch"):
+        guards.restore(guards.snapshot())
+    with pytest.raises(UsageError, match=r"^set_levels\(\) takes a mapping of level events"):
+        guards.set_levels([HELD])  # type: ignore[arg-type]
+    for index in (True, 1.0):
+        with pytest.raises(UsageError, match=rf"^an agent index must be an integer, got {index}"):
+            guards.active(index)  # type: ignore[arg-type]
 
     after = (
         guards.snapshot().to_bytes(),

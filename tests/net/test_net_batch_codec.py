@@ -3,6 +3,7 @@ problem in the stream, named by agent and bit, whether or not the packet is also
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from budget import examples
 from hypothesis import given, settings
@@ -10,6 +11,7 @@ from hypothesis import strategies as hs
 
 from statetree import net
 from statetree.chart import BatchCodec, Chart, from_data
+from statetree.errors import UsageError
 
 
 def ring(name: str, count: int) -> dict[str, object]:
@@ -108,3 +110,14 @@ def test_a_batch_packet_decodes_as_its_agents_do_one_by_one(
         assert refusal(lambda: wire.decode(data, count, stamp_bits=stamp_bits)) == message
     else:
         assert list(wire.decode(data, count, stamp_bits=stamp_bits)) == expected
+
+
+@pytest.mark.parametrize("count", [True, 3.0, None, "3", -1])
+def test_a_count_that_is_no_whole_number_is_refused_before_reading(count: object) -> None:
+    wire = BatchCodec.auto(FIVE)
+    data = headers(0, 1, 2)
+    with pytest.raises(UsageError) as caught:
+        wire.decode(data, count)  # type: ignore[arg-type]
+    assert str(caught.value).startswith("read() needs a count of at least 0 agents")
+    assert str(caught.value).endswith(f"got {count!r}")
+    assert len(wire.decode(data, np.int64(3))) == 3  # NumPy's integers are counts too

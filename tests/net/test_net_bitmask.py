@@ -87,6 +87,37 @@ def test_apply_gives_the_hooks_the_matching_bit_cause() -> None:
     ]
 
 
+def test_apply_and_caused_by_take_a_bit_cause_as_it_is_and_refuse_other_causes() -> None:
+    player = Player("client")
+    CODEC.apply(player.machine, 0b0001, cause=BitCause.PREDICTED)
+    with CODEC.caused_by(player.machine, BitCause.ROLLBACK):
+        player.machine.try_activate("Aiming")
+    assert player.events == ["+Alive (predicted)", "+Aiming (rolled back)"]
+    before = (player.machine.mask, list(player.events))
+    for call in (
+        lambda: CODEC.apply(player.machine, 0, cause="network"),  # type: ignore[arg-type]
+        lambda: CODEC.caused_by(player.machine, "network"),  # type: ignore[arg-type]
+    ):
+        with pytest.raises(UsageError) as caught:
+            call()
+        assert str(caught.value).endswith(
+            "(cause=...) takes a statetree.net.Cause or a BitCause, got 'network'"
+        )
+    assert (player.machine.mask, player.events) == before
+
+
+def test_receive_decodes_and_applies_as_the_other_codecs_do() -> None:
+    player, server = Player("client"), Player("server")
+    server.machine.try_activate("Alive")
+    server.machine.try_activate("Crouching")
+    assert CODEC.receive(player.machine, CODEC.encode(server.machine)) == server.machine.mask
+    assert player.machine.mask == server.machine.mask
+    assert player.events == ["+Alive (from the network)", "+Crouching (from the network)"]
+    with pytest.raises(PacketError):
+        CODEC.receive(player.machine, b"")
+    assert player.machine.mask == server.machine.mask
+
+
 def test_rollback_drives_a_bitmask_machine_too() -> None:
     server, client = Player("server"), Player("client")
     codec: MachineCodec[BitmaskMachine[Player], int] = CODEC

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as hs
@@ -60,7 +61,9 @@ class Game:
         return CODEC.capture(self.machine), self.x
 
 
-def predicting(game: Game, capacity: int = 256) -> Rollback[Any, Configuration, Input, int]:
+def predicting(
+    game: Game, capacity: int = 256, frame: int = 0
+) -> Rollback[Any, Configuration, Input, int]:
     return Rollback(
         game.machine,
         CODEC,
@@ -68,6 +71,7 @@ def predicting(game: Game, capacity: int = 256) -> Rollback[Any, Configuration, 
         snapshot=game.snapshot,
         restore=game.restore,
         capacity=capacity,
+        frame=frame,
     )
 
 
@@ -204,12 +208,25 @@ def test_the_number_of_unconfirmed_frames_is_bounded() -> None:
     rollback.advance(Input())
     with pytest.raises(UsageError, match=r"^2 frames wait for confirmation since frame 0; wait"):
         rollback.advance(Input())
-    for wrong in (0, math.nan, "5"):
+    for wrong in (0, math.nan, "5", True):
         with pytest.raises(UsageError) as refused:
             predicting(Game(), capacity=wrong)  # type: ignore[arg-type]
         assert str(refused.value) == (
             f"capacity must be a whole number of at least 1, got {wrong!r}"
         )
+    assert predicting(Game(), capacity=np.int64(2)).advance(Input()) == 1  # NumPy's too
+
+
+@pytest.mark.parametrize("frame", [1.5, "0", True, None])
+def test_a_rollback_starts_at_a_whole_frame(frame: object) -> None:
+    with pytest.raises(UsageError) as refused:
+        predicting(Game(), frame=frame)  # type: ignore[arg-type]
+    assert str(refused.value) == f"a frame is a whole number, got {frame!r}"
+
+
+def test_a_numpy_frame_is_kept_as_an_int() -> None:
+    rollback = predicting(Game(), frame=np.int64(7))
+    assert type(rollback.frame) is int and rollback.advance(Input()) == 8
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import numbers
 import reprlib
 import sys
 from collections import deque
@@ -18,7 +19,7 @@ from statetree.bitmask.records import BitCause, Change
 from statetree.bitmask.spec import StateRule
 from statetree.bitmask.state import BitState, Owner, StateRef
 from statetree.core.refs import Ref, new_instance, reading, saved_data, shallow_copy_refused
-from statetree.errors import SaveError, UsageError
+from statetree.errors import SaveError, UsageError, require_name
 
 _FORMAT = 1
 """The version of a bitmask machine's saved data."""
@@ -105,7 +106,7 @@ class BitmaskMachine(Generic[Owner]):
             )
         self._definition = definition
         self.owner: Owner = owner
-        self.name = name or definition.name
+        self.name = require_name(name) or definition.name
         self._mask = 0
         self._seq = 0
         self._busy: Callable[..., object] | None = None
@@ -484,12 +485,16 @@ def _new_history(size: int) -> deque[_Raw] | None:
 
     Raw tuples keep recording cheap; Change records are built when the history is read.
     """
-    if isinstance(size, bool) or not isinstance(size, int) or not 0 <= size <= sys.maxsize:
+    if (
+        isinstance(size, bool)
+        or not isinstance(size, numbers.Integral)
+        or not 0 <= size <= sys.maxsize
+    ):
         raise UsageError(
             f"history_size is a whole number of changes from 0 (keeps none) to sys.maxsize, "
             f"got {size!r}"
         )
-    return deque(maxlen=size) if size else None
+    return deque(maxlen=int(size)) if size else None
 
 
 def _checked_cause(cause: object, call: str) -> BitCause:

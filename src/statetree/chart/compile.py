@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from difflib import get_close_matches
 from importlib import import_module
 from types import MappingProxyType
 from typing import Any, cast
@@ -27,7 +28,7 @@ from statetree.chart.model import Chart, Condition, StateDef, triggers_of
 from statetree.chart.policies import transition_of
 from statetree.chart.policy import runs_regions
 from statetree.chart.states import ChartState, Hooks
-from statetree.chart.validation import validate
+from statetree.chart.validation import listed, validate
 from statetree.core.transition import CONCURRENT, INNER, INNER_ENTRY, SIBLING, Transition
 from statetree.errors import UsageError
 
@@ -69,6 +70,19 @@ class CompiledChart:
     def root(self) -> type[ChartState]:
         """The class of the root state."""
         return self.classes[0]
+
+    def no_state(self, path: object) -> UsageError:
+        """The error of a call naming ``path``, which is no state of this chart: a close
+        path, or the path of a state of that name, suggested (every engine says this)."""
+        paths = list(self.by_path)
+        close: list[str] = []
+        if isinstance(path, str):
+            close = [p for p in paths if p.endswith("." + path)][:2]
+            close = close or get_close_matches(path, paths, n=1)
+        hint = f" (did you mean {' or '.join(map(repr, close))}?)" if close else ""
+        return UsageError(
+            f"chart {self.chart.name!r} has no state {path!r}{hint}; states: {listed(paths)}"
+        )
 
     # Immutable: copies of the machines running it share it.
 

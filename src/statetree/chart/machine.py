@@ -276,7 +276,7 @@ class ChartMachine:
         while timer is not None:
             if len(fired) == self.machine.max_transitions:
                 kept = fired[-KEPT_CHANGES:]
-                raise loop_error(self.machine.name, kept, len(fired), timers=True)
+                raise loop_error(self.machine.name, kept, len(fired), timers=True).in_chart()
             fired.append(timer.owner)
             runtime.expire()
             runtime.clock = timer.due
@@ -432,8 +432,7 @@ class ChartMachine:
     def _class(self, path: object) -> type[ChartState]:
         cls = self._compiled.by_path.get(path) if isinstance(path, str) else None
         if cls is None:
-            known = ", ".join(self._compiled.by_path)
-            raise UsageError(f"chart {self.chart.name!r} has no state {path!r}; states: {known}")
+            raise self._compiled.no_state(path)
         return cls
 
     # -- changes ---------------------------------------------------------------------------
@@ -513,8 +512,7 @@ class ChartMachine:
         self._process(None)
 
     def _check_level(self, event: Event) -> None:
-        if event.kind not in self._compiled.level_kinds:
-            check_kind(event, self.chart.registry, level=True)
+        require_level(event, "hold", self._compiled)
 
     def _process(self, event: Event | None) -> None:
         """One processing: a new base serial, ``event`` latched, transitions settled.
@@ -633,6 +631,19 @@ def require_event(event: object, call: str) -> Event:
         f"{call}() takes an Event(kind, name) of two strings, such as Event('input', 'Jump'); "
         f"got {event!r}"
     )
+
+
+def require_level(event: object, call: str, compiled: CompiledChart) -> Event:
+    """``event``, known to be an ``Event`` of a level trigger of ``compiled``'s registry
+    (every engine's rule for ``hold``, ``release`` and ``set_levels``).
+
+    Raises:
+        UsageError: it is not (``call`` names the call it was given to).
+    """
+    found = require_event(event, call)
+    if found.kind not in compiled.level_kinds:
+        check_kind(found, compiled.chart.registry, level=True)
+    return found
 
 
 def require_events(events: object, call: str) -> tuple[Event, ...]:

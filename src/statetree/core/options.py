@@ -20,7 +20,7 @@ from statetree.core.state_value import StateValue
 from statetree.core.trace import StepListener, TraceLevel, Tracer, trace_level
 from statetree.core.transition import Transition
 from statetree.core.tree import Regions, walk
-from statetree.errors import TransitionTargetError, UsageError
+from statetree.errors import TransitionTargetError, UsageError, require_name
 
 __all__ = ["DEFAULT_MAX_TRANSITIONS", "Extras", "Options"]
 
@@ -106,8 +106,8 @@ class Options:
         Raises:
             UsageError: ``name`` is not a string.
         """
-        if type(name) is not str and not isinstance(name, str):
-            raise UsageError(f"a machine's name must be a str, got {name!r}")
+        if type(name) is not str:
+            require_name(name)
         self._start = (initial, name) if name else initial
 
     def _fresh(self, initial: Transition, name: str, owner: Any, stack: list[State[Any]]) -> None:

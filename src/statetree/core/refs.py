@@ -216,6 +216,13 @@ def _name_of(target: type | FunctionType, role: str) -> tuple[str, str]:
         found = _lookup(module, name)
     except LoadError:
         found = None
+    if found is not target and module.startswith("statetree.chart."):
+        # A chart's state classes are made when the chart compiles: no name finds them.
+        raise SaveError(
+            f"cannot save the class {name}{what}, which a chart compiled at run time: save "
+            "the chart machine or batch itself, and build what refers to its classes (a codec "
+            "of its structure, a Rollback of it) again from it after loading"
+        )
     if found is not target:
         raise SaveError(
             f"cannot save the {kind} {module}.{name}{what}: that name does not lead back to it "

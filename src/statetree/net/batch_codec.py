@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
 from statetree.chart.batch.arrays import Indexes, NDArray, np
-from statetree.chart.batch.entities import Entities
+from statetree.chart.batch.entities import Entities, count_of
 from statetree.chart.batch.layout import Layout
 from statetree.chart.batch.outcomes import apply_operation
 from statetree.chart.compile import CompiledChart, compile_chart
@@ -210,8 +210,7 @@ class BatchCodec:
                 no configuration (the error names the agent, as ``machine``, and the bit:
                 the first problem in stream order, as :func:`statetree.net.unpack` says).
         """
-        if count < 0:
-            raise UsageError(f"read() needs a count of at least 0 agents, got {count}")
+        count = count_of(count, "read() needs a count of at least 0 agents")
         start, width = reader.position, self.bits
         if count * width > reader.remaining:
             # A bad packet: the agents it holds whole are checked first, so that the problem

@@ -30,6 +30,17 @@ _BIT_CAUSES = {
     Cause.PREDICTION: BitCause.PREDICTED,
     Cause.RESIMULATION: BitCause.ROLLBACK,
 }
+
+
+def _bit_cause(cause: object, call: str) -> BitCause:
+    """The ``BitCause`` of a net ``Cause`` (a ``BitCause`` is its own)."""
+    if isinstance(cause, BitCause):
+        return cause
+    if isinstance(cause, Cause):
+        return _BIT_CAUSES[cause]
+    raise UsageError(f"{call}(cause=...) takes a statetree.net.Cause or a BitCause, got {cause!r}")
+
+
 RANKED_STATES = 16
 """Definitions of up to this many states send the index of their mask among the legal ones."""
 _COUNTABLE = 20
@@ -227,16 +238,42 @@ class BitmaskCodec:
         return repr(self.definition.name) if self.definition.name else "the bitmask"
 
     def apply(
-        self, machine: BitmaskMachine[Any], value: int, *, cause: Cause = Cause.DESERIALIZATION
+        self,
+        machine: BitmaskMachine[Any],
+        value: int,
+        *,
+        cause: Cause | BitCause = Cause.DESERIALIZATION,
     ) -> None:
         """Set ``machine`` to the mask ``value``; hooks get the matching ``BitCause``
-        (network, rolled back, predicted or requested)."""
-        machine.apply_mask(value, cause=_BIT_CAUSES[cause])
+        (network, rolled back, predicted or requested; a ``BitCause`` given is passed as it
+        is).
 
-    def caused_by(self, machine: BitmaskMachine[Any], cause: Cause) -> AbstractContextManager[None]:
+        Raises:
+            UsageError: ``cause`` is neither a ``Cause`` nor a ``BitCause``.
+        """
+        machine.apply_mask(value, cause=_bit_cause(cause, "apply"))
+
+    def receive(self, machine: BitmaskMachine[Any], data: bytes | bytearray | memoryview) -> int:
+        """Decode ``data`` and apply it to ``machine``, under ``Cause.DESERIALIZATION``
+        (``Codec.receive``); returns the mask.
+
+        Raises:
+            PacketError: the packet is bad; the machine is left exactly as it was.
+        """
+        value = self.decode(data)
+        self.apply(machine, value)
+        return value
+
+    def caused_by(
+        self, machine: BitmaskMachine[Any], cause: Cause | BitCause
+    ) -> AbstractContextManager[None]:
         """Requests made in the block without a cause pass the matching ``BitCause``
-        (``PREDICTED`` for a prediction, ``ROLLBACK`` for a replayed frame) to their hooks."""
-        return machine.caused_by(_BIT_CAUSES[cause])
+        (``PREDICTED`` for a prediction, ``ROLLBACK`` for a replayed frame) to their hooks.
+
+        Raises:
+            UsageError: ``cause`` is neither a ``Cause`` nor a ``BitCause``.
+        """
+        return machine.caused_by(_bit_cause(cause, "caused_by"))
 
     def __repr__(self) -> str:
         mode = "rank" if self.ranked else "mask"

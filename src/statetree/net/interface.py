@@ -81,6 +81,10 @@ class MachineCodec(Protocol[M_contra, C]):
         """Move ``machine`` to ``value``, hooks seeing ``cause``."""
         ...
 
+    def receive(self, machine: M_contra, data: bytes | bytearray | memoryview) -> C:
+        """Decode ``data`` and apply it to ``machine`` (``Cause.DESERIALIZATION``); the value."""
+        ...
+
     def caused_by(self, machine: M_contra, cause: Cause) -> AbstractContextManager[None]:
         """A context in which the hooks ``machine`` runs see ``cause``."""
         ...

@@ -11,7 +11,7 @@ counted: there is no clock here.
 
 from __future__ import annotations
 
-import numbers
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any, Generic, TypeVar
@@ -104,8 +104,11 @@ class Rollback(Generic[MachineT, ValueT, InputT, DataT]):
         frame: int = 0,
         capacity: int = 256,
     ) -> None:
-        if isinstance(capacity, bool) or not isinstance(capacity, int) or capacity < 1:
+        whole = _whole(capacity)
+        if whole is None or whole < 1:
             raise UsageError(f"capacity must be a whole number of at least 1, got {capacity!r}")
+        capacity = whole
+        frame = _check_frame(frame)
         self.machine = machine
         self.codec = codec
         self._step = step
@@ -173,7 +176,7 @@ class Rollback(Generic[MachineT, ValueT, InputT, DataT]):
             state: the machine's state (e.g. a decoded ``Configuration``).
             data: the owner's data, as ``snapshot`` returns it.
         """
-        _check_frame(frame)
+        frame = _check_frame(frame)
         self._not_stepping("confirm")
         if frame <= self._confirmed:
             self._count(stale=1)
@@ -197,7 +200,7 @@ class Rollback(Generic[MachineT, ValueT, InputT, DataT]):
         Raises:
             UsageError: ``frame`` is not simulated yet (give it to :meth:`advance`).
         """
-        _check_frame(frame)
+        frame = _check_frame(frame)
         self._not_stepping("correct")
         if frame > self._frame:
             raise UsageError(f"frame {frame} is not simulated yet (the last is {self._frame})")
@@ -315,6 +318,23 @@ class Rollback(Generic[MachineT, ValueT, InputT, DataT]):
             self._counts[name] += amount
 
 
-def _check_frame(frame: object) -> None:
-    if isinstance(frame, bool) or not isinstance(frame, numbers.Integral):
+def _check_frame(frame: object) -> int:
+    """``frame`` as an ``int`` (NumPy's integers too).
+
+    Raises:
+        UsageError: it is no whole number.
+    """
+    whole = _whole(frame)
+    if whole is None:
         raise UsageError(f"a frame is a whole number, got {frame!r}")
+    return whole
+
+
+def _whole(value: object) -> int | None:
+    """``value`` as an ``int`` if it is a whole number (NumPy's integers too; no bool)."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None

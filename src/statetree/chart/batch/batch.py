@@ -30,23 +30,23 @@ from statetree.chart.batch.entities import (
     slot_range,
 )
 from statetree.chart.batch.inputs import Inputs, picks_of, refuse
-from statetree.chart.batch.levels import held, level_values, set_held
+from statetree.chart.batch.levels import held, level_mapping, level_values, set_held
 from statetree.chart.batch.outcomes import apply_operation
 from statetree.chart.batch.reading import Readings
 from statetree.chart.batch.reload import reload_batch
-from statetree.chart.batch.snapshot import BatchSnapshot
+from statetree.chart.batch.snapshot import BatchSnapshot, restoring
 from statetree.chart.batch.step import BACKENDS, Stepper, backend_names
 from statetree.chart.batch.table import STARTED, Table, table_of
 from statetree.chart.compile import CompiledChart, compile_chart
-from statetree.chart.events import Event, check_kind, time_step
-from statetree.chart.machine import ChartMachine, require_event
+from statetree.chart.events import Event, time_step
+from statetree.chart.machine import ChartMachine, require_level
 from statetree.chart.model import Chart
 from statetree.chart.reload import Reloaded
 from statetree.chart.runtime import bind_handlers
 from statetree.chart.saving import batch_state, load_batch
 from statetree.core.options import DEFAULT_MAX_TRANSITIONS
 from statetree.core.refs import Ref, new_instance
-from statetree.errors import UsageError
+from statetree.errors import UsageError, require_name
 
 __all__ = ["MAX_SHARDS", "MAX_TRANSITIONS", "ChartBatch"]
 
@@ -145,7 +145,7 @@ class ChartBatch(Readings):
         self._agents = agents
         bind(table.layout.compiled, handlers)  # refuses a chart with an action not handled
         self._stepper = Stepper(table, agents, handlers, backend)
-        self.name = table.layout.compiled.chart.name if name is None else name
+        self.name = table.layout.compiled.chart.name if name is None else require_name(name)
         self.offset = 0
         self._busy = False
         self._unstarted = True  # some live agent may not have started
@@ -262,7 +262,7 @@ class ChartBatch(Readings):
 
     def _level(self, event: Event, entities: Entities, on: bool) -> None:
         call = "hold" if on else "release"
-        self._check_level(event, call)
+        event = require_level(event, call, self.compiled)
         ids = self._select(entities)
         with self._call(call):
             ready = self._start(ids)
@@ -287,14 +287,9 @@ class ChartBatch(Readings):
         """
         every = entities is None
         ids, order = (self._slots, None) if every else self._ordered(entities)
-        if not isinstance(levels, Mapping):
-            raise UsageError(
-                "set_levels() takes a mapping of level events to booleans, such as "
-                f"{{Event('held', 'Jump'): True}}; got {levels!r}"
-            )
         wanted = {}
-        for event, on in levels.items():
-            self._check_level(event, "set_levels")
+        for key, on in level_mapping(levels).items():
+            event = require_level(key, "set_levels", self.compiled)
             wanted[event] = level_values(event, on, ids.size)
         if order is not None:  # given one per entity: in the agents' ascending order
             wanted = {event: on[order] for event, on in wanted.items()}
@@ -311,11 +306,6 @@ class ChartBatch(Readings):
             chosen = {event: on[at] for event, on in wanted.items()}
             set_held(self._table, self._agents, chosen, ready)
             self._stepper.process(ready, _NONE_INPUT, processing(None))
-
-    def _check_level(self, event: Event, call: str) -> None:
-        compiled = self._table.layout.compiled
-        if require_event(event, call).kind not in compiled.level_kinds:
-            check_kind(event, compiled.chart.registry, level=True)
 
     def tick(self, dt: float) -> None:
         """Advance every agent's clock by ``dt``; each due timer fires, in order, its own
@@ -458,9 +448,9 @@ class ChartBatch(Readings):
         with self._call("snapshot"):
             return snapshot_of(self._table, self._agents, begin, end, self.offset)
 
-    @classmethod
-    def restore(
-        cls,
+    @restoring
+    def restore(  # called on the class, as a classmethod is (see restoring)
+        cls: type[ChartBatch],
         snapshot: BatchSnapshot,
         chart: Chart | CompiledChart,
         handlers: Mapping[str, BatchHandler] = _NO_HANDLERS,
@@ -469,14 +459,20 @@ class ChartBatch(Readings):
         max_transitions: int = DEFAULT_MAX_TRANSITIONS,
         backend: str = "auto",
     ) -> ChartBatch:
-        """A batch of the agents of ``snapshot``, exactly as they were.
+        """``ChartBatch.restore(snapshot, chart, handlers)``: a new batch of the agents of
+        ``snapshot``, exactly as they were. ``batch.restore(snapshot)``: ``batch`` put back
+        where ``snapshot`` was taken (of a batch running the same chart), keeping its
+        handlers, name, bound and backend, as ``ChartMachine.restore`` does; no action,
+        handler or listener runs.
 
         Args:
             chart: the chart the snapshot's batch was running (checked by fingerprint).
             handlers, name, max_transitions, backend: as for the constructor.
 
         Raises:
-            DecodeError: the snapshot is of another chart, or its arrays are impossible.
+            DecodeError: the snapshot is of another chart, or its arrays are impossible
+                (the batch called on did not change).
+            UsageError: ``snapshot`` is no snapshot, or the batch called on is processing.
         """
         compiled = chart if isinstance(chart, CompiledChart) else compile_chart(chart)
         table, agents = agents_of(snapshot, compiled, _bound(max_transitions))
@@ -484,6 +480,13 @@ class ChartBatch(Readings):
         batch._setup(table, agents, handlers, name, _backend(backend))
         batch.offset = snapshot.offset
         return batch
+
+    def _rewind(self, snapshot: BatchSnapshot) -> None:
+        """``batch.restore(snapshot)``: this batch put back where ``snapshot`` was taken."""
+        with self._call("restore"):
+            table, agents = agents_of(snapshot, self.compiled, self._table.bound)
+            self._setup(table, agents, self._handlers, self.name, self.backend)
+            self.offset = snapshot.offset
 
     def split(self, shards: int) -> list[ChartBatch]:
         """The agents in ``shards`` contiguous ranges, each a new batch stepping on its own.
@@ -502,7 +505,7 @@ class ChartBatch(Readings):
         return [self._shard(self.snapshot(a, b)) for a, b in itertools.pairwise(bounds)]
 
     def _shard(self, snapshot: BatchSnapshot) -> ChartBatch:
-        return self.restore(
+        return type(self).restore(
             snapshot,
             self.compiled,
             self._handlers,

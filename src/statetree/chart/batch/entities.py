@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 from statetree.chart.batch.arrays import Bools, Indexes, NDArray, np
 from statetree.errors import UsageError
 
-__all__ = ["Entities", "count_of", "select", "select_ordered", "slot_range"]
+__all__ = ["Entities", "agent_index", "count_of", "select", "select_ordered", "slot_range"]
 
 Entities: TypeAlias = "int | NDArray[np.integer] | NDArray[np.bool_] | list[int] | range | None"
 """``None`` (every live agent), one index, indexes (any order, no repeats) or a boolean mask
@@ -70,6 +70,23 @@ def _indexes(array: NDArray[np.integer], size: int) -> tuple[Indexes, Indexes | 
             f"agent {int(twice[0])} is named twice; to deliver an event twice, send it twice"
         )
     return ids, order
+
+
+def agent_index(index: object, size: int, live: NDArray[Any]) -> int:
+    """``index``, checked to name one agent of the ``size`` slots (``live``: nonzero for
+    each slot holding an agent; read at ``index`` only).
+
+    Raises:
+        UsageError: it is no integer, out of range, or a free slot's.
+    """
+    if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
+        raise UsageError(f"an agent index must be an integer, got {index!r}")
+    number = int(index)
+    if not 0 <= number < size:
+        raise UsageError(f"agent {index} does not exist (the batch has {size} slots)")
+    if not live[number]:
+        raise UsageError(f"agent {index} does not exist (it was despawned)")
+    return number
 
 
 def count_of(value: object, message: str) -> int:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from statetree.chart.batch.agents import Agents
 from statetree.chart.batch.arrays import Bools, Indexes, np
+from statetree.chart.batch.entities import agent_index
 from statetree.chart.batch.table import Table
 from statetree.chart.batch.view import AgentView
 from statetree.chart.compile import CompiledChart
@@ -96,20 +97,12 @@ class Readings:
         return AgentView(self, int(index))
 
     def _check(self, index: object) -> int:
-        if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
-            raise UsageError(f"an agent index must be an integer, got {index!r}")
-        number = int(index)
-        if not 0 <= number < self.size:
-            raise UsageError(f"agent {index} does not exist (the batch has {self.size} slots)")
-        if not self._agents.situations[number]:
-            raise UsageError(f"agent {index} does not exist (it was despawned)")
-        return number
+        return agent_index(index, self.size, self._agents.situations)
 
     def _number(self, path: str) -> int:
         number = self._table.layout.numbers.get(path) if isinstance(path, str) else None
         if number is None:
-            known = ", ".join(self.paths)
-            raise UsageError(f"chart {self.chart.name!r} has no state {path!r}; states: {known}")
+            raise self.compiled.no_state(path)
         return number
 
     def leaf_ids(self, within: str | None = None) -> Indexes:

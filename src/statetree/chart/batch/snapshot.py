@@ -9,19 +9,20 @@ bytes checks everything before anything is built: bad bytes raise ``DecodeError`
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import struct
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar, overload
 
 from statetree.chart.batch.arrays import NDArray, np
 from statetree.chart.events import Event
 from statetree.errors import DecodeError, UsageError
 from statetree.json_text import parse_json
 
-__all__ = ["BatchSnapshot", "snapshot_given"]
+__all__ = ["BatchSnapshot", "restoring", "snapshot_given"]
 
 ARRAYS = ("alive", "active", "history", "held", "clock", "due", "sequence")
 """The per-agent arrays, in the order their bytes are written; the agent is the last axis."""
@@ -94,6 +95,14 @@ class BatchSnapshot:
                 f"a batch snapshot's held array has {arrays['held'].shape[0]} rows for "
                 f"{len(self.held_events)} held events"
             )
+
+    def __eq__(self, other: object) -> bool:
+        """Snapshots are equal when their bytes are (as machine snapshots compare)."""
+        if not isinstance(other, BatchSnapshot):
+            return NotImplemented
+        return other is self or self.to_bytes() == other.to_bytes()
+
+    __hash__ = None  # type: ignore[assignment]  # its arrays can change
 
     @property
     def size(self) -> int:
@@ -270,6 +279,37 @@ def _checked_shapes(arrays: dict[str, NDArray[Any]]) -> dict[str, NDArray[Any]]:
         if arrays[name].view(np.uint8).max(initial=0) > 1:
             raise DecodeError(f"batch snapshot array {name!r} holds values that are not booleans")
     return arrays
+
+
+Built = TypeVar("Built")
+
+
+class restoring(Generic[Built]):  # a decorator, named as classmethod is
+    """A batch class's ``restore``, as a decorator of the function building a batch.
+
+    Called on the class, ``Cls.restore(snapshot, chart, ...)`` builds a new batch of the
+    snapshot's agents. Called on a batch, ``batch.restore(snapshot)`` puts that batch back
+    where the snapshot was taken (its ``_rewind``), as ``ChartMachine.restore`` does: a
+    batch called on is never left as it was while a new one is returned unnoticed.
+    """
+
+    def __init__(self, build: Callable[..., Built]) -> None:
+        self._build = build
+        self.__doc__ = build.__doc__
+        self.__wrapped__ = build
+
+    @overload
+    def __get__(self, batch: None, owner: type[Any]) -> Callable[..., Built]: ...
+
+    @overload
+    def __get__(
+        self, batch: object, owner: type[Any] | None = None
+    ) -> Callable[[BatchSnapshot], None]: ...
+
+    def __get__(self, batch: object, owner: type[Any] | None = None) -> Any:
+        if batch is None:
+            return functools.partial(self._build, owner)
+        return batch._rewind  # type: ignore[attr-defined]
 
 
 def snapshot_given(value: object) -> BatchSnapshot:

@@ -19,6 +19,7 @@ from numpy.typing import ArrayLike
 from statetree.chart.actions import ActionCall
 from statetree.chart.batch.actions import BatchCall
 from statetree.chart.batch.errors import BatchLoopError
+from statetree.chart.batch.levels import level_mapping
 from statetree.chart.batch.snapshot import BatchSnapshot, snapshot_given
 from statetree.chart.batch.table import Table, table_of
 from statetree.chart.compile import CompiledChart, compile_chart
@@ -27,11 +28,11 @@ from statetree.chart.jax import convert, engine, host
 from statetree.chart.jax.complete import complete
 from statetree.chart.jax.engine import Agents, Frame
 from statetree.chart.jax.tables import Tables, build
-from statetree.chart.machine import require_events
+from statetree.chart.machine import require_events, require_level
 from statetree.chart.model import Chart
 from statetree.chart.registry import TIMER
 from statetree.core.options import DEFAULT_MAX_TRANSITIONS
-from statetree.errors import UsageError
+from statetree.errors import UsageError, require_name
 
 __all__ = ["ChartProgram"]
 
@@ -76,13 +77,13 @@ class ChartProgram:
         carried: Sequence[tuple[str, str]] = (),
     ) -> None:
         compiled = chart if isinstance(chart, CompiledChart) else compile_chart(chart)
-        _at_least(max_transitions, 1, "max_transitions")
-        _at_least(record, 0, "record")
-        table = table_of(compiled, max_transitions, _carried(compiled, carried))
+        bound = _at_least(max_transitions, 1, "max_transitions")
+        record = _at_least(record, 0, "record")
+        table = table_of(compiled, bound, _carried(compiled, carried))
         complete(table)
         self.table: Table = table
         self.record = record
-        self.name = compiled.chart.name if name is None else name
+        self.name = compiled.chart.name if name is None else require_name(name)
         self.events: tuple[Event, ...] = _events(compiled, events)
         self.actions: tuple[ActionCall, ...] = tuple(
             call for call in compiled.calls if call.type in compiled.host_actions
@@ -205,13 +206,9 @@ class ChartProgram:
                 is not a boolean, or one boolean per agent.
         """
         shape = self._one(agents, "set_levels()")
-        if not isinstance(levels, Mapping):
-            raise UsageError(
-                "set_levels() takes a mapping of level events to booleans, such as "
-                f"{{Event('held', 'Jump'): True}}; got {levels!r}"
-            )
         bits, given = jnp.zeros((), jnp.int32), 0
-        for event, on in levels.items():
+        for key, on in level_mapping(levels).items():
+            event = require_level(key, "set_levels", self.compiled)
             if event not in self.levels:
                 known = ", ".join(map(str, self.levels)) or "none"
                 raise UsageError(f"{event} is not a level trigger of the chart (it has: {known})")
@@ -272,10 +269,7 @@ class ChartProgram:
         """
         found = self.table.layout.numbers.get(path) if isinstance(path, str) else None
         if found is None:
-            known = ", ".join(self.paths)
-            raise UsageError(
-                f"chart {self.compiled.chart.name!r} has no state {path!r}; states: {known}"
-            )
+            raise self.compiled.no_state(path)
         return found
 
     def is_active(self, agents: Agents, path: str) -> jax.Array:

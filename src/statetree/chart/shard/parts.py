@@ -22,7 +22,7 @@ from statetree.chart.batch.errors import Failure
 from statetree.chart.compile import CompiledChart
 from statetree.chart.events import Event
 from statetree.chart.model import Chart
-from statetree.errors import UsageError, require_callable
+from statetree.errors import UsageError, require_callable, require_name
 
 if TYPE_CHECKING:
     from statetree.chart.shard.shard import Shard
@@ -95,7 +95,7 @@ class ShardSetup:
                 raise UsageError(f"column {column!r}: {kind!r} is not a NumPy type") from error
         # A batch of no agents checks the handlers as every shard's batch will, calling none.
         ChartBatch(compiled, 0, cast("Mapping[str, BatchHandler]", handlers), max_transitions=bound)
-        name = compiled.chart.name if name is None else name
+        name = compiled.chart.name if name is None else require_name(name)
         return cls(name, dict(handlers), step, kinds, bound, shards)
 
 

@@ -10,7 +10,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from statetree.chart.batch.arrays import Bools, Indexes
-from statetree.chart.batch.entities import Entities, select
+from statetree.chart.batch.entities import Entities, agent_index, select
 from statetree.chart.compile import CompiledChart
 from statetree.chart.model import Chart
 from statetree.errors import UsageError
@@ -95,8 +95,7 @@ class ShardedReadings:
     def active(self, index: int) -> tuple[str, ...]:
         """The paths of agent ``index``'s active states (one message to its shard)."""
         layout = self._driver.layout
-        if not (0 <= index < layout.size and layout.alive[index]):
-            raise UsageError(f"agent {index} does not exist (the batch has {layout.size} slots)")
+        index = agent_index(index, layout.size, layout.alive)
         shard = int(layout.owner[index])
         found = self._driver.run("active", {shard: (int(layout.row[index]),)}, changes=False)
         result: tuple[str, ...] = found[shard]

@@ -21,8 +21,8 @@ from statetree.chart.batch.agents import check_room
 from statetree.chart.batch.arrays import Indexes
 from statetree.chart.batch.entities import Entities, count_of, select, slot_range
 from statetree.chart.batch.inputs import picks_of
-from statetree.chart.batch.levels import level_values
-from statetree.chart.batch.snapshot import snapshot_given
+from statetree.chart.batch.levels import level_mapping, level_values
+from statetree.chart.batch.snapshot import restoring, snapshot_given
 from statetree.chart.compile import CompiledChart, compile_chart
 from statetree.chart.events import Event, time_step
 from statetree.chart.machine import require_events
@@ -141,9 +141,9 @@ class ShardedBatch(ShardedReadings):
             pool, owned = ShardPool(shards, address=address, actor_options=actor_options), True
         self._driver = Driver(pool, owned, setup, checkpoint)
 
-    @classmethod
-    def restore(
-        cls,
+    @restoring
+    def restore(  # called on the class, as a classmethod is (see restoring)
+        cls: type[ShardedBatch],
         snapshot: BatchSnapshot,
         chart: Chart | CompiledChart,
         handlers: Mapping[str, ShardHandler] = _NO_HANDLERS,
@@ -156,12 +156,15 @@ class ShardedBatch(ShardedReadings):
         max_transitions: int = DEFAULT_MAX_TRANSITIONS,
         actor_options: Mapping[str, Any] | None = None,
     ) -> ShardedBatch:
-        """The agents of ``snapshot`` (of a ``ChartBatch`` or of a ``ShardedBatch``, of any
-        number of shards), split into ``shards`` contiguous ranges; other arguments as for
-        the constructor (the data columns start at zero).
+        """``ShardedBatch.restore(snapshot, chart, handlers, shards=...)``: a new sharded
+        batch of the agents of ``snapshot`` (of a ``ChartBatch`` or of a ``ShardedBatch``,
+        of any number of shards), split into ``shards`` contiguous ranges; other arguments
+        as for the constructor (the data columns start at zero). Called on a sharded batch,
+        it is refused: its shards are not put back in place.
 
         Raises:
             DecodeError: the snapshot is of another chart, or its arrays are impossible.
+            UsageError: called on a sharded batch rather than on the class.
         """
         snapshot = snapshot_given(snapshot)
         compiled = chart if isinstance(chart, CompiledChart) else compile_chart(chart)
@@ -185,6 +188,13 @@ class ShardedBatch(ShardedReadings):
         batch._driver.offset = snapshot.offset
         batch._driver.latest = float(snapshot.arrays["clock"].max(initial=0.0))
         return batch
+
+    def _rewind(self, snapshot: BatchSnapshot) -> None:
+        raise UsageError(
+            "batch.restore(snapshot) puts a ChartBatch back in place, not a ShardedBatch: "
+            "close this one and make a new one with ShardedBatch.restore(snapshot, chart, "
+            "handlers, shards=...)"
+        )
 
     # -- inputs ----------------------------------------------------------------------------
 
@@ -230,6 +240,7 @@ class ShardedBatch(ShardedReadings):
     ) -> None:
         """Several level triggers at once (``ChartBatch.set_levels``): a boolean, or one
         boolean per agent of ``entities`` (per agent slot without ``entities``)."""
+        levels = level_mapping(levels)
         self._probe.set_levels(dict.fromkeys(levels, False), [])
         layout = self._driver.layout
         ids = None if entities is None else select(entities, layout.alive)
