@@ -298,3 +298,25 @@ def test_a_send_that_makes_agents_loop_after_a_reload_undoes_it_for_every_agent(
     with pytest.raises(TransitionLoopError) as alone:
         machine.reload(PINGING)
     assert (alone.value.cycle, machine.compiled.chart) == (looped.value.cycle, STILL)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_despawn_whose_handler_raises_removes_the_agents_it_finished(backend: str) -> None:
+    leaving = b.chart(
+        "Bot",
+        b.state(
+            "Top",
+            b.state("Idle", transitions=[b.on(b.input("Go"), "Busy")]),
+            b.state("Busy", exit=[b.action("host", tag=1)]),
+        ),
+        registry=CHART.registry,
+    )
+    host = Host(echo_sends=False, refuse={0})
+    bots = ChartBatch(leaving, 3, {"host": host.host}, backend=backend)
+    bots.start()
+    bots.send(GO, [0])  # agent 0 busy: leaving makes a call, which raises; 1 leaves quietly
+    with pytest.raises(Refused):
+        bots.despawn([0, 1])
+    assert bots.alive.tolist() == [True, False, True] and bots.population == 2
+    assert bots.active(0) == ("Top", "Top.Busy")  # put back, as before the call
+    assert bots.spawn(1).tolist() == [1]  # agent 1's slot is free

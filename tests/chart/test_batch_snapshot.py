@@ -482,3 +482,25 @@ def test_a_restore_is_given_a_snapshot_not_its_bytes() -> None:
     assert str(refused.value) == (
         "a BatchSnapshot is needed, got bytes: read bytes with BatchSnapshot.from_bytes(data)"
     )
+
+
+def test_a_split_shard_names_the_agents_that_loop_by_its_own_indexes() -> None:
+    flipper = from_data(
+        {
+            "name": "Flipper",
+            "root": {
+                "name": "Top",
+                "states": [
+                    {"name": "X", "transitions": [{"on": {"held": "Flip"}, "to": "Y"}]},
+                    {"name": "Y", "transitions": [{"on": {"held": "Flip"}, "to": "X"}]},
+                ],
+            },
+        }
+    )
+    _, right = ChartBatch(flipper, 6, max_transitions=10).split(2)
+    right.start()
+    with pytest.raises(BatchLoopError) as looped:
+        right.hold(Event("held", "Flip"), [0, 2])
+    assert looped.value.entities == (0, 2) and looped.value.machine == "Flipper[0]"
+    right.despawn(looped.value.entities)  # the indexes every call of the shard takes
+    assert right.alive.tolist() == [False, True, False]

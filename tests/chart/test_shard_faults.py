@@ -173,17 +173,21 @@ def test_a_reload_whose_handler_raises_in_one_shard_changes_no_shard(
         assert guards.snapshot().to_bytes() == one.snapshot().to_bytes()
 
 
-def test_a_despawn_whose_handler_raises_keeps_that_shards_agents(shard_pool: ShardPool) -> None:
+def test_a_despawn_whose_handler_raises_keeps_the_agents_it_could_not_finish(
+    shard_pool: ShardPool,
+) -> None:
     chart = shouting("exit")
     handlers = {"play_animation": hoarse_agent_3}
     with ShardedBatch(chart, SIZE, handlers, shards=shard_pool, columns=COLUMNS) as guards:
         guards.start()
+        guards.send(ALARM, [4])  # agent 4 chases: leaving Chase makes no call
         with pytest.raises(RuntimeError, match="agent 3 has no voice"):
-            guards.despawn([0, 3])  # in two shards: the one of agent 3 undoes its part
+            guards.despawn([0, 3, 4])  # agent 3's call raised: it stays, 0 and 4 are gone
         kept = ChartBatch.restore(guards.snapshot(), chart, {"play_animation": print})
-        assert guards.alive.tolist() == kept.alive.tolist() == [False, *[True] * 5]
+        expected = [False, True, True, True, False, True]
+        assert guards.alive.tolist() == kept.alive.tolist() == expected
         assert guards.active(3) == ("Top", "Top.Patrol")
-        assert guards.spawn(1).tolist() == [0]  # the free slot, not agent 3's
+        assert sorted(guards.spawn(2).tolist()) == [0, 4]  # the free slots, not agent 3's
         assert guards.population == SIZE
 
 

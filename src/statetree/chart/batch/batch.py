@@ -572,10 +572,21 @@ class ChartBatch(Readings):
 
     def despawn(self, entities: Entities) -> None:
         """Remove agents: their active states exit, innermost first (exit actions run, as
-        ``stop()`` does), then their slots are free for :meth:`spawn`."""
+        ``stop()`` does), then their slots are free for :meth:`spawn`.
+
+        When a handler raises, the agents whose exit calls were all made are removed and the
+        others are put back as they were (as for any call).
+        """
         with self._call("despawn"):
             ids = self._select(entities)
-            apply_operation(self, ids, lambda case: _stop, _stop)
+            try:
+                apply_operation(self, ids, lambda case: _stop, _stop)
+            except BaseException:
+                # A handler raised: agents with calls left were put back; the others exited
+                # every state, and are gone.
+                situations = self._agents.situations[ids]
+                self._agents.free(ids[self._table.info[situations, STARTED] == 0])
+                raise
             self._agents.free(ids)
 
     # -- agents ----------------------------------------------------------------------------
@@ -601,9 +612,9 @@ class ChartBatch(Readings):
         agents = sorted(failures)
         first = agents[0]
         raise failures[first].error(
-            f"{self.name}[{first + self.offset}]",
+            f"{self.name}[{first}]",  # this batch's indexes, as every call takes them
             self._table.bound,
-            [agent + self.offset for agent in agents],
+            agents,
         )
 
 

@@ -109,8 +109,8 @@ def _refuse(batch: ChartBatch, ids: Indexes, outcomes: list[Outcome], inverse: I
     failed = [n for n, outcome in enumerate(outcomes) if outcome.failure is not None]
     if not failed:
         return
-    agents = ids[np.isin(inverse, failed)] + batch.offset
-    outcome = outcomes[int(inverse[np.searchsorted(ids, agents[0] - batch.offset)])]
+    agents = ids[np.isin(inverse, failed)]
+    outcome = outcomes[int(inverse[np.searchsorted(ids, agents[0])])]
     assert outcome.failure is not None
     raise outcome.failure.error(
         f"{batch.name}[{int(agents[0])}]", batch._table.bound, agents.tolist()

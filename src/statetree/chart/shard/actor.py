@@ -55,11 +55,12 @@ class ShardActor:
             raise RuntimeError("the actor holds no shard: load() one first")
         shard.outbox.clear()
         shard.loops.clear()
+        shard.partial = None
         try:
             shard.deliver(inbox)
             result = shard.attempt(OPERATIONS[op], shard, *args)
         except Exception as error:  # reported to the driver, which raises it
-            return Reply(None, tuple(shard.outbox), tuple(shard.loops), error)
+            return Reply(shard.partial, tuple(shard.outbox), tuple(shard.loops), error)
         return Reply(result, tuple(shard.outbox), tuple(shard.loops))
 
 
@@ -166,8 +167,8 @@ def _spawn(shard: Shard, members: Indexes) -> Indexes:
     return shard.spawn(members)
 
 
-def _despawn(shard: Shard, rows: Indexes) -> None:
-    shard.despawn(rows)
+def _despawn(shard: Shard, rows: Indexes) -> Indexes:
+    return shard.despawn(rows)
 
 
 def _counts(shard: Shard) -> dict[str, int]:

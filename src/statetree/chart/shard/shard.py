@@ -40,6 +40,8 @@ class Shard:
         self._setup = setup
         self.outbox: list[Mail] = []
         self.loops: list[Loop] = []
+        self.partial: Any = None
+        """What a call that raised had done (its reply's result), else ``None``."""
         self._calling: Indexes | None = None
         """The local slots of the agents of the handler call running, if one is."""
         self._called: Indexes | None = None
@@ -292,11 +294,19 @@ class Shard:
             column[rows] = 0
         return rows
 
-    def despawn(self, rows: Indexes) -> None:
-        """Remove the agents at ``rows`` (exit actions run); their data rows read zero."""
-        self._batch.despawn(rows)
-        for column in self._columns.values():
-            column[rows] = 0
+    def despawn(self, rows: Indexes) -> Indexes:
+        """Remove the agents at ``rows`` (exit actions run); their data rows read zero.
+        Returns the global indexes of those removed; when a handler raises, they are kept
+        as :attr:`partial` (the agents put back stay)."""
+        try:
+            self._batch.despawn(rows)
+        finally:
+            gone = rows[~self._batch.alive[rows]]
+            for column in self._columns.values():
+                column[gone] = 0
+            removed: Indexes = self._members[gone]
+            self.partial = removed
+        return removed
 
     def part(self) -> ShardPart:
         """Everything about this shard, for a checkpoint or a migration."""

@@ -359,11 +359,10 @@ class ShardedBatch(ShardedReadings):
         ids = select(entities, layout.alive)
 
         def forget(replies: Mapping[int, Reply]) -> None:
-            # A shard whose handler raised keeps its agents, as a ChartBatch does.
-            for shard, reply in replies.items():
-                if reply.error is None:
-                    mine = ids[layout.owner[ids] == shard]
-                    layout.alive[mine] = False
+            # A shard whose handler raised removed the agents it names, as a ChartBatch does.
+            for reply in replies.values():
+                if reply.result is not None:
+                    layout.alive[reply.result] = False
 
         routes = {shard: (rows,) for shard, rows in layout.route(ids).items()}
         self._driver.run("despawn", routes, after=forget)
