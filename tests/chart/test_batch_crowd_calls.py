@@ -128,6 +128,12 @@ def test_send_each_and_frame_take_a_list_of_events_and_say_so(events: Any) -> No
         )
     with pytest.raises(UsageError, match=r"^frame\(\) needs one integer choice per agent \(2\)"):
         batch.frame(0.5, [Event("input", "Go")], [0])
+    with pytest.raises(UsageError) as missing:
+        batch.send_each([Event("input", "Go")], None)  # type: ignore[arg-type]
+    assert str(missing.value) == (
+        "send_each() needs its choices: one integer per agent (2), the index of each agent's "
+        "event (negative: none)"
+    )
     with pytest.raises(
         UsageError, match=r"^send_each\(\) takes an Event.*; got \('input', \['x'\]\)$"
     ):

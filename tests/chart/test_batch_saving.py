@@ -108,4 +108,7 @@ def test_saving_from_a_handler_is_refused() -> None:
 
     batch = ChartBatch(CHART, 1, {"host": host, "echo": host})
     batch.send(X)
-    assert refused == ["cannot save batch 'Crowd': snapshot() called while batch 'Crowd' processes"]
+    assert refused == [
+        "cannot save batch 'Crowd' while it processes (from one of its handlers): save between "
+        "two calls, e.g. after the frame"
+    ]

@@ -5,6 +5,7 @@ says what was expected, the same with the compiled and the Python core, and chan
 from __future__ import annotations
 
 import math
+import reprlib
 from collections.abc import Callable
 from decimal import Decimal
 from fractions import Fraction
@@ -99,7 +100,8 @@ def test_tick_takes_a_finite_time_of_at_least_zero(dt: object, problem: str) -> 
     with pytest.raises(UsageError) as caught:
         gate.tick(dt)  # type: ignore[arg-type]
 
-    assert str(caught.value) == f"tick({dt!r}): {problem}"
+    assert str(caught.value) == f"tick({reprlib.repr(dt)}): {problem}"  # short, if huge
+    assert len(str(caught.value)) < 100
     assert seen(gate) == before
 
 

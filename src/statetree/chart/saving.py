@@ -274,8 +274,11 @@ def batch_state(batch: _Batch, handlers: Mapping[str, Any], bound: int) -> dict[
     """
     try:
         snapshot = batch.snapshot()
-    except UsageError as error:
-        raise SaveError(f"cannot save batch {batch.name!r}: {error}") from None
+    except UsageError:  # the one reason: it processes
+        raise SaveError(
+            f"cannot save batch {batch.name!r} while it processes (from one of its "
+            "handlers): save between two calls, e.g. after the frame"
+        ) from None
     return {
         "format": FORMAT,
         "chart": batch.compiled,

@@ -69,6 +69,11 @@ def picks_of(
     Raises:
         UsageError: ``choices`` are not ``count`` integers.
     """
+    if choices is None:
+        raise UsageError(
+            f"{call}() needs its choices: one integer per agent ({count}), the index of each "
+            "agent's event (negative: none)"
+        )
     picks = np.asarray(choices).reshape(-1)
     if picks.size == 0:
         picks = picks.astype(np.intp)  # an empty list reads as floats
