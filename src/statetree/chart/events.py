@@ -50,13 +50,14 @@ def time_step(dt: object, call: str, clock: float = 0.0) -> float:
         UsageError: anything else, named in the message as ``call(dt)``.
     """
     elapsed = seconds(dt)
-    shown = reprlib.repr(dt)  # an integer of 400 digits is shown short
     if not 0 <= elapsed < math.inf:  # NaN fails every comparison
         finite = "dt must be a finite number of seconds"
         problem = "time cannot go backwards" if elapsed < 0 else finite
-        raise UsageError(f"{call}({shown}): {problem}")
+        raise UsageError(f"{call}({reprlib.repr(dt)}): {problem}")  # 400 digits shown short
     if clock + elapsed == math.inf:
-        raise UsageError(f"{call}({shown}): the clock ({clock!r}) would pass the largest float")
+        raise UsageError(
+            f"{call}({reprlib.repr(dt)}): the clock ({clock!r}) would pass the largest float"
+        )
     return elapsed
 
 
