@@ -140,6 +140,7 @@ StepKind = Literal[
     "tick",
     "frame",
     "start",
+    "stop",
     "spawn",
     "despawn",
     "migrate",
@@ -205,6 +206,7 @@ def steps(spawning: bool = True) -> st.SearchStrategy[Step]:
         st.builds(Step, st.just("tick"), dt=st.sampled_from((0.1, 0.25, 0.5, 1.0))),
         _frame(),
         st.builds(Step, st.just("start"), _agents()),
+        st.builds(Step, st.just("stop"), _agents()),
     ]
     if spawning:
         kinds += [st.builds(Step, st.just("spawn")), st.builds(Step, st.just("despawn"), _agents())]

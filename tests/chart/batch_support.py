@@ -124,6 +124,8 @@ class Twins:
                 machine.tick(step.dt)
             elif step.kind == "start":
                 machine.start()
+            elif step.kind == "stop":
+                machine.stop()
             elif step.kind == "send_each":
                 choice = step.choices[step.agents.index(agent)]
                 if choice >= 0:
@@ -245,6 +247,8 @@ def play_on_batch(batch: ChartBatch, step: Step, agents: list[int]) -> None:
         batch.frame(step.dt, EVENTS, choices[: batch.size] + [-1] * (batch.size - len(choices)))
     elif step.kind == "start":
         batch.start(agents)
+    elif step.kind == "stop":
+        batch.stop(agents)
     elif step.kind == "send_each":
         choices = [step.choices[step.agents.index(agent)] for agent in agents]
         batch.send_each(EVENTS, choices, agents)

@@ -119,6 +119,8 @@ def _call(batch: ChartBatch | ShardedBatch, step: Step, agents: list[int]) -> No
         batch.frame(step.dt, EVENTS, np.array(choices, np.intp))
     elif step.kind == "start":
         batch.start(agents)
+    elif step.kind == "stop":
+        batch.stop(agents)
     elif step.kind == "send_each":
         choices = [step.choices[step.agents.index(agent)] for agent in agents]
         batch.send_each(EVENTS, np.array(choices, np.intp), agents)

@@ -320,3 +320,33 @@ def test_a_despawn_whose_handler_raises_removes_the_agents_it_finished(backend: 
     assert bots.alive.tolist() == [True, False, True] and bots.population == 2
     assert bots.active(0) == ("Top", "Top.Busy")  # put back, as before the call
     assert bots.spawn(1).tolist() == [1]  # agent 1's slot is free
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_stop_exits_agents_as_their_machines_stop_and_a_later_call_starts_them(
+    backend: str,
+) -> None:
+    host = Host(echo_sends=False, refuse=set())
+    handlers = {"echo": lambda call: None, "host": host.host}
+    batch = ChartBatch(CHART, 3, handlers, backend=backend)
+    machines = [
+        ChartMachine(CHART, {"echo": lambda call: None, "host": lambda c: None}) for _ in range(3)
+    ]
+    batch.start([0, 1])
+    batch.send(GO, [1])
+    batch.tick(0.5)
+    for number, machine in enumerate(machines[:2]):
+        machine.start()
+        if number == 1:
+            machine.send(GO)
+        machine.tick(0.5)
+    host.calls.clear()
+
+    batch.stop([1, 2])  # agent 2 has not started: left as it is
+    machines[1].stop()
+    assert [batch.active(n) for n in range(3)] == [m.active for m in machines]
+    assert batch.active(1) == () and batch.agent(1).clock == machines[1].clock == 0.5
+    assert host.calls == []  # B has no exit actions; its timers and enter calls are gone
+    batch.send(GO, [1])  # the next call starts it again, as a machine's does
+    machines[1].send(GO)
+    assert batch.active(1) == machines[1].active

@@ -96,8 +96,8 @@ class Logged:
                 alive = batch.alive.tolist()
                 picks = [step.choices[a] if alive[a - batch.offset] else -1 for a in slots]
                 batch.frame(step.dt, EVENTS, np.array(picks, np.intp))
-            elif step.kind == "start":
-                batch.start(local)
+            elif step.kind in ("start", "stop"):
+                getattr(batch, step.kind)(local)
             elif step.kind in ("send_each", "levels"):
                 picks = np.array(
                     [

@@ -181,6 +181,17 @@ class ChartBatch(Readings):
             if entities is None:
                 self._unstarted = False
 
+    def stop(self, entities: Entities = None) -> None:
+        """Exit every active state of the agents of ``entities``, innermost first, running
+        their exit actions (``ChartMachine.stop`` for each): their timers stop; their clock,
+        held levels and histories stay, and the next call that needs them starts them
+        again (or :meth:`start`). Agents that have not started are left as they are.
+        """
+        with self._call("stop"):
+            ids = self._select(entities)
+            apply_operation(self, ids, lambda case: _stop, _stop)
+            self._unstarted = True
+
     def send(self, event: Event, entities: Entities = None) -> None:
         """Latch ``event`` for each agent of ``entities`` and process until they settle.
 

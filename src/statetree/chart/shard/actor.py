@@ -68,6 +68,10 @@ def _start(shard: Shard, rows: Rows) -> None:
     shard.batch.start(rows)
 
 
+def _stop(shard: Shard, rows: Rows) -> None:
+    shard.batch.stop(rows)
+
+
 def _send(shard: Shard, event: Event, rows: Rows) -> None:
     shard.batch.send(event, rows)
 
@@ -203,6 +207,7 @@ def _deliver(shard: Shard) -> None:
 
 OPERATIONS: Mapping[str, Callable[..., Any]] = {
     "start": _start,
+    "stop": _stop,
     "send": _send,
     "send_each": _send_each,
     "frame": _frame,

@@ -202,6 +202,11 @@ class ShardedBatch(ShardedReadings):
         """Enter the initial states of the agents that have not started (``ChartBatch.start``)."""
         self._run("start", entities, ())
 
+    def stop(self, entities: Entities = None) -> None:
+        """Exit every active state of the agents, keeping their clocks, levels and histories
+        (``ChartBatch.stop``)."""
+        self._run("stop", entities, ())
+
     def send(self, event: Event, entities: Entities = None) -> None:
         """Latch ``event`` for each agent of ``entities`` and process until they settle."""
         self._probe.send(event, [])
