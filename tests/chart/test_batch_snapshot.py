@@ -504,3 +504,24 @@ def test_a_split_shard_names_the_agents_that_loop_by_its_own_indexes() -> None:
     assert looped.value.entities == (0, 2) and looped.value.machine == "Flipper[0]"
     right.despawn(looped.value.entities)  # the indexes every call of the shard takes
     assert right.alive.tolist() == [False, True, False]
+
+
+def test_a_stopped_agent_keeps_its_levels_through_a_snapshot_as_a_machine_does() -> None:
+    chart = from_data(
+        {
+            "name": "Runner",
+            "root": {
+                "name": "Top",
+                "policy": "priority",
+                "states": [{"name": "Run", "pre": {"held": "R"}}, {"name": "Idle"}],
+            },
+        }
+    )
+    batch = ChartBatch(chart, 2)
+    batch.start()
+    batch.hold(Event("held", "R"), [0])
+    batch.stop([0])
+    restored = ChartBatch.restore(BatchSnapshot.from_bytes(batch.snapshot().to_bytes()), chart)
+    assert restored.active(0) == () and restored.agent(0).held == (Event("held", "R"),)
+    restored.tick(0.1)  # started again, still holding R
+    assert restored.active(0) == ("Top", "Top.Run")

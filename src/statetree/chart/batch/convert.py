@@ -209,8 +209,6 @@ def _situations(
         trouble = problem(layout.compiled, situation)
         if trouble is not None:
             raise DecodeError(f"the snapshot has an impossible agent: {trouble}")
-        if not situation.active and situation.held:
-            raise DecodeError("the snapshot has an agent holding levels before it started")
         found.append(table.id_of(situation))
     numbers[alive] = np.asarray(found, np.intp)[inverse.reshape(-1)]
     return numbers
