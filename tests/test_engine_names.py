@@ -21,6 +21,7 @@ class Idle(st.State[None]):
 
 
 def _program(name: Any) -> object:
+    pytest.importorskip("jax", reason="JAX programs need the jax extra (Python 3.11+)")
     jax_program = pytest.importorskip("statetree.chart.jax")
     return jax_program.ChartProgram(CHART, name=name)
 
@@ -60,6 +61,7 @@ def _paths(engine: str) -> Callable[[str], object]:
         return ChartMachine(CHART).is_active
     if engine == "ChartBatch":
         return ChartBatch(CHART, 2).is_active
+    pytest.importorskip("jax", reason="JAX programs need the jax extra (Python 3.11+)")
     jax_program = pytest.importorskip("statetree.chart.jax")
     program = jax_program.ChartProgram(CHART)
     return lambda path: program.is_active(program.init(2), path)
