@@ -22,8 +22,9 @@ class Idle(st.State[None]):
 
 def _program(name: Any) -> object:
     pytest.importorskip("jax", reason="JAX programs need the jax extra (Python 3.11+)")
-    jax_program = pytest.importorskip("statetree.chart.jax")
-    return jax_program.ChartProgram(CHART, name=name)
+    from statetree.chart.jax import ChartProgram
+
+    return ChartProgram(CHART, name=name)
 
 
 def _sharded(name: Any) -> object:
@@ -62,8 +63,9 @@ def _paths(engine: str) -> Callable[[str], object]:
     if engine == "ChartBatch":
         return ChartBatch(CHART, 2).is_active
     pytest.importorskip("jax", reason="JAX programs need the jax extra (Python 3.11+)")
-    jax_program = pytest.importorskip("statetree.chart.jax")
-    program = jax_program.ChartProgram(CHART)
+    from statetree.chart.jax import ChartProgram
+
+    program = ChartProgram(CHART)
     return lambda path: program.is_active(program.init(2), path)
 
 
