@@ -95,6 +95,8 @@ class TransitionLoopError(StateTreeError, RuntimeError):
         timers: raised by a chart machine's ``tick`` for its timers.
         repeating: ``cycle`` repeats; false for the last states of a chain.
         chart: raised by a chart (its advice is about conditions, not code).
+        depth: how many states the stack held, when the changes kept nesting states deeper
+            (0 otherwise).
     """
 
     def __init__(
@@ -106,6 +108,7 @@ class TransitionLoopError(StateTreeError, RuntimeError):
         timers: bool = False,
         repeating: bool = True,
         chart: bool = False,
+        depth: int = 0,
     ) -> None:
         self.machine = machine
         self.cycle = tuple(cycle)
@@ -113,6 +116,7 @@ class TransitionLoopError(StateTreeError, RuntimeError):
         self.timers = timers
         self.repeating = repeating
         self.chart = chart
+        self.depth = depth
         where = f"machine {machine!r}" if machine else "a machine"
         if not self.cycle:
             said = "the repeating cycle is not known here"
@@ -135,6 +139,14 @@ class TransitionLoopError(StateTreeError, RuntimeError):
                 "that holds at once): change the chart, or raise max_transitions if it really "
                 "needs more."
             )
+        elif depth:
+            message = (
+                f"{where} changed its state stack {changes} times in one "
+                f"process_state_transitions() call without settling; {said}, each change "
+                f"nesting a state inside the last (the stack holds {depth} states). A state "
+                "whose transition() enters a state of its own class as its inner nests "
+                "without end: stop at a leaf state, or give the inner state another class."
+            )
         else:
             message = (
                 f"{where} changed its state stack {changes} times in one "
@@ -154,6 +166,7 @@ class TransitionLoopError(StateTreeError, RuntimeError):
             timers=self.timers,
             repeating=self.repeating,
             chart=True,
+            depth=self.depth,
         )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pytest
 
 from statetree.bitmask import (
@@ -246,6 +247,14 @@ def test_from_rules_and_pure_activation_results() -> None:
     assert definition.deactivation_result(0b001, 2) is None
     assert definition.mask_of(["Alive", "Guard"]) == 0b101
     assert definition.names_in(0b110) == ("Punching", "Guard")
+    assert definition.names_in(np.uint64(0b101)) == ("Alive", "Guard")
+    for wrong in (-1, 0b1000, 0.5, True, "3"):
+        with pytest.raises(UsageError) as refused:
+            definition.names_in(wrong)  # type: ignore[arg-type]
+        assert str(refused.value) == (
+            f"names_in() of bitmask 'Fighter' takes a mask of its 3 state bits (0 to 7), "
+            f"got {wrong!r}"
+        )
 
 
 def test_from_rules_reads_any_iterable_of_names_once() -> None:

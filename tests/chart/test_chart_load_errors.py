@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from chart_samples import GAME
 
-from statetree.chart import ChartError, from_data, load, loads
+from statetree.chart import ChartError, chart_structure, compile_chart, from_data, load, loads
 from statetree.chart.loading import read_chart_file
 from statetree.chart.parts import readers_named
 from statetree.chart.policy import DEFINITIONS
-from statetree.errors import DefinitionError
+from statetree.errors import DefinitionError, UsageError
 
 GOOD = """\
 name: Sample
@@ -319,6 +319,28 @@ def test_the_document_must_be_a_chart() -> None:
     assert missing.message == "missing key 'root'"
     assert problem("name: X\nversion: 2\nroot: {name: R}\n").path == "version"
     assert problem("name: 1X\nroot: {name: R}\n").message.startswith("a name must be")
+
+
+@pytest.mark.parametrize("registry", [5, None, "DEFAULT_REGISTRY"])
+def test_a_registry_that_is_not_one_is_refused_by_every_loader(registry: object) -> None:
+    message = (
+        "a chart's registry is a Registry, such as DEFAULT_REGISTRY.with_actions(...), "
+        f"got {registry!r}"
+    )
+    for call in (
+        lambda: loads("name: X\nroot: {name: R}\n", "yaml", registry),  # type: ignore[arg-type]
+        lambda: from_data({"name": "X", "root": {"name": "R"}}, registry),  # type: ignore[arg-type]
+    ):
+        with pytest.raises(UsageError) as refused:
+            call()
+        assert str(refused.value) == message
+
+
+def test_the_structure_of_something_else_than_a_chart_is_refused() -> None:
+    compiled = compile_chart(from_data({"name": "X", "root": {"name": "R"}}))
+    with pytest.raises(UsageError, match=r"^chart_structure\(\) takes a chart, got CompiledChart"):
+        chart_structure(compiled)  # type: ignore[arg-type]
+    assert [state.name for state in chart_structure(compiled.chart).states] == ["R"]
 
 
 def finished_within(call: Callable[[], object], path: Path, seconds: float = 10.0) -> object:

@@ -50,6 +50,31 @@ def test_exit_of_another_machines_state_names_both_machines() -> None:
     assert names(mine) == names(theirs) == ["Root", "Leaf"]
 
 
+def test_exit_of_another_unnamed_machines_state_tells_the_machines_apart() -> None:
+    mine, theirs = (st.StateMachine(Root, Recorder()) for _ in range(2))
+    for machine in (mine, theirs):
+        machine.process_state_transitions()
+    with pytest.raises(st.UsageError) as caught:
+        mine.exit(theirs.stack[1])
+    assert str(caught.value) == (
+        "exit(<Leaf depth=1>) on the machine: that state belongs to another machine; "
+        "call exit() on the machine whose stack holds it"
+    )
+
+
+@pytest.mark.parametrize("wrong", [None, 42, "Leaf"])
+def test_exit_of_something_that_is_no_state_says_so(wrong: Any) -> None:
+    machine = started("npc")
+    for call, calling in (
+        ("exit", lambda: machine.exit(wrong)),
+        ("apply_transition", lambda: machine.apply_transition(wrong, st.sibling(Leaf))),
+    ):
+        with pytest.raises(st.UsageError) as caught:
+            calling()
+        assert str(caught.value) == f"{call}() takes an active state, got {wrong!r}"
+    assert names(machine) == ["Root", "Leaf"]
+
+
 def test_apply_transition_of_another_machines_state_names_both_machines() -> None:
     mine, theirs = started("mine"), started("theirs")
     with pytest.raises(st.UsageError, match=r"that state belongs to machine 'theirs'"):
@@ -390,3 +415,77 @@ def test_a_name_that_is_not_a_string_is_refused() -> None:
         with pytest.raises(st.UsageError, match=r"must be a str, got \['x'\]"):
             change()
     assert (machine.name, machine.trace_level) == ("npc", st.TraceLevel.NONE)
+
+
+class Ported(st.State[list[str]]):
+    """A port of the book's deferred transition that keeps it in ``self.transition``."""
+
+    def on_enter(self) -> None:
+        self.owner.append("enter")
+        self.transition = None  # type: ignore[assignment,method-assign]
+
+    def update(self) -> None:
+        self.owner.append("update")
+
+    def on_exit(self) -> None:
+        self.owner.append("exit")
+
+
+class HidesUpdate(Ported):
+    def on_enter(self) -> None:
+        self.update = 3  # type: ignore[assignment,method-assign]
+
+
+class HidesExit(Ported):
+    def on_enter(self) -> None:
+        self.on_exit = "bye"  # type: ignore[assignment,method-assign]
+
+
+def test_a_hook_hidden_by_an_attribute_is_named_with_its_state() -> None:
+    log: list[str] = []
+    machine = st.StateMachine(Ported, log)
+    with pytest.raises(st.UsageError) as refused:
+        machine.process_state_transitions()
+    assert str(refused.value) == (
+        "Ported set self.transition = None, which hides its transition() method that the "
+        "machine calls: keep the value under another name (self._transition, say)"
+    )
+    assert isinstance(refused.value.__cause__, TypeError)
+    assert names(machine) == ["Ported"] and log == ["enter"]
+
+    updating = st.StateMachine(HidesUpdate, log)
+    updating.start()
+    with pytest.raises(st.UsageError, match=r"^HidesUpdate set self.update = 3, which hides"):
+        updating.update_states()
+
+    exiting = st.StateMachine(HidesExit, log)
+    exiting.start()
+    with pytest.raises(st.UsageError, match=r"^HidesExit set self.on_exit = 'bye', which hides"):
+        exiting.stop()
+    assert names(exiting) == []  # exited all the same, as when on_exit raises
+
+
+class RaisesTypeError(st.State[list[str]]):
+    def transition(self) -> st.Transition | None:
+        raise TypeError("the hook's own error")
+
+
+def test_a_type_error_from_inside_a_hook_propagates_unchanged() -> None:
+    machine = st.StateMachine(RaisesTypeError, [])
+    with pytest.raises(TypeError) as raised:
+        machine.process_state_transitions()
+    assert type(raised.value) is TypeError and str(raised.value) == "the hook's own error"
+
+
+class ExitReturns(st.State[list[str]]):
+    def on_exit(self) -> st.Transition:  # type: ignore[override]
+        return st.sibling(Takes)
+
+
+def test_a_transition_returned_from_on_exit_is_refused_not_dropped() -> None:
+    machine = st.StateMachine(ExitReturns, [])
+    machine.process_state_transitions()
+    with pytest.raises(st.TransitionTargetError) as refused:
+        machine.stop()
+    assert str(refused.value).startswith("ExitReturns.on_exit() returned sibling(Takes), ")
+    assert names(machine) == []

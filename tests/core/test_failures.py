@@ -64,6 +64,31 @@ def test_infinite_loop_raises_names_the_cycle_and_leaves_machine_usable(owner: R
     assert names(machine) == ["Root", "Stand"]
 
 
+class Nests(st.State[Any]):
+    """Enters a state of its own class as its inner: each one does again."""
+
+    def transition(self) -> st.Transition | None:
+        return st.inner_entry(Nests)
+
+
+def test_a_loop_that_nests_without_end_says_the_stack_grew() -> None:
+    machine = st.StateMachine(Nests, name="Deep", max_transitions=200)
+    with pytest.raises(st.TransitionLoopError) as caught:
+        machine.process_state_transitions()
+    error = caught.value
+    assert (error.cycle, error.changes, error.depth) == (("Nests",), 200, 201)
+    assert str(error) == (
+        "machine 'Deep' changed its state stack 200 times in one process_state_transitions() "
+        "call without settling; the repeating cycle is Nests -> Nests, each change nesting a "
+        "state inside the last (the stack holds 201 states). A state whose transition() enters "
+        "a state of its own class as its inner nests without end: stop at a leaf state, or "
+        "give the inner state another class."
+    )
+    assert pickle.loads(pickle.dumps(error)).depth == 201
+    machine.stop()
+    assert machine.stack == ()
+
+
 class Chain(st.State[Any]):
     """Step ``n`` of a chain of ``LENGTH``, each entering the next: it ends, without looping."""
 

@@ -154,6 +154,10 @@ def test_host_exit_pops_regions_last_first_innermost_first(owner: Recorder) -> N
         "HSM_1_Hero: Sibling : Dead",
     ]
     assert machine.regions(machine.stack[0]) == ()
+    for wrong in (42, None, type(machine.stack[0])):
+        with pytest.raises(st.UsageError) as refused:
+            machine.regions(wrong)  # type: ignore[arg-type]
+        assert str(refused.value) == f"regions() takes a state, got {wrong!r}"
 
 
 def test_queries_see_regions(owner: Recorder) -> None:

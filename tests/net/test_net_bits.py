@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import array
+from typing import Any
 
 import numpy as np
 import pytest
@@ -150,6 +151,35 @@ def test_numpy_integers_are_written_as_integers_and_other_values_are_refused() -
         assert str(refused.value) == message
     with pytest.raises(UsageError, match=r"^a width of bits is 0 or more, got -1$"):
         BitReader(b"\x00").read_uint(-1)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: BitWriter().write_float32(1e300), "1e+300 cannot be written as a 32-bit float"),
+        (lambda: BitWriter().write_float32("x"), "'x' cannot be written as a 32-bit float"),
+        (lambda: BitWriter().write_float64(None), "None cannot be written as a 64-bit float"),
+        (lambda: BitWriter().write_bytes("ab"), "write_bytes() writes bytes, got str"),
+        (lambda: BitWriter().write_bits(b"a"), "write_bits() appends a BitWriter's bits, got b'a'"),
+        (lambda: BitReader(b"ab").read_uint("3"), "a width of bits is a whole number, got '3'"),
+        (lambda: BitReader(b"ab").read_uint(2.0), "a width of bits is a whole number, got 2.0"),
+        (lambda: BitReader(b"ab").read_bytes(1.5), "a count of bytes is a whole number, got 1.5"),
+        (lambda: BitReader(b"ab").read_bytes(-1), "a count of bytes is 0 or more, got -1"),
+    ],
+)
+def test_wrong_values_for_the_bit_streams_are_refused_by_name(call: Any, message: str) -> None:
+    with pytest.raises(UsageError) as refused:
+        call()
+    assert str(refused.value) == message
+
+
+def test_bytes_like_values_are_written_and_read_as_bytes() -> None:
+    writer = BitWriter()
+    writer.write_bool(True)  # unaligned: written bit by bit
+    writer.write_bytes(memoryview(b"ab"))
+    writer.write_bytes(bytearray(b"c"))
+    reader = BitReader(writer.to_bytes())
+    assert reader.read_bool() and reader.read_bytes(np.int64(3)) == b"abc"  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("data", ["\x00", None, [0]])

@@ -110,6 +110,53 @@ def test_settles_empty_overrides_what_the_transitions_suggest() -> None:
     assert loose.decode(loose.encode_configuration(chain(Hero.Alive))) == chain(Hero.Alive)
 
 
+def test_settles_empty_takes_booleans() -> None:
+    with pytest.raises(UsageError) as refused:
+        Codec.path(HERO, settles_empty={"Hero.Alive": "yes"})  # type: ignore[dict-item]
+    assert str(refused.value) == (
+        "settles_empty maps state names to True or False, got 'yes' for Hero.Alive"
+    )
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda: Configuration(None), "a Configuration's root is an ActiveState, got None"),
+        (lambda: ActiveState("Hero"), "an ActiveState needs a state class, got 'Hero'"),
+        (
+            lambda: ActiveState(Hero.Move, [1]),
+            "the payload of an ActiveState of Hero.Move is a tuple, got [1]",
+        ),
+        (
+            lambda: ActiveState(Hero.Alive, (), Hero.Move),
+            "the inner state of an ActiveState of Hero.Alive is an ActiveState or None, got "
+            f"{Hero.Move!r}",
+        ),
+        (
+            lambda: ActiveState(Hero.Alive, (), None, (Hero.Move,)),
+            "the regions of an ActiveState of Hero.Alive are a tuple of ActiveState, got "
+            f"({Hero.Move!r},)",
+        ),
+    ],
+)
+def test_a_configuration_built_by_hand_is_checked_when_made(make: Any, message: str) -> None:
+    with pytest.raises(UsageError) as refused:
+        make()
+    assert str(refused.value) == message
+
+
+def test_applying_with_a_wrong_cause_is_refused_and_changes_nothing() -> None:
+    codec = Codec.path(HERO)
+    hero = machine(Hero.Alive)
+    before = codec.capture(hero)
+    with pytest.raises(UsageError) as refused:
+        codec.apply(hero, chain((Hero.Dead, 5)), cause="rollback")  # type: ignore[arg-type]
+    assert str(refused.value) == (
+        "apply(cause='rollback'): the cause must be a st.Cause, such as st.Cause.RESIMULATION"
+    )
+    assert codec.capture(hero) == before
+
+
 @pytest.mark.parametrize("how", ["pickle", "deepcopy"])
 def test_a_saved_codec_writes_the_same_bits(how: str) -> None:
     strict = Codec.path(BODY, settles_empty={"Body.Upper": False, "Body.Lower": False})

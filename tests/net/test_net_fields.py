@@ -7,6 +7,7 @@ import enum
 import math
 from typing import Any
 
+import numpy as np
 import pytest
 from net_samples import Direction
 
@@ -91,6 +92,18 @@ def test_a_valid_value_has_no_problem_and_float32_rounds_canonically() -> None:
     assert Float64().canonical(0.1) == 0.1
 
 
+@pytest.mark.parametrize(("minimum", "maximum"), [(0.0, 0.1), (-0.1, 0.0), (-1e-40, 3.3)])
+def test_a_float32_sends_and_receives_its_own_bounds(minimum: float, maximum: float) -> None:
+    field = Float32(minimum, maximum)
+    for bound in (minimum, maximum):
+        assert field.problem(bound) is None
+        bits = written(field, bound)
+        assert read(field, bits) == field.canonical(bound)
+    beyond = float(np.nextafter(np.float32(maximum), np.float32(np.inf)))  # the next Float32
+    assert field.problem(beyond) == f"{beyond!r} is out of the range {minimum!r}..{maximum!r}"
+    assert Float32(0.0, 1e300).problem(3e38) is None  # a bound past the format's largest
+
+
 @pytest.mark.parametrize(
     ("field", "bit_string", "message"),
     [
@@ -130,6 +143,10 @@ def test_an_enum_index_beyond_the_members_is_refused() -> None:
         (lambda: Bytes(0), "Bytes needs a positive max_length, got 0"),
         (lambda: Enum(int), "Enum needs an enum class, got <class 'int'>"),
         (lambda: Float32(1.0, 0.0), "Float32 needs minimum <= maximum, got 1.0..0.0"),
+        (lambda: Float32("a", "b"), "Float32 needs numbers as its minimum and maximum, got 'a'"),
+        (lambda: Float64(None, 1), "Float64 needs numbers as its minimum and maximum, got None"),
+        (lambda: Float64(0, math.nan), "Float64 needs numbers as its minimum and maximum, got nan"),
+        (lambda: Float64(True, 2), "Float64 needs numbers as its minimum and maximum, got True"),
     ],
 )
 def test_impossible_fields_are_definition_errors(make: Any, message: str) -> None:

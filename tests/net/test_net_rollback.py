@@ -202,6 +202,51 @@ def test_a_step_function_cannot_drive_its_own_rollback() -> None:
     assert rollback.frame == 1
 
 
+def test_a_step_that_raises_leaves_its_frame_unsimulated_and_its_input_unsent() -> None:
+    game = Game()
+    crash = RuntimeError("the game's step failed")
+
+    def stepping(frame: int, value: Input) -> None:
+        if value.hit:
+            raise crash
+        game.step(frame, value)
+
+    rollback = Rollback(game.machine, CODEC, stepping, snapshot=game.snapshot, restore=game.restore)
+    rollback.advance(Input(move=Direction.RIGHT))
+    with pytest.raises(RuntimeError) as raised:
+        rollback.advance(Input(hit=True))
+    assert raised.value is crash
+    assert rollback.frame == 1
+    assert rollback.unconfirmed_inputs() == ((1, Input(move=Direction.RIGHT)),)
+    with pytest.raises(UsageError, match=r"^frame 2 is not simulated yet"):
+        rollback.correct(2, Input())
+    assert rollback.advance(Input()) == 2  # the frame is simulated again, on a new input
+    assert rollback.unconfirmed_inputs() == ((1, Input(move=Direction.RIGHT)), (2, Input()))
+    assert rollback.stats == RollbackStats(predicted=2)
+
+
+def test_a_rollback_refuses_what_it_cannot_call_when_made() -> None:
+    game = Game()
+    calls = {"step": game.step, "snapshot": game.snapshot, "restore": game.restore}
+    for role in calls:
+        wrong = {**calls, role: 5}
+        with pytest.raises(UsageError) as refused:
+            Rollback(
+                game.machine,
+                CODEC,
+                wrong["step"],
+                snapshot=wrong["snapshot"],
+                restore=wrong["restore"],
+            )  # type: ignore[arg-type]
+        assert str(refused.value) == f"a Rollback's {role} function must be callable, got 5 (int)"
+    with pytest.raises(UsageError) as refused:
+        Rollback(game.machine, "codec", game.step, snapshot=game.snapshot, restore=game.restore)  # type: ignore[arg-type]
+    assert str(refused.value) == (
+        "a Rollback needs the codec that captures and applies its machine's state (a Codec, "
+        "a BitmaskCodec), got 'codec'"
+    )
+
+
 def test_the_number_of_unconfirmed_frames_is_bounded() -> None:
     rollback = predicting(Game(), capacity=2)
     rollback.advance(Input())

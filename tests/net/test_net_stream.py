@@ -181,6 +181,14 @@ def test_pairs_and_codecs_of_the_wrong_shape_are_named() -> None:
     with pytest.raises(UsageError, match=r"^unpack\(\): codecs\[1\] is 'hero', not a codec$"):
         net.unpack(data, [codec, "hero"])  # type: ignore[list-item]
     assert net.unpack(data, [codec]) == [codec.capture(hero)]
+    with pytest.raises(
+        UsageError, match=r"^pack\(\) takes a list of \(codec, machine\) pairs, got None$"
+    ):
+        net.pack(None)  # type: ignore[arg-type]
+    for bits in ("8", 8.0, True, -1, 65):
+        with pytest.raises(UsageError) as caught:
+            net.pack([(codec, hero)], stamp_bits=bits)  # type: ignore[arg-type]
+        assert str(caught.value) == f"a stamp takes 1 to 64 bits, not {bits}"
 
 
 def test_a_schema_diff_compares_texts() -> None:

@@ -6,6 +6,7 @@ import dataclasses
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from numbers import Integral
 from types import MappingProxyType
 from typing import Any
 
@@ -22,6 +23,7 @@ from statetree.bitmask.spec import (
 from statetree.bitmask.state import BitState, StateRef, has_custom_check
 from statetree.bitmask.validate import check_acyclic, check_conflicts, index_names
 from statetree.core.refs import Ref, reading, target_of
+from statetree.errors import UsageError
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -167,8 +169,22 @@ class BitmaskDefinition:
         return mask_from(self.index_of(state) for state in states)
 
     def names_in(self, mask: int) -> tuple[str, ...]:
-        """Return the names of the states set in ``mask``, in declaration order."""
-        return names_in(mask, self.names)
+        """Return the names of the states set in ``mask``, in declaration order.
+
+        Raises:
+            UsageError: ``mask`` is no integer of this definition's bits.
+        """
+        if (
+            isinstance(mask, bool)
+            or not isinstance(mask, Integral)  # NumPy's integers too
+            or not 0 <= mask < 1 << self.size
+        ):
+            label = f"bitmask {self.name!r}" if self.name else "the bitmask"
+            raise UsageError(
+                f"names_in() of {label} takes a mask of its {self.size} state bits "
+                f"(0 to {(1 << self.size) - 1}), got {mask!r}"
+            )
+        return names_in(int(mask), self.names)
 
     def activation_result(self, mask: int, index: int) -> int | None:
         """Apply the rules (not custom checks) of activating state ``index`` to ``mask``.

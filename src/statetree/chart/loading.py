@@ -21,7 +21,7 @@ from statetree.chart.errors import ChartError, Problem
 from statetree.chart.expand import Expanded, expand_document
 from statetree.chart.model import Chart
 from statetree.chart.parse import parse_document
-from statetree.chart.registry import DEFAULT_REGISTRY, Registry
+from statetree.chart.registry import DEFAULT_REGISTRY, Registry, require_registry
 from statetree.chart.text import MAX_CHART_SIZE, check_strings, check_text, decode
 from statetree.chart.validation import validate
 from statetree.errors import UsageError
@@ -154,8 +154,9 @@ def parse_chart(document: Document, registry: Registry = DEFAULT_REGISTRY) -> Ch
     Raises:
         ChartError: an import, a pattern or a use is wrong, or the expanded document does
             not have the shape of a chart.
+        UsageError: ``registry`` is not a :class:`Registry`.
     """
-    return parse_expanded(expand_document(document, read_file), registry)
+    return parse_expanded(expand_document(document, read_file), require_registry(registry))
 
 
 def parse_expanded(expanded: Expanded, registry: Registry = DEFAULT_REGISTRY) -> Chart:

@@ -14,7 +14,7 @@ from importlib import import_module
 from types import MappingProxyType
 from typing import TypeAlias, TypeVar
 
-from statetree.errors import DefinitionError
+from statetree.errors import DefinitionError, UsageError
 
 __all__ = [
     "ANIM_FINISHED",
@@ -33,6 +33,7 @@ __all__ = [
     "ParamValue",
     "Registry",
     "TriggerType",
+    "require_registry",
     "signature",
 ]
 
@@ -361,3 +362,17 @@ class Registry:
 DEFAULT_REGISTRY = Registry.of(BUILTIN_TRIGGERS, BUILTIN_ACTIONS)
 """The built-in triggers (input, anim_finished, timer, event, held) and actions
 (start_timer, clear_history, raise)."""
+
+
+def require_registry(registry: object) -> Registry:
+    """``registry``, checked to be a :class:`Registry`.
+
+    Raises:
+        UsageError: it is something else.
+    """
+    if not isinstance(registry, Registry):
+        raise UsageError(
+            "a chart's registry is a Registry, such as DEFAULT_REGISTRY.with_actions(...), "
+            f"got {registry!r}"
+        )
+    return registry

@@ -18,6 +18,7 @@ state of a priority state.
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Iterator
 
 from statetree.chart.compile import CompiledChart
@@ -25,6 +26,7 @@ from statetree.chart.describe import describe_any, describe_condition
 from statetree.chart.model import Chart, Condition, DataPath, StateDef
 from statetree.chart.policy import GROUND_LABEL, definition
 from statetree.core.transition import TransitionKind
+from statetree.errors import UsageError
 from statetree.structure.model import Edge, Location, StateInfo, Structure
 
 __all__ = [
@@ -76,7 +78,12 @@ def chart_structure(
         collapse: show each use of a pattern as one state, without the states inside it.
         mark_patterns: note every state a pattern wrote (``in «ComboStep»``), besides
             each use (``«ComboStep»``).
+
+    Raises:
+        UsageError: ``chart`` is not a chart.
     """
+    if not isinstance(chart, Chart):
+        raise UsageError(f"chart_structure() takes a chart, got {reprlib.repr(chart)}")
     inside = chart.used_patterns() if mark_patterns else {}
     states = []
     edges: list[Edge] = []

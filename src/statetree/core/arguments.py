@@ -1,13 +1,18 @@
-"""State arguments: telling a bad call of ``on_enter`` apart from an error inside it."""
+"""Telling a bad call of a state's hook apart from an error inside it: arguments that do
+not fit ``on_enter`` or ``update``, or a hook hidden by an attribute of the state."""
 
 from __future__ import annotations
 
 import inspect
+from collections.abc import Iterable
 
 from statetree.core.transition import Transition
-from statetree.errors import StateArgumentError
+from statetree.errors import StateArgumentError, UsageError
 
-__all__ = ["check_arguments", "check_update"]
+__all__ = ["check_arguments", "check_hooks", "check_update"]
+
+_HOOKS = ("transition", "update", "on_enter", "on_exit")
+"""The methods of a state the machine calls."""
 
 
 def check_arguments(chosen: Transition, error: TypeError, *, initial: bool = False) -> None:
@@ -53,6 +58,7 @@ def check_update(
     unchanged (it came from inside ``update``, or is a hook's own error)."""
     if isinstance(error, StateArgumentError):
         return
+    check_hooks((state,), error)
     update = type(state).update  # type: ignore[attr-defined]
     try:
         signature = inspect.signature(update).replace(return_annotation=inspect.Parameter.empty)
@@ -71,3 +77,20 @@ def check_update(
     )
     problem.__cause__ = error
     raise problem
+
+
+def check_hooks(states: Iterable[object], error: TypeError) -> None:
+    """Raise :class:`UsageError` if one of ``states`` hides a hook under an attribute that
+    cannot be called (``self.transition = None``, a port of the book's ``mTransition``);
+    called only after a ``TypeError``, which otherwise propagates unchanged."""
+    for state in states:
+        own = getattr(state, "__dict__", None) or {}
+        for hook in _HOOKS:
+            if hook in own and not callable(own[hook]):
+                problem = UsageError(
+                    f"{type(state).__qualname__} set self.{hook} = {own[hook]!r}, which hides "
+                    f"its {hook}() method that the machine calls: keep the value under another "
+                    f"name (self._{hook}, say)"
+                )
+                problem.__cause__ = error
+                raise problem

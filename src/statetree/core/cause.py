@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import enum
 
-__all__ = ["Cause"]
+from statetree.errors import UsageError
+
+__all__ = ["Cause", "require_cause"]
 
 
 class Cause(enum.Enum):
@@ -22,3 +24,14 @@ class Cause(enum.Enum):
     """A client runs ahead of the authority on its own inputs."""
     RESIMULATION = "resimulation"
     """Frames are replayed after a rollback to a confirmed configuration."""
+
+
+def require_cause(cause: object, call: str) -> Cause:
+    """``cause``, checked to be a :class:`Cause` (``call`` names the call given it).
+
+    Raises:
+        UsageError: it is something else.
+    """
+    if not isinstance(cause, Cause):
+        raise UsageError(f"{call}: the cause must be a st.Cause, such as st.Cause.RESIMULATION")
+    return cause

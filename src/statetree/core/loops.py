@@ -44,7 +44,17 @@ class LoopWatch:
             watch = cls(machine.max_transitions)
         watch.recent.append(chosen.target.__qualname__)
         if changes > watch.bound:
-            raise loop_error(machine.name, watch.recent, watch.bound)
+            error = loop_error(machine.name, watch.recent, watch.bound)
+            depth = len(machine._stack)
+            if depth > KEPT_CHANGES:  # deeper than any machine is built: it kept nesting
+                error = TransitionLoopError(
+                    error.machine,
+                    error.cycle,
+                    error.changes,
+                    repeating=error.repeating,
+                    depth=depth,
+                )
+            raise error
         return watch
 
 

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, Generic, SupportsIndex, TypeVar
 
 from statetree.core import capi
-from statetree.core.arguments import check_update
+from statetree.core.arguments import check_hooks, check_update
 from statetree.core.events import frame_time
 from statetree.core.options import DEFAULT_MAX_TRANSITIONS, Options
 from statetree.core.refs import Ref, new_instance, shallow_copy_refused
@@ -80,7 +80,13 @@ class MachineCore(Options):
         return list(walk(self._stack, regions)) if regions else self._stack.copy()
 
     def regions(self, host: State[Any]) -> tuple[tuple[State[Any], ...], ...]:
-        """The region stacks of ``host`` (empty unless it entered ``st.concurrent``)."""
+        """The region stacks of ``host`` (empty unless it entered ``st.concurrent``).
+
+        Raises:
+            UsageError: ``host`` is not a state.
+        """
+        if not isinstance(host, State):
+            raise UsageError(f"regions() takes a state, got {host!r}")
         return tuple(tuple(region) for region in self._regions().get(id(host), ()))
 
     @property
@@ -221,6 +227,9 @@ class MachineCore(Options):
                 if changes == PLAIN_CHANGES:
                     break
             settle(self, changes)
+        except TypeError as error:
+            check_hooks(self.walk(), error)
+            raise
         finally:
             self._busy = 0
             extras = self._extras
@@ -370,11 +379,16 @@ class MachineCore(Options):
             home = chain[-1]
             index = index_in(home, state)
             return home, index, sum(len(outer) for outer in chain[:-1]) + index
+        if not isinstance(state, State):
+            raise UsageError(f"{call}() takes an active state, got {state!r}")
         other = getattr(state, "machine", None)
         if isinstance(other, MachineCore) and other is not self:
+            mine, theirs = self._label(), other._label()
+            if mine == theirs:  # two machines without names: "another machine" tells them apart
+                theirs = "another machine"
             raise UsageError(
-                f"{call}({state!r}) on {self._label()}: that state belongs to "
-                f"{other._label()}; call {call}() on the machine whose stack holds it"
+                f"{call}({state!r}) on {mine}: that state belongs to {theirs}; call "
+                f"{call}() on the machine whose stack holds it"
             )
         raise UsageError(
             f"{state!r} is not an active state of {self._label()}: it exited, so it can "

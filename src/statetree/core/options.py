@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any, SupportsIndex
 
-from statetree.core.cause import Cause
+from statetree.core.cause import Cause, require_cause
 from statetree.core.events import caused_by, find_event
 from statetree.core.state import State
 from statetree.core.state_value import StateValue
@@ -333,11 +333,7 @@ class Options:
         Raises:
             UsageError: ``cause`` is not a :class:`Cause`.
         """
-        if not isinstance(cause, Cause):
-            raise UsageError(
-                f"caused_by({cause!r}) on {self._label()}: the cause must be a st.Cause, "
-                "such as st.Cause.RESIMULATION"
-            )
+        require_cause(cause, f"caused_by({cause!r}) on {self._label()}")
         extras = self._extra()
         previous, extras.cause = extras.cause, cause
         try:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from statetree.core import capi
-from statetree.core.arguments import check_arguments
+from statetree.core.arguments import check_arguments, check_hooks
 from statetree.core.loops import KEPT_CHANGES, LoopWatch
 from statetree.core.options import DEFAULT_MAX_TRANSITIONS, Extras
 from statetree.core.state import COMPILED, UNPLACED, State
@@ -136,7 +136,12 @@ def apply(
         try:
             # Compiled, a class's own field is read from its dictionary (see capi.pxd).
             if capi.own(type(state), "_st_exits") if COMPILED else type(state)._st_exits:
-                state.on_exit()
+                returned = state.on_exit()
+                if isinstance(returned, Transition):
+                    raise hook_returned(state, "on_exit", returned)
+        except TypeError as error:
+            check_hooks((state,), error)
+            raise
         finally:
             # Even when on_exit raises, the state counts as exited: it leaves the stack
             # and gives back its state values, so the stack only holds entered states.
@@ -304,8 +309,9 @@ def next_change(main: Stack, regions: Regions | None, base: int) -> Found:
 
 
 def hook_returned(state: object, hook: str, returned: object) -> TransitionTargetError:
-    """The error for an ``on_enter`` or ``update`` that returned a transition, which the
-    machine would drop (the book's hooks return nothing; ``transition()`` returns them)."""
+    """The error for an ``on_enter``, ``on_exit`` or ``update`` that returned a transition,
+    which the machine would drop (the book's hooks return nothing; ``transition()`` returns
+    them)."""
     return TransitionTargetError(
         f"{type(state).__qualname__}.{hook}() returned {returned!r}, which the machine would "
         "drop: return transitions from transition(), which it calls every processing"

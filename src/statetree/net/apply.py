@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from statetree.core.cause import Cause
+from statetree.core.cause import Cause, require_cause
 from statetree.core.machine import StateMachine
 from statetree.core.state import State
 from statetree.core.transition import concurrent, inner, sibling
@@ -43,7 +43,11 @@ def apply_configuration(
         specs: the payload layouts, to compare the active states' payloads.
         region_roots: for each host class, the roots its concurrent transition enters.
         cause: what the hooks see as ``machine.cause``.
+
+    Raises:
+        UsageError: ``cause`` is not a :class:`Cause` (nothing changed).
     """
+    require_cause(cause, f"apply(cause={cause!r})")
     if machine.started and capture(machine, specs, region_roots) == target:
         return  # the common case: nothing to change, and no hook to run
     with machine.caused_by(cause):

@@ -12,7 +12,7 @@ import struct
 from statetree.errors import UsageError
 from statetree.net.errors import PacketError
 
-__all__ = ["BitReader", "BitWriter", "require_packet"]
+__all__ = ["BitReader", "BitWriter", "require_bytes", "require_packet"]
 
 _FLOAT32 = struct.Struct(">f")
 _FLOAT64 = struct.Struct(">d")
@@ -48,7 +48,8 @@ class BitWriter:
             UsageError: ``value`` is negative or needs more than ``width`` bits.
         """
         if type(value) is not int or type(width) is not int:  # NumPy's integers, a float
-            value, width = _whole(value, "a value"), _whole(width, "a width")
+            value = _whole(value, "a value written in bits")
+            width = _whole(width, "a width of bits")
         if width < 0 or value < 0 or value >> width:
             raise UsageError(f"{value} does not fit in {width} unsigned bit(s)")
         value |= self._value << width
@@ -66,23 +67,42 @@ class BitWriter:
         self.write_uint(1 if value else 0, 1)
 
     def write_float32(self, value: float) -> None:
-        """Write ``value`` as an IEEE 754 single (32 bits)."""
-        self.write_uint(_UINT32.unpack(_FLOAT32.pack(value))[0], 32)
+        """Write ``value`` as an IEEE 754 single (32 bits).
+
+        Raises:
+            UsageError: ``value`` is no number, or too large for a single.
+        """
+        self.write_uint(_UINT32.unpack(_packed(_FLOAT32, value, "32"))[0], 32)
 
     def write_float64(self, value: float) -> None:
-        """Write ``value`` as an IEEE 754 double (64 bits)."""
-        self.write_uint(_UINT64.unpack(_FLOAT64.pack(value))[0], 64)
+        """Write ``value`` as an IEEE 754 double (64 bits).
+
+        Raises:
+            UsageError: ``value`` is no number.
+        """
+        self.write_uint(_UINT64.unpack(_packed(_FLOAT64, value, "64"))[0], 64)
 
     def write_bytes(self, data: bytes) -> None:
-        """Write every byte of ``data``, 8 bits each."""
+        """Write every byte of ``data``, 8 bits each.
+
+        Raises:
+            UsageError: ``data`` is not ``bytes``, ``bytearray`` or ``memoryview``.
+        """
+        given = require_bytes(data, "write_bytes() writes")
         if self._bits & 7 == 0:  # aligned: the bytes go out as they are
             self._flush()
-            self._done += data
+            self._done += given
         else:
-            self.write_uint(int.from_bytes(data, "big"), 8 * len(data))
+            self.write_uint(int.from_bytes(given, "big"), 8 * len(given))
 
     def write_bits(self, other: BitWriter) -> None:
-        """Append the bits written to ``other``."""
+        """Append the bits written to ``other``.
+
+        Raises:
+            UsageError: ``other`` is not a ``BitWriter``.
+        """
+        if not isinstance(other, BitWriter):
+            raise UsageError(f"write_bits() appends a BitWriter's bits, got {other!r}")
         self.write_bytes(bytes(other._done))
         self.write_uint(other._value, other._bits)
 
@@ -137,8 +157,10 @@ class BitReader:
 
         Raises:
             PacketError: fewer than ``width`` bits are left.
-            UsageError: ``width`` is negative.
+            UsageError: ``width`` is negative or not a whole number.
         """
+        if type(width) is not int:
+            width = _whole(width, "a width of bits")
         if width < 0:
             raise UsageError(f"a width of bits is 0 or more, got {width}")
         value = self.take(width)
@@ -177,7 +199,15 @@ class BitReader:
         return value
 
     def read_bytes(self, count: int) -> bytes:
-        """Read ``count`` bytes, 8 bits each."""
+        """Read ``count`` bytes, 8 bits each.
+
+        Raises:
+            PacketError: fewer bytes are left.
+            UsageError: ``count`` is negative or not a whole number.
+        """
+        count = _whole(count, "a count of bytes")
+        if count < 0:
+            raise UsageError(f"a count of bytes is 0 or more, got {count}")
         return self.read_uint(8 * count).to_bytes(count, "big")
 
     def finish(self) -> None:
@@ -200,12 +230,29 @@ def _whole(number: object, what: str) -> int:
     try:
         return operator.index(number)  # type: ignore[arg-type]
     except TypeError:
-        raise UsageError(f"{what} written in bits is a whole number, got {number!r}") from None
+        raise UsageError(f"{what} is a whole number, got {number!r}") from None
+
+
+def _packed(form: struct.Struct, value: object, bits: str) -> bytes:
+    """``value`` packed as a float of ``form``, else a ``UsageError``."""
+    try:
+        return form.pack(value)
+    except (OverflowError, struct.error):
+        raise UsageError(f"{value!r} cannot be written as a {bits}-bit float") from None
 
 
 def require_packet(data: object) -> bytes | bytearray:
-    """``data``, a packet's bytes (a ``memoryview``'s bytes whatever its item type: its
-    length counts bytes, not items).
+    """``data``, a packet's bytes (see :func:`require_bytes`).
+
+    Raises:
+        UsageError: ``data`` is not ``bytes``, ``bytearray`` or ``memoryview``.
+    """
+    return require_bytes(data, "a packet is")
+
+
+def require_bytes(data: object, what: str) -> bytes | bytearray:
+    """``data`` as bytes (a ``memoryview``'s bytes whatever its item type: its length counts
+    bytes, not items); ``what`` begins the error's message.
 
     Raises:
         UsageError: ``data`` is not ``bytes``, ``bytearray`` or ``memoryview``.
@@ -214,4 +261,4 @@ def require_packet(data: object) -> bytes | bytearray:
         return data
     if isinstance(data, memoryview):
         return data.tobytes()
-    raise UsageError(f"a packet is bytes, got {type(data).__name__}")
+    raise UsageError(f"{what} bytes, got {type(data).__name__}")

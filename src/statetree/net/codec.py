@@ -357,7 +357,8 @@ class Codec:
         received ones entered with ``on_enter(*payload)``. Hooks see ``cause``.
 
         Raises:
-            UsageError: the structure does not allow ``configuration`` (nothing changed).
+            UsageError: the structure does not allow ``configuration``, or ``cause`` is not
+                a ``Cause`` (nothing changed).
         """
         _check_machine(machine)
         self.bits_of(configuration)  # checks it against the structure

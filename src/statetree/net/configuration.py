@@ -39,6 +39,32 @@ class ActiveState:
     inner: ActiveState | None = None
     regions: tuple[ActiveState, ...] = ()
 
+    def __post_init__(self) -> None:
+        """Refuse what no machine can hold (a configuration built by hand).
+
+        Raises:
+            UsageError: ``cls`` is not a class, ``payload`` or ``regions`` not a tuple, or
+                ``inner`` or a region not an ``ActiveState``.
+        """
+        if not isinstance(self.cls, type):
+            raise UsageError(f"an ActiveState needs a state class, got {self.cls!r}")
+        if type(self.payload) is not tuple:
+            raise UsageError(
+                f"the payload of an ActiveState of {self.cls.__qualname__} is a tuple, "
+                f"got {self.payload!r}"
+            )
+        inside = self.regions if type(self.regions) is tuple else None
+        if inside is None or not all(type(region) is ActiveState for region in inside):
+            raise UsageError(
+                f"the regions of an ActiveState of {self.cls.__qualname__} are a tuple of "
+                f"ActiveState, got {self.regions!r}"
+            )
+        if self.inner is not None and type(self.inner) is not ActiveState:
+            raise UsageError(
+                f"the inner state of an ActiveState of {self.cls.__qualname__} is an "
+                f"ActiveState or None, got {self.inner!r}"
+            )
+
     def __eq__(self, other: object) -> bool:
         if self is other:
             return True
@@ -82,6 +108,11 @@ class Configuration:
     """
 
     root: ActiveState
+
+    def __post_init__(self) -> None:
+        """Raises: UsageError: ``root`` is not an :class:`ActiveState`."""
+        if type(self.root) is not ActiveState:
+            raise UsageError(f"a Configuration's root is an ActiveState, got {self.root!r}")
 
     @property
     def states(self) -> tuple[ActiveState, ...]:

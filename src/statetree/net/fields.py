@@ -201,6 +201,11 @@ class Bool(Field[bool]):
         return raw == 1
 
 
+def _is_number(value: object) -> bool:
+    """Whether ``value`` is an int or a float (not a bool)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
 @dataclass(frozen=True)
 class _Float(Field[float]):
     """A finite IEEE 754 float between ``minimum`` and ``maximum`` (NaN is never sent)."""
@@ -212,26 +217,43 @@ class _Float(Field[float]):
     _name = "Float64"
 
     def __post_init__(self) -> None:
+        for bound in (self.minimum, self.maximum):
+            if not _is_number(bound) or math.isnan(bound):
+                raise DefinitionError(
+                    f"{self._name} needs numbers as its minimum and maximum, got {bound!r}"
+                )
         if not self.minimum <= self.maximum:
             raise DefinitionError(
                 f"{self._name} needs minimum <= maximum, got {self.minimum!r}..{self.maximum!r}"
             )
         object.__setattr__(self, "width", 8 * self._format.size)
+        # Values are compared once rounded, with the bounds rounded the same way: rounding
+        # keeps order, so a value within the bounds is sent and received within them.
+        object.__setattr__(self, "_low", self._rounded(self.minimum))
+        object.__setattr__(self, "_high", self._rounded(self.maximum))
+
+    def _rounded(self, bound: float) -> float:
+        try:
+            exact: float = self._format.unpack(self._format.pack(bound))[0]
+        except OverflowError:  # beyond the format's largest: as far as infinity
+            return math.copysign(math.inf, bound)
+        return exact
 
     def problem(self, value: object) -> str | None:
-        if not isinstance(value, (int, float)) or isinstance(value, bool):
+        if not _is_number(value):
             return f"{value!r} is not a float"
         try:
             exact = self._format.unpack(self._format.pack(value))[0]
         except (OverflowError, struct.error):
             return f"{value!r} is too large for a {self._name}"
-        return self._range_problem(exact)
+        return self._range_problem(exact, value)
 
-    def _range_problem(self, value: float) -> str | None:
+    def _range_problem(self, value: float, given: object = None) -> str | None:
+        shown = value if given is None else given
         if not math.isfinite(value):
-            return f"{value!r} is not a finite number"
-        if not self.minimum <= value <= self.maximum:
-            return f"{value!r} is out of the range {self.minimum!r}..{self.maximum!r}"
+            return f"{shown!r} is not a finite number"
+        if not self._low <= value <= self._high:  # type: ignore[attr-defined]
+            return f"{shown!r} is out of the range {self.minimum!r}..{self.maximum!r}"
         return None
 
     def canonical(self, value: float) -> float:

@@ -18,7 +18,7 @@ from typing import Any, Generic, TypeVar
 
 from statetree.core.cause import Cause
 from statetree.core.refs import Ref, reading, saved_data, target_of
-from statetree.errors import SaveError, UsageError
+from statetree.errors import SaveError, UsageError, require_callable
 from statetree.net.interface import MachineCodec
 
 __all__ = ["Outcome", "Rollback", "RollbackStats"]
@@ -90,7 +90,8 @@ class Rollback(Generic[MachineT, ValueT, InputT, DataT]):
         capacity: how many frames may wait for confirmation; :meth:`advance` refuses more.
 
     Raises:
-        UsageError: ``capacity`` is below 1, or the machine cannot be captured.
+        UsageError: ``capacity`` is below 1, the machine cannot be captured, ``codec`` is
+            no codec or a function is not callable.
     """
 
     def __init__(
@@ -104,6 +105,13 @@ class Rollback(Generic[MachineT, ValueT, InputT, DataT]):
         frame: int = 0,
         capacity: int = 256,
     ) -> None:
+        if not all(callable(getattr(codec, call, None)) for call in ("capture", "apply")):
+            raise UsageError(
+                "a Rollback needs the codec that captures and applies its machine's state "
+                f"(a Codec, a BitmaskCodec), got {codec!r}"
+            )
+        for function, role in ((step, "step"), (snapshot, "snapshot"), (restore, "restore")):
+            require_callable(function, f"a Rollback's {role} function")
         whole = _whole(capacity)
         if whole is None or whole < 1:
             raise UsageError(f"capacity must be a whole number of at least 1, got {capacity!r}")
@@ -149,6 +157,8 @@ class Rollback(Generic[MachineT, ValueT, InputT, DataT]):
 
         Raises:
             UsageError: ``capacity`` frames already wait for confirmation.
+            Exception: whatever the step raised: the frame was not simulated and its input
+                is not kept (the machine stays as the step left it).
         """
         self._not_stepping("advance")
         if self._frame - self._confirmed >= self._capacity:
@@ -158,7 +168,11 @@ class Rollback(Generic[MachineT, ValueT, InputT, DataT]):
             )
         frame = self._frame + 1
         self._inputs[frame] = value
-        self._run(frame, Cause.PREDICTION)
+        try:
+            self._run(frame, Cause.PREDICTION)
+        except BaseException:
+            del self._inputs[frame]  # never sent as the input of a frame not simulated
+            raise
         self._frame = frame
         self._count(predicted=1)
         return frame

@@ -46,7 +46,7 @@ def stream_fingerprint(codecs: Iterable[MachineCodec[Any, Any]]) -> str:
 
 
 def _stamp(codecs: Iterable[MachineCodec[Any, Any]], bits: int) -> tuple[int, str]:
-    if not 1 <= bits <= _FINGERPRINT_BITS:
+    if isinstance(bits, bool) or not isinstance(bits, int) or not 1 <= bits <= _FINGERPRINT_BITS:
         raise UsageError(f"a stamp takes 1 to {_FINGERPRINT_BITS} bits, not {bits}")
     digest = stream_fingerprint(codecs)
     return int(digest, 16) >> (_FINGERPRINT_BITS - bits), digest
@@ -103,8 +103,10 @@ def pack_values(
 def _packed(
     items: Iterable[tuple[MachineCodec[Any, Any], Any]], stamp_bits: int, *, machines: bool
 ) -> bytes:
-    pairs = list(items)
     name = "pack" if machines else "pack_values"
+    if not isinstance(items, Iterable) or isinstance(items, (str, bytes)):
+        raise UsageError(f"{name}() takes a list of (codec, machine) pairs, got {items!r}")
+    pairs = list(items)
     for index, pair in enumerate(pairs):
         if not (isinstance(pair, tuple) and len(pair) == 2 and _is_codec(pair[0])):
             held = "machine" if machines else "value"

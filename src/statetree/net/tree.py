@@ -201,6 +201,11 @@ class _Builder:
             unknown = sorted(set(names) - set(structure.names))
             if unknown:
                 raise DefinitionError(f"{option} names unknown state(s): {', '.join(unknown)}")
+        for name, settles in settles_empty.items():
+            if not isinstance(settles, bool):
+                raise UsageError(
+                    f"settles_empty maps state names to True or False, got {settles!r} for {name}"
+                )
 
     def build(self) -> CodecTree:
         self.check_order(None)
