@@ -119,30 +119,42 @@ def test_settles_empty_takes_booleans() -> None:
 
 
 @pytest.mark.parametrize(
-    ("make", "message"),
+    ("root", "message"),
     [
-        (lambda: Configuration(None), "a Configuration's root is an ActiveState, got None"),
-        (lambda: ActiveState("Hero"), "an ActiveState needs a state class, got 'Hero'"),
+        (None, "a Configuration's root is an ActiveState, got None"),
+        (ActiveState("Hero"), "an ActiveState needs a state class, got 'Hero'"),  # type: ignore[arg-type]
         (
-            lambda: ActiveState(Hero.Move, [1]),
+            ActiveState(Hero.Move, [1]),  # type: ignore[arg-type]
             "the payload of an ActiveState of Hero.Move is a tuple, got [1]",
         ),
         (
-            lambda: ActiveState(Hero.Alive, (), Hero.Move),
+            ActiveState(Hero.Alive, (), Hero.Move),  # type: ignore[arg-type]
             "the inner state of an ActiveState of Hero.Alive is an ActiveState or None, got "
             f"{Hero.Move!r}",
         ),
         (
-            lambda: ActiveState(Hero.Alive, (), None, (Hero.Move,)),
+            ActiveState(Hero.Alive, (), None, (Hero.Move,)),  # type: ignore[arg-type]
             "the regions of an ActiveState of Hero.Alive are a tuple of ActiveState, got "
             f"({Hero.Move!r},)",
         ),
+        (
+            ActiveState(Hero.Alive, (), ActiveState(Hero.Locomotion, (), ActiveState(5))),  # type: ignore[arg-type]
+            "an ActiveState needs a state class, got 5",
+        ),
     ],
 )
-def test_a_configuration_built_by_hand_is_checked_when_made(make: Any, message: str) -> None:
-    with pytest.raises(UsageError) as refused:
-        make()
-    assert str(refused.value) == message
+def test_a_configuration_built_by_hand_is_checked_before_it_is_used(
+    root: Any, message: str
+) -> None:
+    codec = Codec.path(HERO)
+    hero = machine(Hero.Alive)
+    before = codec.capture(hero)
+    configuration = Configuration(root)
+    for use in (codec.encode_configuration, codec.header_of, lambda c: codec.apply(hero, c)):
+        with pytest.raises(UsageError) as refused:
+            use(configuration)
+        assert str(refused.value) == message
+    assert codec.capture(hero) == before
 
 
 def test_applying_with_a_wrong_cause_is_refused_and_changes_nothing() -> None:

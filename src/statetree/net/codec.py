@@ -20,7 +20,7 @@ from statetree.core.state import State
 from statetree.errors import DefinitionError, UsageError
 from statetree.net.apply import apply_configuration
 from statetree.net.bits import BitReader, BitWriter, require_packet
-from statetree.net.configuration import ActiveState, Configuration, capture
+from statetree.net.configuration import ActiveState, Configuration, capture, check_built
 from statetree.net.errors import PacketError
 from statetree.net.leaf_codec import LeafHeader
 from statetree.net.path_codec import PathHeader
@@ -438,6 +438,7 @@ def _check_configuration(configuration: object) -> None:
             f"a Configuration is needed (codec.decode(packet), codec.capture(machine)), got "
             f"{type(configuration).__name__}; to apply a packet's bytes, use receive()"
         )
+    check_built(configuration)
 
 
 def load_codec(

@@ -16,7 +16,7 @@ from statetree.core.state import State
 from statetree.errors import UsageError
 from statetree.net.payload import Specs, payload_key, same_payload
 
-__all__ = ["ActiveState", "Configuration", "capture"]
+__all__ = ["ActiveState", "Configuration", "capture", "check_built"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,32 +38,6 @@ class ActiveState:
     payload: tuple[Any, ...] = ()
     inner: ActiveState | None = None
     regions: tuple[ActiveState, ...] = ()
-
-    def __post_init__(self) -> None:
-        """Refuse what no machine can hold (a configuration built by hand).
-
-        Raises:
-            UsageError: ``cls`` is not a class, ``payload`` or ``regions`` not a tuple, or
-                ``inner`` or a region not an ``ActiveState``.
-        """
-        if not isinstance(self.cls, type):
-            raise UsageError(f"an ActiveState needs a state class, got {self.cls!r}")
-        if type(self.payload) is not tuple:
-            raise UsageError(
-                f"the payload of an ActiveState of {self.cls.__qualname__} is a tuple, "
-                f"got {self.payload!r}"
-            )
-        inside = self.regions if type(self.regions) is tuple else None
-        if inside is None or not all(type(region) is ActiveState for region in inside):
-            raise UsageError(
-                f"the regions of an ActiveState of {self.cls.__qualname__} are a tuple of "
-                f"ActiveState, got {self.regions!r}"
-            )
-        if self.inner is not None and type(self.inner) is not ActiveState:
-            raise UsageError(
-                f"the inner state of an ActiveState of {self.cls.__qualname__} is an "
-                f"ActiveState or None, got {self.inner!r}"
-            )
 
     def __eq__(self, other: object) -> bool:
         if self is other:
@@ -109,11 +83,6 @@ class Configuration:
 
     root: ActiveState
 
-    def __post_init__(self) -> None:
-        """Raises: UsageError: ``root`` is not an :class:`ActiveState`."""
-        if type(self.root) is not ActiveState:
-            raise UsageError(f"a Configuration's root is an ActiveState, got {self.root!r}")
-
     @property
     def states(self) -> tuple[ActiveState, ...]:
         """Every active state, in the machine's processing order (as ``machine.stack``)."""
@@ -126,6 +95,42 @@ class Configuration:
 
     def __str__(self) -> str:
         return str(self.root)
+
+
+def check_built(configuration: Configuration) -> None:
+    """Refuse a configuration built by hand from what no machine holds (those the library
+    builds are right: they are not checked when made, which would slow every capture).
+
+    Raises:
+        UsageError: its root, an inner state or a region is not an :class:`ActiveState`,
+            or a state's class is not a class, or its payload or regions not a tuple.
+    """
+    if type(configuration.root) is not ActiveState:
+        raise UsageError(f"a Configuration's root is an ActiveState, got {configuration.root!r}")
+    waiting = [configuration.root]
+    while waiting:
+        active = waiting.pop()
+        if not isinstance(active.cls, type):
+            raise UsageError(f"an ActiveState needs a state class, got {active.cls!r}")
+        name = active.cls.__qualname__
+        if type(active.payload) is not tuple:
+            raise UsageError(
+                f"the payload of an ActiveState of {name} is a tuple, got {active.payload!r}"
+            )
+        regions = active.regions
+        if type(regions) is not tuple or not all(type(r) is ActiveState for r in regions):
+            raise UsageError(
+                f"the regions of an ActiveState of {name} are a tuple of ActiveState, got "
+                f"{regions!r}"
+            )
+        waiting.extend(regions)
+        if active.inner is not None:
+            if type(active.inner) is not ActiveState:
+                raise UsageError(
+                    f"the inner state of an ActiveState of {name} is an ActiveState or None, "
+                    f"got {active.inner!r}"
+                )
+            waiting.append(active.inner)
 
 
 def _show(value: object) -> str:
