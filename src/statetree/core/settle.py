@@ -129,26 +129,29 @@ def apply(
     # Untyped: a hook called the Python way is one vectorcall, where a typed method would
     # go through a bound method (and, for on_enter, two dicts).
     states: list[Any] = home
-    while len(states) > index:
-        state = states[-1]
-        if extras is not None:
-            _leaving(machine, extras, state)
-        try:
-            # Compiled, a class's own field is read from its dictionary (see capi.pxd).
-            if capi.own(type(state), "_st_exits") if COMPILED else type(state)._st_exits:
-                returned = state.on_exit()
-                if isinstance(returned, Transition):
-                    raise hook_returned(state, "on_exit", returned)
-        except TypeError as error:
-            check_hooks((state,), error)
-            raise
-        finally:
-            # Even when on_exit raises, the state counts as exited: it leaves the stack
-            # and gives back its state values, so the stack only holds entered states.
-            states.pop()
-            extras = machine._extras  # on_exit may have created it
+    state = None
+    try:  # around the loop, not each exit: a change pays for one
+        while len(states) > index:
+            state = states[-1]
             if extras is not None:
-                _forget(extras, state)
+                _leaving(machine, extras, state)
+            try:
+                # Compiled, a class's own field is read from its dictionary (see capi.pxd).
+                if capi.own(type(state), "_st_exits") if COMPILED else type(state)._st_exits:
+                    returned = state.on_exit()
+                    if isinstance(returned, Transition):
+                        raise hook_returned(state, "on_exit", returned)
+            finally:
+                # Even when on_exit raises, the state counts as exited: it leaves the stack
+                # and gives back its state values, so the stack only holds entered states.
+                states.pop()
+                extras = machine._extras  # on_exit may have created it
+                if extras is not None:
+                    _forget(extras, state)
+    except TypeError as error:
+        if state is not None:
+            check_hooks((state,), error)
+        raise
     if chosen is None:
         return
     if chosen.kind is CONCURRENT:
