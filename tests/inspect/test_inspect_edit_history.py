@@ -128,3 +128,61 @@ def test_the_history_offered_follows_the_files_text(editor: EditableChartAdapter
     editor.commit(editor.prepare(UNDO))
     assert editor.file.read() == renamed + "# touched\n"
     assert editor.source()["history"] == {"undo": 0, "redo": 1}
+
+
+def test_edits_sent_back_to_back_are_each_made_on_the_last_one(
+    editor: EditableChartAdapter,
+) -> None:
+    # A page sends two edits before the program commits the first: both are checked on the
+    # same text; the second is made again on the file the first left.
+    original = editor.file.read()
+    first = editor.prepare(RENAME)
+    second = editor.prepare({"op": "rename-state", "path": "Hero.Arms.Slashing", "name": "Slash"})
+    editor.commit(first)
+    result = editor.commit(second)
+
+    chart = editor.chart_machine.chart
+    assert chart.find("Hero.Arms.Aim") is not None and chart.find("Hero.Arms.Slash") is not None
+    changed = [line for line in result["diff"].splitlines() if line[:2] in ("- ", "+ ")]
+    assert "-        - name: Slashing" in changed and "+        - name: Slash" in changed
+    assert not [line for line in changed if "Aim" in line]  # the first edit is not in it
+    assert editor.source()["history"] == {"undo": 2, "redo": 0}
+    editor.commit(editor.prepare(UNDO))
+    editor.commit(editor.prepare(UNDO))
+    assert editor.file.read() == original
+
+
+def test_an_edit_sent_back_to_back_that_no_longer_applies_is_refused_whole(
+    editor: EditableChartAdapter,
+) -> None:
+    first = editor.prepare(RENAME)
+    second = editor.prepare({"op": "rename-state", "path": "Hero.Arms.Aiming", "name": "Aim2"})
+    editor.commit(first)
+    renamed, reloads = editor.file.read(), editor.chart_machine.chart
+
+    with pytest.raises(InspectError) as caught:
+        editor.commit(second)
+
+    assert str(caught.value).startswith(
+        "the edit no longer applies after the edits saved before it ("
+    )
+    assert str(caught.value).endswith("): nothing was saved")
+    assert editor.file.read() == renamed
+    assert editor.chart_machine.chart is reloads
+
+
+def test_a_replacement_of_the_text_sent_back_to_back_is_not_made_again(
+    editor: EditableChartAdapter,
+) -> None:
+    first = editor.prepare(RENAME)
+    text = editor.file.read() + "# a note\n"
+    second = editor.prepare({"op": "replace-text", "text": text})
+    editor.commit(first)
+
+    with pytest.raises(InspectError) as caught:
+        editor.commit(second)  # made again, it would undo the first edit unseen
+
+    assert str(caught.value) == (
+        "the chart file changed while this edit was checked: nothing was saved, make the edit again"
+    )
+    assert editor.chart_machine.chart.find("Hero.Arms.Aim") is not None

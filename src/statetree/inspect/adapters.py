@@ -13,7 +13,7 @@ Class-based machines, bitmask machines and charts each plug in through one adapt
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, runtime_checkable
 
@@ -315,6 +315,8 @@ class PreparedEdit:
             still holds it.
         step: ``edit``, or ``undo`` / ``redo`` when the edit goes back or forth in the
             history of the page's edits.
+        edit: the page's edit, when it can be made again on a newer text (an operation on
+            the chart, not a replacement of its text, an undo or a redo).
     """
 
     text: str
@@ -322,6 +324,7 @@ class PreparedEdit:
     definition: Any
     base: str = ""
     step: Literal["edit", "undo", "redo"] = "edit"
+    edit: Mapping[str, Any] | None = None
 
 
 @runtime_checkable

@@ -13,7 +13,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from statetree.chart import ActionCall, Chart, ChartMachine, Reloaded, chart_structure, format_of
+from statetree.chart import (
+    ActionCall,
+    Chart,
+    ChartError,
+    ChartMachine,
+    Reloaded,
+    chart_structure,
+    format_of,
+)
 from statetree.chart import Event as ChartEvent
 from statetree.chart.model import triggers_of
 from statetree.core.trace import Step, StepKind
@@ -218,18 +226,20 @@ class EditableChartAdapter(ChartAdapter):
     def commit(self, prepared: PreparedEdit) -> dict[str, Any]:
         """Hot-reload the machine with the edited chart, then save the file.
 
+        An edit checked before the edits saved here since (two sent back to back) is made
+        again on the file as they left it.
+
         Raises:
             InspectError: the file, or the history of an undo or redo, changed since the
-                edit was checked; nothing changed.
+                edit was checked (by another program, or the edit no longer applies);
+                nothing changed.
                 Also when the file cannot be written (nothing changed then), or, rarely,
                 cannot be put in place once the machine was reloaded.
             ChartError, HandlerError: the machine refused the chart; nothing was saved.
         """
-        if self.file.read() != prepared.base:
-            raise InspectError(
-                "the chart file changed while this edit was checked: nothing was saved, "
-                "make the edit again"
-            )
+        current = self.file.read()
+        if current != prepared.base:
+            prepared = self._again(prepared, current)
         self.history.check(prepared)
         # Written beside the file first: a folder that cannot be written changes nothing,
         # and the machine refusing the chart leaves no file behind.
@@ -255,6 +265,27 @@ class EditableChartAdapter(ChartAdapter):
             "exited": list(report.exited),
             "entered": list(report.entered),
         }
+
+    def _again(self, prepared: PreparedEdit, current: str) -> PreparedEdit:
+        """``prepared``'s edit made again on the file's text ``current``, when only edits
+        saved here changed it since the edit was checked.
+
+        Raises:
+            InspectError: something else changed it, the edit is an undo, a redo or a new
+                text, or it no longer applies (a state it names was renamed, say).
+        """
+        if prepared.edit is None or not self.history.made_here(prepared.base, current):
+            raise InspectError(
+                "the chart file changed while this edit was checked: nothing was saved, "
+                "make the edit again"
+            )
+        try:
+            return self.file.prepare(dict(prepared.edit))
+        except (InspectError, ChartError) as error:
+            raise InspectError(
+                f"the edit no longer applies after the edits saved before it ({error}): "
+                "nothing was saved"
+            ) from None
 
 
 def adapt_chart(machine: object) -> ChartAdapter | None:

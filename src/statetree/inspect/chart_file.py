@@ -110,12 +110,19 @@ class ChartFile:
         """
         check_edit(edit)
         old = self.read()
-        return self.prepare_text(self._edited(old, edit), old)
+        again = None if edit.get("op") == "replace-text" else copy.deepcopy(edit)
+        return self.prepare_text(self._edited(old, edit), old, edit=again)
 
     def prepare_text(
-        self, new: str, old: str, step: Literal["edit", "undo", "redo"] = "edit"
+        self,
+        new: str,
+        old: str,
+        step: Literal["edit", "undo", "redo"] = "edit",
+        *,
+        edit: dict[str, Any] | None = None,
     ) -> PreparedEdit:
-        """The file's text ``old`` replaced by ``new``, loaded and diffed.
+        """The file's text ``old`` replaced by ``new`` (by ``edit``, an operation that can
+        be made again on a newer text), loaded and diffed.
 
         Raises:
             Unchanged: ``new`` is ``old``.
@@ -131,7 +138,7 @@ class ChartFile:
             fromfile=f"a/{name}",
             tofile=f"b/{name}",
         )
-        return PreparedEdit(new, "".join(diff), chart, old, step)
+        return PreparedEdit(new, "".join(diff), chart, old, step, edit)
 
     def _edited(self, old: str, edit: dict[str, Any]) -> str:
         layout = Layout.of(old)

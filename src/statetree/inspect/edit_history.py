@@ -74,6 +74,19 @@ class EditHistory:
                 "nothing was saved"
             )
 
+    def made_here(self, base: str, current: str) -> bool:
+        """Whether the file went from ``base`` to ``current`` by edits saved here only (the
+        last ones, in order)."""
+        with self._lock:
+            text = current
+            for before, after in reversed(self._undo):
+                if after != text:
+                    return False
+                text = before
+                if text == base:
+                    return True
+        return False
+
     def saved(self, prepared: PreparedEdit) -> None:
         """Remember an edit that was just saved, after :meth:`check` (an undo or redo moves
         between stacks)."""
