@@ -361,7 +361,11 @@ def test_inputs_from_an_unknown_sender_are_refused_without_parsing() -> None:
                 raw.send(encode_message(message), authority.endpoint.address)
             await until(lambda: authority.endpoint.stats.refused == 2)
             assert parsed == []
-            assert authority.endpoint.stats == EndpointStats(refused=2)
+            # Each is answered "who are you?", for a client the server forgot.
+            assert authority.endpoint.stats == EndpointStats(sent=2, refused=2)
+            for _ in range(2):
+                answer = decode_message(await raw.receive())
+                assert answer == HandshakeMessage(MessageKind.REFUSED, SCHEMA, "who")
             await raw.join(authority.endpoint.address)
             raw.send(encode_message(InputMessage(1, (b"\x05",))), authority.endpoint.address)
             await until(lambda: delivered == [(1, 2)])
@@ -369,7 +373,7 @@ def test_inputs_from_an_unknown_sender_are_refused_without_parsing() -> None:
             raw.close()
             authority.close()
         assert parsed == [b"\x05"]
-        assert authority.endpoint.stats == EndpointStats(sent=1, received=2, refused=2)
+        assert authority.endpoint.stats == EndpointStats(sent=3, received=2, refused=2)
 
     run(scenario)
 
@@ -401,7 +405,7 @@ def test_each_datagram_counts_once_as_received_malformed_or_refused() -> None:
                 socket_.close()
             authority.close()
         assert authority.endpoint.stats == EndpointStats(
-            sent=3, received=2, malformed=1, refused=3, errors=0
+            sent=4, received=2, malformed=1, refused=3, errors=0
         )
 
     run(scenario)
@@ -485,8 +489,10 @@ def test_idle_clients_are_forgotten_after_the_timeout() -> None:
             second = await client(authority.endpoint.address)
             joined = second.endpoint.address
             second.close()
-            first.send_inputs(2, [b"\x02"])  # forgotten: refused until it says hello again
-            await until(lambda: authority.endpoint.stats.refused == 2)
+            # Forgotten: refused, and told; it says hello again, and the server is full.
+            first.send_inputs(2, [b"\x02"])
+            await until(lambda: authority.endpoint.stats.refused == 3)
+            assert first.rejoins == 1
             assert left == [first.endpoint.address]
         finally:
             first.close()

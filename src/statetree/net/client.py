@@ -4,7 +4,9 @@
 ``retry`` seconds until the server answers (a hello can be lost), and returns once the server
 welcomes it. A refusal, or no answer within ``timeout`` seconds, raises
 :class:`HandshakeError` naming both fingerprints or the reason, and closes the socket: a
-client built from other code never decodes the server's packets into wrong states.
+client built from other code never decodes the server's packets into wrong states (states
+that arrive before the welcome are refused). A server that forgot the client (silent too
+long) says so when its inputs arrive, and the client says hello again by itself.
 """
 
 from __future__ import annotations
@@ -12,8 +14,9 @@ from __future__ import annotations
 import asyncio
 import math
 from collections.abc import Callable, Sequence
+from typing import Any, cast
 
-from statetree.errors import UsageError
+from statetree.errors import UsageError, require_callable
 from statetree.net.conditioner import LinkConditioner
 from statetree.net.errors import HandshakeError, PacketError
 from statetree.net.messages import (
@@ -23,7 +26,7 @@ from statetree.net.messages import (
     MessageKind,
     StateMessage,
 )
-from statetree.net.server import REFUSED_FULL, REFUSED_SCHEMA
+from statetree.net.server import LOG, REFUSED_FULL, REFUSED_SCHEMA, REFUSED_UNKNOWN
 from statetree.net.transport import LOOPBACK, Address, Endpoint, open_endpoint, show
 
 __all__ = ["StateClient"]
@@ -36,10 +39,14 @@ class StateClient:
 
     def __init__(self, on_state: StateHandler, *, fingerprint: str) -> None:
         HandshakeMessage(MessageKind.HELLO, fingerprint)  # checks the fingerprint
+        require_callable(on_state, "on_state")
         self.fingerprint = fingerprint
         self._on_state = on_state
         self._endpoint: Endpoint | None = None
         self._answer: asyncio.Future[HandshakeMessage] | None = None
+        self._welcomed = False
+        self.rejoins = 0
+        """How many times the server forgot this client and it said hello again."""
 
     @classmethod
     async def open(
@@ -69,8 +76,9 @@ class StateClient:
         Raises:
             HandshakeError: the server refused (another wire schema, or full) or did not
                 answer in time; the socket is closed.
-            UsageError: ``fingerprint`` is not 16 hex digits, or ``timeout`` or ``retry`` is
-                not a number of seconds above 0 (nothing was opened).
+            UsageError: ``fingerprint`` is not 16 hex digits, ``timeout`` or ``retry`` is
+                not a number of seconds above 0, ``on_state`` is not callable, or
+                ``server``, ``address`` or ``conditioner`` is wrong (nothing was opened).
         """
         for name, seconds in (("timeout", timeout), ("retry", retry)):
             if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
@@ -96,11 +104,18 @@ class StateClient:
         return self._endpoint
 
     def send_inputs(self, last_frame: int, inputs: Sequence[bytes]) -> None:
-        """Send the inputs of the frames ending at ``last_frame``, oldest first."""
-        self.endpoint.send(InputMessage(last_frame, tuple(inputs)))
+        """Send the inputs of the frames ending at ``last_frame``, oldest first.
+
+        Raises:
+            UsageError: the inputs are not 1 to 255 ``bytes`` of one size (1 to 255 bytes),
+                ``last_frame`` is no frame, or the client is closed.
+        """
+        # Anything but a list or tuple goes to InputMessage as it is, which refuses it.
+        given = tuple(inputs) if isinstance(inputs, (list, tuple)) else cast(Any, inputs)
+        self.endpoint.send(InputMessage(last_frame, given))
 
     def close(self) -> None:
-        """Close the socket."""
+        """Close the socket (sending then raises)."""
         self.endpoint.close()
 
     async def _handshake(self, server: Address, timeout: float, retry: float) -> None:
@@ -126,6 +141,7 @@ class StateClient:
                 ours=self.fingerprint,
                 theirs=reply.fingerprint,
             )
+        self._welcomed = True
 
     def _receive(self, message: Message, sender: Address) -> None:
         if isinstance(message, HandshakeMessage):
@@ -133,10 +149,22 @@ class StateClient:
                 raise PacketError("a client receives no hellos", bit=8)
             if self._answer is not None and not self._answer.done():
                 self._answer.set_result(message)
+            elif self._welcomed and message.reason == REFUSED_UNKNOWN:
+                self._rejoin()
             return
         if not isinstance(message, StateMessage):
             raise PacketError("a client only receives states and handshake answers", bit=8)
+        if not self._welcomed:  # no state is decoded before the schemas are known to match
+            self.endpoint.count("refused")
+            return
         self._on_state(message)
+
+    def _rejoin(self) -> None:
+        """The server forgot this client (it was silent too long): say hello again; the
+        welcome joins it anew, and its next inputs are handed on from their oldest."""
+        self.rejoins += 1
+        LOG.info("the server forgot this client: saying hello again")
+        self.endpoint.send(HandshakeMessage(MessageKind.HELLO, self.fingerprint))
 
 
 def _refusal(reply: HandshakeMessage, ours: str) -> str:

@@ -87,7 +87,7 @@ class LinkConditioner:
             )
         self.profile = profile
         self._rng = rng
-        self._pending: dict[int, asyncio.TimerHandle] = {}
+        self._pending: dict[int, tuple[asyncio.TimerHandle, object]] = {}
         self._tokens = itertools.count()
         self._counts = dict.fromkeys((f.name for f in fields(LinkStats)), 0)
 
@@ -96,8 +96,9 @@ class LinkConditioner:
         """Counts of datagrams sent, dropped, duplicated and held back."""
         return LinkStats(**self._counts)
 
-    def send(self, data: bytes, deliver: Deliver) -> None:
-        """Pass ``data`` to ``deliver`` later, twice, or never, as the profile says."""
+    def send(self, data: bytes, deliver: Deliver, *, owner: object = None) -> None:
+        """Pass ``data`` to ``deliver`` later, twice, or never, as the profile says
+        (``owner``: who sends it, for :meth:`cancel`)."""
         profile, rng = self.profile, self._rng
         self._counts["sent"] += 1
         if rng.random() < profile.loss:
@@ -106,7 +107,7 @@ class LinkConditioner:
         copies = 2 if rng.random() < profile.duplicate else 1
         self._counts["duplicated"] += copies - 1
         for _ in range(copies):
-            self._later(self._delay(), data, deliver)
+            self._later(self._delay(), data, deliver, owner)
 
     def _delay(self) -> float:
         profile, rng = self.profile, self._rng
@@ -116,10 +117,11 @@ class LinkConditioner:
             delay += profile.reorder_delay
         return delay
 
-    def _later(self, delay: float, data: bytes, deliver: Deliver) -> None:
+    def _later(self, delay: float, data: bytes, deliver: Deliver, owner: object) -> None:
         token = next(self._tokens)
         loop = asyncio.get_running_loop()
-        self._pending[token] = loop.call_later(delay, self._fire, token, data, deliver)
+        handle = loop.call_later(delay, self._fire, token, data, deliver)
+        self._pending[token] = (handle, owner)
 
     def _fire(self, token: int, data: bytes, deliver: Deliver) -> None:
         del self._pending[token]
@@ -130,8 +132,10 @@ class LinkConditioner:
         """How many datagrams are delayed and not delivered yet."""
         return len(self._pending)
 
-    def cancel(self) -> None:
-        """Drop every datagram still waiting."""
-        for handle in self._pending.values():
-            handle.cancel()
-        self._pending.clear()
+    def cancel(self, *, owner: object = None) -> None:
+        """Drop every datagram still waiting (``owner``: only those it sent; one
+        conditioner may serve several endpoints)."""
+        for token, (handle, sender) in list(self._pending.items()):
+            if owner is None or sender is owner:
+                handle.cancel()
+                del self._pending[token]

@@ -65,7 +65,8 @@ class InputMessage:
     """A client's inputs for the frames ``last_frame - len(inputs) + 1`` to ``last_frame``.
 
     Raises:
-        UsageError: no input, inputs of different or zero sizes, or frames below 1.
+        UsageError: no input, inputs of different sizes or of none or over 255 bytes, or
+            frames below 1.
     """
 
     last_frame: int
@@ -81,8 +82,10 @@ class InputMessage:
                 "frame, [data]) for one)"
             )
         sizes = {len(data) for data in self.inputs}
-        if len(sizes) != 1 or 0 in sizes or len(self.inputs) > 255:
-            raise UsageError("an input message needs 1 to 255 inputs of one non-zero size")
+        if len(sizes) != 1 or not 0 < min(sizes) <= max(sizes) <= 255 or len(self.inputs) > 255:
+            raise UsageError(
+                "an input message needs 1 to 255 inputs of one size, 1 to 255 bytes each"
+            )
         if self.last_frame - len(self.inputs) < 0:
             raise UsageError(f"inputs before frame 1 (the last is frame {self.last_frame})")
 
@@ -134,7 +137,11 @@ class HandshakeMessage:
     def __post_init__(self) -> None:
         if self.kind not in _HANDSHAKES:
             raise UsageError(f"{self.kind!r} is not a handshake message kind")
-        if len(self.fingerprint) != 16 or not _is_hex(self.fingerprint):
+        if (
+            not isinstance(self.fingerprint, str)
+            or len(self.fingerprint) != 16
+            or not _is_hex(self.fingerprint)
+        ):
             raise UsageError(f"a fingerprint is 16 hex digits, not {self.fingerprint!r}")
         if self.reason and self.kind is not MessageKind.REFUSED:
             raise UsageError("only a refusal gives a reason")

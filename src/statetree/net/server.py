@@ -5,7 +5,7 @@ when the fingerprint is its own, and refuses it (saying why, and logging it) whe
 or when the table of clients is full. Clients that send nothing for ``client_timeout``
 seconds are forgotten, so a table filled by one datagram from each of many ports empties
 again. Inputs from an address that did not shake hands are refused before the game's
-``parse`` sees them.
+``parse`` sees them, and the sender is told (a forgotten client then says hello again).
 
 Clients join in the order their first hello reaches the server: ``on_join`` is called in
 that order, once per join, and ``clients`` lists them in it. A client forgotten and
@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from statetree.errors import DecodeError, UsageError
+from statetree.errors import DecodeError, UsageError, require_callable
 from statetree.net.conditioner import LinkConditioner
 from statetree.net.errors import PacketError
 from statetree.net.messages import (
@@ -42,6 +43,9 @@ REFUSED_SCHEMA = "schema"
 """A refusal's reason: the client's wire-schema fingerprint is not the server's."""
 REFUSED_FULL = "full"
 """A refusal's reason: the server has as many clients as it takes, none idle."""
+REFUSED_UNKNOWN = "who"
+"""A refusal's reason: inputs from an address that is not a client (forgotten, say): its
+client says hello again."""
 
 
 @dataclass(slots=True)
@@ -72,8 +76,21 @@ class StateServer(Generic[InputT]):
         on_leave: Callable[[Address], None] | None = None,
         on_join: Callable[[Address], None] | None = None,
     ) -> None:
-        if not client_timeout > 0:
+        if (
+            isinstance(client_timeout, bool)
+            or not isinstance(client_timeout, (int, float))
+            or not 0 < client_timeout < math.inf
+        ):
             raise UsageError(f"client_timeout must be a positive number, not {client_timeout!r}")
+        if type(max_clients) is not int or max_clients < 1:
+            raise UsageError(
+                f"max_clients must be a whole number of at least 1, not {max_clients!r}"
+            )
+        require_callable(parse, "parse")
+        require_callable(on_inputs, "on_inputs")
+        for name, callback in (("on_leave", on_leave), ("on_join", on_join), ("clock", clock)):
+            if callback is not None:
+                require_callable(callback, name)
         HandshakeMessage(MessageKind.WELCOME, fingerprint)  # checks the fingerprint
         self.fingerprint = fingerprint
         self._parse = parse
@@ -90,6 +107,8 @@ class StateServer(Generic[InputT]):
         self._noted: set[str] = set()
         self._quiet_until = -float("inf")
         self._unlogged = 0
+        self._told = 0  # strangers told this second (see _tell_stranger)
+        self._told_since = -float("inf")
 
     @classmethod
     async def open(
@@ -128,8 +147,9 @@ class StateServer(Generic[InputT]):
                 it repeats), in join order, just after the welcome is sent.
 
         Raises:
-            UsageError: ``fingerprint`` is not 16 hex digits, or ``client_timeout`` is not
-                positive.
+            UsageError: ``fingerprint`` is not 16 hex digits, ``client_timeout`` is not
+                positive, ``max_clients`` is not a whole number of at least 1, a function
+                is not callable, or ``address`` or ``conditioner`` is wrong.
         """
         server = cls(
             parse,
@@ -161,11 +181,22 @@ class StateServer(Generic[InputT]):
         return tuple(self._joined)
 
     def send_state(self, client: Address, message: StateMessage) -> None:
-        """Send a confirmed state to ``client``."""
+        """Send a confirmed state to ``client``.
+
+        Raises:
+            UsageError: ``message`` is no :class:`StateMessage`, ``client`` no address, or
+                the server is closed.
+        """
+        if not isinstance(message, StateMessage):
+            raise UsageError(
+                f"send_state() sends a StateMessage(frame, codec.encode(machine)), got "
+                f"{type(message).__name__}"
+            )
         self.endpoint.send(message, client)
 
     def close(self) -> None:
-        """Stop listening."""
+        """Stop listening (``clients`` then lists those known when it closed; sending
+        raises)."""
         self.endpoint.close()
 
     # -- receiving ---------------------------------------------------------------------------
@@ -174,7 +205,11 @@ class StateServer(Generic[InputT]):
         return self._clock() if self._clock is not None else 0.0
 
     def _expire(self) -> None:
-        """Forget the clients idle for ``client_timeout`` (they are kept least recent first)."""
+        """Forget the clients idle for ``client_timeout`` (they are kept least recent first).
+
+        ``on_leave`` raising is logged: it must not lose the datagram being received, which
+        may be another client's.
+        """
         now = self._now()
         while self._clients:
             address, client = next(iter(self._clients.items()))
@@ -184,7 +219,10 @@ class StateServer(Generic[InputT]):
             del self._joined[address]
             LOG.info("forgot client %s: idle for %.1f s", show(address), now - client.seen)
             if self._on_leave is not None:
-                self._on_leave(address)
+                try:
+                    self._on_leave(address)
+                except Exception:
+                    LOG.exception("on_leave(%s) raised", show(address))
 
     def _receive(self, message: Message, sender: Address) -> None:
         self._expire()
@@ -196,6 +234,7 @@ class StateServer(Generic[InputT]):
         client = self._clients.get(sender)
         if client is None:  # no hello, or forgotten (its next hello rejoins): not parsed
             self.endpoint.count("refused")
+            self._tell_stranger(sender)
             return
         parsed = [(frame, self._parsed(data)) for frame, data in message.frames()]
         self._heard(sender, client)
@@ -230,8 +269,8 @@ class StateServer(Generic[InputT]):
             )
             self._refuse(sender, REFUSED_FULL, detail)
             return
-        if new:
-            self._clients[sender] = _Client(InputQueue(), self._now())
+        if new:  # its inputs start where its first datagram's do: it may join late
+            self._clients[sender] = _Client(InputQueue(next_frame=None), self._now())
             self._joined[sender] = None
             LOG.info("welcomed client %s", show(sender))
         self._heard(sender, self._clients[sender])
@@ -242,6 +281,19 @@ class StateServer(Generic[InputT]):
     def _heard(self, sender: Address, client: _Client[InputT]) -> None:
         client.seen = self._now()
         self._clients.move_to_end(sender)
+
+    def _tell_stranger(self, sender: Address) -> None:
+        """Tell an address sending inputs without being a client (one forgotten while it
+        was silent, say) to say hello again: at most ``max_clients`` such answers a second,
+        each smaller than twice the smallest datagram of inputs, so forged senders cannot
+        turn the server into an amplifier."""
+        now = self._now()
+        if now - self._told_since >= 1.0:
+            self._told, self._told_since = 0, now
+        if self._told < self._max_clients:
+            self._told += 1
+            refusal = HandshakeMessage(MessageKind.REFUSED, self.fingerprint, REFUSED_UNKNOWN)
+            self.endpoint.send(refusal, sender)
 
     def _refuse(self, sender: Address, code: str, detail: str) -> None:
         """Count, log and answer a refused hello (a short code: the answer must not be much

@@ -19,13 +19,46 @@ from statetree.errors import DecodeError, UsageError
 from statetree.net.conditioner import LinkConditioner
 from statetree.net.messages import Message, decode_message, encode_message
 
-__all__ = ["LOOPBACK", "Address", "Endpoint", "EndpointStats", "open_endpoint", "show"]
+__all__ = [
+    "LOOPBACK",
+    "Address",
+    "Endpoint",
+    "EndpointStats",
+    "check_address",
+    "open_endpoint",
+    "show",
+]
 
 Address = tuple[str, int]
 LOOPBACK: Address = ("127.0.0.1", 0)
 """The default address: the IPv4 loopback, on a port the system picks."""
 
 MessageHandler = Callable[[Message, Address], None]
+
+
+def check_address(address: object, what: str, *, any_port: bool = False) -> Address:
+    """``address``, checked to be a ``(host, port)`` pair a socket takes: a host name or
+    number, and a port of 1 to 65535 (0 too, the system's pick, with ``any_port``).
+
+    Raises:
+        UsageError: it is not (asyncio would close the socket, for every client, on one
+            it cannot send to).
+    """
+    if (
+        isinstance(address, tuple)
+        and len(address) == 2
+        and isinstance(address[0], str)
+        and address[0]
+        and "\x00" not in address[0]
+        and type(address[1]) is int
+        and (0 if any_port else 1) <= address[1] <= 65535
+    ):
+        return address[0], address[1]
+    ports = "0 to 65535" if any_port else "1 to 65535"
+    raise UsageError(
+        f"{what} is a (host, port) tuple, a port of {ports}, as received from a client; got "
+        f"{address!r}"
+    )
 
 
 def show(address: Address) -> str:
@@ -70,6 +103,7 @@ class Endpoint(asyncio.DatagramProtocol):
         self._handler = handler
         self._conditioner = conditioner
         self._transport: asyncio.DatagramTransport | None = None
+        self._closed = False
         self._counts = dict.fromkeys((f.name for f in fields(EndpointStats)), 0)
 
     @property
@@ -119,35 +153,36 @@ class Endpoint(asyncio.DatagramProtocol):
         """Send ``message`` to ``address`` (the connected peer when ``None``).
 
         Raises:
-            UsageError: ``address`` is not a ``(host, port)`` tuple (a list would close the
-                socket, for every client, when it is sent).
+            UsageError: the socket is closed, or ``address`` is not a ``(host, port)`` tuple
+                (see :func:`check_address`).
         """
-        if address is not None and not (
-            isinstance(address, tuple)
-            and len(address) >= 2
-            and isinstance(address[0], str)
-            and isinstance(address[1], int)
-        ):
-            raise UsageError(
-                f"an address is a (host, port) tuple, as received from a client, got {address!r}"
-            )
+        if address is not None:
+            address = check_address(address, "an address")
+        if self._closed or self._transport is None:
+            raise UsageError("the endpoint's socket is closed (or was never opened)")
         data = encode_message(message)
         self.count("sent")
         deliver = partial(self._deliver, address)
         if self._conditioner is None:
             deliver(data)
         else:
-            self._conditioner.send(data, deliver)
+            self._conditioner.send(data, deliver, owner=self)
 
     def _deliver(self, address: Address | None, data: bytes) -> None:
         transport = self._transport
         if transport is not None and not transport.is_closing():
             transport.sendto(data, address)
 
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called (sending then raises)."""
+        return self._closed
+
     def close(self) -> None:
-        """Drop what the conditioner still holds and close the socket."""
+        """Drop what the conditioner still holds for this socket and close it."""
+        self._closed = True
         if self._conditioner is not None:
-            self._conditioner.cancel()
+            self._conditioner.cancel(owner=self)
         if self._transport is not None:
             self._transport.close()
 
@@ -159,7 +194,17 @@ async def open_endpoint(
     peer: Address | None = None,
     conditioner: LinkConditioner | None = None,
 ) -> Endpoint:
-    """Bind a UDP socket to ``address`` (and connect it to ``peer``, if given)."""
+    """Bind a UDP socket to ``address`` (and connect it to ``peer``, if given).
+
+    Raises:
+        UsageError: ``address`` or ``peer`` is no address (see :func:`check_address`), or
+            ``conditioner`` is no :class:`LinkConditioner`.
+    """
+    address = check_address(address, "the address to bind", any_port=True)
+    if peer is not None:
+        peer = check_address(peer, "the server's address")
+    if conditioner is not None and not isinstance(conditioner, LinkConditioner):
+        raise UsageError(f"a conditioner is a LinkConditioner, got {conditioner!r}")
     loop = asyncio.get_running_loop()
     _, endpoint = await loop.create_datagram_endpoint(
         lambda: Endpoint(handler, conditioner), local_addr=address, remote_addr=peer
