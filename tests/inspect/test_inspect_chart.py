@@ -177,6 +177,14 @@ def test_a_bad_edit_gets_the_loaders_error_and_saves_nothing(attack: Path) -> No
     assert attack.read_text() == before
 
 
+def _nested(depth: int) -> Any:
+    """A condition nested ``depth`` deep (deeper than the recursion of a writer)."""
+    condition: Any = {"input": "Go"}
+    for _ in range(depth):
+        condition = {"not": condition}
+    return condition
+
+
 @pytest.mark.parametrize(
     ("edit", "message"),
     [
@@ -214,12 +222,38 @@ def test_a_bad_edit_gets_the_loaders_error_and_saves_nothing(attack: Path) -> No
             {"op": "set-policy", "path": "Character", "policy": "priority"},
             "the edit changes nothing",
         ),
+        (
+            {"op": "set-policy", "path": "Character"},  # cut short: not "remove the policy"
+            "'set-policy' edit needs 'policy', a policy's name or null",
+        ),
+        (None, "a chart edit is a mapping with an 'op', got None"),
+        (["rename-state"], "a chart edit is a mapping with an 'op', got ['rename-state']"),
+        (
+            {"op": "set-actions", "path": "Character", "kind": "enter", "actions": [{1: 2}]},
+            "'set-actions' edit has a key that is no string: 1",
+        ),
+        (
+            {"op": "set-actions", "path": "Character", "kind": "enter", "actions": [b"x"]},
+            "'set-actions' edit holds b'x', which no chart file can: values are mappings, "
+            "lists, strings, numbers, booleans or null",
+        ),
+        (
+            {"op": "rename-state", "path": "Character.Idle", "name": "Idle\ud800"},
+            "the character U+D800 in 'Idle\\ud800' is not allowed in a chart (control "
+            "characters and lone surrogates are not text)",
+        ),
+        (
+            {"op": "add-transition", "path": "Character", "on": _nested(1000), "to": "Idle"},
+            "'add-transition' edit's values nest more than 64 levels deep",
+        ),
     ],
 )
-def test_malformed_edits_are_refused(attack: Path, edit: dict[str, Any], message: str) -> None:
+def test_malformed_edits_are_refused(attack: Path, edit: Any, message: str) -> None:
+    before = attack.read_text()
     with pytest.raises(InspectError) as caught:
         ChartFile(attack, GAME).prepare(edit)
     assert str(caught.value) == message
+    assert attack.read_text() == before
 
 
 def test_toml_and_json_charts(tmp_path: Path) -> None:

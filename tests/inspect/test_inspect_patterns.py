@@ -132,6 +132,18 @@ def test_a_use_takes_new_arguments(combo: EditableChartAdapter) -> None:
     assert "damage: 5.0" in combo.file.read()
 
 
+@pytest.mark.parametrize("arguments", [0, False, "", [], 5])
+def test_arguments_that_are_no_mapping_are_refused_not_read_as_none(
+    combo: EditableChartAdapter, arguments: object
+) -> None:
+    before = combo.file.read()
+    edit = {"op": "set-arguments", "path": f"{STEP}2", "arguments": arguments}
+    with pytest.raises(InspectError) as refused:
+        combo.prepare(edit)
+    assert str(refused.value) == "'set-arguments' edit needs 'arguments', a mapping or null"
+    assert combo.file.read() == before
+
+
 def test_a_detached_use_is_written_out_and_runs_as_before(combo: EditableChartAdapter) -> None:
     before = combo.chart_machine.chart
     active = combo.chart_machine.active

@@ -23,6 +23,7 @@ __all__ = [
     "check_strings",
     "check_text",
     "decode",
+    "forbidden_character",
     "line_of",
     "long_number",
     "too_deep",
@@ -47,6 +48,13 @@ TOML_KEY_PART = r"""[A-Za-z0-9_-]+|"(?:[^"\\\n]|\\.)*"|'[^'\n]*'"""
 _PART = re.compile(TOML_KEY_PART)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff]")
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
+def forbidden_character(text: str) -> str | None:
+    """The first character of ``text`` no chart may hold (a control character, or half of
+    a surrogate pair), as ``U+XXXX``; ``None`` when there is none."""
+    found = _CONTROL.search(text)
+    return None if found is None else f"U+{ord(found.group()):04X}"
 
 
 def line_of(text: str, position: int) -> int:
@@ -146,13 +154,13 @@ def check_strings(document: Document) -> Document:
         elif isinstance(value, list):
             waiting += [((*path, index), item) for index, item in enumerate(value)]
         for text in strings:
-            found = _CONTROL.search(text) if isinstance(text, str) else None
+            found = forbidden_character(text) if isinstance(text, str) else None
             if found is not None:
                 raise syntax_error(
                     document.file,
                     _line(document, path),
-                    f"the character U+{ord(found.group()):04X} in {text!r} is not allowed in a "
-                    "chart (control characters and lone surrogates are not text)",
+                    f"the character {found} in {text!r} is not allowed in a chart (control "
+                    "characters and lone surrogates are not text)",
                 )
     return document
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from statetree.chart import (
     ActionCall,
@@ -191,6 +191,10 @@ class ChartAdapter:
             note(_Reload(report))
 
 
+_STEPS: dict[str, Literal["undo", "redo"]] = {"undo": "undo", "redo": "redo"}
+"""The edits that go back or forth in the history, by operation."""
+
+
 class EditableChartAdapter(ChartAdapter):
     """A chart machine whose chart file the page may edit.
 
@@ -215,10 +219,9 @@ class EditableChartAdapter(ChartAdapter):
     def prepare(self, edit: dict[str, Any]) -> PreparedEdit:
         """Check ``edit`` with the chart loader (see :meth:`ChartFile.prepare`); ``undo``
         and ``redo`` go back and forth in the edits saved through :meth:`commit`."""
-        step = edit.get("op")
-        if step not in ("undo", "redo"):
+        step = _STEPS.get(check_edit(edit))
+        if step is None:
             return self.file.prepare(edit)
-        check_edit(edit)  # no other field
         current = self.file.read()
         target = self.history.target(step, current)
         return self.file.prepare_text(target, current, step)

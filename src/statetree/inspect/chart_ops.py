@@ -11,12 +11,14 @@ the file's patterns (``@ComboStep.Window``): editing a pattern edits every use o
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from statetree.chart.document import Document
 from statetree.chart.expand import expand_document
 from statetree.chart.loading import read_file
+from statetree.chart.text import MAX_DEPTH, forbidden_character
 from statetree.inspect.adapters import InspectError
 
 __all__ = ["DETACH", "EDIT_FIELDS", "EDIT_OPERATIONS", "OPERATIONS", "apply_edit", "check_edit"]
@@ -149,7 +151,9 @@ def _move(tree: Node, edit: Mapping[str, Any]) -> None:
 
 def _policy(tree: Node, edit: Mapping[str, Any]) -> None:
     state, _ = _find(tree, _text(edit, "path"))
-    if edit.get("policy") is None:
+    if "policy" not in edit:  # a message cut short must not remove the policy
+        raise InspectError("'set-policy' edit needs 'policy', a policy's name or null")
+    if edit["policy"] is None:
         state.pop("policy", None)
     else:
         state["policy"] = _text(edit, "policy")
@@ -198,10 +202,10 @@ def _set_arguments(tree: Node, edit: Mapping[str, Any]) -> None:
     if "use" not in state:
         raise InspectError(f"{path!r} is not a use of a pattern: it has no arguments")
     arguments = edit.get("arguments")
+    if arguments is not None and not isinstance(arguments, dict):
+        raise InspectError("'set-arguments' edit needs 'arguments', a mapping or null")
     if not arguments:
         state.pop("with", None)
-    elif not isinstance(arguments, dict):
-        raise InspectError("'set-arguments' edit needs 'arguments', a mapping or null")
     else:
         state["with"] = _restyle(arguments, state.get("with"))
 
@@ -287,13 +291,17 @@ EDIT_FIELDS: Mapping[str, frozenset[str]] = {
 redo included): :func:`check_edit` refuses any other."""
 
 
-def check_edit(edit: Mapping[str, Any]) -> str:
-    """The operation of ``edit``, once it is known and the edit has no field it does not
-    take (each operation checks the values of its own fields).
+def check_edit(edit: object) -> str:
+    """The operation of ``edit``, once it is known, the edit has no field it does not take
+    and its values are data a chart file can hold (each operation checks the values of its
+    own fields).
 
     Raises:
-        InspectError: the operation is unknown, or the edit has a field it does not take.
+        InspectError: ``edit`` is no mapping, the operation is unknown, the edit has a field
+            it does not take, or a value is none of JSON's (see :func:`_check_values`).
     """
+    if not isinstance(edit, Mapping):
+        raise InspectError(f"a chart edit is a mapping with an 'op', got {reprlib.repr(edit)}")
     op = edit.get("op")
     if not isinstance(op, str) or op not in EDIT_FIELDS:
         raise InspectError(f"unknown chart edit {op!r}; expected one of: {', '.join(EDIT_FIELDS)}")
@@ -301,7 +309,44 @@ def check_edit(edit: Mapping[str, Any]) -> str:
     extra = sorted(str(key) for key in edit if key != "op" and key not in fields)
     if extra:
         raise InspectError(f"{op!r} edit has unexpected field(s): {', '.join(extra)}")
+    _check_values(op, edit)
     return op
+
+
+_PLAIN = (str, int, float, bool, type(None))
+
+
+def _check_values(op: str, edit: Mapping[str, Any]) -> None:
+    """Refuse values no chart file holds, before any is copied or written: they are JSON's
+    (mappings with string keys, lists, strings, numbers, booleans, null), nest at most
+    :data:`MAX_DEPTH` deep, and hold no character a chart may not (as the loader says)."""
+    waiting: list[tuple[object, int]] = [(value, 1) for value in edit.values()]
+    while waiting:
+        value, depth = waiting.pop()
+        if depth > MAX_DEPTH:
+            raise InspectError(f"{op!r} edit's values nest more than {MAX_DEPTH} levels deep")
+        texts: list[object] = []
+        if isinstance(value, dict):
+            texts = list(value)
+            waiting += [(item, depth + 1) for item in value.values()]
+        elif isinstance(value, list):
+            waiting += [(item, depth + 1) for item in value]
+        elif isinstance(value, str):
+            texts = [value]
+        elif not isinstance(value, _PLAIN):
+            raise InspectError(
+                f"{op!r} edit holds {reprlib.repr(value)}, which no chart file can: values are "
+                "mappings, lists, strings, numbers, booleans or null"
+            )
+        for text in texts:
+            if not isinstance(text, str):
+                raise InspectError(f"{op!r} edit has a key that is no string: {text!r}")
+            found = forbidden_character(text)
+            if found is not None:
+                raise InspectError(
+                    f"the character {found} in {text!r} is not allowed in a chart (control "
+                    "characters and lone surrogates are not text)"
+                )
 
 
 def apply_edit(tree: Any, edit: Mapping[str, Any], document: Document | None = None) -> None:
