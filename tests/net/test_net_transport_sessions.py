@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import threading
 from typing import Any
 
 import pytest
@@ -311,3 +312,33 @@ def test_an_on_leave_that_raises_loses_no_other_clients_datagram(
     assert record.getMessage().startswith("on_leave(127.0.0.1:")
     assert record.getMessage().endswith(") raised")
     assert record.exc_info is not None and str(record.exc_info[1]) == "the game's on_leave failed"
+
+
+def test_an_endpoint_sends_from_its_own_loops_thread_only() -> None:
+    async def scenario() -> None:
+        authority = await server()
+        player = await client(authority.endpoint.address)
+        failures: list[BaseException] = []
+
+        def elsewhere() -> None:
+            try:
+                player.send_inputs(1, [b"\x01"])
+            except BaseException as error:
+                failures.append(error)
+
+        try:
+            worker = threading.Thread(target=elsewhere)
+            worker.start()
+            await asyncio.to_thread(worker.join)
+        finally:
+            player.close()
+            authority.close()
+        (failure,) = failures
+        assert isinstance(failure, UsageError)
+        assert str(failure) == (
+            "an endpoint sends from the thread running its event loop; from another thread, "
+            "hand the call over with loop.call_soon_threadsafe"
+        )
+        assert player.endpoint.stats.sent == 1  # its hello only
+
+    run(scenario)

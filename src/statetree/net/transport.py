@@ -103,6 +103,7 @@ class Endpoint(asyncio.DatagramProtocol):
         self._handler = handler
         self._conditioner = conditioner
         self._transport: asyncio.DatagramTransport | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
         self._closed = False
         self._counts = dict.fromkeys((f.name for f in fields(EndpointStats)), 0)
 
@@ -129,6 +130,7 @@ class Endpoint(asyncio.DatagramProtocol):
         # The selector loop's datagram transport does not subclass DatagramTransport on
         # every Python version, though it provides its methods.
         self._transport = cast(asyncio.DatagramTransport, transport)
+        self._loop = asyncio.get_running_loop()
 
     def datagram_received(self, data: bytes, addr: tuple[str | Any, int]) -> None:
         refused = self._counts["refused"]
@@ -153,13 +155,19 @@ class Endpoint(asyncio.DatagramProtocol):
         """Send ``message`` to ``address`` (the connected peer when ``None``).
 
         Raises:
-            UsageError: the socket is closed, or ``address`` is not a ``(host, port)`` tuple
-                (see :func:`check_address`).
+            UsageError: the socket is closed, ``address`` is not a ``(host, port)`` tuple
+                (see :func:`check_address`), or the call is not made on the thread of the
+                endpoint's event loop (asyncio's transports are not thread-safe).
         """
         if address is not None:
             address = check_address(address, "an address")
         if self._closed or self._transport is None:
             raise UsageError("the endpoint's socket is closed (or was never opened)")
+        if _running_loop() is not self._loop:
+            raise UsageError(
+                "an endpoint sends from the thread running its event loop; from another "
+                "thread, hand the call over with loop.call_soon_threadsafe"
+            )
         data = encode_message(message)
         self.count("sent")
         deliver = partial(self._deliver, address)
@@ -185,6 +193,14 @@ class Endpoint(asyncio.DatagramProtocol):
             self._conditioner.cancel(owner=self)
         if self._transport is not None:
             self._transport.close()
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop running on this thread, if any."""
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
 
 
 async def open_endpoint(
