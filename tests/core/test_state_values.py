@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import gc
 import pickle
 import weakref
@@ -310,3 +311,37 @@ def test_editing_after_setting_never_changes_the_object_given() -> None:
     assert preset.modify_state_value(PARAMS) is preset.edited
     machine.stop()
     assert (PARAMS.value, PRESET) == (Params(), Params(speed=9.0))
+
+
+class Holder:
+    """An owner whose value a state edits in place, keeping the object it was given."""
+
+    def __init__(self) -> None:
+        self.params = st.StateValue(Params())
+        self.machine = st.StateMachine(Tuned, self)
+
+
+class Tuned(st.State[Holder]):
+    def on_enter(self) -> None:
+        self.live = self.modify_state_value(self.owner.params)  # the live object to edit
+        self.live.speed = 0.0
+
+    def update(self) -> None:
+        self.modify_state_value(self.owner.params).gravity -= 1.0  # the same object again
+        self.live.speed += 1.0
+
+
+@pytest.mark.parametrize("how", ["pickle", "deepcopy"])
+def test_a_loaded_state_goes_on_editing_the_live_value_it_kept(how: str) -> None:
+    original = Holder()
+    original.machine.process_state_transitions()
+    original.machine.update_states()
+    loaded = pickle.loads(pickle.dumps(original)) if how == "pickle" else copy.deepcopy(original)
+    for holder in (original, loaded):
+        for _ in range(3):
+            holder.machine.update_states()
+        (state,) = holder.machine.stack
+        assert state.live is holder.params.value  # type: ignore[attr-defined]
+    assert loaded.params.value == original.params.value == Params(speed=4.0, gravity=-13.8)
+    loaded.machine.stop()
+    assert loaded.params.value == Params()

@@ -146,15 +146,17 @@ class StateValue(Generic[T]):
     # -- saving (pickle, copy.deepcopy) -------------------------------------------------------
 
     def __reduce__(self) -> tuple[Any, ...]:
-        """Saved as its value and the value each holding state found."""
+        """Saved as its value, the value each holding state found, and the copy each state
+        editing in place edits (the live value, when it is: the same object once loaded)."""
         with self._lock:
             value = self._current()
             holders = [(state, found) for h, found in self._holders if (state := h()) is not None]
-        return (load_state_value, (), {"value": value, "holders": holders})
+            copies = [(state, copy) for e, copy in self._copies if (state := e()) is not None]
+        return (load_state_value, (), {"value": value, "holders": holders, "copies": copies})
 
     def __setstate__(self, saved: dict[str, Any]) -> None:
         self._value = saved["value"]
-        self._copies = []
+        self._copies = [(weakref.ref(e), copy) for e, copy in saved.get("copies", ())]
         self._holders = [(weakref.ref(h, self._on_free), found) for h, found in saved["holders"]]
 
 
