@@ -80,6 +80,9 @@ DAMAGE: list[tuple[Callable[[], Any], str, object, type[Exception], str]] = [
     (core, "timers", [("a", "x")], st.LoadError, "its times in state are not pairs of a state"),
     (core, "timers", [], st.LoadError, "damaged machine: an active state has no time in state"),
     (core, "sink", 0, st.LoadError, "damaged machine: its trace sink is not callable: 0"),
+    (core, "regions", [("host", [])], st.LoadError, "its regions are not pairs of a host state"),
+    (core, "events", [None], st.LoadError, "its pending events are not a list of events"),
+    (core, "overrides", [(Walk, int)], st.LoadError, "its state overrides are not pairs of"),
     (chart, "handlers", [], st.LoadError, "the save holds a damaged chart machine"),
     (chart, "on_action", 5, st.LoadError, "damaged chart machine: on_action must be callable"),
     (chart, "max_transitions", 0, st.LoadError, "max_transitions must be at least 1, got 0"),
@@ -218,3 +221,24 @@ def test_a_damaged_bitmask_definition_is_a_load_error(change: dict[str, Any], me
     damaged = ({**rules[0], **change}, *rules[1:])
     with pytest.raises(st.LoadError, match=message):
         loader(name, damaged)
+
+
+@pytest.mark.parametrize("time", [float("nan"), -1.0, float("inf")])
+def test_a_time_in_state_no_state_can_have_is_refused(time: float) -> None:
+    machine = st.StateMachine(Idle, time_in_state=True)
+    machine.process_state_transitions()
+    blank, saved = state_of(machine)
+    saved["timers"] = [(state, time) for state, _ in saved["timers"]]
+    with pytest.raises(st.LoadError, match="its times in state are not pairs of a state and a"):
+        blank().__setstate__(saved)
+
+
+def test_a_loaded_state_is_placed_in_its_machine_with_its_owner() -> None:
+    owner = ["the owner"]
+    machine = st.StateMachine(Idle, owner)
+    machine.process_state_transitions()
+    blank, saved = state_of(machine)  # its states still name the machine they were saved from
+    loaded = blank()
+    loaded.__setstate__(saved)
+    assert [type(state) for state in loaded.stack] == [Idle, Walk]
+    assert all(state.machine is loaded and state.owner is owner for state in loaded.stack)

@@ -481,7 +481,13 @@ def test_a_save_from_the_snapshot_or_restore_function_is_refused(where: str) -> 
         (lambda saved: {k: v for k, v in saved.items() if k != "_step"}, "it lacks '_step'"),
         (lambda saved: {**saved, "machine": None}, "it holds no machine, or no codec"),
         (lambda saved: {**saved, "_states": 5}, "its states are not a mapping"),
-        (lambda saved: {**saved, "_frame": 7}, "it holds no state for its own frame"),
+        (
+            lambda saved: {**saved, "_frame": 7},
+            "it lacks the input or the state of a frame it simulated",
+        ),
+        (lambda saved: {**saved, "_inputs": {}}, "it lacks the input or the state of a frame"),
+        (lambda saved: {**saved, "_confirmed": 9}, "its frames or its capacity are out of order"),
+        (lambda saved: {**saved, "_capacity": 0}, "its frames or its capacity are out of order"),
         (lambda saved: {**saved, "_capacity": "2"}, "its capacity is not a whole number"),
     ],
 )
@@ -490,6 +496,7 @@ def test_damaged_rollback_data_is_a_load_error(damage: Any, message: str) -> Non
     rollback = Rollback(
         game.machine, CODEC, game.step, snapshot=game.snapshot, restore=game.restore
     )
+    rollback.advance(Input(move=Direction.LEFT))  # an unconfirmed frame, with its input
     saved = rollback.__getstate__()
     loaded = Rollback.__new__(Rollback)
     with pytest.raises(st.LoadError, match=re.escape(message)):

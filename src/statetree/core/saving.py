@@ -14,6 +14,7 @@ inspector, a debug view) and are left out.
 
 from __future__ import annotations
 
+import math
 import sys
 from typing import TYPE_CHECKING, Any, Final
 
@@ -96,22 +97,20 @@ def set_machine_state(machine: MachineCore, saved: dict[str, Any]) -> None:
             raise TypeError("its attributes are not a mapping of the subclass's own attributes")
         set_attributes(machine, kept)
         extras = Extras()
-        extras.regions = {id(host): stacks for host, stacks in saved["regions"]}
+        extras.regions = {id(host): stacks for host, stacks in _regions(saved["regions"])}
         active = _active(stack, extras)
+        for state in active:  # each is this machine's, with its owner (as when entered)
+            state.machine = machine  # type: ignore[assignment]  # a MachineCore is a StateMachine's
+            state.owner = saved["owner"]
         extras.saved = _state_values(saved["values"], active)
-        timers = saved["timers"]
-        if timers is not None and not all(
-            isinstance(s, State) and isinstance(time, float) for s, time in timers
-        ):
-            raise TypeError("its times in state are not pairs of a state and a time")
-        extras.timers = None if timers is None else {id(s): time for s, time in timers}
-        if extras.timers is not None and any(id(state) not in extras.timers for state in active):
-            raise ValueError("an active state has no time in state")
+        extras.timers = _times(saved["timers"], active)
         events = saved["events"]
-        if not isinstance(events, list):
-            raise TypeError(f"its pending events are not a list: {events!r}")
+        if not isinstance(events, list) or any(event is None for event in events):
+            raise TypeError(f"its pending events are not a list of events: {events!r}")
         extras.events = events
         extras.overrides = {target_of(cls): target_of(over) for cls, over in saved["overrides"]}
+        if not all(_is_state_class(c) and _is_state_class(o) for c, o in extras.overrides.items()):
+            raise TypeError("its state overrides are not pairs of State subclasses")
         bound = saved["max_transitions"]
         if isinstance(bound, bool) or not isinstance(bound, int) or not 1 <= bound <= sys.maxsize:
             raise ValueError(f"its max_transitions is not a count: {bound!r}")
@@ -123,6 +122,46 @@ def set_machine_state(machine: MachineCore, saved: dict[str, Any]) -> None:
         extras.tracer = None if level is TraceLevel.NONE else Tracer(level, extras.sink)
         if _needed(extras):
             machine._extras = extras
+
+
+def _times(saved: object, active: list[State[Any]]) -> dict[int, float] | None:
+    """The saved time in state of each active state (``None``: not kept), checked."""
+    if saved is None:
+        return None
+    if not isinstance(saved, list) or not all(
+        isinstance(pair, tuple)
+        and len(pair) == 2
+        and isinstance(pair[0], State)
+        and isinstance(pair[1], float)
+        and 0 <= pair[1] < math.inf
+        for pair in saved
+    ):
+        raise TypeError("its times in state are not pairs of a state and a time")
+    times = {id(state): time for state, time in saved}
+    if any(id(state) not in times for state in active):
+        raise ValueError("an active state has no time in state")
+    return times
+
+
+def _regions(saved: object) -> list[tuple[State[Any], list[list[State[Any]]]]]:
+    """The saved region stacks, checked: each host with a list of stacks of states."""
+    if isinstance(saved, list) and all(
+        isinstance(pair, tuple)
+        and len(pair) == 2
+        and isinstance(pair[0], State)
+        and isinstance(pair[1], list)
+        and all(
+            isinstance(region, list) and all(isinstance(s, State) for s in region)
+            for region in pair[1]
+        )
+        for pair in saved
+    ):
+        return saved
+    raise TypeError("its regions are not pairs of a host state and its stacks of states")
+
+
+def _is_state_class(value: object) -> bool:
+    return isinstance(value, type) and issubclass(value, State)
 
 
 def _active(stack: list[State[Any]], extras: Extras) -> list[State[Any]]:

@@ -269,8 +269,14 @@ class Rollback(Generic[MachineT, ValueT, InputT, DataT]):
             for name in ("_frame", "_confirmed", "_capacity"):
                 if isinstance(loaded[name], bool) or not isinstance(loaded[name], int):
                     raise TypeError(f"its {name[1:]} is not a whole number")
-            if loaded["_frame"] not in loaded["_states"]:
-                raise ValueError("it holds no state for its own frame")
+            frame, confirmed = loaded["_frame"], loaded["_confirmed"]
+            if not 0 <= confirmed <= frame or loaded["_capacity"] < 1:
+                raise ValueError("its frames or its capacity are out of order")
+            unconfirmed = range(confirmed + 1, frame + 1)
+            if set(loaded["_inputs"]) != set(unconfirmed) or not all(
+                number in loaded["_states"] for number in (confirmed, *unconfirmed)
+            ):
+                raise ValueError("it lacks the input or the state of a frame it simulated")
             if loaded["machine"] is None or not callable(getattr(loaded["codec"], "capture", None)):
                 raise TypeError("it holds no machine, or no codec")
         vars(self).update(loaded, _stepping=False)
