@@ -174,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     show_inspector(mode.headless)
     print()
     print("== the game: Shrine Arena, every part of the library in one program ==")
-    return play_game(["--autoplay"] if mode.window else ["--headless", "--frames", "600"])
+    return play_game(["--autoplay"] if mode.window else ["--headless"])  # a whole match: 2 s
 
 
 if __name__ == "__main__":

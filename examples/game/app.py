@@ -21,9 +21,11 @@ from typing import TYPE_CHECKING
 
 import statetree as st
 from game import bot, config
+from game.enemies import load_chart
 from game.netmatch import add_options
 from game.reload import ChartReloader
 from game.world import Summary, World
+from statetree.chart import ChartError, CompiledChart
 
 if TYPE_CHECKING:
     from game.window import Window
@@ -105,6 +107,24 @@ def _positive(text: str) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     options = parser()
     args = options.parse_args(argv)
+    if args.net:
+        unused = [
+            flag
+            for flag, given in (
+                ("--players", args.players != 1),
+                ("--brains", args.brains != "batch"),
+                ("--trace", args.trace),
+                ("--inspect", args.inspect),
+                ("--screenshot", args.screenshot is not None),
+                ("--save-file", args.save_file != SAVE_FILE),
+            )
+            if given
+        ]
+        if unused:
+            options.error(
+                f"--net does not take {', '.join(unused)}: a network match is two players, "
+                "each on a screen of their own"
+            )
     if args.screenshot is not None:
         _check_screenshot(options, args.screenshot)
     if args.net:
@@ -118,25 +138,30 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         return run(args, not args.headless and args.net != "server" and _window_opens())
 
-    def new_world() -> World:
+    def new_world(chart: CompiledChart | None) -> World:
         return World(
             args.players,
             args.enemies,
             brains=args.brains,
+            chart=chart,
             trace=st.TraceLevel.BASIC if args.trace else st.TraceLevel.NONE,
             trace_sink=print,
         )
 
+    try:
+        chart = load_chart()
+    except ChartError as error:  # a typo in enemy.yaml: said in its own words, no traceback
+        options.exit(1, f"{PROG}: error: {error}\n")
     if args.headless or not has_display():
-        return _match(args, new_world())
+        return _match(args, new_world(chart))
     from game.window import NoWindow
 
-    session = Session(new_world, args.save_file)
+    session = Session(new_world, args.save_file, chart)
     try:
         play_window(session, args.autoplay, args.inspect, args.screenshot, args.frames)
     except NoWindow as error:  # DISPLAY names a display that is not there, say
         _no_window(error, "plays a scripted match")
-        return _match(args, new_world())
+        return _match(args, new_world(chart))
     return 0
 
 
@@ -205,24 +230,41 @@ class Session:
     """Matches played one after another in a window: the one on now, and the best score.
 
     Args:
-        new_world: makes the world of a new match.
+        new_world: makes the world of a new match, its enemies running the chart given
+            (``None``: ``enemy.yaml`` as it is now).
         save_file: where a quick save goes.
+        chart: the enemy chart of the first match (``None``: ``enemy.yaml``).
     """
 
-    def __init__(self, new_world: Callable[[], World], save_file: Path = SAVE_FILE) -> None:
+    def __init__(
+        self,
+        new_world: Callable[[CompiledChart | None], World],
+        save_file: Path = SAVE_FILE,
+        chart: CompiledChart | None = None,
+    ) -> None:
         self.new_world = new_world
-        self.world = new_world()
+        self.world = new_world(chart)
         self.best = 0
         self.shown = 0
         """Frames the result of the match has been on the screen."""
         self.save_file = save_file
 
-    def restart(self) -> World:
-        """Keep the score if it is the best, and start a new match."""
+    def restart(self) -> str:
+        """Keep the score if it is the best, and start a new match, its enemies running
+        ``enemy.yaml`` as it is now, or the chart they ran if the file does not load.
+
+        Returns:
+            What happened, for the screen (nothing when all went well).
+        """
         self.best = max(self.best, self.world.match.score)
-        self.world = self.new_world()
         self.shown = 0
-        return self.world
+        try:
+            chart, said = load_chart(), ""
+        except ChartError as error:
+            chart = self.world.crowd.chart
+            said = f"enemy chart not loaded, the new match keeps the last: {error.problems[0]}"
+        self.world = self.new_world(chart)
+        return said
 
     def quick_save(self) -> str:
         """Save the match as it is now, every machine in it, with the best score (F5).
@@ -298,8 +340,10 @@ def play_window(
             said = _requests(session, window)
             if reloader.crowd is not session.world.crowd:  # a new match, or one loaded
                 reloader = ChartReloader(session.world.crowd)
-                if inspector is not None:
-                    _watch(inspector, session.world)
+                said = reloader.catch_up() or said  # a loaded match runs its saved chart
+                if inspector is not None:  # the pages reconnect to the new match's machines
+                    inspector.stop()
+                    inspector = _inspector(session.world)
             world = session.world
             if not over and (inspector is None or inspector.frame()):
                 played = [bot.decide(hero, world.crowd) for hero in world.heroes]
@@ -326,10 +370,12 @@ def _requests(session: Session, window: Window) -> str:
         return session.quick_save()
     if window.take("load"):
         return session.quick_load()
-    if session.world.over:
-        session.shown += 1
-        if window.take("restart") or (window.autoplay and session.shown >= AUTOPLAY_RESTART):
-            session.restart()
+    if not session.world.over:
+        window.take("restart")  # an R before the result: the result is still shown
+        return ""
+    session.shown += 1
+    if window.take("restart") or (window.autoplay and session.shown >= AUTOPLAY_RESTART):
+        return session.restart()
     return ""
 
 
@@ -354,10 +400,3 @@ def _inspector(world: World) -> Inspector:
         return serve_world(world)
     except (ServeError, InspectError) as error:
         raise SystemExit(f"{PROG}: error: {error}") from None
-
-
-def _watch(inspector: Inspector, world: World) -> None:
-    from game.inspecting import watched
-
-    for machine in watched(world):
-        inspector.add(machine)

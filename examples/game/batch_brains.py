@@ -38,6 +38,10 @@ class BatchBrains:
     def reload(self, chart: CompiledChart) -> Reloaded:
         return self.batch.reload(chart)
 
+    @property
+    def compiled(self) -> CompiledChart:
+        return self.batch.compiled
+
     def active(self, entity: int) -> tuple[str, ...]:
         return self.batch.active(entity)
 

@@ -33,6 +33,8 @@ class Brains(Protocol):
     def send_each(self, events: list[Event], choices: NDArray[np.intp]) -> None: ...
     def tick(self, dt: float) -> None: ...
     def reload(self, chart: CompiledChart) -> Reloaded: ...
+    @property
+    def compiled(self) -> CompiledChart: ...
     def active(self, entity: int) -> tuple[str, ...]: ...
     def counts(self) -> dict[str, int]: ...
     def leaves(self, leaves: tuple[str, ...]) -> NDArray[np.intp]: ...
@@ -57,6 +59,7 @@ class MachineBrains:
     def __init__(
         self, chart: CompiledChart, count: int, handlers: Mapping[str, ArrayHandler]
     ) -> None:
+        self.compiled = chart
         self.ones = [np.array([i], dtype=np.intp) for i in range(count)]
         shared = {name: Relay(handler, self.ones) for name, handler in handlers.items()}
         self.machines = [
@@ -87,6 +90,7 @@ class MachineBrains:
 
     def reload(self, chart: CompiledChart) -> Reloaded:
         reports = [machine.reload(chart) for machine in self.machines]
+        self.compiled = chart
         return Reloaded(*(_union(getattr(r, part) for r in reports) for part in _PARTS))
 
     def active(self, entity: int) -> tuple[str, ...]:

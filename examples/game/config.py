@@ -35,8 +35,9 @@ ENEMY_RADIUS = 6.0
 SIGHT = 130.0
 REACH = 24.0
 ENEMY_HEALTH = 20
-WOUNDED = 6
-"""An enemy at this health or below is wounded: it flees until it has healed."""
+WOUNDED = 8
+"""An enemy at this health or below is wounded (a slash does 12 of its 20): it flees until it
+has healed to twice this."""
 HEAL_PER_SECOND = 3.0
 
 POISON_DAMAGE = 2
@@ -63,5 +64,6 @@ HELP = (
     "J / space attack",
     "K / shift dodge (attack in a dodge: lunge)",
     "L / E talk at the shrine (a shield)",
+    "F5 saves, F9 loads the save",
     "Esc quits",
 )

@@ -42,7 +42,7 @@ ANIMATIONS = ("Wander", "Rest", "Chase", "Windup", "Strike", "Stunned", "Flee", 
 STYLES = ("hold", "wander", "chase", "flee", "knockback")
 EFFECTS = ("", "Stunned", "Poisoned")
 LEVELS = ("SeesHero", "InReach", "Wounded")
-CHASE, FLEE, KNOCKBACK = (STYLES.index(name) for name in ("chase", "flee", "knockback"))
+CHASE, FLEE = (STYLES.index(name) for name in ("chase", "flee"))
 DEAD, WAITING = ANIMATIONS.index("Dead"), ANIMATIONS.index("Waiting")
 HIT, DIED, SUMMON = 0, 1, 2
 EDGE_EVENTS = [Event("input", "Hit"), Event("event", "Died"), Event("input", "Summon")]
@@ -153,16 +153,24 @@ class Crowd:
 
     def _spawn(self, entities: Entities, params: Mapping[str, ParamValue]) -> None:
         # On the arena's edge, at a place that depends only on who and how often (the same
-        # in every run), or across the arena from it when a hero stands near.
+        # in every run): the first of four places around the edge far enough from every
+        # hero, or the one farthest from them when none is.
         turn = (entities * 0.618 + self.spawns[entities] * 0.273) % 1.0
-        x, y = _on_edge(turn)
-        near = np.zeros(len(entities), bool)
-        for hero in self.heroes:
-            near |= (x - hero.x) ** 2 + (y - hero.y) ** 2 < SAFE_SPAWN**2
-        x, y = _on_edge(np.where(near, (turn + 0.5) % 1.0, turn))
-        self.x[entities], self.y[entities] = x, y
+        places = [_on_edge((turn + shift) % 1.0) for shift in (0.0, 0.5, 0.25, 0.75)]
+        room = np.array([self._room(x, y) for x, y in places])  # (place, enemy)
+        safe = room >= SAFE_SPAWN**2
+        chosen = np.where(safe.any(axis=0), safe.argmax(axis=0), room.argmax(axis=0))
+        self.x[entities] = np.choose(chosen, [x for x, _ in places])
+        self.y[entities] = np.choose(chosen, [y for _, y in places])
         self.health[entities] = config.ENEMY_HEALTH
         self.spawns[entities] += 1
+
+    def _room(self, x: NDArray[np.float64], y: NDArray[np.float64]) -> NDArray[np.float64]:
+        """The squared distance from each point to the nearest hero."""
+        room = np.full(len(x), np.inf)
+        for hero in self.heroes:
+            room = np.minimum(room, (x - hero.x) ** 2 + (y - hero.y) ** 2)
+        return room
 
     def _head(self, entities: Entities, dx: NDArray[np.float64], dy: NDArray[np.float64]) -> None:
         length = np.sqrt(dx * dx + dy * dy)
@@ -180,10 +188,11 @@ class Crowd:
         """Bring waiting enemies into the arena on the next frame."""
         self.pending[entities] = SUMMON
 
-    def damage(self, entities: Entities, amount: int) -> None:
-        """Hit enemies: each is stunned, or dies if its health runs out (once: two heroes
-        striking it in one frame fell it once)."""
+    def damage(self, entities: Entities, amount: int, source: Hero) -> None:
+        """Hit enemies: each is stunned and knocked back away from ``source``, or dies if its
+        health runs out (once: two heroes striking it in one frame fell it once)."""
         alive = entities[self.in_play[entities] & (self.health[entities] > 0)]
+        self._head(alive, self.x[alive] - source.x, self.y[alive] - source.y)
         self.health[alive] -= amount
         dead = alive[self.health[alive] <= 0]
         self.pending[alive] = HIT
@@ -196,8 +205,9 @@ class Crowd:
         self._find_targets()
         self.brains.send_each(EDGE_EVENTS, self.pending)
         self.pending.fill(-1)
-        wounded = self.health <= config.WOUNDED
-        healed = self.health >= 2 * config.WOUNDED
+        # Only an enemy in play is wounded: one summoned again comes back whole, not fleeing.
+        wounded = (self.health <= config.WOUNDED) & self.in_play
+        healed = (self.health >= 2 * config.WOUNDED) | ~self.in_play
         self.levels = {
             "Wounded": wounded | (self.levels["Wounded"] & ~healed),
             "SeesHero": self.distance <= config.SIGHT,
@@ -233,7 +243,8 @@ class Crowd:
             cos, sin = self.slant[0][chase], self.slant[1][chase]
             tx, ty = hx[style == CHASE] - self.x[chase], hy[style == CHASE] - self.y[chase]
             self._head(chase, cos * tx - sin * ty, sin * tx + cos * ty)
-            run = (style == FLEE) | (style == KNOCKBACK)
+            # A knock-back keeps the heading its hit gave it: away from the hero who struck.
+            run = style == FLEE
             self._head(hunted[run], self.x[hunted[run]] - hx[run], self.y[hunted[run]] - hy[run])
         step = np.where(self.distance < config.REACH * 0.6, 0.0, self.speed * dt)
         r = config.ENEMY_RADIUS
@@ -244,6 +255,11 @@ class Crowd:
         self.health[healing] = np.minimum(healed, config.ENEMY_HEALTH)
 
     # -- reading ---------------------------------------------------------------------------
+
+    @property
+    def chart(self) -> CompiledChart:
+        """The chart the enemies run now (the last one reloaded, if any)."""
+        return self.brains.compiled
 
     def reload(self, chart: Chart | CompiledChart) -> Reloaded:
         """Give every enemy the new chart (see ``ChartMachine.reload``)."""

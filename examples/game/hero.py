@@ -180,6 +180,8 @@ class HeroStates:
     @children("Locomotion", "Dodge", "Attack", "Stunned", "Talk", "Flinch")
     class Alive(st.State[Hero]):
         def on_enter(self) -> None:
+            if self.cause is st.Cause.DESERIALIZATION:
+                return  # received: the body that follows brings health, place and effects
             hero = self.owner
             hero.health = config.HERO_HEALTH
             hero.status.try_activate("Alive")
@@ -190,6 +192,11 @@ class HeroStates:
             hero.x, hero.y = spot(hero) if spot is not None else hero.home
             hero.status.try_activate("Protected")
 
+        def on_exit(self) -> None:
+            # What on_enter turned on, on_exit turns off: every effect requires Alive, so
+            # they all end with it, in one cascade.
+            self.owner.status.deactivate("Alive")
+
         def transition(self) -> st.Transition | None:
             hero = self.owner
             if hero.health <= 0:
@@ -198,8 +205,7 @@ class HeroStates:
                 )
             if hero.status.is_active("Stunned"):
                 return st.inner(HeroStates.Stunned)
-            hurt = self.take(Hurt)
-            if hurt is not None and hurt.damage >= config.FLINCH_DAMAGE:
+            if hardest_hit(self) >= config.FLINCH_DAMAGE:
                 return st.inner(HeroStates.Flinch, hero.frame % config.WRAP)
             return st.inner_entry(HeroStates.Locomotion)
 
@@ -215,9 +221,9 @@ class HeroStates:
         def on_enter(self, respawn_at: int) -> None:
             self.respawn_at = respawn_at
             hero = self.owner
-            hero.lives -= 1  # a state received over the network: its body sets lives after
             self.set_state_value(hero.animation, "dead")
-            hero.status.deactivate("Alive")  # every effect requires Alive: all end
+            if self.cause is not st.Cause.DESERIALIZATION:  # received: its body sets lives
+                hero.lives -= 1
 
         def net_payload(self) -> tuple[int]:
             return (self.respawn_at,)
@@ -347,6 +353,12 @@ class HeroStates:
             if self.owner.status.is_active("InDialogue"):
                 return None
             return st.sibling(HeroStates.Locomotion)
+
+
+def hardest_hit(state: st.State[Hero]) -> int:
+    """The damage of the hardest of this frame's hits (0: none), each hit taken: they
+    arrive in any order, and only the hardest decides whether the hero flinches."""
+    return max((hurt.damage for hurt in iter(lambda: state.take(Hurt), None)), default=0)
 
 
 def _rounded(facing: tuple[float, float]) -> tuple[int, int]:

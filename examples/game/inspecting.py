@@ -24,7 +24,7 @@ def watched(world: World) -> list[object]:
     if isinstance(brains, MachineBrains):
         return machines + list(brains.machines)
     batch = brains.batch  # type: ignore[attr-defined]
-    return machines + [batch.agent(i) for i in range(WATCHED_AGENTS)]
+    return machines + [batch.agent(i) for i in range(min(WATCHED_AGENTS, world.crowd.count))]
 
 
 PORT = 8765

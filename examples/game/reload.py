@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from game.enemies import CHART_PATH, REGISTRY, Crowd
-from statetree.chart import ChartError, ChartWatcher, compile_chart
+from statetree.chart import ChartError, ChartWatcher, compile_chart, load
 
 
 class ChartReloader:
@@ -17,9 +17,23 @@ class ChartReloader:
 
     def __init__(self, crowd: Crowd, path: Path = CHART_PATH, every: int = 30) -> None:
         self.crowd = crowd
+        self.path = path
         self.every = every
         self.watcher = ChartWatcher(path, REGISTRY)
         self.last = ""
+
+    def catch_up(self) -> str | None:
+        """Give the crowd the file's chart if it runs another (a match loaded from a save
+        runs the chart it was saved with); returns a line saying so, if it did."""
+        try:
+            chart = compile_chart(load(self.path, REGISTRY))
+        except ChartError:
+            return None  # the next edit that loads is reloaded as usual
+        if chart.chart == self.crowd.chart.chart:
+            return None
+        report = self.crowd.reload(chart)
+        self.last = f"enemy chart of the file applied: {len(report.exited)} states re-entered"
+        return self.last
 
     def poll(self, frame: int) -> str | None:
         """Reload if the file changed; returns a line saying what happened, if anything."""

@@ -2,9 +2,10 @@
 
 Every effect requires Alive, so a hero's death clears them all in one cascade. Shielded
 terminates Stunned and Poisoned and blocks them while it lasts; being stunned ends a dialogue
-and blocks starting one. Protected, a respawn's grace, blocks them too (and no hit lands
-meanwhile). Each effect lasts a number of frames, counted from its activation; a stun or a
-poison that lands again restarts it (retriggerable).
+and blocks starting one, and so does the shield (the shrine blesses a hero once a shield).
+Protected, a respawn's grace, blocks them too (and no hit lands meanwhile). Each effect lasts
+a number of frames, counted from its activation; a stun or a poison that lands again restarts
+it (retriggerable).
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ class Protected(Effect):
 
 class InDialogue(Effect):
     requires = (Alive,)
-    blocked_by = (Stunned,)
+    blocked_by = (Stunned, Shielded)  # the shrine blesses once a shield: no endless talk
     frames = 90
 
 

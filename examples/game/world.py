@@ -96,7 +96,7 @@ class World:
         near = distance - config.ENEMY_RADIUS <= move.reach
         hit = np.flatnonzero(ahead & near & crowd.in_play)
         before = crowd.kills
-        crowd.damage(hit, move.damage)
+        crowd.damage(hit, move.damage, hero)
         hero.kills += crowd.kills - before
         self.match.scored(crowd.kills - before)
 

@@ -176,3 +176,39 @@ def test_inspect_on_a_taken_port_is_one_line_and_exit_status_1(
     )
     assert capsys.readouterr().out == ""
     assert window.frames == []  # nothing was played
+
+
+def test_a_chart_file_that_does_not_load_at_start_is_one_line_and_exit_status_1(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from game.enemies import CHART_PATH, load_chart
+
+    broken = tmp_path / "enemy.yaml"
+    broken.write_text(CHART_PATH.read_text().replace("style: chase,", "style: chse,"))
+    monkeypatch.setattr(app, "load_chart", lambda: load_chart(broken))
+    with pytest.raises(SystemExit) as caught:
+        app.main(["--headless", "--frames", "5"])
+    assert caught.value.code == 1
+    error = capsys.readouterr().err
+    assert error.startswith(f"python examples/game: error: {broken}:")
+    assert "got 'chse'" in error and "Traceback" not in error
+
+
+@pytest.mark.parametrize(
+    ("given", "named"),
+    [
+        (["--players", "2"], "--players"),
+        (["--inspect", "--trace"], "--trace, --inspect"),
+        (["--brains", "machines"], "--brains"),
+    ],
+)
+def test_options_a_network_match_does_not_take_are_refused(
+    given: list[str], named: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as caught:
+        app.main(["--net", "local", "--headless", *given])
+    assert caught.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"python examples/game: error: --net does not take {named}: a network match is two "
+        "players, each on a screen of their own"
+    )

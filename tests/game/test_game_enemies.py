@@ -76,10 +76,10 @@ def test_a_hit_stuns_an_enemy_out_of_its_combo_and_enough_hits_kill_it() -> None
     leaves(world, 40)
     crowd = world.crowd
     assert crowd.brains.active(0)[-1].startswith("Enemy.Alive.Combo")
-    crowd.damage(np.array([0]), 12)
+    crowd.damage(np.array([0]), 12, world.heroes[0])
     world.step([IDLE])
     assert crowd.brains.active(0)[-1] == "Enemy.Alive.Stunned"
-    crowd.damage(np.array([0]), 12)
+    crowd.damage(np.array([0]), 12, world.heroes[0])
     world.step([IDLE])
     assert crowd.brains.active(0) == ("Enemy", "Enemy.Dead")
     assert crowd.kills == 1
@@ -88,7 +88,7 @@ def test_a_hit_stuns_an_enemy_out_of_its_combo_and_enough_hits_kill_it() -> None
 def test_a_dead_enemy_leaves_the_arena_and_comes_back_at_the_edge_when_summoned() -> None:
     world = one_enemy(300.0)
     crowd = world.crowd
-    crowd.damage(np.array([0]), config.ENEMY_HEALTH)
+    crowd.damage(np.array([0]), config.ENEMY_HEALTH, world.heroes[0])
     seen = [leaf for leaf, _, _ in leaves(world, int(2.5 * config.FPS) + 1)]
     assert seen == ["Enemy.Dead", "Enemy.Waiting"]  # the corpse lies 2.5 s, then goes
     crowd.summon(np.array([0]))
@@ -113,6 +113,65 @@ def test_a_wounded_enemy_flees_until_it_has_healed() -> None:
     healed = [leaf for leaf, _, _ in leaves(world, 4 * config.FPS)]
     assert healed[-1] in ("Chase", "Roam.Wander", "Roam.Rest")
     assert crowd.health[0] >= 2 * config.WOUNDED
+
+
+def test_a_slash_wounds_an_enemy_it_reels_then_flees_and_comes_back_whole() -> None:
+    world = one_enemy(20.0)
+    crowd, hero = world.crowd, world.heroes[0]
+    crowd.damage(np.array([0]), 12, hero)  # a slash: 20 health down to 8
+    seen = [leaf for leaf, _, _ in leaves(world, 30)]
+    assert seen == ["Stunned", "Flee"]
+    healed = [leaf for leaf, _, _ in leaves(world, 4 * config.FPS)]
+    assert healed[0] == "Flee" and "Flee" not in healed[1:]  # healed, it fights again
+    assert crowd.health[0] >= 2 * config.WOUNDED
+
+
+def test_an_enemy_summoned_again_comes_in_whole_not_fleeing() -> None:
+    world = World(1, 1, brains="machines")  # one machine: its actions can be listened to
+    bring_in(world, 0, world.heroes[0].x + 300.0, world.heroes[0].y)
+    crowd = world.crowd
+    crowd.health[0] = config.WOUNDED  # it dies wounded
+    crowd.damage(np.array([0]), config.ENEMY_HEALTH, world.heroes[0])
+    idle(world, int(2.5 * config.FPS) + 2)
+    assert crowd.brains.active(0) == ("Enemy", "Enemy.Waiting")
+    assert not crowd.levels["Wounded"][0]  # dead, it is no longer wounded
+    played: list[str] = []
+    machine = crowd.brains.machines[0]  # type: ignore[attr-defined]
+    machine.add_action_listener(
+        lambda call: (
+            played.append(str(call.params["name"])) if call.type == "play_animation" else None
+        )
+    )
+    crowd.summon(np.array([0]))
+    idle(world, 1)
+    assert played == ["Wander"]  # straight into Roam: no Flee for an instant
+
+
+def test_a_hit_knocks_an_enemy_away_from_the_hero_who_struck_even_unhunted() -> None:
+    world = one_enemy(20.0)
+    crowd, hero = world.crowd, world.heroes[0]
+    hero.status.try_activate("Protected")  # no enemy hunts a protected hero
+    crowd.heading_x[0], crowd.heading_y[0] = -1.0, 0.0  # walking toward the hero
+    crowd.damage(np.array([0]), 1, hero)
+    start = float(crowd.x[0]) - hero.x
+    idle(world, 10)
+    assert crowd.brains.active(0)[-1] == "Enemy.Alive.Stunned"
+    assert float(crowd.x[0]) - hero.x > start + 10.0  # pushed back, away from the hero
+
+
+def test_enemies_come_in_far_from_every_hero_when_the_edge_allows() -> None:
+    world = World(2, 60)
+    first, second = world.heroes
+    first.x, first.y = 40.0, 40.0  # two corners: some edge places near each
+    second.x, second.y = config.WIDTH - 40.0, config.HEIGHT - 40.0
+    crowd = world.crowd
+    crowd.summon(np.arange(60))
+    idle(world, 1)
+    room = np.minimum(
+        (crowd.x - first.x) ** 2 + (crowd.y - first.y) ** 2,
+        (crowd.x - second.x) ** 2 + (crowd.y - second.y) ** 2,
+    )
+    assert crowd.in_play.all() and (room >= SAFE_SPAWN**2).all()
 
 
 def test_a_batch_and_a_machine_per_enemy_play_the_same_match() -> None:

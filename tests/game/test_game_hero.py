@@ -153,6 +153,21 @@ def test_a_stun_cuts_a_dialogue_short_without_a_shield() -> None:
     assert hero.status.active_states == ("Alive",)
 
 
+def test_holding_talk_gives_one_dialogue_a_shield_and_the_hero_is_hunted_meanwhile() -> None:
+    hero = Hero("Hero", *config.SHRINE)
+    hunted, dialogues = [], 0
+    for _ in range(90 + 300 + 5):  # a dialogue, its whole shield, and a few frames more
+        run(hero, [Input(talk=True)])
+        dialogues += (
+            hero.status.is_active("InDialogue")
+            and hero.status_until.get("InDialogue") == hero.frame + 90
+        )
+        hunted.append(hero.hunted)
+    # The shield blocks a new dialogue: held talk is one dialogue, then five hunted seconds.
+    assert dialogues == 2 and hunted[:90] == [False] * 90 and all(hunted[90:390])
+    assert hero.status.active_states == ("Alive", "InDialogue")  # the shrine speaks again
+
+
 def test_talking_needs_the_shrine() -> None:
     hero = Hero("Hero", 100, 100)
     run(hero, [Input(talk=True)])
@@ -195,6 +210,18 @@ def test_a_hard_hit_makes_the_hero_flinch_on_the_next_frame_out_of_an_attack() -
         "HSM_1_Hero:  Sibling : HeroStates.Locomotion",
         "HSM_1_Hero:   Entry   : HeroStates.Idle",
     ]
+
+
+@pytest.mark.parametrize("order", [(3, config.FLINCH_DAMAGE), (config.FLINCH_DAMAGE, 3)])
+def test_the_hardest_hit_of_a_frame_decides_whatever_its_order(order: tuple[int, int]) -> None:
+    hero, lines = traced()
+    run(hero, [IDLE])
+    for damage in order:
+        assert hero.hurt(damage)
+    lines.clear()
+    run(hero, [IDLE])
+    assert lines == ["HSM_1_Hero:  Inner   : HeroStates.Flinch"]
+    assert hero.machine.events == ()
 
 
 def test_a_stunning_hit_stuns_rather_than_flinches() -> None:

@@ -22,7 +22,9 @@ def played(world: World, frames: int) -> World:
 
 @pytest.mark.parametrize("brains", ["batch", "machines"])
 def test_a_loaded_match_goes_on_as_it_did_after_the_save(brains: str, tmp_path: Path) -> None:
-    session = Session(lambda: World(2, 12, brains=brains), tmp_path / "quick.save")
+    session = Session(
+        lambda chart: World(2, 12, brains=brains, chart=chart), tmp_path / "quick.save"
+    )
     played(session.world, 400)
     assert session.quick_save() == (
         f"saved frame 400 to {tmp_path / 'quick.save'} (F9 goes back to it)"
@@ -38,7 +40,7 @@ def test_a_loaded_match_goes_on_as_it_did_after_the_save(brains: str, tmp_path: 
 
 
 def test_what_cannot_be_loaded_or_saved_is_said(tmp_path: Path) -> None:
-    session = Session(lambda: World(1, 3), tmp_path / "quick.save")
+    session = Session(lambda chart: World(1, 3, chart=chart), tmp_path / "quick.save")
     first = session.world
     assert session.quick_load() == (
         f"nothing saved in {tmp_path / 'quick.save'} yet: F5 saves the match"
@@ -64,7 +66,7 @@ def test_f5_saves_and_f9_goes_back_in_the_window(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.setattr(pygame.time, "Clock", NoWait)
-    session = Session(lambda: World(1, 5), tmp_path / "quick.save")
+    session = Session(lambda chart: World(1, 5, chart=chart), tmp_path / "quick.save")
     shown: list[Scene] = []
 
     class Player(Window):

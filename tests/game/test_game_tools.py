@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import pickle
 import shutil
 from pathlib import Path
 
@@ -155,7 +156,7 @@ def test_a_watched_batch_agent_reports_its_changes() -> None:
     ("target", "first_line"),
     [
         ("examples/game/hero.py:HeroStates.Alive", "HeroStates.Alive: 10 states, 17 transitions"),
-        ("examples/game/status.py", "Status (bitmask): 6 states, 13 rules"),
+        ("examples/game/status.py", "Status (bitmask): 6 states, 14 rules"),
     ],
 )
 def test_the_command_line_checks_and_plots_the_game_s_machines(
@@ -181,3 +182,24 @@ def test_the_enemy_chart_checks_with_the_game_s_registry(
         "Enemy: 25 states, 26 transitions",
         "  0 errors, 0 warnings",
     ]
+
+
+def test_a_match_loaded_from_a_save_catches_up_with_the_chart_file(tmp_path: Path) -> None:
+    path = working_chart(tmp_path)
+    world = play(World(1, 200, chart=load_chart(path)), 420)
+    loaded = pickle.loads(pickle.dumps(world))  # as F9 loads it: the chart it was saved with
+    save(path, "style: chase, speed: 62.0", "style: chase, speed: 90.0")
+    reloader = ChartReloader(loaded.crowd, path, every=1)
+    said = reloader.catch_up()
+    assert said is not None and said.startswith("enemy chart of the file applied: ")
+    assert loaded.crowd.chart.chart == load_chart(path).chart
+    assert reloader.catch_up() is None  # caught up: nothing more to do
+    assert reloader.poll(1) is None  # and the watcher starts from the file as it is
+
+
+def test_the_inspector_watches_no_more_agents_than_the_batch_has() -> None:
+    from game.inspecting import WATCHED_AGENTS, watched
+
+    world = World(1, 5)
+    assert WATCHED_AGENTS > 5
+    assert len(watched(world)) == 3 + 5  # the match, the hero and its effects, 5 agents

@@ -47,7 +47,7 @@ def test_r_asks_for_a_new_match_and_escape_closes_the_window() -> None:
 def test_a_lost_match_shows_its_result_until_r_starts_another(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    session = Session(lambda: World(1, 5, rules=Rules(lives=1)))
+    session = Session(lambda chart: World(1, 5, rules=Rules(lives=1), chart=chart))
     first = session.world
     shown: list[Scene] = []
 
@@ -78,7 +78,7 @@ def test_a_lost_match_shows_its_result_until_r_starts_another(
 def test_autoplay_starts_a_new_match_a_few_seconds_after_the_result(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    session = Session(lambda: World(1, 5, rules=Rules(lives=1)))
+    session = Session(lambda chart: World(1, 5, rules=Rules(lives=1), chart=chart))
     first = session.world
     first.heroes[0].hurt(config.HERO_HEALTH)
     frames: list[int] = []
@@ -94,3 +94,38 @@ def test_autoplay_starts_a_new_match_a_few_seconds_after_the_result(
     play_window(session, autoplay=True, inspect=False, screenshot=None)
     assert frames[: app.AUTOPLAY_RESTART] == [1] * app.AUTOPLAY_RESTART
     assert frames[app.AUTOPLAY_RESTART :] == [0]
+
+
+def test_an_r_pressed_during_a_match_does_not_skip_its_result() -> None:
+    session = Session(lambda chart: World(1, 5, rules=Rules(lives=1), chart=chart))
+    window = Window("test")
+    try:
+        scene = scene_of(session.world)
+        press(pygame.K_r)  # during the match: it asks for nothing
+        assert window.show(scene)
+        assert app._requests(session, window) == ""
+        session.world.heroes[0].hurt(config.HERO_HEALTH)
+        idle(session.world, 1)
+        assert session.world.over
+        first = session.world
+        for _ in range(config.FPS):  # the result stays on the screen
+            assert window.show(scene) and app._requests(session, window) == ""
+        assert session.world is first
+    finally:
+        window.close()
+
+
+def test_a_new_match_keeps_the_running_chart_when_the_file_does_not_load(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from game.enemies import CHART_PATH, load_chart
+
+    broken = tmp_path / "enemy.yaml"
+    broken.write_text(CHART_PATH.read_text().replace("style: chase,", "style: chse,"))
+    session = Session(lambda chart: World(1, 5, chart=chart))
+    running = session.world.crowd.chart
+    monkeypatch.setattr(app, "load_chart", lambda: load_chart(broken))
+    said = session.restart()
+    assert said.startswith(f"enemy chart not loaded, the new match keeps the last: {broken}:")
+    assert said.endswith("got 'chse'")
+    assert session.world.crowd.chart is running and session.world.frame == 0
