@@ -347,6 +347,27 @@ def test_zoom_fit_and_expand(page: Any) -> None:
     expect(chart).to_have_class("card wide")
 
 
+def test_an_expanded_diagram_keeps_the_size_its_zoom_gives(page: Any) -> None:
+    from playwright.sync_api import expect
+
+    page.set_viewport_size({"width": 800, "height": 600})  # narrower than the chart
+    chart = card(page, "Platformer")
+    chart.locator("button.expand").click()
+    expect(chart).to_have_class("card wide expanded")
+    view = chart.locator(".diagram-view")
+    before = float(view.get_attribute("data-zoom") or 0)
+    for _ in range(3):
+        chart.locator("button.zoom-in").click()
+    wait_until(lambda: float(view.get_attribute("data-zoom") or 0) > before, "zoomed in")
+    svg = view.locator("svg.diagram")
+    drawn, asked = svg.evaluate(
+        "svg => [svg.getBoundingClientRect().width, parseFloat(svg.style.width)]"
+    )
+    assert asked > view.bounding_box()["width"]  # wider than the view: panned, not squeezed
+    assert abs(drawn - asked) < 1
+    page.keyboard.press("Escape")
+
+
 def test_the_dark_theme_follows_the_system(page: Any) -> None:
     from playwright.sync_api import expect
 

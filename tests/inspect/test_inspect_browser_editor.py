@@ -372,10 +372,23 @@ def test_a_text_over_the_message_limit_is_refused_next_to_the_field(
     editor.locator("textarea.source").fill(chart.original + "# " + "x" * 70000 + "\n")
     editor.locator(".text-editor button.primary").click()
 
-    # The server refuses the message unread, but echoes its ref: the reply comes back to
-    # the field that sent it (not to a notice, with the request left waiting).
+    # The page does not send what the server would refuse unread: it says so next to the
+    # field that would have sent it (not in a notice, with the request left waiting).
     expect(editor.locator(".text-editor .field-message .problem")).to_have_text(
-        re.compile(r"message of 7\d{4} bytes refused: the limit is 65536")
+        re.compile(
+            r"the chart's text is too long to send: 7\d{4} bytes with its request, the "
+            r"inspector takes 65536; edit a chart this large in its file"
+        )
     )
     assert page.locator("#notices .notice").count() == 0
     assert chart.text == chart.original
+
+
+def test_a_number_field_sends_what_was_typed_for_the_loader_to_judge(page: Any) -> None:
+    # A whole-number field given 1.5 is not rounded to 1, nor 1e999 sent as null: the
+    # loader refuses them with its own message, and nothing is saved.
+    read = page.evaluate(
+        """import("/static/controls.js").then(({ numberOf }) =>
+             ["1.5", "2e3", "1e999", "-0", "x"].map((text) => numberOf(text)))"""
+    )
+    assert read == [1.5, 2000, "1e999", 0, "x"]

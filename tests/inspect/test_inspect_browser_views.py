@@ -219,3 +219,15 @@ def test_a_timeline_click_brings_the_machines_card_into_view(
 
     expect(lamp).to_be_in_viewport()
     expect(lamp).to_have_class(re.compile(r"\btravelling\b"))  # showing the step clicked
+
+
+def test_a_resized_window_frames_the_diagrams_again(page: Any) -> None:
+    page.set_viewport_size({"width": 800, "height": 600})
+    chart = card(page, "Ladder")
+    chart.locator("button.fit").click()
+    view = chart.locator(".diagram-view")
+    before = view.bounding_box()["height"]
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    # Framed again once the size settles: the view takes the room the window has now.
+    wait_until(lambda: view.bounding_box()["height"] > before + 100, "the view grew")
+    assert inside(node(page, "Ladder", f"Ladder.Step{STEPS - 1}"), view)

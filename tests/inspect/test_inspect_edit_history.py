@@ -62,7 +62,8 @@ def test_two_pages_undoing_the_same_edit_undo_it_once(editor: EditableChartAdapt
         editor.commit(second)
 
     assert str(caught.value) == (
-        "the chart file changed while this edit was checked: nothing was saved, make the edit again"
+        "an edit made here was saved while this undo was checked: nothing was saved, undo "
+        "again if it is still wanted"
     )
     assert editor.file.read() == original
     assert editor.source()["history"] == {"undo": 0, "redo": 1}

@@ -124,6 +124,8 @@ def test_hello_lists_the_machines(client: TestClient) -> None:
     with client.websocket_connect("/ws", headers=ORIGIN) as socket:
         hello = socket.receive_json()
 
+    program = hello.pop("program")
+    assert isinstance(program, str) and len(program) == 16
     assert hello == {
         "type": "hello",
         "protocol": 2,

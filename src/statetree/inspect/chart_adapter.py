@@ -277,7 +277,13 @@ class EditableChartAdapter(ChartAdapter):
             InspectError: something else changed it, the edit is an undo, a redo or a new
                 text, or it no longer applies (a state it names was renamed, say).
         """
-        if prepared.edit is None or not self.history.made_here(prepared.base, current):
+        here = self.history.made_here(prepared.base, current)
+        if here and prepared.step != "edit":  # two undos (or redos) sent one after the other
+            raise InspectError(
+                f"an edit made here was saved while this {prepared.step} was checked: "
+                f"nothing was saved, {prepared.step} again if it is still wanted"
+            )
+        if prepared.edit is None or not here:
             raise InspectError(
                 "the chart file changed while this edit was checked: nothing was saved, "
                 "make the edit again"

@@ -64,6 +64,7 @@ class Connection:
         return {
             "type": "hello",
             "protocol": 2,
+            "program": self.hub.program,
             "machines": self.hub.catalog(),
             "rate": self.rate,
             "frame": frame,

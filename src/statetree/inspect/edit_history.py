@@ -76,8 +76,10 @@ class EditHistory:
 
     def made_here(self, base: str, current: str) -> bool:
         """Whether the file went from ``base`` to ``current`` by edits saved here only (the
-        last ones, in order)."""
+        last ones, in order), or by the undo saved last."""
         with self._lock:
+            if self._redo and self._redo[-1] == (current, base):
+                return True
             text = current
             for before, after in reversed(self._undo):
                 if after != text:

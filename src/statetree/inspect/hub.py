@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import itertools
 import reprlib
+import secrets
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable
@@ -59,6 +60,9 @@ class Hub(Debugging):
         self.pages = 0
         """How many pages are connected."""
         self._buffer = buffer
+        self.program = secrets.token_hex(8)
+        """Tells pages this program from another one served since on the same port (its
+        timeline rows and breakpoint hits are numbered anew)."""
         self._records: deque[_Record] = deque(maxlen=buffer)
         self._seq = itertools.count(1)
         self._packets = itertools.count(1)

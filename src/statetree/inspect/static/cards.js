@@ -104,6 +104,11 @@ export class Card {
     this.root.classList.add("flash");
   }
 
+  // The window changed size: the diagram is framed again (unless the user moved it).
+  refit() {
+    this.diagram?.refit(this.shownStates());
+  }
+
   // The states shown active now (live, or at the step travelled to).
   shownStates() {
     return (this.travel ? this.travel.highlight : this.active).states;

@@ -174,7 +174,7 @@ function paramControl(param, value, onChange) {
     if (param.default !== null && param.default !== undefined) control.placeholder = String(param.default);
     control.addEventListener("input", () => {
       const text = control.value.trim();
-      onChange(text === "" ? undefined : type === "integer" ? Number.parseInt(text, 10) : Number(text));
+      onChange(text === "" ? undefined : numberOf(text));
     });
   } else {
     control = input("text", value ?? "", param.name);
@@ -185,6 +185,14 @@ function paramControl(param, value, onChange) {
   const label = element("label", `param ${param.default === null ? "required" : ""}`);
   label.append(element("span", "param-name", param.name), control);
   return label;
+}
+
+// A number field's value as typed: a number, or the text itself when it is none (1e999),
+// so that the chart loader says what is wrong with it rather than the page changing it (a
+// whole number given 1.5 is the loader's to refuse, not to round).
+export function numberOf(text) {
+  const value = Number(text);
+  return Number.isFinite(value) ? value : text;
 }
 
 // A dropdown of a parameter's choices; its first entry leaves the parameter out (its

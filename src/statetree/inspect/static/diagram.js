@@ -221,6 +221,13 @@ export class Diagram {
     this.centre(active);
   }
 
+  // The window changed size: framed again, unless the user zoomed or moved the view.
+  refit(active) {
+    if (!this.svg || this.touched || !this.framed) return;
+    this.setZoom(this.fitZoom());
+    this.centre(active);
+  }
+
   // The first view: readable, framed on the active states; later calls do nothing once the
   // user has moved the view.
   frame(active) {

@@ -19,6 +19,7 @@ const DEFAULT_WATCHED = 6; // machines watched when the page opens
 const MAX_WATCH_SHOWN = 100; // "Watch shown" watches at most this many, and says so
 const VALUE_TRIES = 10; // time travel asks this many times for values not read yet
 const VALUE_RETRY_MS = 100; // and waits this long between two asks
+const MAX_MESSAGE_BYTES = 65536; // the most the server reads of one message (its protocol's)
 
 const page = {
   socket: null,
@@ -36,6 +37,7 @@ const page = {
   travels: new Map(), // machine id -> {busy, wanted, tries, last, visit}: time travel requests
   lastError: "",
   helloSeen: false,
+  program: null, // the program served: another one (restarted) numbers rows and hits anew
   panel: null, // the timeline's panel (its size, collapsed or not)
 };
 
@@ -72,12 +74,21 @@ function setConnection(text, kind) {
   badge.className = `badge ${kind}`;
 }
 
-// Sends a command; returns its ref.
+// Sends a command; returns its ref. One over the server's limit is not sent: its error
+// comes back at once, as the server's would, saying what to do.
 function send(message) {
   const ref = page.nextRef++;
-  if (page.socket && page.socket.readyState === WebSocket.OPEN) {
-    // The ref first: a message over the server's limit is refused with it all the same.
-    page.socket.send(JSON.stringify({ ref, ...message }));
+  // The ref first: a message over the server's limit is refused with it all the same.
+  const text = JSON.stringify({ ref, ...message });
+  const size = new TextEncoder().encode(text).length;
+  if (size > MAX_MESSAGE_BYTES) {
+    const what = message.edit?.text === undefined ? "the message" : "the chart's text";
+    const said =
+      `${what} is too long to send: ${size} bytes with its request, the inspector takes ` +
+      `${MAX_MESSAGE_BYTES}; edit a chart this large in its file`;
+    queueMicrotask(() => receive({ type: "error", ref, message: said }));
+  } else if (page.socket && page.socket.readyState === WebSocket.OPEN) {
+    page.socket.send(text);
   }
   return ref;
 }
@@ -126,15 +137,30 @@ function onError(message) {
 
 function onHello(message) {
   page.machines = new Map(message.machines.map((machine) => [machine.id, machine]));
+  if (page.program !== null && message.program !== page.program) forgetProgram();
+  page.program = message.program;
   setProgram(message);
-  // A reconnect keeps what was watched; a first visit watches the first few machines.
+  // A reconnect keeps what was watched, of what the program still has; a first visit
+  // watches the first few machines.
   const wanted = page.helloSeen
-    ? [...page.watched]
+    ? [...page.watched].filter((id) => page.machines.has(id))
     : message.machines.slice(0, DEFAULT_WATCHED).map((machine) => machine.id);
   page.helloSeen = true;
   page.watched = new Set();
   renderMachineList();
-  watch(wanted);
+  if (wanted.length) watch(wanted);
+  else setWatched([]);
+}
+
+// Another program is served (the one watched restarted): its rows, steps and hits are
+// numbered anew, so what the page kept of the old one goes.
+function forgetProgram() {
+  timeline.forget();
+  page.hit = 0;
+  page.pendingHit = null;
+  page.hitMachine = null;
+  page.travels.clear();
+  $("hit").textContent = "";
 }
 
 function onBatch(message) {
@@ -380,6 +406,14 @@ function start() {
   $("machine-filter").addEventListener("input", renderMachineList);
   $("watch-shown").addEventListener("click", watchShown);
   $("unwatch-all").addEventListener("click", () => unwatch([...page.watched]));
+  let refitting = 0;
+  window.addEventListener("resize", () => {
+    // Once the size settles, diagrams the user has not zoomed or moved are framed again.
+    clearTimeout(refitting);
+    refitting = setTimeout(() => {
+      for (const card of page.cards.values()) card.refit();
+    }, 150);
+  });
   document.addEventListener("keydown", (event) => {
     if (event.key !== "Escape") return;
     for (const card of page.cards.values()) {

@@ -8,6 +8,7 @@
 // edited (an edit only writes the chart's own file).
 "use strict";
 
+import { numberOf } from "./controls.js";
 import { button, element, input, labelled } from "./dom.js";
 
 // The chart data with the pattern a "@Pattern..." path names as its root, named "@Pattern".
@@ -110,7 +111,7 @@ function argumentsForm(editor, path, pattern, use, message) {
     for (const [param, field] of fields) {
       if (param.type === "boolean") values[param.name] = field.checked;
       else if (field.value.trim() === "") continue;
-      else if (param.type === "number" || param.type === "integer") values[param.name] = Number(field.value);
+      else if (param.type === "number" || param.type === "integer") values[param.name] = numberOf(field.value.trim());
       else values[param.name] = field.value;
     }
     editor.edit({ op: "set-arguments", path, arguments: values }, message);

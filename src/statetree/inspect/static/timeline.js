@@ -23,10 +23,14 @@ export class Timeline {
     $("timeline-machine").addEventListener("change", () => this.render());
     $("timeline-search").addEventListener("input", () => this.render());
     $("timeline-categories").addEventListener("change", () => this.render());
-    $("timeline-clear").addEventListener("click", () => {
-      this.rows = [];
-      this.render();
-    });
+    $("timeline-clear").addEventListener("click", () => this.forget());
+  }
+
+  // No row any more (cleared, or the program restarted and numbers its steps anew).
+  forget() {
+    this.rows = [];
+    this.picked = null;
+    this.render();
   }
 
   add(rows) {
