@@ -92,6 +92,18 @@ def test_a_state_is_renamed_by_clicking_it_and_typing(page: Any, chart: Chart) -
     assert "Hero.Arms.Aim" in chart.states
 
 
+def test_a_blank_name_is_said_next_to_its_field_and_sends_nothing(page: Any, chart: Chart) -> None:
+    from playwright.sync_api import expect
+
+    panel = select(page, "Hero.Arms.Aiming")
+    panel.locator('input[data-field="name"]').fill("   ")
+    panel.locator("button.rename").click()
+    expect(panel.locator(".field-message .problem").first).to_have_text("a state needs a name")
+    panel.locator("button.add-child").click()
+    expect(panel.locator(".field-message .problem").last).to_have_text("type the new child's name")
+    assert chart.text == chart.original
+
+
 def test_children_are_added_reordered_and_deleted_and_undone(page: Any, chart: Chart) -> None:
     from playwright.sync_api import expect
 

@@ -317,7 +317,8 @@ export class ChartEditor {
       else message.replaceChildren();
     }, CHECK_DELAY));
     const apply = () => {
-      if (name.value.trim() !== shortName(path)) this.edit(edit(), message, renamed());
+      if (!name.value.trim()) this.problems(message, { message: "a state needs a name" });
+      else if (name.value.trim() !== shortName(path)) this.edit(edit(), message, renamed());
     };
     name.addEventListener("keydown", (event) => {
       if (event.key === "Enter") apply();
@@ -384,7 +385,8 @@ export class ChartEditor {
       else message.replaceChildren();
     }, CHECK_DELAY));
     const add = button("Add child", () => {
-      if (name.value.trim()) this.edit(edit(), message, `${path}.${name.value.trim()}`);
+      if (!name.value.trim()) this.problems(message, { message: "type the new child's name" });
+      else this.edit(edit(), message, `${path}.${name.value.trim()}`);
     });
     add.classList.add("add-child");
     const row = element("div", "row");
