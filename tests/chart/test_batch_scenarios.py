@@ -634,3 +634,15 @@ def test_a_time_that_would_take_a_clock_to_infinity_is_refused(backend: str) -> 
         message = f"{name}(1e+308): the clock (1e+308) would pass the largest float"
         assert str(caught.value) == message
         assert batch.snapshot().to_bytes() == before
+
+
+@pytest.mark.parametrize("backend", backend_names())
+def test_a_clock_no_agent_reads_any_more_refuses_no_time(backend: str) -> None:
+    idle = b.chart("Idle", b.state("Top", b.state("A"), b.state("B")))
+    batch, machine = ChartBatch(idle, 1, backend=backend), ChartMachine(idle)
+    batch.tick(1e308)
+    batch.despawn([0])
+    batch.spawn(1)  # a new agent at clock 0: its machine takes this tick
+    machine.tick(1e308)
+    batch.tick(1e308)
+    assert batch.agent(0).clock == machine.clock == 1e308

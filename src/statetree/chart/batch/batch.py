@@ -333,7 +333,7 @@ class ChartBatch(Readings):
             BatchLoopError: an agent could not settle, or had more timers due than the
                 bound (the others completed the tick).
         """
-        step = time_step(dt, "tick", self._latest)
+        step = self._time_step(dt, "tick")
         with self._call("tick"):
             agents = self._agents
             agents.tidy()
@@ -362,7 +362,7 @@ class ChartBatch(Readings):
             UsageError: as :meth:`send_each` or :meth:`tick`; nothing changed.
             BatchLoopError: an agent could not settle (the others completed the frame).
         """
-        span = time_step(dt, "frame", self._latest)
+        span = self._time_step(dt, "frame")
         if choices is None:
             if events:
                 raise UsageError(
@@ -394,6 +394,16 @@ class ChartBatch(Readings):
                 timing = (before + span, self._table.bound, 1)
                 wrong = self._stepper.given((picks, _NONE, mapping), timing, replay)
             refuse(picks, self._slots, mapping, wrong)
+
+    def _time_step(self, dt: float, call: str) -> float:
+        """``dt``, checked as every agent's machine checks it (see ``time_step``): against
+        the latest clock, or, when that fails, against those of live agents only (a clock
+        no agent reads any more, a despawned agent's, goes then)."""
+        try:
+            return time_step(dt, call, self._latest)
+        except UsageError:
+            self._agents.compact()  # between calls: the epochs no agent is in go
+            return time_step(dt, call, self._latest)
 
     @property
     def _latest(self) -> float:
