@@ -62,7 +62,7 @@ LIFE_POINTS = 250
 HELP = (
     "WASD / arrows move",
     "J / space attack",
-    "K / shift dodge (attack in a dodge: lunge)",
+    "K / shift dodge while moving (then attack: lunge)",
     "L / E talk at the shrine (a shield)",
     "F5 saves, F9 loads the save",
     "Esc quits",
