@@ -28,6 +28,12 @@ TALK_REACH = 60.0
 FLINCH_DAMAGE = 5
 """A hit of this much or more makes the hero flinch (unless it stuns)."""
 FLINCH_FRAMES = 12
+STEADY_FRAMES = 45
+"""After a stun wears off, no stun lands for as long as a stun lasts: a hero always gets
+control back."""
+BUFFER_FRAMES = 8
+"""A press of attack or dodge at the keyboard counts for this many frames, held or not: one
+pressed near the end of a move starts the next instead of being lost."""
 
 ENEMIES = 60
 """The crowd: how many enemies the last wave brings (``--enemies``)."""

@@ -30,7 +30,7 @@ from statetree.chart.model import StateDef
 from statetree.core.state import State
 
 STATUS_CODEC = net.BitmaskCodec(STATUS)
-TIMED = ("Stunned", "Poisoned", "Shielded", "InDialogue", "Protected")
+TIMED = ("Stunned", "Poisoned", "Shielded", "InDialogue", "Protected", "Steady")
 LEFT_BITS = 9  # frames an effect has left (all last under 512 frames)
 HEALTH_BITS, HEALTH_OFFSET = 9, 256  # health from -256 to 255
 LIVES_BITS = 4

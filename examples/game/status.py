@@ -3,9 +3,10 @@
 Every effect requires Alive, so a hero's death clears them all in one cascade. Shielded
 terminates Stunned and Poisoned and blocks them while it lasts; being stunned ends a dialogue
 and blocks starting one, and so does the shield (the shrine blesses a hero once a shield).
-Protected, a respawn's grace, blocks them too (and no hit lands meanwhile). Each effect lasts
-a number of frames, counted from its activation; a stun or a poison that lands again restarts
-it (retriggerable).
+Protected, a respawn's grace, blocks them too (and no hit lands meanwhile). A stun that wears
+off leaves the hero Steady for a second, which blocks the next stun: enemies taking turns
+cannot stun-lock a hero to death. Each effect lasts a number of frames, counted from its
+activation; a stun or a poison that lands again restarts it (retriggerable).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ class Alive(Effect):
 
 class Stunned(Effect):
     requires = (Alive,)
-    blocked_by = ("Shielded", "Protected")
+    blocked_by = ("Shielded", "Protected", "Steady")
     terminates = ("InDialogue",)
     retriggerable = True
     frames = 45
@@ -64,6 +65,13 @@ class Protected(Effect):
     frames = config.PROTECTION_FRAMES
 
 
+class Steady(Effect):
+    """Just out of a stun: back in control for a moment before another stun can land."""
+
+    requires = (Alive,)
+    frames = config.STEADY_FRAMES
+
+
 class InDialogue(Effect):
     requires = (Alive,)
     blocked_by = (Stunned, Shielded)  # the shrine blesses once a shield: no endless talk
@@ -71,7 +79,7 @@ class InDialogue(Effect):
 
 
 STATUS = BitmaskDefinition.from_classes(
-    [Alive, Stunned, Poisoned, Shielded, InDialogue, Protected], name="Status"
+    [Alive, Stunned, Poisoned, Shielded, InDialogue, Protected, Steady], name="Status"
 )
 """The status effects of a hero (``statetree plot examples/game/status.py`` draws the rules)."""
 
@@ -83,3 +91,5 @@ def expire(hero: Hero) -> None:
         hero.status.deactivate(name)
         if name == "InDialogue":  # a dialogue heard to the end blesses the hero
             hero.status.try_activate("Shielded")
+        elif name == "Stunned":  # worn off (a shield's end to it needs no grace)
+            hero.status.try_activate("Steady")

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from game import bot
+from game import bot, config
 from game.inputs import IDLE, Input
 from game.render import SIZE, Renderer
 from game.scene import Scene, scene_of_player
@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 
 KEYS = {"K_r": "restart", "K_F5": "save", "K_F9": "load"}
 """What each key asks for: a new match, a quick save, the quick save loaded."""
+BUFFERED = {"attack": ("K_j", "K_SPACE"), "dodge": ("K_k", "K_LSHIFT", "K_RSHIFT")}
+"""The buttons whose presses are buffered (see ``config.BUFFER_FRAMES``), and their keys."""
 
 
 HEADLESS_DRIVERS = ("offscreen", "dummy")
@@ -78,19 +80,25 @@ class Window:
         self.open = True
         self.autoplay = False
         self._asked: set[str] = set()
+        self._buffered = dict.fromkeys(BUFFERED, 0)  # frames each press still counts
 
     def keyboard(self) -> Input:
-        """The first player's buttons, as held now."""
+        """The first player's buttons, as held now: attack and dodge also as pressed in the
+        last ``config.BUFFER_FRAMES`` frames (a tap during a move starts the next one)."""
         keys = pygame.key.get_pressed()
 
         def held(*names: str) -> bool:
             return any(keys[getattr(pygame, name)] for name in names)
 
+        pressed: dict[str, bool] = {}
+        for action, names in BUFFERED.items():
+            pressed[action] = held(*names) or self._buffered[action] > 0
+            self._buffered[action] = max(0, self._buffered[action] - 1)
         return Input(
             held("K_d", "K_RIGHT") - held("K_a", "K_LEFT"),
             held("K_s", "K_DOWN") - held("K_w", "K_UP"),
-            held("K_j", "K_SPACE"),
-            held("K_k", "K_LSHIFT", "K_RSHIFT"),
+            pressed["attack"],
+            pressed["dodge"],
             held("K_l", "K_e"),
         )
 
@@ -127,6 +135,9 @@ class Window:
             for name, request in KEYS.items():
                 if key == getattr(pygame, name):
                     self._asked.add(request)
+            for action, names in BUFFERED.items():
+                if key in [getattr(pygame, name) for name in names]:
+                    self._buffered[action] = config.BUFFER_FRAMES
 
     def waiting(self, message: str) -> bool:
         """Show ``message`` alone (while there is nothing to draw yet)."""

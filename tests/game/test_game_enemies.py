@@ -57,7 +57,8 @@ def test_an_enemy_chases_then_strikes_a_full_combo_while_the_hero_stays_in_reach
         # The combo is over; the hero is still in reach: a new one starts from the first
         # strike, because every part of the sequence clears its history as it exits.
         ("Combo.Strike1.Windup", 78, ("Stunned", "Poisoned")),
-        ("Combo.Strike1.Swing", 73, ("Poisoned",)),
+        # The stun wore off: the hero is steady for a second, so the next stun cannot land.
+        ("Combo.Strike1.Swing", 73, ("Poisoned", "Steady")),
     ]
 
 

@@ -83,6 +83,40 @@ def test_a_stun_interrupts_an_attack_and_wears_off() -> None:
     ]
 
 
+def test_a_stun_that_wears_off_leaves_the_hero_steady_so_stuns_cannot_chain() -> None:
+    hero, lines = traced()
+    run(hero, [IDLE])
+    assert hero.hurt(5, "Stunned")
+    run(hero, [IDLE] * Stunned.frames)
+    assert hero.status.active_states == ("Alive", "Steady")
+    lines.clear()
+    assert hero.hurt(5, "Stunned")  # the hit lands, the stun does not
+    assert hero.status.active_states == ("Alive", "Steady")
+    assert str(hero.status.explain("Stunned")) == (
+        "Stunned cannot activate: it is blocked by Steady, active."
+    )
+    run(hero, [IDLE] * config.FLINCH_FRAMES + [Input(attack=True)])
+    assert lines == [  # a flinch for a hard hit, not a stun: soon in control again
+        "HSM_1_Hero:  Inner   : HeroStates.Flinch",
+        "HSM_1_Hero:  Sibling : HeroStates.Locomotion",
+        "HSM_1_Hero:  Sibling : HeroStates.Attack",
+    ]
+    run(hero, [IDLE] * (config.STEADY_FRAMES - config.FLINCH_FRAMES - 2))
+    assert hero.status.is_active("Steady")  # for exactly STEADY_FRAMES frames
+    run(hero, [IDLE])
+    assert hero.status.active_states == ("Alive",)
+    assert hero.hurt(5, "Stunned") and hero.status.is_active("Stunned")
+
+
+def test_a_shield_ending_a_stun_leaves_no_grace_behind() -> None:
+    hero, _ = traced()
+    run(hero, [IDLE])
+    assert hero.hurt(5, "Stunned")
+    assert hero.status.try_activate("Shielded")
+    run(hero, [IDLE])
+    assert hero.status.active_states == ("Alive", "Shielded")
+
+
 def test_death_ends_every_effect_and_the_hero_respawns_at_home() -> None:
     hero, lines = traced()
     run(hero, [Input(1, 1)] * 10)

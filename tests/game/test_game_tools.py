@@ -156,7 +156,7 @@ def test_a_watched_batch_agent_reports_its_changes() -> None:
     ("target", "first_line"),
     [
         ("examples/game/hero.py:HeroStates.Alive", "HeroStates.Alive: 10 states, 17 transitions"),
-        ("examples/game/status.py", "Status (bitmask): 6 states, 14 rules"),
+        ("examples/game/status.py", "Status (bitmask): 7 states, 16 rules"),
     ],
 )
 def test_the_command_line_checks_and_plots_the_game_s_machines(

@@ -8,6 +8,7 @@ import pygame
 import pytest
 from game import app, config
 from game.app import Session, play_window
+from game.inputs import Input
 from game.match import Rules
 from game.scene import Scene, scene_of
 from game.window import Window
@@ -40,6 +41,23 @@ def test_r_asks_for_a_new_match_and_escape_closes_the_window() -> None:
         assert not window.take("restart")  # asked once, taken once
         press(pygame.K_ESCAPE)
         assert not window.show(scene) and not window.open
+    finally:
+        window.close()
+
+
+def test_a_tap_of_attack_or_dodge_counts_for_a_few_frames() -> None:
+    window = Window("test")
+    try:
+        scene = scene_of(idle(World(1, 5), 1))
+        press(pygame.K_j)  # let go before the next frame reads the keys
+        assert window.show(scene)
+        seen = [window.keyboard() for _ in range(config.BUFFER_FRAMES + 1)]
+        assert [keys.attack for keys in seen] == [True] * config.BUFFER_FRAMES + [False]
+        assert not any(keys.dodge or keys.moving for keys in seen)
+        press(pygame.K_LSHIFT)
+        press(pygame.K_r)  # no buffered button: asked for once
+        assert window.show(scene) and window.take("restart")
+        assert window.keyboard() == Input(dodge=True)
     finally:
         window.close()
 
