@@ -250,6 +250,34 @@ def test_a_dropped_machines_states_give_back_innermost_first() -> None:
         assert LEVEL._holders == []
 
 
+def test_a_dropped_machine_gives_back_in_stack_order_whatever_order_its_states_wrote() -> None:
+    """Outer first changes the value after Inner did: stop() and the collector agree."""
+    for drop in (False, True):
+        level = st.StateValue(7)
+
+        class Top(st.State[None]):
+            def transition(self) -> st.Transition | None:
+                return st.inner_entry(Below)
+
+            def update(self, dt: float) -> None:
+                self.set_state_value(level, 4)  # finds Below's 1
+
+        class Below(st.State[None]):
+            def on_enter(self) -> None:
+                self.set_state_value(level, 1)  # finds 7
+
+        machine = st.StateMachine(Top)
+        machine.process_state_transitions()
+        machine.update_states(0.0)
+        assert level.value == 4
+        if drop:
+            del machine
+            gc.collect()
+        else:
+            machine.stop()
+        assert level.value == 1  # Below put back 7, then Top put back 1
+
+
 def test_a_value_restored_by_the_collector_is_settled_before_any_use() -> None:
     shared = st.StateValue([1])
 

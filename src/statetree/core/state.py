@@ -350,7 +350,7 @@ class State(StateCore, Generic[OwnerT]):
                 "stack; state values can only be set by active states (from on_enter, "
                 "transition, update or on_exit), never from __init__ or after exit"
             )
-        if not state_value._hold(self):
+        if not state_value._hold(self, self.machine._depth_of(self)):
             return False
         self.machine._extra().saved.setdefault(id(self), []).append(state_value)
         return True

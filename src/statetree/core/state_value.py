@@ -30,9 +30,10 @@ class StateValue(Generic[T]):
 
     def __init__(self, initial: T) -> None:
         self._value = initial
-        # (state, value it found) for each active state that set this value, oldest first.
-        # The state is held weakly: a value shared by many machines keeps none of them alive.
-        self._holders: list[tuple[weakref.ref[Any], T]] = []
+        # (state, value it found, its depth) for each active state that set this value,
+        # oldest first. The state is held weakly: a value shared by many machines keeps none
+        # of them alive. Its depth orders what freed states put back (see _settle).
+        self._holders: list[tuple[weakref.ref[Any], T, int]] = []
         # A holder was freed without exiting. The collector's callback only says so: the
         # values are put back at the next use (see _settle), on the thread using the value,
         # never in the middle of another change of it.
@@ -75,18 +76,20 @@ class StateValue(Generic[T]):
         self._value = value
 
     def _settle(self) -> None:
-        """Put back what each freed holder found, the newest first (as a dropped machine's
-        states are destroyed, innermost first)."""
+        """Put back what each freed holder found, innermost first (deepest, then newest),
+        as a dropped machine's states are destroyed and as ``stop()`` exits them."""
         with self._lock:
             if not self._freed:
                 return
             self._freed = False
-            holders = self._holders
-            for index in reversed(range(len(holders))):
-                holder, found = holders[index]
-                if holder() is None:
-                    del holders[index]
-                    self._value = found
+            freed = [
+                (depth, n, found)
+                for n, (h, found, depth) in enumerate(self._holders)
+                if h() is None
+            ]
+            for _, _, found in sorted(freed, key=lambda item: (-item[0], -item[1])):
+                self._value = found
+            self._holders = [entry for entry in self._holders if entry[0]() is not None]
             self._copies = [(state, copy) for state, copy in self._copies if state() is not None]
 
     def _current(self) -> T:
@@ -97,14 +100,15 @@ class StateValue(Generic[T]):
     def _held_by(self, state: object) -> bool:
         """Whether ``state`` has changed this value and not exited since."""
         self._settle()
-        return any(holder() is state for holder, _ in self._holders)
+        return any(holder() is state for holder, _, _ in self._holders)
 
-    def _hold(self, state: object) -> bool:
-        """Remember the value ``state`` found, unless it already holds this value."""
+    def _hold(self, state: object, depth: int) -> bool:
+        """Remember the value ``state`` (at ``depth`` on its stack) found, unless it already
+        holds this value."""
         with self._lock:
             if self._held_by(state):
                 return False
-            self._holders.append((weakref.ref(state, self._on_free), self._value))
+            self._holders.append((weakref.ref(state, self._on_free), self._value, depth))
             return True
 
     def _editable(self) -> bool:
@@ -125,7 +129,7 @@ class StateValue(Generic[T]):
             self._copies = [(e, c) for e, c in self._copies if e() is not state]
             holders = self._holders
             for index in range(len(holders)):
-                holder, found = holders[index]
+                holder, found, _ = holders[index]
                 if holder() is state:
                     del holders[index]
                     self._value = found
@@ -146,18 +150,24 @@ class StateValue(Generic[T]):
     # -- saving (pickle, copy.deepcopy) -------------------------------------------------------
 
     def __reduce__(self) -> tuple[Any, ...]:
-        """Saved as its value, the value each holding state found, and the copy each state
-        editing in place edits (the live value, when it is: the same object once loaded)."""
+        """Saved as its value, the value each holding state found (and its depth), and the
+        copy each state editing in place edits (the live value, when it is: the same object
+        once loaded)."""
         with self._lock:
             value = self._current()
-            holders = [(state, found) for h, found in self._holders if (state := h()) is not None]
+            holders = [
+                (s, found, depth) for h, found, depth in self._holders if (s := h()) is not None
+            ]
             copies = [(state, copy) for e, copy in self._copies if (state := e()) is not None]
         return (load_state_value, (), {"value": value, "holders": holders, "copies": copies})
 
     def __setstate__(self, saved: dict[str, Any]) -> None:
         self._value = saved["value"]
         self._copies = [(weakref.ref(e), copy) for e, copy in saved.get("copies", ())]
-        self._holders = [(weakref.ref(h, self._on_free), found) for h, found in saved["holders"]]
+        self._holders = [
+            (weakref.ref(held[0], self._on_free), held[1], held[2] if len(held) > 2 else 0)
+            for held in saved["holders"]  # saves made before depths were kept have none
+        ]
 
 
 def load_state_value() -> StateValue[Any]:
