@@ -421,6 +421,9 @@ def test_a_batch_restored_in_place_goes_back_to_its_snapshot_keeping_its_handler
     with pytest.raises(DecodeError):
         doors.restore(other)  # another chart's agents: the batch did not change
     assert doors.snapshot() == before
+    with pytest.raises(UsageError, match=r"a new batch is ChartBatch\.restore\(snapshot, chart"):
+        doors.restore(checkpoint, chart, handlers)  # the class's call, made on a batch
+    assert doors.snapshot() == before
 
     def rewinding(call: BatchCall) -> None:
         doors.restore(checkpoint)

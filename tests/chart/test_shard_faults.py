@@ -7,19 +7,22 @@ import os
 import signal
 import socket
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 import pytest
-from shard_charts import ALARM, COLUMNS, GUARD, HANDLERS, SIZE, hoarse_agent_3
+from shard_charts import ALARM, COLUMNS, GUARD, HANDLERS, SIZE, hoarse_agent_3, play_animation
 
 from statetree.chart import (
+    BatchCall,
     BatchLoopError,
     ChartBatch,
     Event,
     HandlerError,
+    Shard,
     ShardedBatch,
     ShardError,
     ShardLostError,
@@ -191,6 +194,86 @@ def test_a_despawn_whose_handler_raises_keeps_the_agents_it_could_not_finish(
         assert guards.population == SIZE
 
 
+class Hoarse(Exception):
+    pass
+
+
+def run_then_fail(shard: Shard, call: BatchCall) -> None:
+    """``play_animation``, but agent 0 calls agent 5 as it starts to run, then raises."""
+    play_animation(shard, call)
+    if call.params["name"] == "Run" and 0 in call.entities.tolist():
+        shard.send(ALARM, [5])
+        raise Hoarse("agent 0 called, then lost its voice")
+
+
+def test_what_a_failed_call_sent_is_dropped_with_it(shard_pool: ShardPool) -> None:
+    handlers = {"play_animation": run_then_fail}
+    with ShardedBatch(GUARD, SIZE, handlers, shards=shard_pool, columns=COLUMNS) as guards:
+        guards.start()
+        before = state(guards)
+        with pytest.raises(Hoarse):
+            guards.send(ALARM, [0])
+        assert state(guards)[0] == before[0] and guards.pending == 0  # agent 0 is put back
+        guards.tick(0.5)
+        assert not guards.is_active("Top.Chase").any()  # agent 5 never heard the call
+
+
+class Unsent(Exception):
+    """An error Ray cannot send back: it holds a lock."""
+
+    def __init__(self) -> None:
+        super().__init__("holding a lock")
+        self.lock = threading.Lock()
+
+
+def raise_unsent(shard: Shard, call: BatchCall) -> None:
+    if call.params["name"] == "Run":
+        raise Unsent
+
+
+def a_lock(shard: Shard) -> threading.Lock:
+    """Starts the shard's agents, and returns what cannot be sent back."""
+    shard.start()
+    return threading.Lock()
+
+
+def test_what_cannot_travel_between_driver_and_shards_is_a_library_error(
+    shard_pool: ShardPool,
+) -> None:
+    lock = threading.Lock()
+
+    def locked(shard: Shard, call: BatchCall) -> None:
+        with lock:
+            play_animation(shard, call)
+
+    with pytest.raises(HandlerError, match="handler 'play_animation' of sharded batch 'Guard' c"):
+        ShardedBatch(GUARD, SIZE, {"play_animation": locked}, shards=shard_pool)
+    with pytest.raises(UsageError, match="the step function of sharded batch 'Guard' cannot be"):
+        ShardedBatch(GUARD, SIZE, HANDLERS, shards=shard_pool, step=lambda shard: lock)
+    assert shard_pool.user is None  # the pool is free again
+    with ShardedBatch(
+        GUARD, SIZE, HANDLERS, shards=shard_pool, columns=COLUMNS, step=a_lock
+    ) as guards:
+        with pytest.raises(UsageError, match="the step function returned a lock in shard 0"):
+            guards.step()
+        assert guards.counts()["Top.Patrol"] == SIZE  # the step ran; the batch goes on
+    with ShardedBatch(GUARD, SIZE, {"play_animation": raise_unsent}, shards=shard_pool) as guards:
+        guards.start()
+        with pytest.raises(ShardError, match=r"^shard 1 raised Unsent: holding a lock \(an error"):
+            guards.send(ALARM, [2])
+        assert guards.counts()["Top.Chase"] == 0
+
+
+def test_an_actor_of_a_pool_that_died_between_batches_is_replaced(shard_pool: ShardPool) -> None:
+    dead = shard_pool.actors[1]
+    kill(dead)
+    with ShardedBatch(GUARD, SIZE, HANDLERS, shards=shard_pool, columns=COLUMNS) as guards:
+        assert shard_pool.actors[1] is not dead
+        guards.start()
+        guards.send(ALARM, [3])
+        assert guards.active(3) == ("Top", "Top.Chase")
+
+
 def test_a_tick_past_the_largest_float_is_refused_by_every_shard(shard_pool: ShardPool) -> None:
     one = ChartBatch(GUARD, 4, {"play_animation": print})
     one.tick(1e308)  # agents 0 to 3 started, their clocks at 1e308
@@ -291,6 +374,9 @@ def test_bad_batches_are_refused_before_any_actor_starts() -> None:
         ShardedBatch(GUARD, 4, HANDLERS, shards=2, step=42)  # type: ignore[arg-type]
     with pytest.raises(HandlerError, match="the handler of action 'play_animation' must be"):
         ShardedBatch(GUARD, 4, dict.fromkeys(HANDLERS, 5), shards=2)  # type: ignore[arg-type]
+    snapshot = ChartBatch(GUARD, 4, {"play_animation": print}).snapshot()
+    with pytest.raises(UsageError, match=r"at least 1 shard \(a whole number\), got 2\.0"):
+        ShardedBatch.restore(snapshot, GUARD, HANDLERS, shards=2.0)  # type: ignore[arg-type]
 
 
 def test_an_address_where_no_cluster_answers_is_a_library_error() -> None:

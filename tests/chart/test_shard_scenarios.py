@@ -115,6 +115,23 @@ def test_migrated_agents_keep_everything_and_their_indexes(guards: ShardedBatch)
     guards.close()
 
 
+def test_sends_waiting_for_migrated_agents_follow_them_to_their_new_shard(
+    guards: ShardedBatch,
+) -> None:
+    guards.send(ALARM, [0, 2])  # 0 calls 1, 2 calls 3 (the last slot of shard 1): mail
+    assert guards.pending == 2
+    guards.migrate([1, 3], 2)  # no action runs: nothing is delivered meanwhile
+    assert guards.owners.tolist() == [0, 2, 1, 2, 2, 2]
+    assert guards.is_active("Top.Chase").tolist() == [True, False, True, False, False, False]
+    assert guards.pending == 2
+    guards.tick(0.5)  # 1 and 3 hear their calls in their new shard; 3 then calls 4
+    assert guards.is_active("Top.Chase").tolist() == [True, True, True, True, False, False]
+    assert guards.columns("chases")["chases"].tolist() == [1, 1, 1, 1, 0, 0]
+    guards.tick(0.5)
+    assert guards.is_active("Top.Chase").tolist() == [True, True, True, True, True, False]
+    guards.close()
+
+
 @pytest.mark.parametrize("shards", [1, 2, 3])
 def test_a_chart_batch_snapshot_restores_into_any_number_of_shards(
     shard_pool: ShardPool, shards: int

@@ -309,7 +309,19 @@ class restoring(Generic[Built]):  # a decorator, named as classmethod is
     def __get__(self, batch: object, owner: type[Any] | None = None) -> Any:
         if batch is None:
             return functools.partial(self._build, owner)
-        return batch._rewind  # type: ignore[attr-defined]
+        rewind = batch._rewind  # type: ignore[attr-defined]
+
+        def restore(*args: object, **options: object) -> None:
+            if len(args) != 1 or options:
+                kind = type(batch).__name__
+                raise UsageError(
+                    f"batch.restore(snapshot) takes the snapshot alone (it puts the batch "
+                    f"back in place); a new batch is {kind}.restore(snapshot, chart, "
+                    "handlers, ...), called on the class"
+                )
+            rewind(args[0])
+
+        return restore
 
 
 def snapshot_given(value: object) -> BatchSnapshot:

@@ -9,6 +9,7 @@ hear every shard before it raises anything.
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -22,8 +23,10 @@ from statetree.chart.compile import compile_chart
 from statetree.chart.events import Event
 from statetree.chart.model import Chart
 from statetree.chart.reload import Reloaded
+from statetree.chart.shard.errors import ShardError
 from statetree.chart.shard.parts import Mail, Reply, ShardPart, ShardSetup, take
 from statetree.chart.shard.shard import Shard
+from statetree.errors import UsageError
 
 __all__ = ["OPERATIONS", "ShardActor"]
 
@@ -60,8 +63,34 @@ class ShardActor:
             shard.deliver(inbox)
             result = shard.attempt(OPERATIONS[op], shard, *args)
         except Exception as error:  # reported to the driver, which raises it
-            return Reply(shard.partial, tuple(shard.outbox), tuple(shard.loops), error)
+            # The call failed in this shard: what its handlers sent goes with it.
+            return Reply(shard.partial, (), tuple(shard.loops), _sendable(error, shard))
+        if op == "step" and not _picklable(result):
+            unsent = UsageError(
+                f"the step function returned a {type(result).__name__} in shard "
+                f"{shard.index}, which cannot be sent back to the driver (the step ran)"
+            )
+            return Reply(None, tuple(shard.outbox), tuple(shard.loops), unsent)
         return Reply(result, tuple(shard.outbox), tuple(shard.loops))
+
+
+def _picklable(value: object) -> bool:
+    """Whether Ray can send ``value`` (called in the actor's process, where Ray is)."""
+    try:
+        importlib.import_module("ray.cloudpickle").dumps(value)
+    except Exception:
+        return False
+    return True
+
+
+def _sendable(error: Exception, shard: Shard) -> Exception:
+    """``error``, or one saying what it was when it cannot travel back to the driver."""
+    if _picklable(error):
+        return error
+    return ShardError(
+        f"shard {shard.index} raised {type(error).__name__}: {error} (an error that cannot "
+        "be sent back to the driver as it is)"
+    )
 
 
 def _start(shard: Shard, rows: Rows) -> None:

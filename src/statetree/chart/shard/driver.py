@@ -19,6 +19,7 @@ import numpy as np
 
 from statetree.chart.batch import BatchLoopError
 from statetree.chart.compile import CompiledChart
+from statetree.chart.errors import HandlerError
 from statetree.chart.shard.cluster import ShardPool
 from statetree.chart.shard.errors import ShardError, ShardLostError
 from statetree.chart.shard.layout import Layout
@@ -62,7 +63,8 @@ class Driver:
         which would otherwise ask every shard each frame)."""
         self.restore(checkpoint)
         try:
-            alive = self._load(range(setup.shards))
+            self._check_sendable()
+            alive = self._load_every([])
         except BaseException:
             self.close()
             raise
@@ -82,13 +84,50 @@ class Driver:
         self.compiled = checkpoint.compiled
         self.calls = []
 
-    def _load(self, shards: Iterable[int]) -> dict[int, Any]:
-        """Load the checkpoint's part of each of ``shards``; whether each slot is alive."""
+    def _check_sendable(self) -> None:
+        """Refuse handlers or a step function that cannot travel to the actors (Ray
+        pickles them, by reference or by value: see docs/shards.md).
+
+        Raises:
+            HandlerError: a handler cannot be sent.
+            UsageError: the step function cannot be sent.
+        """
+        setup, dumps = self.setup, self.pool._ray.cloudpickle.dumps
+        functions = [(f"handler {name!r}", h) for name, h in sorted(setup.handlers.items())]
+        if setup.step is not None:
+            functions.append(("the step function", setup.step))
+        for what, function in functions:
+            try:
+                dumps(function)
+            except Exception as error:
+                kind = HandlerError if what.startswith("handler") else UsageError
+                raise kind(
+                    f"{what} of sharded batch {setup.name!r} cannot be sent to the shards' "
+                    f"actors: {type(error).__name__}: {error} (keep what it holds, a lock or "
+                    "an open file say, out of it, or make it at module level)"
+                ) from None
+
+    def _load_every(self, replaced: list[int]) -> dict[int, Any]:
+        """Load the checkpoint's part of every shard, replacing the actors that died (a
+        pool's actor may die between batches; another may die while loading); whether each
+        slot is alive, by shard. The shards replaced are added to ``replaced``.
+
+        Raises:
+            ShardError: the shards could not be loaded.
+        """
         ray = self.pool._ray
         parts = self.checkpoint.parts
-        actors = self.pool.actors
-        calls = {s: actors[s].load.remote(self.setup, s, parts[s]) for s in shards}
-        return {shard: ray.get(call) for shard, call in calls.items()}
+        for _ in range(3):
+            actors = self.pool.actors
+            calls = {s: actors[s].load.remote(self.setup, s, parts[s]) for s in range(self.shards)}
+            try:
+                return {shard: ray.get(call) for shard, call in calls.items()}
+            except ray.exceptions.RayActorError:
+                for shard in range(self.shards):
+                    if not self._alive(shard):
+                        self.pool.replace(shard)
+                        replaced.append(shard)
+        raise ShardError(f"the shards of {self.setup.name!r} could not be loaded")
 
     # -- calls -----------------------------------------------------------------------------
 
@@ -159,15 +198,22 @@ class Driver:
             pass  # find out which shard failed, and hear every other one first
         replies: dict[int, Reply] = {}
         lost = []
+        failed: ShardError | None = None
         for shard, call in calls.items():
             try:
                 replies[shard] = ray.get(call)
             except ray.exceptions.RayActorError:
                 lost.append(shard)
-            except ray.exceptions.RayError as error:
-                raise ShardError(f"shard {shard} of {self.setup.name!r} failed: {error}") from None
+            except ray.exceptions.RayError as error:  # Ray's own text ends with the cause
+                cause = str(error).strip().splitlines()[-1]
+                failed = failed or ShardError(
+                    f"shard {shard} of {self.setup.name!r} failed: {cause}"
+                )
         if lost:
             self._recover(lost)
+        if failed is not None:  # the other shards' calls were made: their mail goes on
+            self._route(mail for reply in replies.values() for mail in reply.outbox)
+            raise failed
         return replies
 
     def _settle(self, replies: Mapping[int, Reply]) -> None:
@@ -200,6 +246,12 @@ class Driver:
                 self.mail[shard].append((event, np.sort(ids[owners == shard])))
         return problem
 
+    def reroute(self) -> None:
+        """Queue the mail waiting again, by where its agents are now (after a migrate)."""
+        waiting = [mail for box in self.mail for mail in box]  # each agent's in one box
+        self.mail = [[] for _ in range(self.shards)]
+        self._route(waiting)
+
     def _loop_error(self, loops: Sequence[Loop]) -> BatchLoopError:
         offset = self.offset
         first = min(loops, key=lambda loop: loop.entities[0])
@@ -227,20 +279,18 @@ class Driver:
 
     def _recover(self, lost: Sequence[int]) -> NoReturn:
         """Replace the actors ``lost``, load every shard from the checkpoint, and raise."""
-        calls = self.calls
-        for _ in range(3):  # another actor may die while the others are being loaded
-            try:
-                for shard in lost:
-                    self.pool.replace(shard)
-                self.restore(self.checkpoint)
-                self._load(range(self.shards))
-                break
-            except self.pool._ray.exceptions.RayActorError:
-                lost = [s for s in range(self.shards) if not self._alive(s)]
-        else:
+        calls, lost = self.calls, list(lost)
+        try:
+            for shard in lost:
+                self.pool.replace(shard)
+            self.restore(self.checkpoint)
+            self._load_every(lost)
+        except ShardError:
             self.close()
-            raise ShardError(f"the shards of {self.setup.name!r} could not be brought back")
-        raise ShardLostError(self.setup.name, lost, calls)
+            raise ShardError(
+                f"the shards of {self.setup.name!r} could not be brought back"
+            ) from None
+        raise ShardLostError(self.setup.name, sorted(set(lost)), calls)
 
     def _alive(self, shard: int) -> bool:
         ray = self.pool._ray

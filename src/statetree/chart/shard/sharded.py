@@ -100,9 +100,7 @@ class ShardedBatch(ShardedReadings):
         size = count_of(size, "a batch needs a count of at least 0 agents")
         check_room(size)
         compiled = chart if isinstance(chart, CompiledChart) else compile_chart(chart)
-        if not isinstance(shards, ShardPool):
-            shards = count_of(shards, "a sharded batch needs at least 1 shard")
-        count = shards if isinstance(shards, int) else len(shards)
+        count = _shard_count(shards)
         setup = ShardSetup.of(
             compiled, handlers, count, columns, step=step, name=name, bound=max_transitions
         )
@@ -110,7 +108,7 @@ class ShardedBatch(ShardedReadings):
         parts = [ShardPart(compiled.chart, slots) for slots in members]
         layout = Layout.of(members, np.ones(size, np.bool_))
         self._open(
-            shards,
+            shards if isinstance(shards, ShardPool) else count,
             address,
             actor_options,
             setup,
@@ -170,7 +168,7 @@ class ShardedBatch(ShardedReadings):
         compiled = chart if isinstance(chart, CompiledChart) else compile_chart(chart)
         stubs = dict.fromkeys(compiled.host_actions, _nothing)
         ChartBatch.restore(take(snapshot, np.zeros(0, np.intp)), compiled, stubs)  # its chart
-        count = shards if isinstance(shards, int) else len(shards)
+        count = _shard_count(shards)
         setup = ShardSetup.of(
             compiled, handlers, count, columns, step=step, name=name, bound=max_transitions
         )
@@ -179,7 +177,7 @@ class ShardedBatch(ShardedReadings):
         layout = Layout.of(members, np.ones(snapshot.size, np.bool_))
         batch = cls.__new__(cls)
         batch._open(
-            shards,
+            shards if isinstance(shards, ShardPool) else count,
             address,
             actor_options,
             setup,
@@ -388,9 +386,12 @@ class ShardedBatch(ShardedReadings):
         routes = {s: (rows,) for s, rows in driver.layout.route(ids).items() if s != shard}
         if not routes:
             return
-        taken = driver.run("take", routes, label="migrate")
-        driver.run("put", {shard: ([taken[s] for s in sorted(routes)],)}, label="")
+        # No mail is delivered meanwhile: the sends waiting follow their agents after.
+        driver.calls.append("migrate")
+        taken = driver.run("take", routes, changes=False)
+        driver.run("put", {shard: ([taken[s] for s in sorted(routes)],)}, changes=False)
         driver.layout.move(ids, shard)
+        driver.reroute()
 
     # -- snapshots and checkpoints ---------------------------------------------------------
 
@@ -448,6 +449,13 @@ class ShardedBatch(ShardedReadings):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _shard_count(shards: int | ShardPool) -> int:
+    """How many shards ``shards`` (a count or a pool) makes."""
+    if isinstance(shards, ShardPool):
+        return len(shards)
+    return count_of(shards, "a sharded batch needs at least 1 shard")
 
 
 def _bounds(size: int, shards: int) -> list[tuple[int, int]]:
