@@ -16,7 +16,8 @@ from statetree.bitmask import BitmaskDefinition, BitState
 from statetree.chart.loading import EXTENSIONS, format_of
 from statetree.core.state import State
 from statetree.errors import UsageError
-from statetree.structure import find_initial_states
+from statetree.structure import CONVENTION, find_initial_states
+from statetree.structure.discover import InitialStatesError
 
 __all__ = [
     "TARGET_HELP",
@@ -258,6 +259,18 @@ def _not_a_machine(target: str, value: object, module: ModuleType) -> LoadError:
     )
 
 
+def _found_machines(module_name: str, module: ModuleType) -> tuple[type[State[Any]], ...]:
+    try:
+        return find_initial_states(module)
+    except InitialStatesError as error:
+        raised = error.__cause__ or error
+        # Named as given: the module may have been imported under another name.
+        raise LoadError(
+            f"{raised_at(raised)}calling {CONVENTION}() of {module_name!r} raised "
+            f"{type(raised).__name__}: {raised}"
+        ) from raised
+
+
 def load_machines(target: str) -> tuple[Machine, ...]:
     """The machines a command-line target names: initial state classes or bitmask rules.
 
@@ -265,13 +278,16 @@ def load_machines(target: str) -> tuple[Machine, ...]:
     :func:`~statetree.structure.find_initial_states`), else its bitmask definitions.
 
     Raises:
-        LoadError: the module cannot be imported, the name is missing or names something
-            else, or the module defines no machine.
+        LoadError: the module cannot be imported, its ``initial_states()`` raised (the
+            message names the file and line that raised), the name is missing or names
+            something else, or the module defines no machine.
+        DefinitionError: the module's ``initial_states()`` returns something other than
+            state classes.
     """
     module_name, attribute = split_target(target)
     module = import_target_module(module_name)
     if not attribute:
-        found: tuple[Machine, ...] = find_initial_states(module) or _definitions(module)
+        found: tuple[Machine, ...] = _found_machines(module_name, module) or _definitions(module)
         if not found:
             raise LoadError(f"{module_name!r} defines no state classes and no bitmask definition")
         return found

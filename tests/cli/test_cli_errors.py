@@ -15,6 +15,7 @@ from statetree.cli import (
     COMMANDS,
     EXIT_FAILED,
     EXIT_INTERRUPTED,
+    EXIT_OK,
     EXIT_USAGE,
     Command,
     main,
@@ -76,6 +77,48 @@ def test_an_error_inside_a_library_names_the_users_line(
     _, _, err = run(capsys, "check", "config.py")
 
     assert err.startswith("statetree: error: config.py:3: importing 'config.py' raised")
+
+
+@pytest.mark.parametrize("command", ["check", "plot"])
+def test_an_initial_states_that_raises_is_named_with_its_file_and_line(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    command: str,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "game.py").write_text(
+        "import statetree as st\n\nclass Alive(st.State):\n    pass\n\n"
+        "def initial_states():\n    return (Alive, Dead)\n"
+    )
+
+    status, out, err = run(capsys, command, "game.py")
+
+    assert (status, out) == (EXIT_USAGE, "")
+    assert err.startswith(
+        "statetree: error: game.py:7: calling initial_states() of 'game.py' raised NameError: "
+    )
+    assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize("command", ["check", "plot"])
+def test_a_module_getattr_that_raises_is_not_run_to_find_its_machines(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    command: str,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "lazy.py").write_text(
+        "import statetree as st\n\nclass Alive(st.State):\n    pass\n\n"
+        "def __getattr__(name):\n    raise RuntimeError('computed lazily: ' + name)\n"
+    )
+
+    for target in ("lazy.py", "lazy.py:Alive"):
+        status, out, err = run(capsys, command, target)
+
+        assert (status, err) == (EXIT_OK, "")
+        assert "Alive" in out
 
 
 @pytest.mark.parametrize(

@@ -57,6 +57,37 @@ def test_class_adapter_draws_the_derived_structure_and_names_active_states() -> 
     assert adapter.active() == ("LampStates.Power", "LampStates.On")
 
 
+class Shelf(st.State[None]):
+    def transition(self) -> st.Transition:
+        return st.inner_entry(self.get_state_override(Book))
+
+
+class Book(st.State[None]):
+    pass
+
+
+class SignedBook(Book):
+    pass
+
+
+def test_a_state_an_override_pushes_outside_the_structure_is_left_unlit() -> None:
+    from statetree.inspect import Hub
+    from statetree.inspect.views import Views
+
+    machine = st.StateMachine(Shelf, name="Shelf")
+    machine.add_state_override(Book, SignedBook)
+    machine.process_state_transitions()
+    hub = Hub([machine])
+    active = hub.adapter("Shelf").active()
+
+    assert active == ("Shelf", "SignedBook")
+    assert Views(hub).describe("active", "Shelf", active) == {
+        "states": ["Shelf"],
+        "links": [],
+        "order": ["Shelf", "SignedBook"],
+    }
+
+
 def test_class_adapter_listens_only_while_attached() -> None:
     lamp = Lamp()
     adapter = StateMachineAdapter(lamp.machine)

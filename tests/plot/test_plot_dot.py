@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import plot_samples
 import pytest
 from plot_samples import K
@@ -221,3 +223,68 @@ def test_states_named_like_the_plots_own_points_are_drawn_as_states() -> None:
     flat = to_dot(structure)
     assert '"__root__" [label="__root__ (0)"' in flat
     assert '"__root___" [shape=point, style=invis' in flat
+
+
+def mermaid_text(structure: object, **given: object) -> str:
+    return plot_text(structure, "mmd", **given)  # type: ignore[arg-type]
+
+
+PLOTS: tuple[Callable[..., object], ...] = (to_dot, to_mermaid, nested_to_dot, mermaid_text)
+
+
+def test_active_states_must_be_a_collection_of_states() -> None:
+    machine = st.StateMachine(plot_samples.Hero.Alive, plot_samples.Owner())
+    structure = derive(plot_samples.Hero.Alive)
+    for draw in PLOTS:
+        for given in (None, machine, "Hero.Alive", plot_samples.Hero.Alive):
+            with pytest.raises(st.UsageError) as caught:
+                draw(structure, active=given)
+            assert str(caught.value) == (
+                "active takes the states to highlight: names, state classes, machine.stack or "
+                f"a bitmask machine's active_states; got {given!r} ({type(given).__name__})"
+            )
+
+
+def test_an_active_state_must_be_one_of_the_structure() -> None:
+    class Elsewhere(st.State[plot_samples.Owner]):
+        pass
+
+    other = st.StateMachine(Elsewhere, plot_samples.Owner())
+    other.process_state_transitions()
+    cases = [
+        (
+            ["Root", "Loco_Mov"],
+            "'Loco_Mov', which is no state of the structure of 'Root'; did you mean 'Loco_Move'?",
+        ),
+        (["Nope"], "'Nope', which is no state of the structure of 'Root'"),
+        ([Elsewhere], f"{Elsewhere.__qualname__}, which is no state of the structure of 'Root'"),
+        (
+            other.stack,
+            f"a {Elsewhere.__qualname__} state, which is no state of the structure of 'Root'",
+        ),
+        (["Root", 3], "3 (int); it takes state names, state classes or states"),
+    ]
+    for draw in PLOTS:
+        for given, said in cases:
+            with pytest.raises(st.UsageError) as caught:
+                draw(plot_samples.small(), active=given)
+            assert str(caught.value) == f"active holds {said}"
+
+
+def test_the_style_must_be_a_plot_style() -> None:
+    for draw in PLOTS:
+        with pytest.raises(st.UsageError) as caught:
+            draw(plot_samples.small(), style="dark")
+        assert str(caught.value) == (
+            "style takes a PlotStyle, got 'dark' (str), e.g. PlotStyle(clusters=False)"
+        )
+
+
+@pytest.mark.parametrize(
+    ("format", "said"), [("svg", "; plot_bytes() makes SVG, PNG and PDF"), ("junk", ""), (None, "")]
+)
+def test_plot_text_makes_only_text(format: object, said: str) -> None:
+    with pytest.raises(st.UsageError) as caught:
+        plot_text(plot_samples.small(), format)  # type: ignore[arg-type]
+
+    assert str(caught.value) == f"plot_text() takes format 'dot' or 'mmd', got {format!r}{said}"

@@ -8,6 +8,7 @@ import os
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import plot_samples
 import pytest
@@ -124,14 +125,18 @@ def test_pdf_is_written_for_a_pdf_file(tmp_path: Path) -> None:
     assert written.read_bytes().startswith(b"%PDF-")
 
 
-@pytest.mark.parametrize("dpi", [0, -1, math.nan, MAX_DPI + 1, math.inf])
-def test_the_dpi_must_be_positive_and_at_most_the_maximum(dpi: float) -> None:
+@pytest.mark.parametrize("dpi", [0, -1, math.nan, MAX_DPI + 1, math.inf, "200", None, True])
+def test_the_dpi_must_be_a_number_above_0_and_at_most_the_maximum(dpi: Any) -> None:
+    said = (
+        f"dpi takes a number of dots per inch above 0 and up to {MAX_DPI}, got {dpi!r} "
+        f"({type(dpi).__name__})"
+    )
     with pytest.raises(st.UsageError) as raised:
         render(to_dot(plot_samples.small()), "png", dpi=dpi)
-
-    assert str(raised.value) == (
-        f"the resolution must be a positive number of dots per inch, up to {MAX_DPI}, got {dpi}"
-    )
+    assert str(raised.value) == said
+    with pytest.raises(st.UsageError) as raised:
+        plot_bytes(plot_samples.small(), "svg", dpi=dpi)
+    assert str(raised.value) == said
 
 
 @pytest.mark.parametrize(("dpi", "written"), [(1e-5, "0.00001"), (1200.0, "1200"), (72.5, "72.5")])

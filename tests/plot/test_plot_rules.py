@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 from plot_samples import needs_graphviz
 
-from statetree.bitmask import BitmaskDefinition
+import statetree as st
+from statetree.bitmask import BitmaskDefinition, NoSuchStateError
 from statetree.cli import EXIT_OK, main
 from statetree.plot import RuleKind, build_rule_diagram, plot_bytes, plot_text, write_plot
 
@@ -47,6 +48,17 @@ DOOR_DOT = [
 
 def test_a_bitmask_definition_gives_exactly_this_dot() -> None:
     assert plot_text(DOOR, "dot", active=["Powered"]).splitlines() == DOOR_DOT
+
+
+def test_a_bitmask_plot_refuses_what_is_no_state_or_no_style() -> None:
+    for given in (None, "Powered"):
+        with pytest.raises(st.UsageError, match=f"^active takes .*; got {given!r}"):
+            plot_text(DOOR, "dot", active=given)  # type: ignore[arg-type]
+    with pytest.raises(NoSuchStateError) as caught:
+        plot_text(DOOR, "mmd", active=["Powerd"])
+    assert caught.value.ref == "Powerd"
+    with pytest.raises(st.UsageError, match=r"^style takes a PlotStyle, got 'dark'"):
+        plot_text(DOOR, "dot", style="dark")  # type: ignore[arg-type]
 
 
 def test_every_rule_between_two_states_is_one_link() -> None:

@@ -13,6 +13,7 @@ import pytest
 
 import statetree as st
 from statetree.structure import Targets, declared_targets, find_initial_states, targets
+from statetree.structure.discover import InitialStatesError
 
 HEADER = "from __future__ import annotations\nimport statetree as st\n"
 
@@ -121,6 +122,35 @@ def test_a_convention_returning_something_else_is_a_definition_error(load: Loade
 
     with pytest.raises(st.DefinitionError, match=r"initial_states\(\) must return State"):
         find_initial_states(module)
+
+
+def test_a_convention_that_raises_is_a_definition_error_caused_by_what_it_raised(
+    load: Loader,
+) -> None:
+    module = load("""
+        class Alive(st.State[None]): ...
+
+        def initial_states():
+            return (Alive, Dead)
+    """)
+
+    with pytest.raises(InitialStatesError) as caught:
+        find_initial_states(module)
+
+    assert isinstance(caught.value, st.DefinitionError)
+    assert isinstance(caught.value.__cause__, NameError)
+    assert str(caught.value).startswith(f"{module.__name__}.initial_states() raised NameError: ")
+
+
+def test_a_module_getattr_is_not_run_to_find_its_machines(load: Loader) -> None:
+    module = load("""
+        class Alive(st.State[None]): ...
+
+        def __getattr__(name):
+            raise RuntimeError("computed lazily: " + name)
+    """)
+
+    assert qualnames(find_initial_states(module)) == ["Alive"]
 
 
 def test_targets_accepts_classes_names_and_single_values() -> None:

@@ -138,7 +138,10 @@ class Views:
         key = (id(structure), active)
         found = self._highlights.get(key)
         if found is None:
-            diagram = build_diagram(structure, active, self.style)
+            # A live machine can run a state its structure lacks (one an override pushes, when
+            # the structure came from the initial class): it is left unlit, not refused.
+            drawn = tuple(name for name in active if name in structure)
+            diagram = build_diagram(structure, drawn, self.style)
             found = {
                 "states": [node.key for node in diagram.nodes if node.active],
                 "links": [[link.source, link.target] for link in diagram.links if link.active],

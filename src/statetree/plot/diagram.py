@@ -10,15 +10,26 @@ import enum
 from collections import Counter, deque
 from collections.abc import Iterable
 from dataclasses import dataclass
+from difflib import get_close_matches
 from itertools import pairwise
 from typing import Any
 
 from statetree.core.state import State
 from statetree.core.transition import TransitionKind
-from statetree.plot.style import DEFAULT_STYLE, PlotStyle
+from statetree.errors import UsageError
+from statetree.plot.style import DEFAULT_STYLE, PlotStyle, require_style
 from statetree.structure.model import Edge, Structure, require_structure
 
-__all__ = ["Active", "Cluster", "Diagram", "Link", "Node", "NodeKind", "build_diagram"]
+__all__ = [
+    "Active",
+    "Cluster",
+    "Diagram",
+    "Link",
+    "Node",
+    "NodeKind",
+    "active_items",
+    "build_diagram",
+]
 
 Active = Iterable["str | type[State[Any]] | State[Any]"]
 """The active states, outermost first: names, classes, or a machine's ``stack``."""
@@ -105,15 +116,49 @@ class Diagram:
         return any(outer is None for outer, _ in self.layout)
 
 
+def active_items(active: object) -> tuple[object, ...]:
+    """The states an ``active`` argument lists.
+
+    Raises:
+        UsageError: ``active`` lists nothing: a string, or no iterable at all (a machine
+            rather than its ``stack``, say).
+    """
+    # A string iterates its letters: refused rather than read as one state per letter.
+    if not isinstance(active, (str, bytes)):
+        try:
+            listed = iter(active)  # type: ignore[call-overload]
+        except TypeError:
+            pass
+        else:
+            return tuple(listed)
+    raise UsageError(
+        "active takes the states to highlight: names, state classes, machine.stack or a "
+        f"bitmask machine's active_states; got {active!r} ({type(active).__name__})"
+    )
+
+
 def _active_names(structure: Structure, active: Active) -> tuple[str, ...]:
     names = []
-    for item in active:
+    for item in active_items(active):
         if isinstance(item, str):
-            names.append(item)
-        elif isinstance(item, type):
-            names.append(structure.name_of(item))
+            name, shown = item, repr(item)
+        elif isinstance(item, type) and issubclass(item, State):
+            name, shown = structure.name_of(item), item.__qualname__
+        elif isinstance(item, State):
+            name, shown = structure.name_of(type(item)), f"a {type(item).__qualname__} state"
         else:
-            names.append(structure.name_of(type(item)))
+            raise UsageError(
+                f"active holds {item!r} ({type(item).__name__}); it takes state names, "
+                "state classes or states"
+            )
+        if name not in structure:
+            close = get_close_matches(name, structure.names, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise UsageError(
+                f"active holds {shown}, which is no state of the structure of "
+                f"{structure.initial!r}{hint}"
+            )
+        names.append(name)
     return tuple(names)
 
 
@@ -274,9 +319,11 @@ def build_diagram(
     """Lay out ``structure``; ``active`` (outermost first) is highlighted.
 
     Raises:
-        UsageError: ``structure`` is not a :class:`~statetree.structure.Structure`.
+        UsageError: ``structure`` is not a :class:`~statetree.structure.Structure`,
+            ``active`` is no collection of its states, or ``style`` is no ``PlotStyle``.
     """
     require_structure(structure, "a plot")
+    require_style(style)
     names = _active_names(structure, active)
     return Diagram(
         structure.initial,

@@ -12,7 +12,7 @@ from statetree.files import replace_file
 from statetree.plot.diagram import build_diagram
 from statetree.plot.dot import diagram_to_dot
 from statetree.plot.mermaid import diagram_to_mermaid
-from statetree.plot.rendering import DEFAULT_DPI, render
+from statetree.plot.rendering import DEFAULT_DPI, RENDERED_FORMATS, render
 from statetree.plot.rules import build_rule_diagram, rules_to_dot, rules_to_mermaid
 from statetree.plot.style import DEFAULT_STYLE, PlotStyle
 from statetree.structure.model import Structure
@@ -47,6 +47,7 @@ EXTENSIONS: dict[str, PlotFormat] = {
 
 
 _BY_NAME: dict[str, PlotFormat] = {name: name for name in EXTENSIONS.values()}
+_TEXT_FORMATS = ("dot", "mmd")
 
 
 def check_format(name: str) -> PlotFormat:
@@ -91,7 +92,14 @@ def plot_text(
         format: ``"dot"`` or ``"mmd"``.
         active: states to highlight (see :func:`plot_bytes`).
         style: colours, font and clustering.
+
+    Raises:
+        UsageError: ``format`` is not a text format (:func:`plot_bytes` makes SVG, PNG
+            and PDF), or another argument is wrong.
     """
+    if format not in _TEXT_FORMATS:
+        drawn = "; plot_bytes() makes SVG, PNG and PDF" if format in RENDERED_FORMATS else ""
+        raise UsageError(f"plot_text() takes format 'dot' or 'mmd', got {format!r}{drawn}")
     if isinstance(plotted, BitmaskDefinition):
         rules = build_rule_diagram(plotted, active, style)
         return rules_to_mermaid(rules) if format == "mmd" else rules_to_dot(rules)
@@ -118,6 +126,8 @@ def plot_bytes(
         dpi: the resolution of a PNG.
 
     Raises:
+        UsageError: ``format`` is unknown, ``dpi`` is out of range (for SVG, PNG and PDF),
+            or another argument is wrong.
         RenderError: SVG, PNG or PDF was asked for and Graphviz is missing or failed.
     """
     if format == "mmd":

@@ -7,6 +7,7 @@ This is the only module that touches that package. It is imported on first use, 
 from __future__ import annotations
 
 import importlib
+from numbers import Real
 from types import ModuleType
 
 from statetree.errors import StateTreeError, UsageError
@@ -60,16 +61,17 @@ def render(dot: str, format: str, *, dpi: float = DEFAULT_DPI) -> bytes:
         dpi: the resolution of a PNG, in dots per inch (vector formats ignore it).
 
     Raises:
-        UsageError: ``format`` is not one Graphviz renders here, or ``dpi`` is not above 0
-            and up to :data:`MAX_DPI`.
+        UsageError: ``format`` is not one Graphviz renders here, or ``dpi`` is no number
+            above 0 and up to :data:`MAX_DPI`.
         RenderError: the graphviz package or the ``dot`` program is missing, or ``dot``
             failed (its message is included).
     """
     if format not in RENDERED_FORMATS:
         raise UsageError(f"cannot render {format!r}; choose one of {', '.join(RENDERED_FORMATS)}")
-    if not 0 < dpi <= MAX_DPI:
+    if isinstance(dpi, bool) or not isinstance(dpi, Real) or not 0 < dpi <= MAX_DPI:
         raise UsageError(
-            f"the resolution must be a positive number of dots per inch, up to {MAX_DPI}, got {dpi}"
+            f"dpi takes a number of dots per inch above 0 and up to {MAX_DPI}, got {dpi!r} "
+            f"({type(dpi).__name__})"
         )
     if format == "png":
         dot = with_dpi(dot, dpi)

@@ -15,13 +15,13 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
-from statetree.bitmask import BitmaskDefinition
-from statetree.plot.diagram import Node, NodeKind
+from statetree.bitmask import BitmaskDefinition, StateRef
+from statetree.plot.diagram import Node, NodeKind, active_items
 from statetree.plot.dot import attributes, header, node_line, quote
 from statetree.plot.mermaid import identifiers, node_styles, quoted
-from statetree.plot.style import DEFAULT_STYLE, PlotStyle
+from statetree.plot.style import DEFAULT_STYLE, PlotStyle, require_style
 
 __all__ = [
     "RuleDiagram",
@@ -131,9 +131,12 @@ def build_rule_diagram(
     """Lay out ``definition``'s rules; the ``active`` states (names or classes) are highlighted.
 
     Raises:
+        UsageError: ``active`` is no collection of states, or ``style`` is no ``PlotStyle``.
         NoSuchStateError: an active state is not part of the definition.
     """
-    mask = definition.mask_of(active)
+    require_style(style)
+    # Whatever the items are, mask_of refuses each one that is no state of the definition.
+    mask = definition.mask_of(cast("tuple[StateRef, ...]", active_items(active)))
     nodes = tuple(_nodes(definition, mask, style))
     return RuleDiagram(definition.name or "bitmask", nodes, tuple(_links(definition)), style)
 

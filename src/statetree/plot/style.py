@@ -18,8 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from statetree.core.transition import TransitionKind
+from statetree.errors import UsageError
 
-__all__ = ["DEFAULT_STYLE", "EDGE_STYLES", "PlotStyle"]
+__all__ = ["DEFAULT_STYLE", "EDGE_STYLES", "PlotStyle", "require_style"]
 
 EDGE_STYLES = {
     TransitionKind.SIBLING: "dotted",
@@ -84,3 +85,17 @@ class PlotStyle:
 
 
 DEFAULT_STYLE = PlotStyle()
+
+
+def require_style(style: object) -> PlotStyle:
+    """``style``, checked to be a :class:`PlotStyle`.
+
+    Raises:
+        UsageError: it is something else (a colour scheme's name, say).
+    """
+    if isinstance(style, PlotStyle):
+        return style
+    raise UsageError(
+        f"style takes a PlotStyle, got {style!r} ({type(style).__name__}), e.g. "
+        "PlotStyle(clusters=False)"
+    )

@@ -26,11 +26,16 @@ from statetree.errors import DefinitionError
 from statetree.structure.classview import Scope
 from statetree.structure.derivation import derive
 from statetree.structure.scan import evaluate, transition_kind
+from statetree.structure.source import parse_module
 
-__all__ = ["CONVENTION", "find_initial_states"]
+__all__ = ["CONVENTION", "InitialStatesError", "find_initial_states"]
 
 CONVENTION = "initial_states"
 """The name of the optional module-level function listing a module's initial states."""
+
+
+class InitialStatesError(DefinitionError):
+    """A module's ``initial_states()`` raised: what it raised is the ``__cause__``."""
 
 
 def _is_state(value: object) -> TypeGuard[type[State[Any]]]:
@@ -40,13 +45,23 @@ def _is_state(value: object) -> TypeGuard[type[State[Any]]]:
 def find_initial_states(module: ModuleType) -> tuple[type[State[Any]], ...]:
     """The initial state classes of the machines ``module`` defines (see the module doc).
 
+    The module's attributes are read statically: no module-level ``__getattr__`` runs.
+
     Raises:
+        InitialStatesError: the module's ``initial_states()`` raised (a
+            ``DefinitionError`` caused by what it raised).
         DefinitionError: the module's ``initial_states()`` returns something other than
             state classes.
     """
-    declared = getattr(module, CONVENTION, None)
+    declared = inspect.getattr_static(module, CONVENTION, None)
     if callable(declared):
-        return _declared(module, declared())
+        try:
+            returned = declared()
+        except Exception as error:
+            raise InitialStatesError(
+                f"{module.__name__}.{CONVENTION}() raised {type(error).__name__}: {error}"
+            ) from error
+        return _declared(module, returned)
     built = tuple(dict.fromkeys(_machine_calls(module)))
     return built or _roots(module)
 
@@ -63,10 +78,10 @@ def _declared(module: ModuleType, returned: object) -> tuple[type[State[Any]], .
 
 def _machine_calls(module: ModuleType) -> Iterator[type[State[Any]]]:
     """The state classes passed as ``initial`` to ``StateMachine(...)`` in the source."""
-    try:
-        tree = ast.parse(inspect.getsource(module))
-    except (OSError, TypeError):
+    parsed = parse_module(module)
+    if parsed is None:
         return
+    tree, _ = parsed
     namespace = ChainMap(vars(module), vars(builtins))
     scope = Scope(namespace, frozenset(), None, object)
     for node in ast.walk(tree):

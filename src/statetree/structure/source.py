@@ -8,12 +8,12 @@ import sys
 import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass
-from types import FunctionType
+from types import FunctionType, ModuleType
 from typing import TypeAlias
 
 from statetree.structure.model import Location
 
-__all__ = ["FunctionNode", "ModuleSource", "SourceIndex"]
+__all__ = ["FunctionNode", "ModuleSource", "SourceIndex", "parse_module"]
 
 FunctionNode: TypeAlias = "ast.FunctionDef | ast.AsyncFunctionDef"
 _Definition: TypeAlias = "ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef"
@@ -40,6 +40,18 @@ def _walk(tree: ast.AST) -> Iterator[tuple[str, _Definition]]:
         waiting += [(child, prefix) for child in reversed(list(ast.iter_child_nodes(node)))]
 
 
+def parse_module(module: ModuleType) -> tuple[ast.Module, str] | None:
+    """The syntax tree of ``module`` and its file, or ``None`` when its source is not available."""
+    try:
+        # Not inspect.getsource: it asks the module for __wrapped__, which runs a module-level
+        # __getattr__, and that may raise anything.
+        lines, _ = inspect.findsource(module)
+        file = inspect.getsourcefile(module) or module.__name__
+        return ast.parse("".join(lines), filename=file), file
+    except (OSError, TypeError, SyntaxError, ValueError):
+        return None
+
+
 def _first_line(node: _Definition) -> int:
     """The line Python reports as a definition's first: its first decorator's, if any."""
     return min([node.lineno, *(decorator.lineno for decorator in node.decorator_list)])
@@ -60,14 +72,10 @@ class SourceIndex:
     @staticmethod
     def _parse(name: str) -> ModuleSource | None:
         module = sys.modules.get(name)
-        if module is None:
+        parsed = None if module is None else parse_module(module)
+        if parsed is None:
             return None
-        try:
-            text = inspect.getsource(module)
-            file = inspect.getsourcefile(module) or name
-            tree = ast.parse(text, filename=file)
-        except (OSError, TypeError, SyntaxError, ValueError):
-            return None
+        tree, file = parsed
         definitions: dict[str, list[_Definition]] = {}
         for qualname, node in _walk(tree):
             definitions.setdefault(qualname, []).append(node)
