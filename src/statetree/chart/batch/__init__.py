@@ -11,8 +11,8 @@ per-machine runtime):
   situations and entries, explored when built);
 - each agent's state: ``agents`` (the per-slot arrays), ``levels`` (the levels each holds),
   ``snapshot`` (the bytes) and ``convert`` (agents to snapshots and back);
-- one step: ``kernel`` (the numba pass), ``vector`` (the NumPy pass), ``buffers`` (what a pass
-  writes besides the agents), ``step`` (host calls, handler sends, undo, failures after it),
+- one step: ``kernel`` (the numba pass), ``vector`` (the NumPy pass), ``step`` (what a pass
+  writes besides the agents; host calls, handler sends, undo, failures after it),
   ``outcomes`` (despawns and received configurations) and ``reload``;
 - the calls: ``batch`` (``ChartBatch``), ``entities`` and ``inputs`` (the agents, events
   and choices a call is given), ``reading`` and ``view`` (reads), ``actions``

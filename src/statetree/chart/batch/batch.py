@@ -9,13 +9,12 @@ one compiled pass over the agents it concerns.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, NoReturn, cast
 
 from numpy.typing import ArrayLike
 
-from statetree.chart.actions import Handler
 from statetree.chart.batch import vector
 from statetree.chart.batch.actions import BatchHandler
 from statetree.chart.batch.agents import Agents
@@ -51,6 +50,9 @@ from statetree.errors import UsageError, require_name
 __all__ = ["MAX_SHARDS", "MAX_TRANSITIONS", "ChartBatch"]
 
 _NO_HANDLERS: Mapping[str, BatchHandler] = MappingProxyType({})
+_bind = cast("Callable[[CompiledChart, Mapping[str, BatchHandler]], object]", bind_handlers)
+"""ChartMachine's binding rules (only the handlers' argument type differs): refuses a chart
+with an action that has no handler (``HandlerError``)."""
 
 MAX_TRANSITIONS = (1 << 31) - 1
 """The largest ``max_transitions`` a batch takes (a pass counts changes in 32 bits)."""
@@ -58,18 +60,6 @@ MAX_TRANSITIONS = (1 << 31) - 1
 MAX_SHARDS = 4096
 """The most shards :meth:`ChartBatch.split` makes: far more than the processes of a cluster
 (each shard is a batch of its own, empty ones included)."""
-
-
-def bind(compiled: CompiledChart, handlers: Mapping[str, BatchHandler]) -> list[BatchHandler]:
-    """The handler of each host action slot of ``compiled`` (as ``ChartMachine`` binds them).
-
-    Raises:
-        HandlerError: an action the chart uses has no handler.
-    """
-    # The binding rules are ChartMachine's; only the handlers' argument type differs.
-    return cast(
-        "list[BatchHandler]", bind_handlers(compiled, cast("Mapping[str, Handler]", handlers))
-    )
 
 
 def _bound(max_transitions: int) -> int:
@@ -143,7 +133,7 @@ class ChartBatch(Readings):
         self._handlers = handlers
         self._table = table
         self._agents = agents
-        bind(table.layout.compiled, handlers)  # refuses a chart with an action not handled
+        _bind(table.layout.compiled, handlers)  # refuses a chart with an action not handled
         self._stepper = Stepper(table, agents, handlers, backend)
         self.name = table.layout.compiled.chart.name if name is None else require_name(name)
         self.offset = 0
@@ -452,7 +442,7 @@ class ChartBatch(Readings):
         """
         with self._call("reload"):
             compiled = chart if isinstance(chart, CompiledChart) else compile_chart(chart)
-            bind(compiled, self._handlers)
+            _bind(compiled, self._handlers)
             return reload_batch(self, compiled)
 
     # -- snapshots and shards --------------------------------------------------------------

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
@@ -21,7 +21,7 @@ from statetree.chart.actions import ActionCall, Handler
 from statetree.chart.batch.errors import Failure
 from statetree.chart.events import Event
 from statetree.chart.machine import ChartMachine
-from statetree.chart.placement import RunningTimer, Situation, place, place_timers, situation_of
+from statetree.chart.placement import Situation, place, situation_of
 from statetree.chart.registry import TIMER
 from statetree.chart.runtime import Timer
 from statetree.core.trace import Step, StepKind
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from statetree.chart.batch.layout import Layout
     from statetree.chart.compile import CompiledChart
 
-__all__ = ["KILL", "START", "Outcome", "derive", "machine_in", "processing", "row_sources"]
+__all__ = ["KILL", "START", "Outcome", "derive", "processing", "row_sources"]
 
 KILL, START = -1, -2
 """Row sources besides an old row's number: the row stops running, or starts a timer."""
@@ -214,20 +214,3 @@ def row_sources(
         assert new is not None  # every timer a chart starts has a key
         sources[new.row], delays[new.row], ranks[new.row] = START, delay, rank
     return sources, delays, ranks
-
-
-def machine_in(
-    layout: Layout,
-    situation: Situation,
-    handlers: Mapping[str, Handler],
-    *,
-    timers: Sequence[RunningTimer] = (),
-    clock: float = 0.0,
-) -> ChartMachine:
-    """A ``ChartMachine`` of ``layout``'s chart in ``situation`` (held levels included),
-    running ``timers``, its clock at ``clock``: an agent taken out of the batch."""
-    machine = ChartMachine(layout.compiled, handlers)
-    place(machine, situation)
-    place_timers(machine, timers)
-    machine._runtime.clock = clock
-    return machine

@@ -21,16 +21,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from statetree.chart.batch.buffers import (
-    CODE,
-    CURSOR,
-    MISSING_S,
-    MISSING_X,
-    NFAIL,
-    NREC,
-    NUNDO,
-    POS,
-)
+from statetree.chart.batch.step import CODE, CURSOR, MISSING_S, MISSING_X, NFAIL, NREC, NUNDO, POS
 from statetree.chart.batch.table import CALLS, FAIL, FIRE, NCALLS, NEXT, SRC, TIMED
 
 __all__ = ["DONE", "FULL", "MISS", "checked", "given", "group", "run"]

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cached_property
 
 from statetree.chart.compile import CompiledChart
 from statetree.chart.events import Event
@@ -77,6 +76,7 @@ class Layout:
         self.keys = self._rows(dict.fromkeys(pairs))
         self._keys = {(key.owner, key.name): key for key in self.keys}
         self.rows = 1 + max((key.row for key in self.keys), default=-1)
+        self.ordered = self.rows > 1  # timers of one agent can run together: keep start order
 
     def _end(self, number: int) -> int:
         kids = self.children[number]
@@ -116,18 +116,9 @@ class Layout:
         meet = next(number for number in self.ancestors(other) if number in outer)
         return self.concurrent(meet)
 
-    @cached_property
-    def ordered(self) -> bool:
-        """Whether timers of one agent can run together, so their start order is kept."""
-        return self.rows > 1
-
     def input_of(self, event: Event) -> int:
         """The input of ``event`` (0 when no trigger counts it)."""
         return self.compiled.edges.get(event, -1) + 1
-
-    def timer_input(self, key: TimerKey) -> int:
-        """The input a firing of ``key`` starts its processing with."""
-        return self.input_of(Event(TIMER, key.name))
 
     def key(self, owner: int, name: str) -> TimerKey | None:
         """The key of timer ``name`` of state ``owner``, if the chart can run it."""

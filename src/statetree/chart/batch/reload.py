@@ -16,13 +16,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from statetree.chart.batch.arrays import Indexes, np
-from statetree.chart.batch.buffers import Buffers
 from statetree.chart.batch.convert import agents_of, snapshot_of
 from statetree.chart.batch.derive import Operation, Outcome
 from statetree.chart.batch.layout import Layout, timer_pairs
 from statetree.chart.batch.outcomes import outcomes_of, put
 from statetree.chart.batch.snapshot import MAX_CARRIED, BatchSnapshot
-from statetree.chart.batch.step import Stepper
+from statetree.chart.batch.step import Buffers, Stepper
 from statetree.chart.batch.table import LEVELS, Table, table_of
 from statetree.chart.compile import CompiledChart
 from statetree.chart.machine import ChartMachine
@@ -106,15 +105,10 @@ def _back(batch: ChartBatch, before: BatchSnapshot, old: Table) -> None:
 
 
 def _refuse(batch: ChartBatch, ids: Indexes, outcomes: list[Outcome], inverse: Indexes) -> None:
-    failed = [n for n, outcome in enumerate(outcomes) if outcome.failure is not None]
-    if not failed:
-        return
-    agents = ids[np.isin(inverse, failed)]
-    outcome = outcomes[int(inverse[np.searchsorted(ids, agents[0])])]
-    assert outcome.failure is not None
-    raise outcome.failure.error(
-        f"{batch.name}[{int(agents[0])}]", batch._table.bound, agents.tolist()
-    )
+    failures = {a: outcomes[c].failure for a, c in zip(ids.tolist(), inverse.tolist(), strict=True)}
+    batch._stepper.failures.update((a, f) for a, f in failures.items() if f is not None)
+    if batch._stepper.failures:
+        batch._fail()
 
 
 def _carried(

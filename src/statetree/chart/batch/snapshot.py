@@ -89,7 +89,7 @@ class BatchSnapshot:
                 raise DecodeError(f"batch snapshot array {name!r} needs {ndim} axes")
             if array.dtype.newbyteorder("<").str not in _TYPES[name]:
                 raise DecodeError(f"batch snapshot array {name!r} cannot be of type {array.dtype}")
-        _checked_shapes(dict(arrays))
+        _checked_shapes(arrays)
         if arrays["held"].shape[0] != len(self.held_events):
             raise DecodeError(
                 f"a batch snapshot's held array has {arrays['held'].shape[0]} rows for "
@@ -226,8 +226,6 @@ def _meta(text: bytes) -> dict[str, Any]:
     for key in ("carried", "held"):
         if not all(_pair(item) for item in meta[key]):
             raise DecodeError(f"batch snapshot metadata: {key!r} must list pairs of strings")
-    if not (0 <= meta["sequence"] < _LIMIT and 0 <= meta["offset"] < _LIMIT):
-        raise DecodeError(f"batch snapshot metadata: sequence and offset must be in [0, {_LIMIT})")
     return meta
 
 
@@ -270,7 +268,7 @@ def _described(entry: Any) -> tuple[str, str, tuple[int, ...]]:
     return name, kind, tuple(shape)
 
 
-def _checked_shapes(arrays: dict[str, NDArray[Any]]) -> dict[str, NDArray[Any]]:
+def _checked_shapes(arrays: Mapping[str, NDArray[Any]]) -> None:
     size = arrays["alive"].size
     wrong = [name for name, array in arrays.items() if array.shape[-1] != size]
     if wrong:
@@ -278,7 +276,6 @@ def _checked_shapes(arrays: dict[str, NDArray[Any]]) -> dict[str, NDArray[Any]]:
     for name in ("alive", "held"):
         if arrays[name].view(np.uint8).max(initial=0) > 1:
             raise DecodeError(f"batch snapshot array {name!r} holds values that are not booleans")
-    return arrays
 
 
 Built = TypeVar("Built")

@@ -6,6 +6,10 @@ agent's first host call of a processing comes before its second, and so on, each
 before the next; within a bucket each action is one handler call naming every agent making
 it. So each agent sees its own calls in exactly its machine's order.
 
+The pass writes the host calls as records, with undo rows and failures, into buffers reused
+from call to call (a frame allocates nothing); the compiled pass stops when one is full, the
+caller doubles it and the pass goes on.
+
 A handler may ``send`` to agents of its call: that changes their processing from that point,
 which no table knows. Those agents are *diverted*: their remaining calls are left out of the
 buckets, and each is then taken out of the batch as a ``ChartMachine`` in the situation it
@@ -28,19 +32,24 @@ from statetree.chart.actions import ActionCall
 from statetree.chart.batch import vector
 from statetree.chart.batch.actions import BatchCall, BatchHandler
 from statetree.chart.batch.arrays import Floats, Indexes, NDArray, np
-from statetree.chart.batch.buffers import CODE, MISSING_S, MISSING_X, NFAIL, NREC, Buffers
-from statetree.chart.batch.derive import machine_in
 from statetree.chart.batch.errors import Failure
 from statetree.chart.batch.table import CALLS, FAIL, NCALLS, Table
 from statetree.chart.events import Event
 from statetree.chart.machine import ChartMachine
-from statetree.chart.placement import RunningTimer, Situation, running_timers, situation_of
+from statetree.chart.placement import (
+    RunningTimer,
+    Situation,
+    place,
+    place_timers,
+    running_timers,
+    situation_of,
+)
 from statetree.errors import TransitionLoopError, UsageError
 
 if TYPE_CHECKING:
     from statetree.chart.batch.agents import Agents
 
-__all__ = ["BACKENDS", "Replay", "Stepper", "backend_names"]
+__all__ = ["BACKENDS", "Buffers", "Replay", "Stepper", "backend_names"]
 
 Replay = Callable[[ChartMachine, int], object]
 """Redo a call on one agent's machine (the agent's index given)."""
@@ -49,6 +58,98 @@ Work = tuple[NDArray[np.integer], NDArray[np.integer], int, NDArray[np.integer]]
 Timing = tuple[Floats, int, int]
 """A tick: each epoch's clock at its end (none: no tick), the most timers an agent fires,
 the number of its first firing's processing."""
+
+
+POS, CODE, NREC, NUNDO, NFAIL, MISSING_S, MISSING_X, CURSOR = range(8)
+"""Slots of ``status``: where a pass goes on, why it stopped, the buffers' counts, the
+(situation, input) pair it is missing, and how many of the agents named are done."""
+
+
+class Buffers:
+    """Records ``(agent, processing number, entry)``; undo rows ``(agent, situation,
+    epoch)`` with their timer rows; failures ``(agent, entry or -1)`` with their clocks; and
+    the pass's ``status`` (see :mod:`~statetree.chart.batch.kernel`)."""
+
+    def __init__(self, rows: int, ordered_rows: int, capacity: int = 64) -> None:
+        self.status = np.zeros(8, np.int64)
+        self.records = np.zeros((capacity, 3), np.int32)
+        self.undo = np.zeros((capacity, 3), np.int32)
+        self.undo_due: Floats = np.zeros((capacity, rows))
+        self.undo_order = np.zeros((capacity, ordered_rows), np.int64)
+        self.fails = np.zeros((capacity, 2), np.int64)
+        self.fail_clock: Floats = np.zeros(capacity)
+        self.queue = np.zeros(0, np.int32)  # the agents a pass moves, listed first
+
+    def reset(self) -> None:
+        """Empty, for a new pass."""
+        self.status[:] = 0
+
+    def grow(self) -> None:
+        """Double every buffer, keeping what is written."""
+        for name in ("records", "undo", "undo_due", "undo_order", "fails", "fail_clock"):
+            array = getattr(self, name)
+            bigger = np.zeros((2 * array.shape[0], *array.shape[1:]), array.dtype)
+            bigger[: array.shape[0]] = array
+            setattr(self, name, bigger)
+
+    def as_tuple(self, slots: int) -> tuple[NDArray[Any], ...]:
+        """The buffers in the order the compiled pass reads them, for ``slots`` agent
+        slots."""
+        if self.queue.size < slots:
+            self.queue = np.zeros(slots, np.int32)
+        return (
+            self.records,
+            self.undo,
+            self.undo_due,
+            self.undo_order,
+            self.fails,
+            self.fail_clock,
+            self.status,
+            self.queue,
+        )
+
+    def _room(self, name: int, more: int) -> int:
+        start = int(self.status[name])
+        while start + more > min(self.records.shape[0], self.undo.shape[0], self.fails.shape[0]):
+            self.grow()
+        self.status[name] = start + more
+        return start
+
+    def put_records(self, agents: Indexes, numbers: Indexes, entries: Indexes) -> None:
+        """Append records."""
+        at = self._room(NREC, agents.size)
+        self.records[at : at + agents.size] = np.stack([agents, numbers, entries], axis=1)
+
+    def put_undo(
+        self,
+        agents: Indexes,
+        situations: NDArray[Any],
+        epochs: NDArray[Any],
+        due: Floats,
+        order: NDArray[np.int64],
+    ) -> None:
+        """Append undo rows (``due`` and ``order``: rows by agents)."""
+        at = self._room(NUNDO, agents.size)
+        end = at + agents.size
+        self.undo[at:end] = np.stack([agents, situations, epochs], axis=1)
+        self.undo_due[at:end] = due.T
+        self.undo_order[at:end] = order.T
+
+    def put_failures(self, agents: Indexes, entries: Indexes, clocks: Floats) -> None:
+        """Append failures."""
+        at = self._room(NFAIL, agents.size)
+        self.fails[at : at + agents.size] = np.stack([agents, entries], axis=1)
+        self.fail_clock[at : at + agents.size] = clocks
+
+    @property
+    def record_rows(self) -> NDArray[np.int32]:
+        """The records written."""
+        return self.records[: self.status[NREC]]
+
+    @property
+    def undo_rows(self) -> NDArray[np.int32]:
+        """The undo rows written."""
+        return self.undo[: self.status[NUNDO]]
 
 
 BACKENDS = ("numba", "numpy")
@@ -270,15 +371,11 @@ class Stepper:
 
     # -- agents taken out ------------------------------------------------------------------
 
-    def _undo_row(self, agent: int) -> int:
-        undo = self.buffers.undo_rows
-        return int(np.searchsorted(undo[:, 0], agent))
-
     def machine_of(
         self, agent: int, handlers: Mapping[str, Any], clocks_before: Any
     ) -> ChartMachine:
         """Agent ``agent`` as it was before the pass, as a ``ChartMachine``."""
-        row = self._undo_row(agent)
+        row = int(np.searchsorted(self.buffers.undo_rows[:, 0], agent))
         situation_id, epoch = (int(v) for v in self.buffers.undo[row, 1:3])
         clocks = self.agents.clocks if clocks_before is None else clocks_before
         layout = self.undo_table.layout
@@ -291,9 +388,11 @@ class Stepper:
                 ordered = self.buffers.undo_order.shape[1] > 0
                 order = int(self.buffers.undo_order[row, key.row]) if ordered else 0
                 timers.append(RunningTimer(key.name, layout.paths[key.owner], due, order))
-        placed = Situation(situation.active, situation.history, situation.held | extra)
-        machine = machine_in(layout, placed, handlers, timers=timers, clock=float(clocks[epoch]))
+        machine = ChartMachine(layout.compiled, handlers)
         machine.machine.max_transitions = self.table.bound
+        place(machine, Situation(situation.active, situation.history, situation.held | extra))
+        place_timers(machine, timers)
+        machine._runtime.clock = float(clocks[epoch])
         return machine
 
     def _continue(self, agent: int, divert: _Divert, replay: Replay, before: Any) -> None:

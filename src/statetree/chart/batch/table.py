@@ -27,7 +27,9 @@ from statetree.chart.batch.derive import Outcome, derive, processing, row_source
 from statetree.chart.batch.errors import Failure
 from statetree.chart.batch.layout import Layout
 from statetree.chart.compile import CompiledChart
+from statetree.chart.events import Event
 from statetree.chart.placement import Situation
+from statetree.chart.registry import TIMER
 
 __all__ = [
     "CALLS",
@@ -129,7 +131,7 @@ class Table:
         row[LEVELS] = sum(1 << n for n, e in enumerate(layout.levels) if e in situation.held)
         for key in layout.keys:
             if key.owner in active:
-                row[FIRE + key.row] = layout.timer_input(key)
+                row[FIRE + key.row] = layout.input_of(Event(TIMER, key.name))
         self.situations.append(situation)
         self.ids[situation] = number
         return number

@@ -15,8 +15,7 @@ from statetree.chart.batch.table import CALLS, FAIL, FIRE, NCALLS, NEXT, SRC
 
 if TYPE_CHECKING:
     from statetree.chart.batch.agents import Agents
-    from statetree.chart.batch.buffers import Buffers
-    from statetree.chart.batch.step import Timing, Work
+    from statetree.chart.batch.step import Buffers, Timing, Work
     from statetree.chart.batch.table import Table
 
 __all__ = ["checked", "group", "rows_after", "run", "send"]
