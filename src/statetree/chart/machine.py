@@ -231,12 +231,7 @@ class ChartMachine:
                 ``Event`` of a level trigger type (nothing changed).
         """
         runtime = self._runtime
-        if not isinstance(levels, Mapping):
-            raise UsageError(
-                "set_levels() takes a mapping of level events to true or false, such as "
-                f"{{Event('held', 'Jump'): True}}; got {levels!r}"
-            )
-        wanted = _levels(levels)
+        wanted = _levels(require_level_mapping(levels))
         for event in wanted:
             self._check_level(event)
         self._not_processing("set_levels")
@@ -644,6 +639,20 @@ def require_level(event: object, call: str, compiled: CompiledChart) -> Event:
     if found.kind not in compiled.level_kinds:
         check_kind(found, compiled.chart.registry, level=True)
     return found
+
+
+def require_level_mapping(levels: object) -> Mapping[Any, Any]:
+    """``levels``, given to ``set_levels()`` (of any engine), known to be a mapping.
+
+    Raises:
+        UsageError: it is not.
+    """
+    if not isinstance(levels, Mapping):
+        raise UsageError(
+            "set_levels() takes a mapping of level events to true or false, such as "
+            f"{{Event('held', 'Jump'): True}}; got {levels!r}"
+        )
+    return levels
 
 
 def require_events(events: object, call: str) -> tuple[Event, ...]:

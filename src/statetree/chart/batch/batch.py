@@ -29,7 +29,7 @@ from statetree.chart.batch.entities import (
     slot_range,
 )
 from statetree.chart.batch.inputs import Inputs, picks_of, refuse
-from statetree.chart.batch.levels import held, level_mapping, level_values, set_held
+from statetree.chart.batch.levels import held, level_values, set_held
 from statetree.chart.batch.outcomes import apply_operation
 from statetree.chart.batch.reading import Readings
 from statetree.chart.batch.reload import reload_batch
@@ -38,7 +38,7 @@ from statetree.chart.batch.step import BACKENDS, Stepper, backend_names
 from statetree.chart.batch.table import STARTED, Table, table_of
 from statetree.chart.compile import CompiledChart, compile_chart
 from statetree.chart.events import Event, time_step
-from statetree.chart.machine import ChartMachine, require_level
+from statetree.chart.machine import ChartMachine, require_level, require_level_mapping
 from statetree.chart.model import Chart
 from statetree.chart.reload import Reloaded
 from statetree.chart.runtime import bind_handlers
@@ -289,7 +289,7 @@ class ChartBatch(Readings):
         every = entities is None
         ids, order = (self._slots, None) if every else self._ordered(entities)
         wanted = {}
-        for key, on in level_mapping(levels).items():
+        for key, on in require_level_mapping(levels).items():
             event = require_level(key, "set_levels", self.compiled)
             wanted[event] = level_values(event, on, ids.size)
         if order is not None:  # given one per entity: in the agents' ascending order

@@ -14,21 +14,7 @@ from statetree.chart.batch.table import LEVELS, Table
 from statetree.chart.events import Event
 from statetree.errors import UsageError
 
-__all__ = ["held", "level_mapping", "level_values", "set_held"]
-
-
-def level_mapping(levels: object) -> Mapping[Event, bool | ArrayLike]:
-    """``levels``, given to ``set_levels()``, checked to be a mapping.
-
-    Raises:
-        UsageError: it is not.
-    """
-    if not isinstance(levels, Mapping):
-        raise UsageError(
-            "set_levels() takes a mapping of level events to booleans, such as "
-            f"{{Event('held', 'Jump'): True}}; got {levels!r}"
-        )
-    return levels
+__all__ = ["held", "level_values", "set_held"]
 
 
 def level_values(event: Event, on: bool | ArrayLike, count: int) -> Bools:

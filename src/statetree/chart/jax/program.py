@@ -19,7 +19,6 @@ from numpy.typing import ArrayLike
 from statetree.chart.actions import ActionCall
 from statetree.chart.batch.actions import BatchCall
 from statetree.chart.batch.errors import BatchLoopError
-from statetree.chart.batch.levels import level_mapping
 from statetree.chart.batch.snapshot import BatchSnapshot, snapshot_given
 from statetree.chart.batch.table import Table, table_of
 from statetree.chart.compile import CompiledChart, compile_chart
@@ -28,7 +27,7 @@ from statetree.chart.jax import convert, engine, host
 from statetree.chart.jax.complete import complete
 from statetree.chart.jax.engine import Agents, Frame
 from statetree.chart.jax.tables import Tables, build
-from statetree.chart.machine import require_events, require_level
+from statetree.chart.machine import require_events, require_level, require_level_mapping
 from statetree.chart.model import Chart
 from statetree.chart.registry import TIMER
 from statetree.core.options import DEFAULT_MAX_TRANSITIONS
@@ -207,7 +206,7 @@ class ChartProgram:
         """
         shape = self._one(agents, "set_levels()")
         bits, given = jnp.zeros((), jnp.int32), 0
-        for key, on in level_mapping(levels).items():
+        for key, on in require_level_mapping(levels).items():
             event = require_level(key, "set_levels", self.compiled)
             if event not in self.levels:
                 known = ", ".join(map(str, self.levels)) or "none"

@@ -21,11 +21,11 @@ from statetree.chart.batch.agents import check_room
 from statetree.chart.batch.arrays import Indexes
 from statetree.chart.batch.entities import Entities, count_of, select, slot_range
 from statetree.chart.batch.inputs import picks_of
-from statetree.chart.batch.levels import level_mapping, level_values
+from statetree.chart.batch.levels import level_values
 from statetree.chart.batch.snapshot import restoring, snapshot_given
 from statetree.chart.compile import CompiledChart, compile_chart
 from statetree.chart.events import Event, time_step
-from statetree.chart.machine import require_events
+from statetree.chart.machine import require_events, require_level_mapping
 from statetree.chart.model import Chart
 from statetree.chart.reload import Reloaded
 from statetree.chart.shard.cluster import ShardPool
@@ -243,7 +243,7 @@ class ShardedBatch(ShardedReadings):
     ) -> None:
         """Several level triggers at once (``ChartBatch.set_levels``): a boolean, or one
         boolean per agent of ``entities`` (per agent slot without ``entities``)."""
-        levels = level_mapping(levels)
+        levels = require_level_mapping(levels)
         self._probe.set_levels(dict.fromkeys(levels, False), [])
         layout = self._driver.layout
         ids = None if entities is None else select(entities, layout.alive)
