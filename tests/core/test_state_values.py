@@ -167,6 +167,24 @@ def test_a_state_value_has_no_truth_value() -> None:
     assert enabled.value is False
 
 
+def test_a_state_value_compares_its_value_with_a_plain_value_as_cpp_converts_it() -> None:
+    level = st.StateValue(1.0)
+
+    class Boost(st.State[None]):
+        def on_enter(self) -> None:
+            self.set_state_value(level, 2.0)
+
+    machine = st.StateMachine(Boost)
+    assert level == 1.0 and 1.0 == level and level != 2.0  # noqa: SIM300
+    machine.process_state_transitions()
+    assert level == 2.0 and level in (2.0, 3.0)  # the value now, whoever set it
+    twin = st.StateValue(2.0)
+    assert level != twin and [level].index(level) == 0  # state values: equal when one object
+    assert {level: "level", twin: "twin"}[level] == "level"  # keys by identity
+    machine.stop()
+    assert level == 1.0
+
+
 SHARED = st.StateValue(1.0)  # a value many machines override, such as a time scale
 
 
@@ -250,32 +268,37 @@ def test_a_dropped_machines_states_give_back_innermost_first() -> None:
         assert LEVEL._holders == []
 
 
+def _top_after_below(drop: bool) -> float:
+    """Outer first changes the value after Inner did; then the machine is dropped or
+    stopped: what the value is afterwards."""
+    level = st.StateValue(7.0)
+
+    class Top(st.State[None]):
+        def transition(self) -> st.Transition | None:
+            return st.inner_entry(Below)
+
+        def update(self, dt: float) -> None:
+            self.set_state_value(level, 4.0)  # finds Below's 1
+
+    class Below(st.State[None]):
+        def on_enter(self) -> None:
+            self.set_state_value(level, 1.0)  # finds 7
+
+    machine = st.StateMachine(Top)
+    machine.process_state_transitions()
+    machine.update_states(0.0)
+    assert level.value == 4.0
+    if drop:
+        del machine
+        gc.collect()
+    else:
+        machine.stop()
+    return level.value
+
+
 def test_a_dropped_machine_gives_back_in_stack_order_whatever_order_its_states_wrote() -> None:
-    """Outer first changes the value after Inner did: stop() and the collector agree."""
-    for drop in (False, True):
-        level = st.StateValue(7)
-
-        class Top(st.State[None]):
-            def transition(self) -> st.Transition | None:
-                return st.inner_entry(Below)
-
-            def update(self, dt: float) -> None:
-                self.set_state_value(level, 4)  # finds Below's 1
-
-        class Below(st.State[None]):
-            def on_enter(self) -> None:
-                self.set_state_value(level, 1)  # finds 7
-
-        machine = st.StateMachine(Top)
-        machine.process_state_transitions()
-        machine.update_states(0.0)
-        assert level.value == 4
-        if drop:
-            del machine
-            gc.collect()
-        else:
-            machine.stop()
-        assert level.value == 1  # Below put back 7, then Top put back 1
+    """stop() and the collector agree: Below puts back 7, then Top puts back 1."""
+    assert _top_after_below(drop=False) == _top_after_below(drop=True) == 1.0
 
 
 def test_a_value_restored_by_the_collector_is_settled_before_any_use() -> None:

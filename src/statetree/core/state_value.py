@@ -23,7 +23,9 @@ class StateValue(Generic[T]):
     state freed without exiting (its machine dropped without ``stop()``) puts its value back
     once Python frees it, as the C++ destructor does: at the value's next use.
 
-    It has no truth value and compares by identity: read ``.value``.
+    Read it as ``.value``. Compared with a plain value, it compares its value (as C++'s
+    implicit conversion does: ``speed == 1.0``); two state values are equal only when they
+    are one object, and it hashes as that object. It has no truth value: test ``.value``.
     """
 
     __slots__ = ("__weakref__", "_copies", "_freed", "_holders", "_lock", "_value")
@@ -138,6 +140,13 @@ class StateValue(Generic[T]):
     def _on_free(self, _gone: weakref.ref[Any]) -> None:
         """A holding state was freed without exiting (called by the collector)."""
         self._freed = True
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, StateValue):
+            return other is self
+        return bool(self.value == other)
+
+    __hash__ = object.__hash__  # by identity, as equality between state values
 
     def __bool__(self) -> bool:
         raise StateValueError(
