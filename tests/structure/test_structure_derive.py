@@ -163,6 +163,8 @@ def test_a_machine_adds_the_edges_its_overrides_lead_to() -> None:
         ("Override.Root", "Override.HeroAttack", ENTRY),
     }
     assert structure.depth("Override.HeroAttack") == 1
+    assert machine.structure == structure  # every machine has its structure (a chart's too)
+    assert st.StateMachine(samples.Override.Root).structure == derive(samples.Override.Root)
 
 
 def test_unknown_targets_become_edges_to_names_that_are_not_states() -> None:

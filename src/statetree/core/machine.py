@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator
-from typing import Any, Generic, SupportsIndex, TypeVar
+from importlib import import_module
+from typing import TYPE_CHECKING, Any, Generic, SupportsIndex, TypeVar
 
 from statetree.core import capi
 from statetree.core.arguments import check_hooks, check_update
@@ -36,6 +37,9 @@ from statetree.core.tree import (
     walk,
 )
 from statetree.errors import NotStartedError, TransitionTargetError, UsageError, require_callable
+
+if TYPE_CHECKING:
+    from statetree.structure.model import Structure
 
 __all__ = ["MachineCore", "StateMachine"]
 
@@ -475,6 +479,17 @@ class StateMachine(MachineCore, Generic[OwnerT]):
             self._retrace(level=trace_level(trace))
         if time_in_state:
             self._track_time()
+
+    @property
+    def structure(self) -> Structure:
+        """The machine's static structure, derived from its code (``statetree.structure.derive``):
+        the states it can run, which can be pushed under which and by which transition, its
+        state overrides followed (for plots, codecs and tools). Derived at each read."""
+        # The structure package reads the core; the core needs it only when asked.
+        derive: Callable[[StateMachine[Any]], Structure] = import_module(
+            "statetree.structure"
+        ).derive
+        return derive(self)
 
 
 def _initial_transition(initial: object) -> Transition:
