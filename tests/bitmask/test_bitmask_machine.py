@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import logging
+import pickle
 import sys
 from collections.abc import Callable
 
 import numpy as np
 import pytest
 
+from statetree import TraceLevel
 from statetree.bitmask import (
     BitCause,
     BitmaskDefinition,
@@ -528,3 +531,73 @@ def test_history_size_is_a_whole_number_from_zero(size: object) -> None:
     kept = BitmaskMachine(RULES, [], history_size=np.int64(2))  # NumPy's integers too
     kept.try_activate(Base)
     assert len(kept.history) == 1
+
+
+TRACED: list[str] = []
+
+
+def trace_to_list(line: str) -> None:
+    """A trace sink a save can name."""
+    TRACED.append(line)
+
+
+def test_a_traced_machine_writes_a_line_per_change_before_its_hook() -> None:
+    lines: list[str] = []
+    log: Log = []
+
+    def sink(line: str) -> None:
+        lines.append(line)
+        log.append(("trace", line, ""))
+
+    machine = BitmaskMachine(RULES, log, name="Hero", trace=TraceLevel.BASIC, trace_sink=sink)
+    assert machine.try_activate(Base) and machine.try_activate(Mid) and machine.try_activate(Side)
+    assert machine.try_activate(Strike)
+    assert lines == [
+        "BIT_1_Hero: +Base (requested)",
+        "BIT_1_Hero: +Mid (requested)",
+        "BIT_1_Hero: +Side (requested)",
+        "BIT_1_Hero: -Side (terminated by Strike)",
+        "BIT_1_Hero: -Mid (terminated by Strike)",
+        "BIT_1_Hero: +Strike (requested)",
+    ]
+    assert log[:2] == [("trace", lines[0], ""), ("+", "Base", "REQUESTED")]  # line, then hook
+    assert not machine.try_activate(Combo)  # refused: no change, no line
+    quiet = BitmaskMachine(RULES, [], history_size=0, trace=TraceLevel.NONE, trace_sink=sink)
+    quiet.try_activate(Base)
+    assert len(lines) == 6
+
+
+def test_without_a_sink_trace_lines_go_to_the_statetree_logger(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    machine = BitmaskMachine(RULES, [], trace=TraceLevel.DIAGNOSTIC)
+    with caplog.at_level(logging.INFO, logger="statetree"):
+        machine.try_activate(Base)
+    assert [r.getMessage() for r in caplog.records] == ["BIT_2_Fighter: +Base (requested)"]
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"trace": 7}, "a trace level is one of TraceLevel.NONE"),
+        ({"trace": "BASIC"}, "a trace level is one of TraceLevel.NONE"),
+        ({"trace_sink": "print"}, "trace_sink must be callable"),
+    ],
+)
+def test_wrong_trace_options_are_usage_errors(options: dict[str, object], message: str) -> None:
+    with pytest.raises(UsageError, match=message):
+        BitmaskMachine(RULES, [], **options)  # type: ignore[arg-type]
+
+
+def test_a_saved_machine_keeps_tracing_to_its_sink() -> None:
+    machine = BitmaskMachine(
+        RULES, [], name="Hero", trace=TraceLevel.BASIC, trace_sink=trace_to_list
+    )
+    machine.try_activate(Base)
+    loaded = pickle.loads(pickle.dumps(machine))
+    TRACED.clear()
+    loaded.try_activate(Mid)
+    assert TRACED == ["BIT_1_Hero: +Mid (requested)"]
+    untraced = pickle.loads(pickle.dumps(BitmaskMachine(RULES, [])))
+    untraced.try_activate(Base)
+    assert TRACED == ["BIT_1_Hero: +Mid (requested)"]

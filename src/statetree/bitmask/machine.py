@@ -18,8 +18,16 @@ from statetree.bitmask.explanation import Explanation, explain, format_states
 from statetree.bitmask.records import BitCause, Change
 from statetree.bitmask.spec import StateRule
 from statetree.bitmask.state import BitState, Owner, StateRef
-from statetree.core.refs import Ref, new_instance, reading, saved_data, shallow_copy_refused
-from statetree.errors import SaveError, UsageError, require_name
+from statetree.core.refs import (
+    Ref,
+    new_instance,
+    reading,
+    saved_data,
+    shallow_copy_refused,
+    target_of,
+)
+from statetree.core.trace import TraceLevel, logger, trace_level
+from statetree.errors import SaveError, UsageError, require_callable, require_name
 
 _FORMAT = 1
 """The version of a bitmask machine's saved data."""
@@ -55,6 +63,7 @@ class BitmaskMachine(Generic[Owner]):
         "_seq",
         "_states",
         "_terminates",
+        "_trace",
         "name",
         "owner",
     )
@@ -67,6 +76,8 @@ class BitmaskMachine(Generic[Owner]):
         *,
         name: str = "",
         history_size: int = 64,
+        trace: TraceLevel = TraceLevel.NONE,
+        trace_sink: Callable[[str], None] | None = None,
     ) -> None: ...
 
     @overload
@@ -77,6 +88,8 @@ class BitmaskMachine(Generic[Owner]):
         *,
         name: str = "",
         history_size: int = 64,
+        trace: TraceLevel = TraceLevel.NONE,
+        trace_sink: Callable[[str], None] | None = None,
     ) -> None: ...
 
     def __init__(
@@ -86,6 +99,8 @@ class BitmaskMachine(Generic[Owner]):
         *,
         name: str = "",
         history_size: int = 64,
+        trace: TraceLevel = TraceLevel.NONE,
+        trace_sink: Callable[[str], None] | None = None,
     ) -> None:
         """Create a machine with no active state.
 
@@ -94,10 +109,15 @@ class BitmaskMachine(Generic[Owner]):
             owner: the object the states act on, reachable as ``self.owner`` in states.
             name: a label for messages and the text view.
             history_size: how many changes to keep for debugging; 0 keeps none.
+            trace: at ``TraceLevel.BASIC`` or above, a line for each change, written before
+                its hook runs: ``BIT_1_Hero: +Stunned (requested)``.
+            trace_sink: a callable receiving each trace line (by default the
+                ``"statetree"`` logger, at INFO).
 
         Raises:
-            UsageError: ``definition`` is not a :class:`BitmaskDefinition`, or
-                ``history_size`` is not a whole number from 0 to ``sys.maxsize``.
+            UsageError: ``definition`` is not a :class:`BitmaskDefinition`,
+                ``history_size`` is not a whole number from 0 to ``sys.maxsize``, ``trace``
+                is no trace level or ``trace_sink`` is not callable.
         """
         if not isinstance(definition, BitmaskDefinition):
             raise UsageError(
@@ -112,6 +132,7 @@ class BitmaskMachine(Generic[Owner]):
         self._busy: Callable[..., object] | None = None
         self._cause = BitCause.REQUESTED  # what a request without a cause is given
         self._history = _new_history(history_size)
+        self._trace = _tracing(trace_level(trace), trace_sink)
         self._adopt(tuple(self._bind(index, rule) for index, rule in enumerate(definition.rules)))
 
     def _adopt(self, states: tuple[BitState[Owner], ...]) -> None:
@@ -394,6 +415,15 @@ class BitmaskMachine(Generic[Owner]):
         self._seq += 1
         if self._history is not None:
             self._history.append((self._seq, index, activated, cause, by, self._mask))
+        if self._trace is not None:
+            change = self._record((self._seq, index, activated, cause, by, self._mask))
+            sign = "+" if activated else "-"
+            line = f"BIT_{self._trace[0]}_{self.name}: {sign}{change.state} ({change.reason})"
+            sink = self._trace[1]
+            if sink is None:
+                logger.info(line)
+            else:
+                sink(line)
         hook = self._entry_hooks[index] if activated else self._exit_hooks[index]
         if hook is not None:
             self._busy = hook
@@ -429,6 +459,7 @@ class BitmaskMachine(Generic[Owner]):
             "seq": self._seq,
             "history": None if history is None else (history.maxlen, list(history)),
             "states": self._states,
+            "trace": None if self._trace is None else _saved_trace(self._trace, self.name),
         }
         return (new_instance, (Ref(type(self)),), saved)
 
@@ -456,10 +487,44 @@ class BitmaskMachine(Generic[Owner]):
             self._busy = None
             self._cause = BitCause.REQUESTED
             self._history = None if history is None else deque(history[1], maxlen=history[0])
+            self._trace = _loaded_trace(saved.get("trace"))  # saves before tracing have none
             self._adopt(states)
 
     def __copy__(self) -> BitmaskMachine[Owner]:
         raise shallow_copy_refused(f"bitmask machine {self.name!r}")
+
+
+def _tracing(
+    level: TraceLevel, sink: Callable[[str], None] | None
+) -> tuple[int, Callable[[str], None] | None] | None:
+    """What a machine traces with: ``None`` (nothing), or its level and sink (``None``: the
+    logger).
+
+    Raises:
+        UsageError: ``sink`` is not callable.
+    """
+    if sink is not None:
+        require_callable(sink, "trace_sink")
+    return None if level is TraceLevel.NONE else (int(level), sink)
+
+
+def _saved_trace(
+    trace: tuple[int, Callable[[str], None] | None], name: str
+) -> tuple[int, Ref | None]:
+    """The trace as a save holds it: its level, and its sink by name (as the core saves it)."""
+    level, sink = trace
+    return level, None if sink is None else Ref(sink, f"the trace sink of {name!r}")
+
+
+def _loaded_trace(saved: object) -> tuple[int, Callable[[str], None] | None] | None:
+    if saved is None:
+        return None
+    if not (isinstance(saved, tuple) and len(saved) == 2):
+        raise TypeError(f"its trace is not a level and a sink: {saved!r}")
+    level, sink = saved[0], target_of(saved[1])
+    if sink is not None and not callable(sink):
+        raise TypeError(f"its trace sink is not callable: {sink!r}")
+    return _tracing(trace_level(level), sink)
 
 
 def _history_ok(history: object) -> bool:
