@@ -1,7 +1,7 @@
-"""The seven player states of the bitmask article, as a runnable walkthrough.
+"""Seven player states of a bitmask multi-state machine, as a runnable walkthrough.
 
 Run ``python examples/bitmask_player.py``. It defines Alive, Moving, Crouching, Aiming,
-Shooting, Punching and InDialogue with the article's required / terminated / blocking sets,
+Shooting, Punching and InDialogue with their required / terminated / blocking sets,
 then walks through the rules, the debugging views, replication and client prediction.
 """
 
@@ -152,7 +152,10 @@ def rules_walkthrough(player: Player) -> None:
     _attempt(player, Punching)
     _attempt(player, Shooting, deactivate=True)
     _attempt(player, Punching)
-    print(f"  speed={player.speed} sensitivity={player.sensitivity} ammo={player.ammo}")
+    print(
+        f"  what the states drive now: speed={player.speed} sensitivity={player.sensitivity} "
+        f"ammo={player.ammo} (the shot spent the last round)"
+    )
     print("Retriggering with a cooldown:")
     _attempt(player, Punching)
     player.tick(PUNCH_COOLDOWN)
@@ -189,7 +192,8 @@ def replication(player: Player) -> None:
 
 
 def naive_prediction() -> None:
-    """The article's unpleasant case: a server update overtakes the player's own request."""
+    """The unpleasant case of naive prediction: a server update overtakes the player's own
+    request."""
     server = Player("server")
     server.machine.try_activate(Alive)
     client = Player("client")
@@ -212,14 +216,14 @@ def prediction() -> None:
     client.events.clear()
     request = link.predict(Aiming)
     assert request is not None
-    print(f"  client predicts Aiming at once: {client.events}")
+    print(f"  client predicts Aiming at once; its hooks so far: {client.events}")
     stale = server.machine.encode()
     link.receive_state(stale, tick=1)
-    print(f"  a server update sent before the request arrives: {client.events}")
+    print(f"  a server update sent before the request arrives, no flicker: {client.events}")
     verdict = serve_prediction(server.machine, request, tick=2)
     link.receive_verdict(verdict)
     link.receive_state(server.machine.encode(), tick=2)
-    print(f"  server accepts, update with Aiming arrives: {client.events}")
+    print(f"  server accepts, update with Aiming arrives, nothing runs again: {client.events}")
     server.machine.try_activate(InDialogue)
     request = link.predict(Punching)
     assert request is not None

@@ -4,14 +4,14 @@ It drives the character controller of ``examples/character.py`` through a script
 (walk, crawl, jump, land, stop, die) and prints, frame by frame, the trace of the
 transitions taken and the values the states drive; draws that machine from its code; walks
 through the bitmask player's rules; runs a crowd of 20,000 chart agents as arrays; serves
-the live inspector on a demo world (until Ctrl-C, or for a fixed number of frames with
+the live inspector on a demo world (until Enter, or for a fixed number of frames with
 ``--headless`` or in CI); and ends with the game, Shrine Arena, in a window (or, headless or
 without a display, a scripted match that prints its summary; the demo says so first).
 
 When the inspector's port (8765) is taken, by another demo or another program, the demo says
 so in one line on standard error, skips the inspector and goes on with the game: it still
-ends with exit status 0. Ctrl-C ends the inspector's part (it says so); anywhere else it ends
-the demo, with exit status 130 and no traceback.
+ends with exit status 0. Enter ends the inspector's part (it says so: a Ctrl-C there would
+reach ``make`` too); Ctrl-C ends the demo, with exit status 130 and no traceback.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -90,7 +91,7 @@ class Mode:
     """How the demo runs here: ``note`` says why, when it is not the full interactive show."""
 
     headless: bool
-    """The inspector serves a few frames and stops (else: until Ctrl-C)."""
+    """The inspector serves a few frames and stops (else: until Enter)."""
     window: bool
     """The game opens a window (else: it plays a scripted match and prints its result)."""
     note: str = ""
@@ -116,7 +117,7 @@ def choose_mode(asked: bool, ci: bool, terminal: bool, display: bool) -> Mode:
             False,
             "No display (neither DISPLAY nor WAYLAND_DISPLAY is set): the game plays a scripted "
             "match and prints its result instead of opening a window; the inspector serves its "
-            "page until Ctrl-C as usual (make demo DEMO_ARGS=--headless runs it all briefly).",
+            "page until Enter as usual (make demo DEMO_ARGS=--headless runs it all briefly).",
         )
     return Mode(False, True)
 
@@ -128,8 +129,11 @@ INSPECTOR_PORT = 8765
 def show_inspector(headless: bool) -> bool:
     """Serve the inspector on the demo world (see ``inspector_demo.run``); whether it
     could. A port already taken is one line on standard error: the demo goes on."""
+    entered = threading.Event()
+    if not headless:  # a line typed ends this part (Ctrl-C would end make as well)
+        threading.Thread(target=_wait_for_enter, args=(entered,), daemon=True).start()
     try:
-        inspector_demo.run(frames=None, headless=headless, port=INSPECTOR_PORT)
+        inspector_demo.run(frames=None, headless=headless, port=INSPECTOR_PORT, until=entered)
     except ServeError as error:
         sys.stdout.flush()
         print(
@@ -140,6 +144,11 @@ def show_inspector(headless: bool) -> bool:
         )
         return False
     return True
+
+
+def _wait_for_enter(entered: threading.Event) -> None:
+    sys.stdin.readline()
+    entered.set()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -170,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print("== the live inspector: a demo world of class-based, chart and bitmask machines ==")
     if not mode.headless:
-        print("   open the address below in a browser; Ctrl-C ends this part of the demo")
+        print("   open the address below in a browser; Enter ends this part of the demo")
     show_inspector(mode.headless)
     print()
     print("== the game: Shrine Arena, every part of the library in one program ==")

@@ -7,7 +7,7 @@ Run ``python examples/inspector_demo.py`` and open the printed address. The worl
   ``statetree.net`` codec: each frame its configuration is encoded as a server would send
   it, and the inspector shows the last update that changed, decoded field by field;
 - torches whose lit state hosts two concurrent regions (the flame and the heat), after the
-  torch of the networked-HSM article;
+  torch of a networked HSM (the tree docs/net.md encodes);
 - bitmask players (``examples/bitmask_player.py``) whose states are requested on a script;
   their masks are "sent" over the network each time they change, and the inspector shows
   the bytes of the last update, decoded bit by bit;
@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -314,6 +315,7 @@ def run(
     *,
     port: int = 8765,
     npcs: int = 200,
+    until: threading.Event | None = None,
 ) -> None:
     """Serve the inspector for a demo world and step the world at a fixed rate.
 
@@ -323,14 +325,17 @@ def run(
         headless: run the frames as fast as possible, on a free port, and exit.
         port: the inspector's port when not headless.
         npcs: how many extra NPC characters the world holds.
+        until: stop as well once this is set (the showcase sets it when Enter is pressed).
     """
     world = DemoWorld(npcs)
     inspector = serve(world.machines(), port=0 if headless else port)
     world.attach(inspector)
-    print(f"statetree inspector: {inspector.url}")
+    print(
+        f"statetree inspector: {inspector.url}" + (" (for these frames only)" if headless else "")
+    )
     total = HEADLESS_FRAMES if headless and frames is None else frames
     try:
-        _loop(world, inspector, total, 0.0 if headless else 1.0 / FPS)
+        _loop(world, inspector, total, 0.0 if headless else 1.0 / FPS, until)
     except KeyboardInterrupt:
         print()
     finally:
@@ -339,9 +344,15 @@ def run(
     print(f"ran {world.frame} frames of {len(list(world.machines()))} machines; Hero: {hero}")
 
 
-def _loop(world: DemoWorld, inspector: Inspector, frames: int | None, period: float) -> None:
+def _loop(
+    world: DemoWorld,
+    inspector: Inspector,
+    frames: int | None,
+    period: float,
+    until: threading.Event | None = None,
+) -> None:
     done = 0
-    while frames is None or done < frames:
+    while (frames is None or done < frames) and not (until is not None and until.is_set()):
         if inspector.frame():  # False while the page has paused the world
             world.tick(1.0 / FPS)
             done += 1

@@ -10,12 +10,13 @@ import sysconfig
 import traceback
 from pathlib import Path
 from types import ModuleType
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, get_args
 
 from statetree.bitmask import BitmaskDefinition, BitState
 from statetree.chart.loading import EXTENSIONS, format_of
 from statetree.core.state import State
-from statetree.errors import UsageError
+from statetree.errors import DefinitionError, UsageError
+from statetree.plot.output import PlotFormat
 from statetree.structure import CONVENTION, find_initial_states
 from statetree.structure.discover import InitialStatesError
 
@@ -119,6 +120,10 @@ def _import_file(path: Path) -> ModuleType:
     return module
 
 
+_PLOTS = tuple(f".{kind}" for kind in get_args(PlotFormat))
+"""What ``statetree plot`` writes: a target that ends so is an output given as input."""
+
+
 def _not_a_target(name: str) -> LoadError:
     """The error for a file that is neither a chart file nor Python."""
     return LoadError(
@@ -157,6 +162,11 @@ def import_target_module(module: str) -> ModuleType:
     except ModuleNotFoundError as error:
         if format_of(module) is not None:
             raise _chart_named(module) from None
+        if error.name == module.partition(".")[0] and Path(module).suffix in _PLOTS:
+            raise LoadError(
+                f"{module!r} names a drawing, not a machine: a plot's output goes after -o "
+                f"(statetree plot TARGET -o {module})"
+            ) from None
         if error.name == module.partition(".")[0] and Path(module).is_file():
             raise _not_a_target(module) from None  # a file of another kind: door.events
         raise LoadError(f"{raised_at(error)}cannot import {module!r}: {error}") from error
@@ -252,7 +262,11 @@ def _not_a_machine(target: str, value: object, module: ModuleType) -> LoadError:
         hint = f", e.g. {holders[0]}" if holders else ""
         return LoadError(f"{target!r} is a bitmask state; name its BitmaskDefinition{hint}")
     if isinstance(value, type):
-        return LoadError(f"{target!r} is a class that does not derive from statetree.State")
+        module_name, _, inside = target.rpartition(":")
+        return LoadError(
+            f"{target!r} is a class that does not derive from statetree.State"
+            f"{_machines_hint(module_name, module, inside)}"
+        )
     return LoadError(
         f"{target!r} is not a State subclass or a BitmaskDefinition (its type is "
         f"{type(value).__name__})"
@@ -291,12 +305,31 @@ def load_machines(target: str) -> tuple[Machine, ...]:
         if not found:
             raise LoadError(f"{module_name!r} defines no state classes and no bitmask definition")
         return found
-    value = attribute_of(module, attribute)
+    try:
+        value = attribute_of(module, attribute)
+    except LoadError as error:
+        inside = attribute.rpartition(".")[0]
+        raise LoadError(f"{error}{_machines_hint(module_name, module, inside)}") from None
     if isinstance(value, BitmaskDefinition) or (
         isinstance(value, type) and issubclass(value, State)
     ):
         return (value,)
     raise _not_a_machine(target, value, module)
+
+
+def _machines_hint(module_name: str, module: ModuleType, inside: str) -> str:
+    """``; its machines: ...``: the targets of the machines ``module`` defines (those in
+    class ``inside`` when given), for a message about a name that is not one; or nothing."""
+    try:
+        found = find_initial_states(module)
+    except DefinitionError:  # its initial_states() is broken: said when it is asked for
+        return ""
+    names = [f"{module_name}:{cls.__qualname__}" for cls in found]
+    definitions = {id(definition) for definition in _definitions(module)}
+    names += [f"{module_name}:{name}" for name, v in vars(module).items() if id(v) in definitions]
+    if inside:
+        names = [name for name in names if name.partition(":")[2].startswith(inside + ".")]
+    return f"; its machines: {', '.join(names)}" if names else ""
 
 
 def load_object(text: str, default_attribute: str) -> object:

@@ -1,4 +1,4 @@
-"""The article's seven player states, rule by rule, using the runnable example."""
+"""Seven player states of a bitmask machine, rule by rule, using the runnable example."""
 
 from __future__ import annotations
 

@@ -76,7 +76,8 @@ def test_a_module_with_one_machine_needs_no_state_name(
         ("missing/file.py:A", "no such file: 'missing/file.py'"),
         (
             "cli_samples:Good.Nope",
-            "cli_samples.Good has no attribute 'Nope' (looking for 'Good.Nope')",
+            "cli_samples.Good has no attribute 'Nope' (looking for 'Good.Nope'); its machines: "
+            "cli_samples:Good.Alive",
         ),
         (
             "cli_samples:helper",
@@ -85,9 +86,21 @@ def test_a_module_with_one_machine_needs_no_state_name(
         ),
         (
             "cli_samples:Good",
-            "'cli_samples:Good' is a class that does not derive from statetree.State",
+            "'cli_samples:Good' is a class that does not derive from statetree.State; its "
+            "machines: cli_samples:Good.Alive",
         ),
         ("cli_empty", "'cli_empty' defines no state classes and no bitmask definition"),
+        (
+            "cli_samples:Nope",
+            "cli_samples has no attribute 'Nope' (looking for 'Nope'); its machines: "
+            "cli_samples:Good.Alive, cli_samples:Lost.Root, cli_samples:Broken.Root, "
+            "cli_samples:NEVER",
+        ),
+        (
+            "diagram.svg",
+            "'diagram.svg' names a drawing, not a machine: a plot's output goes after -o "
+            "(statetree plot TARGET -o diagram.svg)",
+        ),
         (
             "cli_raises",
             "tests/cli/cli_raises.py:3: importing 'cli_raises' raised RuntimeError: no database",

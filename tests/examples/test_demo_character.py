@@ -6,6 +6,7 @@ import contextlib
 import errno
 import io
 import os
+import re
 import socket
 import sys
 import xml.etree.ElementTree as ET
@@ -188,7 +189,26 @@ def test_a_taken_inspector_port_is_one_line_and_the_demo_goes_on_to_the_game(
     inspector, game = out.split("== the live inspector: ")[1].split("== the game: ")
     assert inspector == (
         "a demo world of class-based, chart and bitmask machines ==\n"
-        "   open the address below in a browser; Ctrl-C ends this part of the demo\n\n"
+        "   open the address below in a browser; Enter ends this part of the demo\n\n"
     )
     assert game.startswith("Shrine Arena, every part of the library in one program ==\n")
     assert "victory, all 5 waves cleared" in game and "world fingerprint" in game
+
+
+def test_enter_ends_the_inspectors_part_and_the_demo_goes_on_to_the_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.setattr(sys, "stdin", Terminal("\n"))  # Enter, pressed at once
+    monkeypatch.setattr(demo, "has_display", lambda: False)
+    monkeypatch.setattr(demo, "INSPECTOR_PORT", 0)
+
+    assert demo.main([]) == 0
+
+    inspector, game = (
+        capsys.readouterr().out.split("== the live inspector: ")[1].split("== the game: ")
+    )
+    assert "Enter ends this part of the demo" in inspector
+    assert re.search(r"\nran \d+ frames of \d+ machines; Hero: ", inspector)
+    assert "victory, all 5 waves cleared" in game

@@ -43,7 +43,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "-r",
         "--registry",
-        metavar="MODULE:NAME",
+        metavar="MODULE[:NAME]",
         help="the host's registry of trigger and action types (a dotted module or a .py "
         "file, then the name; default name REGISTRY). Without it, as for check and inspect, "
         "the types the chart uses that are not built in are taken as it uses them",
