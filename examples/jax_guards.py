@@ -136,7 +136,7 @@ def rollout(key: jax.Array, weights: jax.Array, games: int, frames: int) -> tupl
 
     start = (states, jnp.zeros(games), keys[0])
     (states, returns, _), loops = lax.scan(frame, start, None, length=frames)
-    return returns, PROGRAM.active(states.npcs).sum(axis=(0, 1)), loops.sum()
+    return returns, PROGRAM.active_flags(states.npcs).sum(axis=(0, 1)), loops.sum()
 
 
 def main(argv: list[str]) -> int:

@@ -413,7 +413,8 @@ def test_reads_name_each_agents_states_as_the_batch_does(crowd: ChartProgram) ->
     inside = "Character.Alive.Combo"
     assert np.asarray(crowd.leaf_ids(agents, inside)).tolist() == batch.leaf_ids(inside).tolist()
     assert np.asarray(crowd.is_active(agents, "Character.Alive")).tolist() == [True, True, False]
-    assert np.asarray(crowd.active(agents)).sum(axis=0).tolist() == list(batch.counts().values())
+    flags = np.asarray(crowd.active_flags(agents))
+    assert flags.sum(axis=0).tolist() == list(batch.counts().values())
 
 
 def test_without_jax_the_module_says_what_to_install() -> None:

@@ -276,9 +276,10 @@ class ChartProgram:
         _agents(agents, "is_active()")
         return self.tables.active[agents.situation, self.number(path)]
 
-    def active(self, agents: Agents) -> jax.Array:
-        """``(..., n, states)``: each agent's active flag of every state, by number."""
-        _agents(agents, "active()")
+    def active_flags(self, agents: Agents) -> jax.Array:
+        """``(..., n, states)``: each agent's active flag of every state, by number (flags,
+        where ``ChartBatch.active(agent)`` gives one agent's paths)."""
+        _agents(agents, "active_flags()")
         return self.tables.active[agents.situation]
 
     def leaf_ids(self, agents: Agents, within: str | None = None) -> jax.Array:
