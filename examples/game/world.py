@@ -185,10 +185,16 @@ class Summary:
                 f"{plural(hero.kills, 'kill')}, "
                 f"in {' > '.join(hero.states)}, status {', '.join(hero.status) or '-'}"
             )
-        doing = ", ".join(f"{count} {mode.lower()}" for mode, count in self.enemies.items())
+        doing = ", ".join(
+            f"{count} {_MODE_WORDS.get(mode, mode.lower())}" for mode, count in self.enemies.items()
+        )
         lines.append(f"  enemies: {doing}")
         lines.append(f"  world fingerprint {self.fingerprint}")
         return lines
+
+
+_MODE_WORDS = {"Waiting": "off the arena"}
+"""How the summary says a chart state where the word alone would mislead (waiting for what?)."""
 
 
 def _lives(count: int) -> str:
