@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from batch_strategies import ECHO, EVENTS, LEVELS, Step
 
+from statetree import TraceLevel
 from statetree.chart import (
     ActionCall,
     BatchCall,
@@ -42,6 +43,10 @@ def running_timers(machine: ChartMachine) -> tuple[RunningTimer, ...]:
     return tuple(RunningTimer(timer.event.name, timer.owner, timer.due) for _, _, timer in live)
 
 
+TRACED = 8
+"""The first agents are traced, by the batch and by their machines: the same lines."""
+
+
 class Twins:
     """A batch of ``count`` agents and a machine per agent, fed the same steps."""
 
@@ -59,7 +64,11 @@ class Twins:
         self.machine_calls: dict[int, list[str]] = defaultdict(list)
         handlers = {"host": self.batch_host, "echo": self.batch_echo}
         self.batch = ChartBatch(chart, count, handlers, max_transitions=bound, backend=backend)
+        # Each agent traced by the batch, and its machine traced: the same lines.
+        self.batch_lines: dict[int, list[str]] = defaultdict(list)
+        self.machine_lines: dict[int, list[str]] = defaultdict(list)
         self.machines = {agent: self.machine(agent) for agent in range(count)}
+        self.trace_batch()
         self.batch_failed: tuple[tuple[int, ...], Loop] = ((), NO_LOOP)
         self.machines_failed: dict[int, Loop] = {}
         self.quiet = False  # echo sends nothing (while states are set from outside)
@@ -89,7 +98,14 @@ class Twins:
             if call.phase == "enter" and not self.quiet:
                 machine.send(ECHO)
 
-        machine = ChartMachine(self.chart, {"host": host, "echo": echo}, max_transitions=self.bound)
+        machine = ChartMachine(
+            self.chart,
+            {"host": host, "echo": echo},
+            max_transitions=self.bound,
+            name=f"{self.batch.name}[{agent}]",
+            trace=TraceLevel.BASIC if agent < TRACED else TraceLevel.NONE,
+            trace_sink=self.machine_lines[agent].append,
+        )
         return machine
 
     # -- driving both ----------------------------------------------------------------------
@@ -153,6 +169,12 @@ class Twins:
         A reload that some agent's machine refuses (it would not settle) is refused by the
         batch as a whole, naming those agents: then nothing changes, in any engine.
         """
+        try:
+            self._reload(chart)
+        finally:
+            self.forget_lines()  # a batch traces no reload (a machine traces what it enters)
+
+    def _reload(self, chart: Chart) -> None:
         self.machines_failed = {}
         self.batch_failed = ((), NO_LOOP)
         compiled = compile_chart(chart)
@@ -202,12 +224,26 @@ class Twins:
         assert agent == (free[0] if free else self.batch.size - 1)
         self.batch_calls[agent].clear()
         self.machine_calls[agent].clear()
+        self.batch_lines[agent].clear()
+        self.machine_lines[agent].clear()
+        if agent < TRACED:
+            self.batch.trace(agent, sink=self.batch_lines[agent].append)
         self.machines[agent] = self.machine(agent)
 
     def despawn(self, agents: list[int]) -> None:
         for agent in agents:
             self.machines.pop(agent).machine.stop()
         self.batch.despawn(agents)
+
+    def trace_batch(self) -> None:
+        """Trace the first agents by the batch (a batch restored traces none)."""
+        for agent in sorted(self.machines):
+            if agent < TRACED:
+                self.batch.trace(agent, sink=self.batch_lines[agent].append)
+
+    def forget_lines(self) -> None:
+        for lines in (*self.batch_lines.values(), *self.machine_lines.values()):
+            lines.clear()
 
     # -- comparing -------------------------------------------------------------------------
 
@@ -221,6 +257,7 @@ class Twins:
             assert batch.agent(agent).clock == machine.clock, where
             assert batch.agent(agent).timers == running_timers(machine), where
             assert self.batch_calls[agent] == self.machine_calls[agent], where
+            assert self.batch_lines[agent] == self.machine_lines[agent], where
         failed = tuple(sorted(self.machines_failed))
         assert self.batch_failed[0] == failed, f"loops after {context}"
         if failed:

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from chart_samples import CHARTS, GAME, HOST_ACTIONS, example
 
+from statetree import TraceLevel
 from statetree.chart import (
     DEFAULT_REGISTRY,
     ActionCall,
@@ -145,6 +146,40 @@ def test_spawn_reuses_free_slots_and_despawn_runs_exit_actions() -> None:
     batch.tick(0.5)  # starts them
     assert batch.active(3) == ("Character", "Character.Alive", "Character.Alive.Idle")
     assert batch.agent(3).clock == 0.5
+
+
+def test_a_traced_agent_writes_its_machines_lines_until_despawned_or_stopped() -> None:
+    lines: list[str] = []
+    batch, host = combo(3)
+    batch.trace([1], sink=lines.append)
+    batch.send(ATTACK, [0, 1])
+    expected: list[str] = []
+    chart = example("combo_attack.yaml")
+    quiet = dict.fromkeys(HOST_ACTIONS, lambda call: None)
+    machine = ChartMachine(chart, quiet, name="Combo[1]", trace_sink=expected.append)
+    machine.start()  # untraced, as the batch's start before the trace
+    machine.machine.set_debug_info("Combo[1]", TraceLevel.BASIC)
+    machine.send(ATTACK)
+    assert lines == expected and lines  # as its own machine, agent 0 untraced
+    made = host.take()  # each host action once, for both agents: none replayed for the trace
+    assert made and all(agents == [0, 1] for _, agents in made)
+    assert len({action for action, _ in made}) == len(made)
+    batch.trace([1], TraceLevel.NONE)
+    batch.tick(5.0)
+    assert lines == expected  # stopped
+    batch.trace([1, 2], sink=lines.append)
+    batch.despawn([1])
+    batch.spawn(1)
+    batch.tick(0.1)  # the new agent in slot 1 starts, untraced; agent 2 has nothing to do
+    assert lines == expected
+    for wrong, message in (
+        ({"level": 5}, "a trace level is one of"),
+        ({"sink": "print"}, "sink must be callable"),
+    ):
+        with pytest.raises(UsageError, match=message):
+            batch.trace([0], **wrong)  # type: ignore[arg-type]
+    with pytest.raises(UsageError, match="agent index 7 is out of range"):
+        batch.trace([7])
 
 
 def swapping(first: str = "A", second: str = "B") -> Chart:

@@ -46,6 +46,7 @@ def restored(twins: Twins) -> Twins:
         BatchSnapshot.from_bytes(data), twins.chart, handlers, max_transitions=twins.bound
     )
     assert copy.batch.snapshot().to_bytes() == data
+    copy.trace_batch()
     return copy
 
 

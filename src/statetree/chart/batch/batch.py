@@ -45,7 +45,8 @@ from statetree.chart.runtime import bind_handlers
 from statetree.chart.saving import batch_state, load_batch
 from statetree.core.options import DEFAULT_MAX_TRANSITIONS
 from statetree.core.refs import Ref, new_instance
-from statetree.errors import UsageError, require_name
+from statetree.core.trace import TraceLevel, trace_level
+from statetree.errors import UsageError, require_callable, require_name
 
 __all__ = ["MAX_SHARDS", "MAX_TRANSITIONS", "ChartBatch"]
 
@@ -421,6 +422,35 @@ class ChartBatch(Readings):
             return ids
         return np.setdiff1d(ids, np.fromiter(failures, np.intp), assume_unique=True)
 
+    def trace(
+        self,
+        entities: Entities,
+        level: TraceLevel = TraceLevel.BASIC,
+        sink: Callable[[str], None] | None = None,
+    ) -> None:
+        """Trace the agents of ``entities`` as each one's own ``ChartMachine`` would: named
+        ``name[index]``, its lines go to ``sink`` (by default the ``"statetree"`` logger)
+        after each call that processes it (``start``, ``send``, ``send_each``, ``hold``,
+        ``release``, ``set_levels``, ``tick``, ``frame``). ``TraceLevel.NONE`` stops.
+
+        It costs the agents traced a replay on a machine each such call (the others
+        nothing); a despawn ends it, and a restore, a split or a save does not keep it.
+
+        Raises:
+            UsageError: an agent is unknown, ``level`` is no trace level or ``sink`` is not
+                callable.
+        """
+        level = trace_level(level)
+        if sink is not None:
+            require_callable(sink, "sink")
+        ids = self._select(entities).tolist()
+        traced = self._stepper.traced
+        for agent in ids:
+            if level is TraceLevel.NONE:
+                traced.pop(agent, None)
+            else:
+                traced[agent] = (f"{self.name}[{agent}]", level, sink)
+
     # -- changes ---------------------------------------------------------------------------
 
     def reload(self, chart: Chart | CompiledChart) -> Reloaded:
@@ -596,9 +626,19 @@ class ChartBatch(Readings):
                 # A handler raised: agents with calls left were put back; the others exited
                 # every state, and are gone.
                 situations = self._agents.situations[ids]
-                self._agents.free(ids[self._table.info[situations, STARTED] == 0])
+                gone = ids[self._table.info[situations, STARTED] == 0]
+                self._agents.free(gone)
+                self._untrace(gone)
                 raise
             self._agents.free(ids)
+            self._untrace(ids)
+
+    def _untrace(self, ids: Indexes) -> None:
+        """Stop tracing the agents ``ids`` (gone: their slots may hold new agents)."""
+        traced = self._stepper.traced
+        if traced:
+            for agent in ids.tolist():
+                traced.pop(agent, None)
 
     # -- agents ----------------------------------------------------------------------------
 

@@ -102,6 +102,7 @@ def _back(batch: ChartBatch, before: BatchSnapshot, old: Table) -> None:
     stepper = batch._stepper
     batch._table, batch._agents = table, agents
     batch._stepper = Stepper(table, agents, batch._handlers, stepper.backend)
+    batch._stepper.traced = stepper.traced  # the same agents, traced as before
 
 
 def _refuse(batch: ChartBatch, ids: Indexes, outcomes: list[Outcome], inverse: Indexes) -> None:

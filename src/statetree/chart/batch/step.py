@@ -19,6 +19,7 @@ handler sent them, and put back. The per-agent runtime decides, as everywhere.
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -44,6 +45,7 @@ from statetree.chart.placement import (
     running_timers,
     situation_of,
 )
+from statetree.core.trace import TraceLevel
 from statetree.errors import TransitionLoopError, UsageError
 
 if TYPE_CHECKING:
@@ -192,6 +194,8 @@ class Stepper:
         self.continuing: tuple[int, ChartMachine] | None = None
         self.processing = True  # handlers may send (not while despawning, say)
         self.undo_table = table  # the table undo rows name situations of
+        self.traced: dict[int, Traced] = {}  # see ChartBatch.trace
+        self._traced_here: set[int] = set()  # traced agents replayed with their handlers
 
     # -- passes ----------------------------------------------------------------------------
 
@@ -202,6 +206,7 @@ class Stepper:
 
     def run(self, work: Work, timing: Timing, replay: Replay) -> None:
         """A pass (see :func:`statetree.chart.batch.kernel.run`), then what follows it."""
+        watched = self._watch(work[0][: max(work[2], 0)], work[1] if work[2] < 0 else None, timing)
         self.buffers.reset()
         self.agents.widen(len(self.table.situations))
         if self.backend == "numpy":
@@ -209,6 +214,7 @@ class Stepper:
         else:
             self._compiled(work, timing)
         self._after(timing, replay)
+        self._retrace(watched, replay)
 
     def given(
         self, chosen: tuple[NDArray[np.integer], Indexes, Indexes], timing: Timing, replay: Replay
@@ -226,6 +232,7 @@ class Stepper:
                 self.run((named, inputs, named.size, mapping), timing, replay)
             return wrong
         # A choice per slot: the pass reads them in place.
+        watched = self._watch(ids, choices, timing)
         self.buffers.reset()
         agents.widen(len(self.table.situations))
         work: Work = (ids, choices, -1, mapping)
@@ -242,7 +249,43 @@ class Stepper:
                 self._compiled((ids, choices, -1, mapping), timing)
         if wrong < 0:
             self._after(timing, replay)
+            self._retrace(watched, replay)
         return int(wrong)
+
+    # -- tracing (see ChartBatch.trace) ----------------------------------------------------
+
+    def _watch(
+        self, ids: NDArray[np.integer], choices: NDArray[np.integer] | None, timing: Timing
+    ) -> list[tuple[int, ChartMachine]]:
+        """Each traced agent a call moves (``ids``, or those ``choices`` gives an event, or
+        every agent in a tick), as a machine in its state before the pass."""
+        self._traced_here = set()
+        if not self.traced:
+            return []
+        agents = self.agents
+        if timing[0].size:
+            moving = list(self.traced)
+        elif choices is not None:
+            moving = [a for a in self.traced if a < choices.size and choices[a] >= 0]
+        else:
+            moving = [a for a in self.traced if a in set(ids.tolist())]
+        names = dict.fromkeys(self.table.layout.compiled.host_actions, _nothing)
+        return [  # not those that failed already in this call (to start, say): they stay
+            (agent, self._machine_now(agent, names, self.traced[agent][2]))
+            for agent in sorted(moving)
+            if agents.situations[agent] != 0 and agent not in self.failures
+        ]
+
+    def _retrace(self, watched: list[tuple[int, ChartMachine]], replay: Replay) -> None:
+        """Replay the call on each watched agent's machine, traced, its host actions not
+        performed: the lines its own ``ChartMachine`` would write."""
+        for agent, machine in watched:
+            traced = self.traced.get(agent)  # a handler may have stopped it meanwhile
+            if traced is None or agent in self._traced_here:  # or it was traced replayed
+                continue
+            _traced(machine, traced)
+            with contextlib.suppress(TransitionLoopError):  # traced up to the loop
+                replay(machine, agent)
 
     def _after(self, timing: Timing, replay: Replay) -> None:
         """After a tick's pass the clocks move on; then the calls and the rest."""
@@ -372,27 +415,51 @@ class Stepper:
     # -- agents taken out ------------------------------------------------------------------
 
     def machine_of(
-        self, agent: int, handlers: Mapping[str, Any], clocks_before: Any
+        self, agent: int, handlers: Mapping[str, Any], clocks_before: Any, sink: Sink = None
     ) -> ChartMachine:
-        """Agent ``agent`` as it was before the pass, as a ``ChartMachine``."""
+        """Agent ``agent`` as it was before the pass, as a ``ChartMachine`` (whose trace
+        lines, once traced, go to ``sink``)."""
         row = int(np.searchsorted(self.buffers.undo_rows[:, 0], agent))
         situation_id, epoch = (int(v) for v in self.buffers.undo[row, 1:3])
         clocks = self.agents.clocks if clocks_before is None else clocks_before
-        layout = self.undo_table.layout
-        situation = self.undo_table.situation(situation_id)
+        state = (self.buffers.undo_due[row], self.buffers.undo_order[row], float(clocks[epoch]))
+        return self._machine(self.undo_table, situation_id, state, agent, (handlers, sink))
+
+    def _machine_now(self, agent: int, handlers: Mapping[str, Any], sink: Sink) -> ChartMachine:
+        """Agent ``agent`` as it is now, as a ``ChartMachine``."""
+        agents = self.agents
+        state = (agents.due[:, agent], agents.order[:, agent], float(agents.clock(agent)))
+        situation = int(agents.situations[agent])
+        return self._machine(self.table, situation, state, agent, (handlers, sink))
+
+    def _machine(
+        self,
+        table: Table,
+        situation_id: int,
+        rows: tuple[Floats, NDArray[np.int64], float],
+        agent: int,
+        calls: tuple[Mapping[str, Any], Sink],
+    ) -> ChartMachine:
+        """A machine of ``table``'s chart in situation ``situation_id``, with agent
+        ``agent``'s extra levels, its timer ``rows`` (deadlines, start orders, clock), and
+        ``calls``: its handlers and trace sink."""
+        due, order, clock = rows
+        handlers, sink = calls
+        layout = table.layout
+        situation = table.situation(situation_id)
         extra = frozenset(e for e, flags in self.agents.extra.items() if flags[agent])
         timers = []
         for key in layout.keys:
-            due = float(self.buffers.undo_due[row, key.row])
-            if key.owner in situation.active and not math.isnan(due):
-                ordered = self.buffers.undo_order.shape[1] > 0
-                order = int(self.buffers.undo_order[row, key.row]) if ordered else 0
-                timers.append(RunningTimer(key.name, layout.paths[key.owner], due, order))
-        machine = ChartMachine(layout.compiled, handlers)
+            if key.owner in situation.active and not math.isnan(float(due[key.row])):
+                rank = int(order[key.row]) if order.size else 0
+                timers.append(
+                    RunningTimer(key.name, layout.paths[key.owner], float(due[key.row]), rank)
+                )
+        machine = ChartMachine(layout.compiled, handlers, trace_sink=sink)
         machine.machine.max_transitions = self.table.bound
         place(machine, Situation(situation.active, situation.history, situation.held | extra))
         place_timers(machine, timers)
-        machine._runtime.clock = float(clocks[epoch])
+        machine._runtime.clock = clock
         return machine
 
     def _continue(self, agent: int, divert: _Divert, replay: Replay, before: Any) -> None:
@@ -411,7 +478,11 @@ class Stepper:
             self.handlers[call.type](BatchCall(call, single))
 
         names = dict.fromkeys(self.handlers, wrapped)
-        machine = self.machine_of(agent, names, before)
+        traced = self.traced.get(agent)
+        machine = self.machine_of(agent, names, before, None if traced is None else traced[2])
+        if traced is not None:  # its trace comes from this replay, with what was sent
+            _traced(machine, traced)
+            self._traced_here.add(agent)
         self.continuing = (agent, machine)
         try:
             replay(machine, agent)
@@ -527,6 +598,17 @@ def _latch(machine: ChartMachine, event: Event, agent: int) -> None:
             "processing (a reload's exits), where its machine takes no event; send it after "
             "this call returns"
         ) from None
+
+
+Sink = Callable[[str], None] | None
+"""Where trace lines go (``None``: the ``"statetree"`` logger)."""
+Traced = tuple[str, TraceLevel, Sink]
+"""How an agent is traced: its name in the lines, the level, the sink."""
+
+
+def _traced(machine: ChartMachine, traced: Traced) -> None:
+    """Trace ``machine`` from now on (placed untraced, with the sink of ``traced``)."""
+    machine.machine.set_debug_info(traced[0], traced[1])
 
 
 def _nothing(call: ActionCall) -> None:
