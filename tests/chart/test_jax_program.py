@@ -24,6 +24,7 @@ from statetree.chart import (  # noqa: E402
     ChartBatch,
     ChartMachine,
     Event,
+    Param,
     load,
 )
 from statetree.chart import builder as b  # noqa: E402
@@ -584,3 +585,65 @@ def test_a_loop_error_replays_a_refused_choice_as_none() -> None:
     error = program.loop_error(frame, before, choices, 0.1)
     assert error is not None and error.cycle == ("Blink.Wait", "Blink.Go")
     assert "the repeating cycle is not known here" in str(program.loop_error(frame))
+
+
+def test_a_level_change_of_a_started_agent_is_its_first_processing_in_the_record() -> None:
+    barking = b.chart(
+        "Dog",
+        b.state(
+            "Top",
+            b.state("Quiet", transitions=[b.on(b.held("Spin"), "Loud")]),
+            b.state("Loud", enter=[b.action("bark")]),
+        ),
+        registry=BARKING,
+    )
+    program = ChartProgram(barking, record=1)
+    agents, _ = program.tick(program.init(2), 0.0)  # started
+    agents, frame = program.set_levels(agents, {SPIN: True})
+    assert np.asarray(frame.overflow).tolist() == [False, False]
+    assert calls(program, frame) == [("enter Top.Loud: bark()", [0, 1])]
+
+
+def test_the_callers_strict_type_promotion_does_not_reach_the_program(crowd: ChartProgram) -> None:
+    with jax.numpy_dtype_promotion("strict"):
+        agents, frame = crowd.step(crowd.init(3), jnp.array([ATTACK, -1, JUMP]), 0.1)
+        agents, _ = crowd.set_levels(agents, {}) if crowd.levels else (agents, frame)
+    assert leaves(crowd, agents)[0] == "Character.Alive.Combo.Hit1.Windup"
+
+
+def test_unsigned_choices_past_the_events_are_refused_not_wrapped(crowd: ChartProgram) -> None:
+    with jax.enable_x64(True):
+        choices = jnp.array([2**64 - 1, 2**63, ATTACK], jnp.uint64)
+    _, frame = crowd.step(crowd.init(3), choices, 0.1)
+    assert np.asarray(frame.refused).tolist() == [True, True, False]
+
+
+def test_what_the_program_cannot_read_or_hold_is_refused_with_what_was_wrong(
+    crowd: ChartProgram,
+) -> None:
+    agents = crowd.init(3)
+    flat_due = agents._replace(due=agents.due[0])
+    with pytest.raises(UsageError, match=r"^snapshot\(\): the agents' due has shape \(3,\), for"):
+        crowd.snapshot(flat_due)
+    floats = agents._replace(situation=agents.situation.astype(jnp.float32))
+    for read in (crowd.leaf_ids, crowd.active_flags):
+        with pytest.raises(UsageError, match="the agents' situation is of type float32"):
+            read(floats)
+    one = jax.tree.map(lambda array: array[..., 0], agents)
+    with pytest.raises(UsageError, match="the agents have no agent axis"):
+        crowd.step(one, np.array(-1), 0.1)
+    _, frame = crowd.step(agents, np.array([-1, -1, -1]), 0.1)
+    with pytest.raises(UsageError, match=r"^loop_error\(\): the agents before the step"):
+        crowd.loop_error(frame, jax.tree.map(lambda array: array[..., :1], agents))
+    with pytest.raises(UsageError, match="one integer choice per agent"):
+        crowd.loop_error(frame, agents, [0.5, 0.0, 0.0])
+    rewards = b.chart(
+        "Reward",
+        b.state("Top", enter=[b.action("reward", points=3_000_000_000)]),
+        registry=DEFAULT_REGISTRY.with_actions(ActionType("reward", (Param("points", int),))),
+    )
+    program = ChartProgram(rewards)
+    with pytest.raises(UsageError, match="parameter 'points' of the chart's 'reward' actions"):
+        program.params("reward")
+    with pytest.raises(UsageError, match="have no parameter 'point' \\(they have: points\\)"):
+        program.labels("reward", "point")

@@ -20,6 +20,7 @@ caller's own code keeps JAX's default 32-bit types.
 
 from __future__ import annotations
 
+import contextlib
 from typing import NamedTuple
 
 import jax
@@ -103,10 +104,22 @@ class _Call(NamedTuple):
     end: jax.Array  # its clock at the end of the step
 
 
+_MOST = (1 << 31) - 1
+"""The largest choice a step reads as it is (any larger names no event either)."""
+
+
+def _modes() -> contextlib.ExitStack:
+    """JAX's 64-bit types and its standard type promotion, whatever the caller's modes."""
+    modes = contextlib.ExitStack()
+    modes.enter_context(jax.enable_x64(True))
+    modes.enter_context(jax.numpy_dtype_promotion("standard"))
+    return modes
+
+
 def init(tables: Tables, n: int) -> Agents:
     """``n`` agents that have not started (their first step starts them), clocks at 0."""
     rows = tables.fire.shape[0]
-    with jax.enable_x64(True):
+    with _modes():
         return Agents(
             situation=jnp.full((n,), FRESH, jnp.int32),
             clock=jnp.zeros((n,), jnp.float64),
@@ -253,10 +266,13 @@ def step(
     """Each agent's event ``choices[i]`` (none when negative), then ``dt`` of its clock
     with its due timers: ``ChartBatch.frame`` (an agent that has not started starts
     first). Returns the agents after, and the frame (see :class:`Frame`)."""
-    with jax.enable_x64(True):
-        wide = jnp.asarray(choices).astype(jnp.int64)  # an unsigned choice keeps its value
+    with _modes():
+        raw = jnp.asarray(choices)
+        if jnp.issubdtype(raw.dtype, jnp.unsignedinteger):  # kept past any event, unwrapped
+            raw = jnp.minimum(raw, jnp.asarray(_MOST, raw.dtype))
+        wide = raw.astype(jnp.int64)
         alive = agents.situation != FREE
-        refused = (wide >= 0) & ((wide >= tables.events) | ~alive)
+        refused = (wide >= 0) & ((wide >= tables.events.astype(jnp.int64)) | ~alive)
         choices = jnp.where(refused, -1, wide).astype(jnp.int32)
         fresh = (alive & ~tables.started[agents.situation]).astype(jnp.int32)
         last = tables.mapping.shape[0] - 1
@@ -291,18 +307,21 @@ def set_levels(
     """Each agent holds the levels of ``bits`` (bit ``k``: the chart's level ``k``) that
     ``given`` names, keeping the others; an agent whose levels change starts if it has
     not, then processes once, seeing them all: ``ChartBatch.set_levels``."""
-    with jax.enable_x64(True):
+    with _modes():
         given = jnp.asarray(given, jnp.int32)
         run = _begin(tables, agents, record)
         held = tables.levels[run.situation]
         wanted = (held & ~given) | (jnp.asarray(bits, jnp.int32) & given)
         changed = (run.situation != FREE) & (wanted != held)
         none = jnp.zeros_like(run.situation)
-        run = _process(tables, run, changed & ~tables.started[run.situation], none, 0)
+        starting = changed & ~tables.started[run.situation]
+        run = _process(tables, run, starting, none, 0)
         changed &= run.failure == SETTLED
         run = run._replace(
             situation=jnp.where(changed, tables.relevel[run.situation, wanted], run.situation)
         )
-        run = _process(tables, run, changed, none, 1)
+        # The levels' processing is an agent's first, or its second after its start.
+        run = _process(tables, run, changed & ~starting, none, 0)
+        run = _process(tables, run, changed & starting, none, 1)
         refused = jnp.zeros_like(changed)
         return _agents(run, run.clock), _frame(tables, run, refused, actions)

@@ -123,6 +123,16 @@ class ChartProgram:
         Raises:
             UsageError: the chart has no host action of that type.
         """
+        rows = self._rows(action)
+        names = dict.fromkeys(name for a in rows for name in self.actions[a].params)
+        return rows, {name: self._param(rows, name) for name in names}
+
+    def _rows(self, action: str) -> tuple[int, ...]:
+        """The rows of ``Frame.calls`` of the host actions of type ``action``.
+
+        Raises:
+            UsageError: the chart has none.
+        """
         rows = tuple(a for a, call in enumerate(self.actions) if call.type == action)
         if not rows:
             known = ", ".join(sorted({call.type for call in self.actions})) or "none"
@@ -130,14 +140,19 @@ class ChartProgram:
                 f"chart {self.compiled.chart.name!r} has no host action {action!r} "
                 f"(it has: {known})"
             )
-        names = dict.fromkeys(name for a in rows for name in self.actions[a].params)
-        return rows, {name: self._param(rows, name) for name in names}
+        return rows
 
     def labels(self, action: str, name: str) -> tuple[str, ...]:
         """The strings parameter ``name`` of actions ``action`` takes, in the order of
         their indexes in :meth:`params` (sorted)."""
-        rows = self.params(action)[0]
+        rows = self._rows(action)
         values = {self.actions[a].params.get(name) for a in rows}
+        if values == {None}:
+            known = ", ".join(sorted({p for a in rows for p in self.actions[a].params}))
+            raise UsageError(
+                f"the chart's {action!r} actions have no parameter {name!r} (they have: "
+                f"{known or 'none'})"
+            )
         return tuple(sorted(value for value in values if isinstance(value, str)))
 
     def _param(self, rows: Sequence[int], name: str) -> jax.Array:
@@ -150,7 +165,21 @@ class ChartProgram:
                 f"parameter {name!r} of the chart's {self.actions[rows[0]].type!r} actions "
                 "is missing from some or mixes strings with numbers: it has no array"
             )
-        return jnp.asarray(values)
+        array = np.asarray(values)
+        kind = jnp.asarray(array[:0]).dtype  # what JAX makes of it in the caller's mode
+        if array.dtype.kind in "iu":
+            limits = np.iinfo(kind)
+            held = bool(((array >= limits.min) & (array <= limits.max)).all())
+        else:
+            held = bool(np.isfinite(array.astype(kind)).all())
+        if not held:
+            widest = array[np.argmax(np.abs(array.astype(np.float64)))]
+            raise UsageError(
+                f"parameter {name!r} of the chart's {self.actions[rows[0]].type!r} actions "
+                f"has a value JAX's {kind} cannot hold ({widest}): enable JAX's 64-bit mode, "
+                "or keep it smaller"
+            )
+        return jnp.asarray(array, kind)
 
     # -- steps -------------------------------------------------------------------------------
 
@@ -248,9 +277,14 @@ class ChartProgram:
             "due": (*shape[:-1], rows, *shape[-1:]),
             "order": (*shape[:-1], rows if rows > 1 else 0, *shape[-1:]),
         }
+        if not shape:
+            raise UsageError(
+                f"{what}: the agents have no agent axis (situations of shape ()): keep it, "
+                "as agents[..., i : i + 1] does for one agent"
+            )
         for field, expected in wanted.items():
             found = jnp.shape(getattr(agents, field))
-            if not shape or found != expected:
+            if found != expected:
                 raise UsageError(
                     f"{what}: the agents' {field} has shape {found}, where program "
                     f"{self.name!r} makes {expected} for situations of shape {shape}: agents "
@@ -273,13 +307,13 @@ class ChartProgram:
 
     def is_active(self, agents: Agents, path: str) -> jax.Array:
         """Whether the state at ``path`` is active, for each agent."""
-        _agents(agents, "is_active()")
+        _read(agents, "is_active()")
         return self.tables.active[agents.situation, self.number(path)]
 
     def active_flags(self, agents: Agents) -> jax.Array:
         """``(..., n, states)``: each agent's active flag of every state, by number (flags,
         where ``ChartBatch.active(agent)`` gives one agent's paths)."""
-        _agents(agents, "active_flags()")
+        _read(agents, "active_flags()")
         return self.tables.active[agents.situation]
 
     def leaf_ids(self, agents: Agents, within: str | None = None) -> jax.Array:
@@ -289,7 +323,7 @@ class ChartProgram:
         Raises:
             UsageError: no such state, or a state inside it hosts concurrent regions.
         """
-        _agents(agents, "leaf_ids()")
+        _read(agents, "leaf_ids()")
         layout = self.table.layout
         top = 0 if within is None else self.number(within)
         end = layout.end[top]
@@ -325,15 +359,24 @@ class ChartProgram:
         """The error ``ChartBatch`` raises for the agents of one frame that could not
         settle (``None`` if all did). To name the cycle of agents that fired too many
         timers, give the agents ``before`` the step and its ``choices`` and ``dt``."""
+        frame = _frame(frame, "loop_error()")
         if before is not None:
-            _agents(before, "loop_error()")
-        return host.loop_error(self, _frame(frame, "loop_error()"), before, choices, dt)
+            _read(before, "loop_error()")
+            shape: tuple[int, ...] = np.shape(before.situation)
+            if jnp.shape(frame.failure) != shape:
+                raise UsageError(
+                    f"loop_error(): the agents before the step have situations of shape "
+                    f"{shape}, the frame is of {jnp.shape(frame.failure)} agents: give the "
+                    "agents the step was given"
+                )
+            if choices is not None:
+                choices = _choices(choices, shape)
+        return host.loop_error(self, frame, before, choices, dt)
 
     def snapshot(self, agents: Agents) -> BatchSnapshot:
         """The agents (of one environment) as a ``BatchSnapshot``: ``ChartBatch.restore``
         takes it, and so does :meth:`restore`."""
-        _agents(agents, "snapshot()")
-        _typed(agents, "snapshot()")
+        _read(agents, "snapshot()")
         return convert.snapshot(self, agents)
 
     def restore(self, snapshot: BatchSnapshot) -> Agents:
@@ -480,6 +523,28 @@ def _typed(agents: Agents, what: str) -> None:
                 f"{what}: the agents' {field} is of type {given}, where init() makes "
                 f"{np.dtype(dtype)}: keep its types (enable JAX's 64-bit mode, "
                 "jax.config.update('jax_enable_x64', True), before moving agents to a device)"
+            )
+
+
+def _read(agents: object, what: str) -> None:
+    """Refuse what a read cannot take: not agents, fields of other types than ``init``'s,
+    or not one entry (one row of entries) per agent. Their timer rows may be more than
+    this program's (a padded program's agents, see ``tables.padded``).
+
+    Raises:
+        UsageError: they are not such agents.
+    """
+    _agents(agents, what)
+    assert isinstance(agents, Agents)
+    _typed(agents, what)
+    shape = np.shape(agents.situation)
+    for field in ("clock", "due", "order"):
+        found = np.shape(getattr(agents, field))
+        rows = found if field == "clock" else found[:-2] + found[-1:]
+        if rows != shape or (field != "clock" and len(found) != len(shape) + 1):
+            raise UsageError(
+                f"{what}: the agents' {field} has shape {found}, for situations of shape "
+                f"{shape}: agents of another program?"
             )
 
 
