@@ -259,9 +259,9 @@ class Stepper:
     ) -> list[tuple[int, ChartMachine]]:
         """Each traced agent a call moves (``ids``, or those ``choices`` gives an event, or
         every agent in a tick), as a machine in its state before the pass."""
-        self._traced_here = set()
         if not self.traced:
-            return []
+            return _UNWATCHED
+        self._traced_here = set()
         agents = self.agents
         if timing[0].size:
             moving = list(self.traced)
@@ -600,6 +600,7 @@ def _latch(machine: ChartMachine, event: Event, agent: int) -> None:
         ) from None
 
 
+_UNWATCHED: list[tuple[int, ChartMachine]] = []  # never appended to
 Sink = Callable[[str], None] | None
 """Where trace lines go (``None``: the ``"statetree"`` logger)."""
 Traced = tuple[str, TraceLevel, Sink]
