@@ -9,7 +9,7 @@ parameters are arrays too (:meth:`ChartProgram.params`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import jax
 import jax.numpy as jnp
@@ -209,8 +209,12 @@ class ChartProgram:
                 f"of type {dt.dtype}"
             )
         picks = _choices(choices, shape)
-        return engine.step(
-            self.tables, agents, picks, dt, record=self.record, actions=len(self.actions)
+        return _run(
+            engine.step,
+            self.tables,
+            (agents, picks, dt),
+            record=self.record,
+            actions=len(self.actions),
         )
 
     def tick(self, agents: Agents, dt: jax.Array | float) -> tuple[Agents, Frame]:
@@ -244,8 +248,12 @@ class ChartProgram:
             bits = bits | jnp.where(_booleans(on, shape, str(event)), bit, 0)
             given |= bit
         named = given if where is None else jnp.where(_booleans(where, shape, "where"), given, 0)
-        return engine.set_levels(
-            self.tables, agents, bits, named, record=self.record, actions=len(self.actions)
+        return _run(
+            engine.set_levels,
+            self.tables,
+            (agents, bits, named),
+            record=self.record,
+            actions=len(self.actions),
         )
 
     def _one(self, agents: Agents, what: str) -> tuple[int, ...]:
@@ -407,6 +415,33 @@ class ChartProgram:
 
 _MOST = (1 << 31) - 1
 """The largest count a program takes: its arrays count in 32 bits."""
+
+
+_JITTED = {
+    engine.step: jax.jit(engine.step, static_argnames=("record", "actions")),
+    engine.set_levels: jax.jit(engine.set_levels, static_argnames=("record", "actions")),
+}
+"""The engine's calls compiled once (for each shape): what a call outside ``jit`` runs."""
+
+
+def _run(
+    call: Callable[..., tuple[Agents, Frame]],
+    tables: Tables,
+    arguments: tuple[object, ...],
+    *,
+    record: int,
+    actions: int,
+) -> tuple[Agents, Frame]:
+    """``call`` on ``arguments``: inside the caller's trace (``jit``, ``vmap``, ``scan``) as
+    it is, outside it compiled once (its loop would otherwise compile at every call)."""
+    traced = any(isinstance(leaf, jax.core.Tracer) for leaf in jax.tree.leaves(arguments))
+    if traced:
+        return call(tables, *arguments, record=record, actions=actions)
+    with jax.enable_x64(True):  # the agents' 64-bit fields stay 64-bit through the call
+        done: tuple[Agents, Frame] = _JITTED[call](
+            tables, *arguments, record=record, actions=actions
+        )
+    return done
 
 
 def _at_least(value: object, least: int, what: str) -> int:
