@@ -10,8 +10,9 @@ without a display, a scripted match that prints its summary; the demo says so fi
 
 When the inspector's port (8765) is taken, by another demo or another program, the demo says
 so in one line on standard error, skips the inspector and goes on with the game: it still
-ends with exit status 0. Enter ends the inspector's part (it says so: a Ctrl-C there would
-reach ``make`` too); Ctrl-C ends the demo, with exit status 130 and no traceback.
+ends with exit status 0. Enter ends the inspector's part (it says so; Ctrl-C does too, but
+reaches ``make`` as well); anywhere else Ctrl-C ends the demo, with exit status 130 and no
+traceback.
 """
 
 from __future__ import annotations

@@ -601,3 +601,16 @@ def test_a_saved_machine_keeps_tracing_to_its_sink() -> None:
     untraced = pickle.loads(pickle.dumps(BitmaskMachine(RULES, [])))
     untraced.try_activate(Base)
     assert TRACED == ["BIT_1_Hero: +Mid (requested)"]
+
+
+def test_a_trace_sink_may_read_the_machine_but_not_change_it() -> None:
+    seen: list[tuple[str, ...]] = []
+
+    def meddling(line: str) -> None:
+        seen.append(machine.active_states)
+        machine.try_activate(Mid)
+
+    machine = BitmaskMachine(RULES, [], trace=TraceLevel.BASIC, trace_sink=meddling)
+    with pytest.raises(ReentrantRequestError, match="called from the trace sink"):
+        machine.try_activate(Base)
+    assert seen == [("Base",)] and machine.active_states == ("Base",)  # the change stands

@@ -410,6 +410,7 @@ def test_a_batch_restored_in_place_goes_back_to_its_snapshot_keeping_its_handler
     same = doors
 
     assert doors.restore(checkpoint) is None  # in place, as ChartMachine.restore
+    assert doors.restore(snapshot=checkpoint) is None  # by its name too
     assert doors is same and doors.snapshot() == checkpoint and doors.name == "Doors"
     assert calls == [("creak", [0, 2])]  # restoring ran nothing
     doors.send(Event("input", "Push"), [1])

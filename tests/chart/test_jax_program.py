@@ -616,6 +616,9 @@ def test_unsigned_choices_past_the_events_are_refused_not_wrapped(crowd: ChartPr
         choices = jnp.array([2**64 - 1, 2**63, ATTACK], jnp.uint64)
     _, frame = crowd.step(crowd.init(3), choices, 0.1)
     assert np.asarray(frame.refused).tolist() == [True, True, False]
+    for narrow in (jnp.uint8, jnp.uint16):  # too narrow to wrap: read as they are
+        _, frame = crowd.step(crowd.init(3), jnp.array([200, ATTACK, 7], narrow), 0.1)
+        assert np.asarray(frame.refused).tolist() == [True, False, True]
 
 
 def test_what_the_program_cannot_read_or_hold_is_refused_with_what_was_wrong(
@@ -647,3 +650,34 @@ def test_what_the_program_cannot_read_or_hold_is_refused_with_what_was_wrong(
         program.params("reward")
     with pytest.raises(UsageError, match="have no parameter 'point' \\(they have: points\\)"):
         program.labels("reward", "point")
+
+
+def test_levels_of_starting_and_started_agents_make_the_batchs_host_calls() -> None:
+    acting = DEFAULT_REGISTRY.with_actions(ActionType("act", (Param("name"),)))
+    crouch = Event("held", "Crouch")
+    chart = b.chart(
+        "C",
+        b.state(
+            "Top",
+            b.state(
+                "Stand",
+                enter=[b.action("act", name="stand")],
+                transitions=[b.on(b.held("Crouch"), "Low")],
+            ),
+            b.state("Low", enter=[b.action("act", name="low")]),
+        ),
+        registry=acting,
+    )
+    made: list[tuple[str, list[int]]] = []
+    batch = ChartBatch(
+        chart, 3, {"act": lambda c: made.append((str(c.action), c.entities.tolist()))}
+    )
+    batch.start([1])
+    snapshot = batch.snapshot()
+    made.clear()
+    batch.set_levels({crouch: np.array([True, True, False])})  # agent 0 starts, 1 had
+    program = ChartProgram(chart, [])
+    _, frame = program.set_levels(
+        program.restore(snapshot), {crouch: np.array([True, True, False])}
+    )
+    assert calls(program, frame) == made

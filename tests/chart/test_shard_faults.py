@@ -231,6 +231,18 @@ def raise_unsent(shard: Shard, call: BatchCall) -> None:
         raise Unsent
 
 
+class Unloadable(Exception):
+    """An error that pickles, and cannot be made again from what it pickled."""
+
+    def __init__(self, agent: int, why: str) -> None:
+        super().__init__(f"agent {agent}: {why}")
+
+
+def raise_unloadable(shard: Shard, call: BatchCall) -> None:
+    if call.params["name"] == "Run":
+        raise Unloadable(int(call.entities[0]), "no breath left")
+
+
 def a_lock(shard: Shard) -> threading.Lock:
     """Starts the shard's agents, and returns what cannot be sent back."""
     shard.start()
@@ -262,6 +274,11 @@ def test_what_cannot_travel_between_driver_and_shards_is_a_library_error(
         with pytest.raises(ShardError, match=r"^shard 1 raised Unsent: holding a lock \(an error"):
             guards.send(ALARM, [2])
         assert guards.counts()["Top.Chase"] == 0
+    handlers = {"play_animation": raise_unloadable}
+    with ShardedBatch(GUARD, SIZE, handlers, shards=shard_pool) as guards:
+        guards.start()
+        with pytest.raises(ShardError, match=r"^shard 1 raised Unloadable: agent 2: no breath"):
+            guards.send(ALARM, [2])
 
 
 def test_an_actor_of_a_pool_that_died_between_batches_is_replaced(shard_pool: ShardPool) -> None:

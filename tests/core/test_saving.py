@@ -99,9 +99,9 @@ def test_the_copy_is_its_own_machine_with_its_own_owner(copier: Copier) -> None:
     for state in twin.machine.stack:
         assert state.owner is twin
         assert state.machine is twin.machine
-    holder, found, depth = twin.speed._holders[0]
+    holder, found, place = twin.speed._holders[0]
     assert holder() is twin.machine.get_state(sm.Sprint)
-    assert (found, depth) == (0.0, holder().depth)
+    assert (found, place) == (0.0, twin.machine._place_of(holder()))  # kept through the copy
     twin.moving = False
     twin.frame(0.1)
     assert hero.machine.is_in_state(sm.Sprint)

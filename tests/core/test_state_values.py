@@ -167,6 +167,20 @@ def test_a_state_value_has_no_truth_value() -> None:
     assert enabled.value is False
 
 
+class Cells:
+    """A value compared cell by cell, as an array is: its comparison has no single truth."""
+
+    def __eq__(self, other: object) -> Ambiguous:  # type: ignore[override]
+        return Ambiguous()
+
+    __hash__ = None  # type: ignore[assignment]  # compared by content, as an array
+
+
+class Ambiguous:
+    def __bool__(self) -> bool:
+        raise ValueError("the truth value of several cells is ambiguous")
+
+
 def test_a_state_value_compares_its_value_with_a_plain_value_as_cpp_converts_it() -> None:
     level = st.StateValue(1.0)
 
@@ -180,6 +194,8 @@ def test_a_state_value_compares_its_value_with_a_plain_value_as_cpp_converts_it(
     assert level == 2.0 and level in (2.0, 3.0)  # the value now, whoever set it
     twin = st.StateValue(2.0)
     assert level != twin and [level].index(level) == 0  # state values: equal when one object
+    grid = st.StateValue(Cells())
+    assert grid != 0.0 and 0.0 not in [grid]  # no single truth to compare: not equal
     assert {level: "level", twin: "twin"}[level] == "level"  # keys by identity
     machine.stop()
     assert level == 1.0
@@ -299,6 +315,40 @@ def _top_after_below(drop: bool) -> float:
 def test_a_dropped_machine_gives_back_in_stack_order_whatever_order_its_states_wrote() -> None:
     """stop() and the collector agree: Below puts back 7, then Top puts back 1."""
     assert _top_after_below(drop=False) == _top_after_below(drop=True) == 1.0
+
+
+def _regions_after(drop: bool) -> float:
+    """Two regions' roots change one value, the second region's first; then the machine
+    is dropped or stopped (which exits the last region first)."""
+    level = st.StateValue(7.0)
+
+    class Host(st.State[None]):
+        def transition(self) -> st.Transition | None:
+            return st.concurrent(First, Second)
+
+    class First(st.State[None]):
+        def update(self, dt: float) -> None:
+            self.set_state_value(level, 1.0)  # finds Second's 2
+
+    class Second(st.State[None]):
+        def on_enter(self) -> None:
+            self.set_state_value(level, 2.0)  # finds 7
+
+    machine = st.StateMachine(Host)
+    machine.process_state_transitions()
+    machine.update_states(0.0)
+    assert level.value == 1.0
+    if drop:
+        del machine
+        gc.collect()
+    else:
+        machine.stop()
+    return level.value
+
+
+def test_a_dropped_machine_gives_back_its_regions_values_as_stop_does() -> None:
+    """Second (the last region) puts back 7, then First puts back 2."""
+    assert _regions_after(drop=False) == _regions_after(drop=True) == 2.0
 
 
 def test_a_value_restored_by_the_collector_is_settled_before_any_use() -> None:

@@ -423,7 +423,11 @@ class BitmaskMachine(Generic[Owner]):
             if sink is None:
                 logger.info(line)
             else:
-                sink(line)
+                self._busy = sink  # a sink may read the machine, not change it, as a hook
+                try:
+                    sink(line)
+                finally:
+                    self._busy = None
         hook = self._entry_hooks[index] if activated else self._exit_hooks[index]
         if hook is not None:
             self._busy = hook
@@ -571,8 +575,9 @@ def _checked_cause(cause: object, call: str) -> BitCause:
 
 def _describe(hook: Callable[..., object]) -> str:
     state = getattr(hook, "__self__", None)
-    name = getattr(state, "name", type(state).__name__)
-    return f"{name}.{getattr(hook, '__name__', 'hook')}"
+    if not isinstance(state, BitState):  # the trace sink, or a check given as a function
+        return f"the trace sink {getattr(hook, '__qualname__', hook)!r}"
+    return f"{state.name}.{getattr(hook, '__name__', 'hook')}"
 
 
 def _hook(state: BitState[Any], name: str) -> Callable[[BitCause], None] | None:

@@ -34,6 +34,7 @@ from statetree.core.tree import (
     home_of,
     immediate_inners,
     index_in,
+    place_of,
     walk,
 )
 from statetree.errors import NotStartedError, TransitionTargetError, UsageError, require_callable
@@ -164,6 +165,13 @@ class MachineCore(Options):
         if index_in(stack, state) >= 0:
             return True
         return any(s is state for s in walk(stack, self._regions()))
+
+    def _place_of(self, state: State[Any]) -> tuple[int, ...]:
+        """Where the active ``state`` is in the machine's tree of stacks (see ``place_of``)."""
+        index = index_in(self._stack, state)
+        if index >= 0:
+            return (index,)
+        return place_of(state, self._stack, self._regions()) or ()
 
     def _depth_of(self, state: State[Any]) -> int:
         """``state.depth``: how many states are outside ``state``.

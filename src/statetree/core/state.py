@@ -350,7 +350,9 @@ class State(StateCore, Generic[OwnerT]):
                 "stack; state values can only be set by active states (from on_enter, "
                 "transition, update or on_exit), never from __init__ or after exit"
             )
-        if not state_value._hold(self, self.machine._depth_of(self)):
+        if state_value._held_by(self):  # the per-frame case: nothing to find out
+            return False
+        if not state_value._hold(self, self.machine._place_of(self)):
             return False
         self.machine._extra().saved.setdefault(id(self), []).append(state_value)
         return True

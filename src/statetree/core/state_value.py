@@ -32,10 +32,10 @@ class StateValue(Generic[T]):
 
     def __init__(self, initial: T) -> None:
         self._value = initial
-        # (state, value it found, its depth) for each active state that set this value,
+        # (state, value it found, its place) for each active state that set this value,
         # oldest first. The state is held weakly: a value shared by many machines keeps none
-        # of them alive. Its depth orders what freed states put back (see _settle).
-        self._holders: list[tuple[weakref.ref[Any], T, int]] = []
+        # of them alive. Its place in its machine orders what freed states put back (_settle).
+        self._holders: list[tuple[weakref.ref[Any], T, tuple[int, ...]]] = []
         # A holder was freed without exiting. The collector's callback only says so: the
         # values are put back at the next use (see _settle), on the thread using the value,
         # never in the middle of another change of it.
@@ -78,18 +78,19 @@ class StateValue(Generic[T]):
         self._value = value
 
     def _settle(self) -> None:
-        """Put back what each freed holder found, innermost first (deepest, then newest),
-        as a dropped machine's states are destroyed and as ``stop()`` exits them."""
+        """Put back what each freed holder found in the order ``stop()`` exits states
+        (innermost first, the last region first; then the newest), as a dropped machine's
+        states are destroyed."""
         with self._lock:
             if not self._freed:
                 return
             self._freed = False
             freed = [
-                (depth, n, found)
-                for n, (h, found, depth) in enumerate(self._holders)
+                (place, n, found)
+                for n, (h, found, place) in enumerate(self._holders)
                 if h() is None
             ]
-            for _, _, found in sorted(freed, key=lambda item: (-item[0], -item[1])):
+            for _, _, found in sorted(freed, key=lambda item: (item[0], item[1]), reverse=True):
                 self._value = found
             self._holders = [entry for entry in self._holders if entry[0]() is not None]
             self._copies = [(state, copy) for state, copy in self._copies if state() is not None]
@@ -104,13 +105,13 @@ class StateValue(Generic[T]):
         self._settle()
         return any(holder() is state for holder, _, _ in self._holders)
 
-    def _hold(self, state: object, depth: int) -> bool:
-        """Remember the value ``state`` (at ``depth`` on its stack) found, unless it already
-        holds this value."""
+    def _hold(self, state: object, place: tuple[int, ...]) -> bool:
+        """Remember the value ``state`` (at ``place`` in its machine) found, unless it
+        already holds this value."""
         with self._lock:
             if self._held_by(state):
                 return False
-            self._holders.append((weakref.ref(state, self._on_free), self._value, depth))
+            self._holders.append((weakref.ref(state, self._on_free), self._value, place))
             return True
 
     def _editable(self) -> bool:
@@ -144,7 +145,10 @@ class StateValue(Generic[T]):
     def __eq__(self, other: object) -> bool:
         if isinstance(other, StateValue):
             return other is self
-        return bool(self.value == other)
+        try:
+            return bool(self.value == other)
+        except (TypeError, ValueError):  # no single truth (an array's): unequal, by identity
+            return NotImplemented
 
     __hash__ = object.__hash__  # by identity, as equality between state values
 
@@ -159,13 +163,13 @@ class StateValue(Generic[T]):
     # -- saving (pickle, copy.deepcopy) -------------------------------------------------------
 
     def __reduce__(self) -> tuple[Any, ...]:
-        """Saved as its value, the value each holding state found (and its depth), and the
+        """Saved as its value, the value each holding state found (and its place), and the
         copy each state editing in place edits (the live value, when it is: the same object
         once loaded)."""
         with self._lock:
             value = self._current()
             holders = [
-                (s, found, depth) for h, found, depth in self._holders if (s := h()) is not None
+                (s, found, place) for h, found, place in self._holders if (s := h()) is not None
             ]
             copies = [(state, copy) for e, copy in self._copies if (state := e()) is not None]
         return (load_state_value, (), {"value": value, "holders": holders, "copies": copies})
@@ -174,9 +178,15 @@ class StateValue(Generic[T]):
         self._value = saved["value"]
         self._copies = [(weakref.ref(e), copy) for e, copy in saved.get("copies", ())]
         self._holders = [
-            (weakref.ref(held[0], self._on_free), held[1], held[2] if len(held) > 2 else 0)
-            for held in saved["holders"]  # saves made before depths were kept have none
+            (weakref.ref(held[0], self._on_free), held[1], _place(held))
+            for held in saved["holders"]
         ]
+
+
+def _place(held: tuple[Any, ...]) -> tuple[int, ...]:
+    """A saved holder's place (saves made before places were kept have none)."""
+    place = held[2] if len(held) > 2 else ()
+    return (place,) if isinstance(place, int) else tuple(place)
 
 
 def load_state_value() -> StateValue[Any]:

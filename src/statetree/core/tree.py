@@ -49,6 +49,21 @@ def home_of(state: State[Any], stack: Stack, regions: Regions) -> tuple[Stack, .
     return None
 
 
+def place_of(state: State[Any], stack: Stack, regions: Regions) -> tuple[int, ...] | None:
+    """Where ``state`` is: its index in ``stack``, or its host's index, its region's number
+    and its place in that region (recursively). Places compare as the walk visits states,
+    so ``stop()`` exits them in decreasing order; ``None`` if it is not active."""
+    index = index_in(stack, state)
+    if index >= 0:
+        return (index,)
+    if stack and regions:
+        for number, region in enumerate(regions.get(id(stack[-1]), ())):
+            inner = place_of(state, region, regions)
+            if inner is not None:
+                return (len(stack) - 1, number, *inner)
+    return None
+
+
 def ancestors(state: State[Any], stack: Stack, regions: Regions) -> list[State[Any]]:
     """The states outside ``state``, outermost first (empty if it is not active)."""
     chain = home_of(state, stack, regions)

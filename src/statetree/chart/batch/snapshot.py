@@ -309,6 +309,8 @@ class restoring(Generic[Built]):  # a decorator, named as classmethod is
         rewind = batch._rewind  # type: ignore[attr-defined]
 
         def restore(*args: object, **options: object) -> None:
+            if not args and set(options) == {"snapshot"}:
+                args, options = (options["snapshot"],), {}
             if len(args) != 1 or options:
                 kind = type(batch).__name__
                 raise UsageError(

@@ -196,6 +196,7 @@ class Stepper:
         self.undo_table = table  # the table undo rows name situations of
         self.traced: dict[int, Traced] = {}  # see ChartBatch.trace
         self._traced_here: set[int] = set()  # traced agents replayed with their handlers
+        self.watching = False  # a traced call runs (a reload's replays are not traced)
 
     # -- passes ----------------------------------------------------------------------------
 
@@ -213,8 +214,7 @@ class Stepper:
             vector.run(self.table, self.agents, work, timing, self.buffers)
         else:
             self._compiled(work, timing)
-        self._after(timing, replay)
-        self._retrace(watched, replay)
+        self._traced_after(timing, replay, watched)
 
     def given(
         self, chosen: tuple[NDArray[np.integer], Indexes, Indexes], timing: Timing, replay: Replay
@@ -248,8 +248,9 @@ class Stepper:
             if wrong < 0 and self.buffers.status[CODE]:  # go on from where the pass stopped
                 self._compiled((ids, choices, -1, mapping), timing)
         if wrong < 0:
-            self._after(timing, replay)
-            self._retrace(watched, replay)
+            self._traced_after(timing, replay, watched)
+        else:
+            self.watching = False
         return int(wrong)
 
     # -- tracing (see ChartBatch.trace) ----------------------------------------------------
@@ -262,19 +263,32 @@ class Stepper:
         if not self.traced:
             return _UNWATCHED
         self._traced_here = set()
+        self.watching = True  # until the call's retrace: a reload's replays are not traced
         agents = self.agents
         if timing[0].size:
             moving = list(self.traced)
         elif choices is not None:
             moving = [a for a in self.traced if a < choices.size and choices[a] >= 0]
-        else:
-            moving = [a for a in self.traced if a in set(ids.tolist())]
+        else:  # ids ascending: a search for each traced agent, not a set of every agent
+            traced = np.fromiter(self.traced, np.intp, len(self.traced))
+            at = np.minimum(np.searchsorted(ids, traced), max(ids.size - 1, 0))
+            moving = traced[(ids.size > 0) & (ids[at] == traced)].tolist() if ids.size else []
         names = dict.fromkeys(self.table.layout.compiled.host_actions, _nothing)
         return [  # not those that failed already in this call (to start, say): they stay
             (agent, self._machine_now(agent, names, self.traced[agent][2]))
             for agent in sorted(moving)
             if agents.situations[agent] != 0 and agent not in self.failures
         ]
+
+    def _traced_after(
+        self, timing: Timing, replay: Replay, watched: list[tuple[int, ChartMachine]]
+    ) -> None:
+        """What follows a pass, then the trace of the agents ``watched``."""
+        try:
+            self._after(timing, replay)
+        finally:
+            self.watching = False
+        self._retrace(watched, replay)
 
     def _retrace(self, watched: list[tuple[int, ChartMachine]], replay: Replay) -> None:
         """Replay the call on each watched agent's machine, traced, its host actions not
@@ -478,7 +492,7 @@ class Stepper:
             self.handlers[call.type](BatchCall(call, single))
 
         names = dict.fromkeys(self.handlers, wrapped)
-        traced = self.traced.get(agent)
+        traced = self.traced.get(agent) if self.watching else None
         machine = self.machine_of(agent, names, before, None if traced is None else traced[2])
         if traced is not None:  # its trace comes from this replay, with what was sent
             _traced(machine, traced)

@@ -268,8 +268,8 @@ def step(
     first). Returns the agents after, and the frame (see :class:`Frame`)."""
     with _modes():
         raw = jnp.asarray(choices)
-        if jnp.issubdtype(raw.dtype, jnp.unsignedinteger):  # kept past any event, unwrapped
-            raw = jnp.minimum(raw, jnp.asarray(_MOST, raw.dtype))
+        if jnp.issubdtype(raw.dtype, jnp.unsignedinteger) and raw.dtype.itemsize >= 4:
+            raw = jnp.minimum(raw, jnp.asarray(_MOST, raw.dtype))  # kept past any event, unwrapped
         wide = raw.astype(jnp.int64)
         alive = agents.situation != FREE
         refused = (wide >= 0) & ((wide >= tables.events.astype(jnp.int64)) | ~alive)
@@ -320,8 +320,8 @@ def set_levels(
         run = run._replace(
             situation=jnp.where(changed, tables.relevel[run.situation, wanted], run.situation)
         )
-        # The levels' processing is an agent's first, or its second after its start.
-        run = _process(tables, run, changed & ~starting, none, 0)
-        run = _process(tables, run, changed & starting, none, 1)
+        # One processing number for every agent's levels, as a batch's one pass for them
+        # (its host calls grouped alike): after the starts, if any agent started.
+        run = _process(tables, run, changed, none, starting.any().astype(jnp.int32))
         refused = jnp.zeros_like(changed)
         return _agents(run, run.clock), _frame(tables, run, refused, actions)

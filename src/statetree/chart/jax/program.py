@@ -165,21 +165,25 @@ class ChartProgram:
                 f"parameter {name!r} of the chart's {self.actions[rows[0]].type!r} actions "
                 "is missing from some or mixes strings with numbers: it has no array"
             )
-        array = np.asarray(values)
-        kind = jnp.asarray(array[:0]).dtype  # what JAX makes of it in the caller's mode
-        if array.dtype.kind in "iu":
+        if all(isinstance(value, bool) for value in values):
+            return jnp.asarray(values, jnp.bool_)
+        # JAX's default type in the caller's mode: int32 or float32 unless 64-bit is on.
+        whole = all(isinstance(value, int) for value in values)
+        kind = jnp.asarray(0 if whole else 0.0).dtype
+        if whole:
             limits = np.iinfo(kind)
-            held = bool(((array >= limits.min) & (array <= limits.max)).all())
+            held = all(limits.min <= int(value) <= limits.max for value in values)  # type: ignore[arg-type]
         else:
-            held = bool(np.isfinite(array.astype(kind)).all())
+            with np.errstate(over="ignore"):  # said below, rather than warned
+                held = bool(np.isfinite(np.asarray(values, np.float64).astype(kind)).all())
         if not held:
-            widest = array[np.argmax(np.abs(array.astype(np.float64)))]
+            widest = max(values, key=lambda value: abs(float(value)))  # type: ignore[arg-type]
             raise UsageError(
                 f"parameter {name!r} of the chart's {self.actions[rows[0]].type!r} actions "
                 f"has a value JAX's {kind} cannot hold ({widest}): enable JAX's 64-bit mode, "
                 "or keep it smaller"
             )
-        return jnp.asarray(array, kind)
+        return jnp.asarray(values, kind)
 
     # -- steps -------------------------------------------------------------------------------
 

@@ -75,9 +75,12 @@ class ShardActor:
 
 
 def _picklable(value: object) -> bool:
-    """Whether Ray can send ``value`` (called in the actor's process, where Ray is)."""
+    """Whether Ray can send ``value`` and the driver read it back (called in the actor's
+    process, where Ray is): an exception whose ``__init__`` wants other arguments pickles,
+    and fails to load."""
+    pickle = importlib.import_module("ray.cloudpickle")
     try:
-        importlib.import_module("ray.cloudpickle").dumps(value)
+        pickle.loads(pickle.dumps(value))
     except Exception:
         return False
     return True
