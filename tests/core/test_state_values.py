@@ -284,26 +284,13 @@ def test_a_dropped_machines_states_give_back_innermost_first() -> None:
         assert LEVEL._holders == []
 
 
-def _top_after_below(drop: bool) -> float:
-    """Outer first changes the value after Inner did; then the machine is dropped or
-    stopped: what the value is afterwards."""
-    level = st.StateValue(7.0)
-
-    class Top(st.State[None]):
-        def transition(self) -> st.Transition | None:
-            return st.inner_entry(Below)
-
-        def update(self, dt: float) -> None:
-            self.set_state_value(level, 4.0)  # finds Below's 1
-
-    class Below(st.State[None]):
-        def on_enter(self) -> None:
-            self.set_state_value(level, 1.0)  # finds 7
-
-    machine = st.StateMachine(Top)
+def _left_by(initial: type[st.State[None]], level: st.StateValue[float], drop: bool) -> float:
+    """The value ``level`` is left at once a machine starting in ``initial`` has run a
+    frame from 7 and is then dropped (collected) or stopped."""
+    level.set_initial_value(7.0)
+    machine = st.StateMachine(initial)
     machine.process_state_transitions()
     machine.update_states(0.0)
-    assert level.value == 4.0
     if drop:
         del machine
         gc.collect()
@@ -314,12 +301,24 @@ def _top_after_below(drop: bool) -> float:
 
 def test_a_dropped_machine_gives_back_in_stack_order_whatever_order_its_states_wrote() -> None:
     """stop() and the collector agree: Below puts back 7, then Top puts back 1."""
-    assert _top_after_below(drop=False) == _top_after_below(drop=True) == 1.0
+    level = st.StateValue(7.0)
+
+    class Top(st.State[None]):
+        def transition(self) -> st.Transition | None:
+            return st.inner_entry(Below)
+
+        def update(self, dt: float) -> None:
+            self.set_state_value(level, 4.0)  # changes it after Below: finds 1
+
+    class Below(st.State[None]):
+        def on_enter(self) -> None:
+            self.set_state_value(level, 1.0)  # finds 7
+
+    assert _left_by(Top, level, drop=False) == _left_by(Top, level, drop=True) == 1.0
 
 
-def _regions_after(drop: bool) -> float:
-    """Two regions' roots change one value, the second region's first; then the machine
-    is dropped or stopped (which exits the last region first)."""
+def test_a_dropped_machine_gives_back_its_regions_values_as_stop_does() -> None:
+    """stop() exits the last region first: Second puts back 7, then First puts back 2."""
     level = st.StateValue(7.0)
 
     class Host(st.State[None]):
@@ -328,27 +327,13 @@ def _regions_after(drop: bool) -> float:
 
     class First(st.State[None]):
         def update(self, dt: float) -> None:
-            self.set_state_value(level, 1.0)  # finds Second's 2
+            self.set_state_value(level, 1.0)  # changes it after Second: finds 2
 
     class Second(st.State[None]):
         def on_enter(self) -> None:
             self.set_state_value(level, 2.0)  # finds 7
 
-    machine = st.StateMachine(Host)
-    machine.process_state_transitions()
-    machine.update_states(0.0)
-    assert level.value == 1.0
-    if drop:
-        del machine
-        gc.collect()
-    else:
-        machine.stop()
-    return level.value
-
-
-def test_a_dropped_machine_gives_back_its_regions_values_as_stop_does() -> None:
-    """Second (the last region) puts back 7, then First puts back 2."""
-    assert _regions_after(drop=False) == _regions_after(drop=True) == 2.0
+    assert _left_by(Host, level, drop=False) == _left_by(Host, level, drop=True) == 2.0
 
 
 def test_a_value_restored_by_the_collector_is_settled_before_any_use() -> None:
