@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
+from statetree.chart.batch.arguments import Entities, count_of
 from statetree.chart.batch.arrays import Indexes, NDArray, np
-from statetree.chart.batch.entities import Entities, count_of
-from statetree.chart.batch.layout import Layout
-from statetree.chart.batch.outcomes import apply_operation
+from statetree.chart.batch.operations import apply_operation
+from statetree.chart.batch.table import Layout
 from statetree.chart.compile import CompiledChart, compile_chart
 from statetree.chart.machine import ChartMachine
 from statetree.chart.model import Chart

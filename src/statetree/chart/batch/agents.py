@@ -11,13 +11,15 @@ boolean per slot, only for such events.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from statetree.chart.batch.arrays import Bools, Floats, Indexes, NDArray, np
+from statetree.chart.batch.table import LEVELS, Table
 from statetree.chart.events import Event
 from statetree.errors import UsageError
 
-__all__ = ["MAX_AGENTS", "Agents", "check_room"]
+__all__ = ["MAX_AGENTS", "Agents", "check_room", "held", "set_held"]
 
 MAX_AGENTS = (1 << 31) - 1
 """The most agent slots a batch holds: a pass lists agents as 32-bit numbers."""
@@ -168,3 +170,34 @@ def check_room(slots: int) -> None:
     """
     if slots > MAX_AGENTS:
         raise UsageError(f"a batch holds at most {MAX_AGENTS:,} agents, {slots:,} were asked for")
+
+
+def held(table: Table, agents: Agents, event: Event, ids: Indexes) -> Bools:
+    """Whether ``event`` is held for each agent of ``ids``."""
+    levels = table.layout.levels
+    if event in levels:
+        bits = table.info[agents.situations[ids], LEVELS]
+        on: Bools = (bits >> levels.index(event) & 1).astype(np.bool_)
+        return on
+    flags = agents.extra.get(event)
+    return np.zeros(ids.size, np.bool_) if flags is None else flags[ids]
+
+
+def set_held(table: Table, agents: Agents, levels: Mapping[Event, Bools], ids: Indexes) -> None:
+    """Hold or release ``levels`` (one boolean per agent of ``ids`` each), processing none."""
+    chart_levels = table.layout.levels
+    situations = agents.situations[ids]
+    bits = table.info[situations, LEVELS].astype(np.int64)
+    for event, on in levels.items():
+        if event in chart_levels:
+            bit = 1 << chart_levels.index(event)
+            bits = np.where(on, bits | bit, bits & ~bit)
+        elif on.any() or event in agents.extra:
+            flags = agents.extra.setdefault(event, np.zeros(agents.capacity, np.bool_))
+            flags[ids] = on
+    if chart_levels:
+        pairs = situations.astype(np.int64) << 32 | bits
+        distinct, inverse = np.unique(pairs, return_inverse=True)
+        found = [table.with_levels(int(p >> 32), int(p & 0xFFFFFFFF)) for p in distinct.tolist()]
+        agents.widen(len(table.situations))
+        agents.situations[ids] = np.asarray(found, np.int64)[inverse.reshape(-1)]

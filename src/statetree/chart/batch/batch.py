@@ -17,22 +17,23 @@ from numpy.typing import ArrayLike
 
 from statetree.chart.batch import vector
 from statetree.chart.batch.actions import BatchHandler
-from statetree.chart.batch.agents import Agents
-from statetree.chart.batch.arrays import Indexes, NDArray, np, read_only
-from statetree.chart.batch.convert import agents_of, snapshot_of
-from statetree.chart.batch.derive import processing
-from statetree.chart.batch.entities import (
+from statetree.chart.batch.agents import Agents, held, set_held
+from statetree.chart.batch.arguments import (
     Entities,
+    Inputs,
     count_of,
+    level_values,
+    picks_of,
+    refuse,
     select,
     select_ordered,
     slot_range,
 )
-from statetree.chart.batch.inputs import Inputs, picks_of, refuse
-from statetree.chart.batch.levels import held, level_values, set_held
-from statetree.chart.batch.outcomes import apply_operation
+from statetree.chart.batch.arrays import Indexes, NDArray, np, read_only
+from statetree.chart.batch.convert import agents_of, snapshot_of
+from statetree.chart.batch.derive import processing
+from statetree.chart.batch.operations import apply_operation, reload_batch
 from statetree.chart.batch.reading import Readings
-from statetree.chart.batch.reload import reload_batch
 from statetree.chart.batch.snapshot import BatchSnapshot, restoring
 from statetree.chart.batch.step import BACKENDS, Stepper, backend_names
 from statetree.chart.batch.table import STARTED, Table, table_of

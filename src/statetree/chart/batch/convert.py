@@ -12,12 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from statetree.chart.batch.agents import Agents
+from statetree.chart.batch.agents import Agents, held
 from statetree.chart.batch.arrays import Bools, Floats, NDArray, np
-from statetree.chart.batch.layout import timer_pairs
-from statetree.chart.batch.levels import held
 from statetree.chart.batch.snapshot import BatchSnapshot, snapshot_given
-from statetree.chart.batch.table import Table, table_of
+from statetree.chart.batch.table import Table, table_of, timer_pairs
 from statetree.chart.compile import CompiledChart
 from statetree.chart.events import Event
 from statetree.chart.placement import Situation, problem

@@ -28,7 +28,7 @@ from statetree.core.trace import Step, StepKind
 from statetree.errors import TransitionLoopError
 
 if TYPE_CHECKING:
-    from statetree.chart.batch.layout import Layout
+    from statetree.chart.batch.table import Layout
     from statetree.chart.compile import CompiledChart
 
 __all__ = ["KILL", "START", "Outcome", "derive", "processing", "row_sources"]

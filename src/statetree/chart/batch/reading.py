@@ -1,23 +1,26 @@
 """What a batch tells about its agents: reads that never change them.
 
 Reads are table lookups by each agent's situation: a game reads a whole crowd's states with
-one call (``leaf_ids``, ``is_active``, ``counts``) rather than one call per agent.
+one call (``leaf_ids``, ``is_active``, ``counts``) rather than one call per agent; and
+one agent reads as a chart machine (:class:`AgentView`), for debuggers and the inspector.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from statetree.chart.batch.agents import Agents
+from statetree.chart.batch.arguments import agent_index
 from statetree.chart.batch.arrays import Bools, Indexes, np
-from statetree.chart.batch.entities import agent_index
 from statetree.chart.batch.table import Table
-from statetree.chart.batch.view import AgentView
 from statetree.chart.compile import CompiledChart
+from statetree.chart.events import Event
 from statetree.chart.model import Chart
 from statetree.chart.structure import compiled_structure
 from statetree.errors import UsageError
 from statetree.structure.model import Structure
 
-__all__ = ["Readings"]
+__all__ = ["AgentView", "Readings", "RunningTimer"]
 
 
 class Readings:
@@ -130,3 +133,101 @@ class Readings:
         leaves = np.where(flags.any(axis=1), end - 1 - np.argmax(flags[:, ::-1], axis=1), -1)
         found: Indexes = leaves.astype(np.intp)[self._agents.situations[: self.size]]
         return found
+
+
+@dataclass(frozen=True, slots=True)
+class RunningTimer:
+    """A timer an agent runs: its name, the state owning it, and when it expires."""
+
+    name: str
+    state: str
+    due: float
+
+
+class AgentView:
+    """Read-only queries on agent ``index`` of ``batch``, named as on ``ChartMachine``.
+
+    The view reads the batch live: it always shows the agent's current state.
+    """
+
+    __slots__ = ("_batch", "index")
+
+    def __init__(self, batch: Readings, index: int) -> None:
+        self._batch = batch
+        self.index = index
+
+    @property
+    def name(self) -> str:
+        """``Chart[index]``: the batch's name and the agent's index."""
+        return f"{self._batch.name}[{self.index}]"
+
+    @property
+    def chart(self) -> Chart:
+        """The chart the batch runs."""
+        return self._batch.chart
+
+    @property
+    def compiled(self) -> CompiledChart:
+        """The compiled chart the batch runs."""
+        return self._batch.compiled
+
+    @property
+    def structure(self) -> Structure:
+        """The chart's structure (for plots and the inspector's diagrams)."""
+        return self._batch.structure
+
+    @property
+    def active(self) -> tuple[str, ...]:
+        """The paths of the agent's active states, in processing order."""
+        return self._batch.active(self.index)
+
+    def is_active(self, path: str) -> bool:
+        """Whether the agent's state at ``path`` is active.
+
+        Raises:
+            UsageError: the chart has no state at ``path``.
+        """
+        self._batch._number(path)  # an unknown path is an error, not False
+        return path in self.active
+
+    @property
+    def started(self) -> bool:
+        """Whether the agent has active states."""
+        return bool(self.active)
+
+    @property
+    def clock(self) -> float:
+        """The agent's time, as advanced by ``tick``."""
+        return float(self._batch._agents.clock(self._batch._check(self.index)))
+
+    @property
+    def held(self) -> tuple[Event, ...]:
+        """The level events the host holds on for the agent, in order of kind and name."""
+        batch = self._batch
+        index = batch._check(self.index)
+        agents, table = batch._agents, batch._table
+        situation = table.situation(int(agents.situations[index]))
+        aside = (event for event, flags in agents.extra.items() if flags[index])
+        return tuple(sorted({*situation.held, *aside}))
+
+    @property
+    def timers(self) -> tuple[RunningTimer, ...]:
+        """The agent's running timers, in the order they will fire."""
+        batch = self._batch
+        index = batch._check(self.index)
+        agents, layout = batch._agents, batch._table.layout
+        running = []
+        for key in layout.keys:
+            due = float(agents.due[key.row, index])
+            if not np.isnan(due):
+                order = int(agents.order[key.row, index]) if agents.order.shape[0] else 0
+                running.append((due, order, key.name, layout.paths[key.owner]))
+        active = set(batch.active(index))
+        return tuple(
+            RunningTimer(name, state, due)
+            for due, _, name, state in sorted(running)
+            if state in active
+        )
+
+    def __repr__(self) -> str:
+        return f"<AgentView {self.name} [{', '.join(self.active)}]>"

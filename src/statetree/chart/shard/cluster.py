@@ -12,7 +12,7 @@ import sys
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from statetree.chart.batch.entities import count_of
+from statetree.chart.batch.arguments import count_of
 from statetree.chart.shard.actor import ShardActor
 from statetree.chart.shard.errors import ShardError
 from statetree.errors import UsageError

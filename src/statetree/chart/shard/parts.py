@@ -16,8 +16,8 @@ import numpy as np
 from numpy.typing import DTypeLike, NDArray
 
 from statetree.chart.batch import BatchCall, BatchHandler, BatchSnapshot, ChartBatch
+from statetree.chart.batch.arguments import count_of
 from statetree.chart.batch.arrays import Indexes
-from statetree.chart.batch.entities import count_of
 from statetree.chart.batch.errors import Failure
 from statetree.chart.compile import CompiledChart
 from statetree.chart.events import Event

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from statetree.chart.batch.arguments import Entities, agent_index, select
 from statetree.chart.batch.arrays import Bools, Indexes
-from statetree.chart.batch.entities import Entities, agent_index, select
 from statetree.chart.compile import CompiledChart
 from statetree.chart.model import Chart
 from statetree.errors import UsageError

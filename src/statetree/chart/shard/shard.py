@@ -16,8 +16,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from statetree.chart.batch import BatchCall, BatchHandler, BatchLoopError, ChartBatch
+from statetree.chart.batch.arguments import Entities
 from statetree.chart.batch.arrays import Bools, Indexes
-from statetree.chart.batch.entities import Entities
 from statetree.chart.batch.errors import Failure
 from statetree.chart.events import Event
 from statetree.chart.shard.parts import Columns, Loop, Mail, ShardHandler, ShardPart, ShardSetup

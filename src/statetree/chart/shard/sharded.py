@@ -18,10 +18,15 @@ from numpy.typing import ArrayLike, DTypeLike, NDArray
 
 from statetree.chart.batch import BatchSnapshot, ChartBatch
 from statetree.chart.batch.agents import check_room
+from statetree.chart.batch.arguments import (
+    Entities,
+    count_of,
+    level_values,
+    picks_of,
+    select,
+    slot_range,
+)
 from statetree.chart.batch.arrays import Indexes
-from statetree.chart.batch.entities import Entities, count_of, select, slot_range
-from statetree.chart.batch.inputs import picks_of
-from statetree.chart.batch.levels import level_values
 from statetree.chart.batch.snapshot import restoring, snapshot_given
 from statetree.chart.compile import CompiledChart, compile_chart
 from statetree.chart.events import Event, time_step
