@@ -169,12 +169,6 @@ class Twins:
         A reload that some agent's machine refuses (it would not settle) is refused by the
         batch as a whole, naming those agents: then nothing changes, in any engine.
         """
-        try:
-            self._reload(chart)
-        finally:
-            self.forget_lines()  # a batch traces no reload (a machine traces what it enters)
-
-    def _reload(self, chart: Chart) -> None:
         self.machines_failed = {}
         self.batch_failed = ((), NO_LOOP)
         compiled = compile_chart(chart)
@@ -209,6 +203,7 @@ class Twins:
             # The batch runs one chart: every agent is back as it was, its calls made.
             self.batch_failed = (error.entities, (error.cycle, error.timers))
             assert self.batch.snapshot().to_bytes() == before.to_bytes()
+            self.forget_lines()  # the machines traced a reload the batch undid
             for agent, snapshot in saved.items():
                 self.machines[agent] = self.machine(agent)
                 self.machines[agent].restore(snapshot)

@@ -209,6 +209,24 @@ def test_a_slot_freed_before_a_reload_spawns_an_agent_of_the_new_chart() -> None
     assert batch.active(1) == ("Root", "Root.B")
 
 
+def test_a_traced_agent_writes_the_lines_its_machine_writes_in_a_reload() -> None:
+    renamed = b.chart(  # B is gone: an agent in B leaves it for the initial state, A
+        "Swap", b.state("Root", b.state("A", transitions=[b.on(b.input("X"), "C")]), b.state("C"))
+    )
+    batch = ChartBatch(swapping(), 3, name="Swap")
+    batch.send(X, [1, 2])
+    lines: list[str] = []
+    batch.trace([1], sink=lines.append)
+    batch.reload(renamed)
+    expected: list[str] = []
+    machine = ChartMachine(swapping(), name="Swap[1]", trace_sink=expected.append)
+    machine.send(X)
+    machine.machine.set_debug_info("Swap[1]", TraceLevel.BASIC)
+    machine.reload(renamed)
+    assert lines == expected and lines  # agent 2 reloaded as well, untraced
+    assert batch.active(1) == batch.active(2) == machine.active == ("Root", "Root.A")
+
+
 def test_a_spawn_into_a_restored_or_joined_free_slot_starts_clean() -> None:
     batch = ChartBatch(swapping(), 2)
     batch.hold(H, [0])

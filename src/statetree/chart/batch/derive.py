@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from statetree.chart.batch.table import Layout
     from statetree.chart.compile import CompiledChart
 
-__all__ = ["KILL", "START", "Outcome", "derive", "processing", "row_sources"]
+__all__ = ["KILL", "START", "Noting", "Outcome", "derive", "processing", "row_sources"]
 
 KILL, START = -1, -2
 """Row sources besides an old row's number: the row stops running, or starts a timer."""
@@ -77,7 +77,7 @@ class Outcome:
 def derive(layout: Layout, situation: Situation, operation: Operation, bound: int) -> Outcome:
     """The outcome of ``operation`` on a machine of ``layout``'s chart in ``situation``."""
     moments = _Moments()
-    machine = ChartMachine(layout.compiled, _Noting(moments.call), max_transitions=bound)
+    machine = ChartMachine(layout.compiled, Noting(moments.call), max_transitions=bound)
     place(machine, situation)
     placeholders = _placeholders(layout, machine, situation)
     moments.machine = machine
@@ -104,7 +104,7 @@ def derive(layout: Layout, situation: Situation, operation: Operation, bound: in
     )
 
 
-class _Noting(dict[str, Handler]):
+class Noting(dict[str, Handler]):
     """The handlers of a derivation: one for every action type, even of a chart reloaded
     into the machine, which notes the call."""
 

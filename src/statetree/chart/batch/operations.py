@@ -152,17 +152,23 @@ def reload_batch(batch: ChartBatch, compiled: CompiledChart) -> Reloaded:
     entries = np.array([new.add(o, before=old.layout) for o in outcomes], np.intp)[inverse]
     _fall(batch, ids, old, new)
     stepper = batch._stepper
+    watched = stepper.watch(ids)  # traced agents, as machines on the old chart
     stepper.table, stepper.undo_table = new, old
     due, order = put(batch, new, ids, entries)  # undo rows in the old rows' layout
     agents.relayout(new.layout.rows, new.layout.ordered)
     agents.due[:, ids], agents.order[:, ids] = due, order
     batch._table = new
+
+    def replay(machine: ChartMachine, agent: int) -> None:
+        machine.reload(compiled)
+
     try:
-        stepper.finish(lambda machine, _: machine.reload(compiled), None, undo=False)
+        stepper.finish(replay, None, undo=False)
     except BaseException:
         _back(batch, before, old)
         raise
     finally:
+        stepper.watching = False
         stepper.undo_table = new
         stepper.buffers = Buffers(agents.due.shape[0], agents.order.shape[0])
     if stepper.failures:
@@ -176,6 +182,7 @@ def reload_batch(batch: ChartBatch, compiled: CompiledChart) -> Reloaded:
     for event in list(agents.extra):  # levels of the new chart now, or of no level kind
         if event in rising or event.kind not in kinds:  # (kept until agents were replayed)
             del agents.extra[event]
+    stepper.retrace(watched, replay)
     return _report(batch, ids, inverse, reports, old.layout)
 
 

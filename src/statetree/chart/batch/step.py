@@ -33,6 +33,7 @@ from statetree.chart.actions import ActionCall
 from statetree.chart.batch import vector
 from statetree.chart.batch.actions import BatchCall, BatchHandler
 from statetree.chart.batch.arrays import Floats, Indexes, NDArray, np
+from statetree.chart.batch.derive import Noting
 from statetree.chart.batch.errors import Failure
 from statetree.chart.batch.table import CALLS, FAIL, NCALLS, Table
 from statetree.chart.events import Event
@@ -196,7 +197,7 @@ class Stepper:
         self.undo_table = table  # the table undo rows name situations of
         self.traced: dict[int, Traced] = {}  # see ChartBatch.trace
         self._traced_here: set[int] = set()  # traced agents replayed with their handlers
-        self.watching = False  # a traced call runs (a reload's replays are not traced)
+        self.watching = False  # a traced call runs
 
     # -- passes ----------------------------------------------------------------------------
 
@@ -207,7 +208,7 @@ class Stepper:
 
     def run(self, work: Work, timing: Timing, replay: Replay) -> None:
         """A pass (see :func:`statetree.chart.batch.kernel.run`), then what follows it."""
-        watched = self._watch(work[0][: max(work[2], 0)], work[1] if work[2] < 0 else None, timing)
+        watched = self.watch(work[0][: max(work[2], 0)], work[1] if work[2] < 0 else None, timing)
         self.buffers.reset()
         self.agents.widen(len(self.table.situations))
         if self.backend == "numpy":
@@ -232,7 +233,7 @@ class Stepper:
                 self.run((named, inputs, named.size, mapping), timing, replay)
             return wrong
         # A choice per slot: the pass reads them in place.
-        watched = self._watch(ids, choices, timing)
+        watched = self.watch(ids, choices, timing)
         self.buffers.reset()
         agents.widen(len(self.table.situations))
         work: Work = (ids, choices, -1, mapping)
@@ -255,17 +256,20 @@ class Stepper:
 
     # -- tracing (see ChartBatch.trace) ----------------------------------------------------
 
-    def _watch(
-        self, ids: NDArray[np.integer], choices: NDArray[np.integer] | None, timing: Timing
+    def watch(
+        self,
+        ids: NDArray[np.integer],
+        choices: NDArray[np.integer] | None = None,
+        timing: Timing | None = None,
     ) -> list[tuple[int, ChartMachine]]:
         """Each traced agent a call moves (``ids``, or those ``choices`` gives an event, or
         every agent in a tick), as a machine in its state before the pass."""
         if not self.traced:
             return _UNWATCHED
         self._traced_here = set()
-        self.watching = True  # until the call's retrace: a reload's replays are not traced
+        self.watching = True  # until the call's retrace
         agents = self.agents
-        if timing[0].size:
+        if timing is not None and timing[0].size:
             moving = list(self.traced)
         elif choices is not None:
             moving = [a for a in self.traced if a < choices.size and choices[a] >= 0]
@@ -273,9 +277,8 @@ class Stepper:
             traced = np.fromiter(self.traced, np.intp, len(self.traced))
             at = np.minimum(np.searchsorted(ids, traced), max(ids.size - 1, 0))
             moving = traced[(ids.size > 0) & (ids[at] == traced)].tolist() if ids.size else []
-        names = dict.fromkeys(self.table.layout.compiled.host_actions, _nothing)
         return [  # not those that failed already in this call (to start, say): they stay
-            (agent, self._machine_now(agent, names, self.traced[agent][2]))
+            (agent, self._machine_now(agent, _QUIET, self.traced[agent][2]))
             for agent in sorted(moving)
             if agents.situations[agent] != 0 and agent not in self.failures
         ]
@@ -288,9 +291,9 @@ class Stepper:
             self._after(timing, replay)
         finally:
             self.watching = False
-        self._retrace(watched, replay)
+        self.retrace(watched, replay)
 
-    def _retrace(self, watched: list[tuple[int, ChartMachine]], replay: Replay) -> None:
+    def retrace(self, watched: list[tuple[int, ChartMachine]], replay: Replay) -> None:
         """Replay the call on each watched agent's machine, traced, its host actions not
         performed: the lines its own ``ChartMachine`` would write."""
         for agent, machine in watched:
@@ -546,8 +549,7 @@ class Stepper:
                 self.agents.set_clocks(np.array([agent]), np.array([clock]))
 
     def _timer_loop(self, agent: int, replay: Replay, clocks_before: Floats | None) -> Failure:
-        names = dict.fromkeys(self.table.layout.compiled.host_actions, _nothing)
-        machine = self.machine_of(agent, names, clocks_before)
+        machine = self.machine_of(agent, _QUIET, clocks_before)
         try:
             replay(machine, agent)
         except TransitionLoopError as error:
@@ -627,7 +629,11 @@ def _traced(machine: ChartMachine, traced: Traced) -> None:
 
 
 def _nothing(call: ActionCall) -> None:
-    """A host action replayed only to learn a cycle: not performed."""
+    """A host action replayed only to learn a cycle or a trace: not performed."""
+
+
+_QUIET = Noting(_nothing)
+"""Handlers that perform nothing, for any chart (a reload's new one too)."""
 
 
 _NO_TICK: Timing = (np.zeros(0, np.float64), 1, 0)
