@@ -69,7 +69,6 @@ def test_a_batch_stream_is_the_agents_machines_packed_and_applies_as_they_do(
     for agent, configuration in enumerate(configurations):
         codec.apply(client.machines[agent].machine, configuration)
     client.quiet = False
-    client.forget_lines()  # a batch traces no received configuration
     client.check("applying the server's stream")
     assert wire.encode(client.batch) == data
     for number, step in enumerate(after):

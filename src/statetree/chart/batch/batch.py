@@ -432,8 +432,9 @@ class ChartBatch(Readings):
         """Trace the agents of ``entities`` as each one's own ``ChartMachine`` would: named
         ``name[index]``, its lines go to ``sink`` (by default the ``"statetree"`` logger)
         after each call that processes it (``start``, ``send``, ``send_each``, ``hold``,
-        ``release``, ``set_levels``, ``tick``, ``frame``, ``reload``; ``stop`` and
-        ``despawn`` write none, as a machine's ``stop``). ``TraceLevel.NONE`` stops.
+        ``release``, ``set_levels``, ``tick``, ``frame``, ``reload``, a codec's ``apply``;
+        ``stop`` and ``despawn`` write none, as a machine's ``stop``). ``TraceLevel.NONE``
+        stops.
 
         It costs the agents traced a replay on a machine each such call (the others
         nothing); a despawn ends it, and a restore, a split or a save does not keep it.

@@ -72,21 +72,23 @@ def apply_operation(
 ) -> None:
     """Apply ``operation(case)`` to the agents ``ids`` (ascending; ``cases``: each one's
     case, 0 by default) and make their host calls; they are not processings (a handler
-    cannot send)."""
+    cannot send). Traced agents write the lines of ``replay`` on their machines."""
     if ids.size == 0:
         return
-    table = batch._table
+    table, stepper = batch._table, batch._stepper
     situations = batch._agents.situations[ids].astype(np.int64)
     outcomes, inverse = outcomes_of(table, situations, cases, operation)
     entries = np.array([table.add(o) for o in outcomes], np.intp)[inverse]
+    watched = stepper.watch(ids)
     due, order = put(batch, table, ids, entries)
     batch._agents.due[:, ids], batch._agents.order[:, ids] = due, order
-    stepper = batch._stepper
     stepper.processing = False
     try:
         stepper.finish(replay, None)
     finally:
         stepper.processing = True
+        stepper.watching = False
+    stepper.retrace(watched, replay)
 
 
 def put(
