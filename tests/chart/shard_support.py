@@ -36,6 +36,8 @@ def drain(shard: Shard) -> list[tuple[int, str]]:
 
 
 HANDLERS = {"host": host, "echo": echo}
+TRACED = 4
+"""The agents traced in both batches, from 0."""
 Loop = tuple[tuple[int, ...], tuple[str, ...], bool]
 
 
@@ -54,6 +56,12 @@ class ShardedTwins:
         )
         self.sharded.step()  # forget what an earlier batch on these actors left
         self.loops: dict[str, Loop | None] = {"one": None, "sharded": None}
+        # The first agents traced in both: the shards' lines come back as the batch's.
+        self.lines: dict[str, dict[int, list[str]]] = {"one": {}, "sharded": {}}
+        for engine, batch in (("one", self.one), ("sharded", self.sharded)):
+            for agent in range(min(count, TRACED)):
+                lines = self.lines[engine][agent] = []
+                batch.trace([agent], sink=lines.append)
 
     def log(self, call: BatchCall) -> None:
         for agent in call.entities.tolist():
@@ -102,6 +110,7 @@ class ShardedTwins:
             assert (mine.clock, mine.timers) == (theirs.clock, theirs.timers), where
             assert mine.held == theirs.held, where
             assert self.calls["sharded"][agent] == self.calls["one"][agent], where
+        assert self.lines["sharded"] == self.lines["one"], context
 
     def close(self) -> None:
         self.sharded.close()

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import logging
 import pickle
 
 import numpy as np
 import pytest
-from shard_charts import ALARM, COLUMNS, GUARD, HANDLERS, SIZE, alarm_even
+from shard_charts import ALARM, CALL, COLUMNS, GUARD, HANDLERS, SIZE, alarm_even
 
+from statetree import TraceLevel
 from statetree.chart import ChartBatch, ShardedBatch, ShardPool
 from statetree.chart.batch import BatchSnapshot
 from statetree.errors import DecodeError, SaveError, UsageError
@@ -129,6 +131,40 @@ def test_sends_waiting_for_migrated_agents_follow_them_to_their_new_shard(
     assert guards.columns("chases")["chases"].tolist() == [1, 1, 1, 1, 0, 0]
     guards.tick(0.5)
     assert guards.is_active("Top.Chase").tolist() == [True, True, True, True, True, False]
+    guards.close()
+
+
+def test_traced_agents_write_their_lines_here_from_whichever_shard_they_live_in(
+    guards: ShardedBatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    lines: list[str] = []
+    guards.trace([1, 4], sink=lines.append)
+    guards.send(ALARM, [4])  # agent 4 chases, and calls agent 5 (mail, for the next call)
+    guards.migrate([1], 2)  # its trace moves with it
+    guards.send(CALL, [1])  # 5 hears its call first, untraced
+    guards.trace([4], TraceLevel.NONE)
+    guards.tick(2.5)  # 1, 4 and 5 give up
+    assert lines == [
+        "HSM_1_Guard[4]:  Sibling : Top.Chase",
+        "HSM_1_Guard[1]:  Sibling : Top.Chase",
+        "HSM_1_Guard[1]:  Sibling : Top.Patrol",
+    ]
+    guards.despawn([1])  # a despawn ends the trace: the agent spawned in its slot is not
+    assert guards.spawn(1).tolist() == [1]
+    guards.send(ALARM, [1])
+    assert len(lines) == 3
+    with caplog.at_level(logging.INFO, logger="statetree"):
+        guards.trace([0])  # no sink: the "statetree" logger, in this process
+        guards.send(ALARM, [0])
+    assert caplog.messages == ["HSM_1_Guard[0]:  Sibling : Top.Chase"]
+    for wrong, message in (
+        ({"level": 5}, "a trace level is one of"),
+        ({"sink": "print"}, "sink must be callable"),
+    ):
+        with pytest.raises(UsageError, match=message):
+            guards.trace([0], **wrong)  # type: ignore[arg-type]
+    with pytest.raises(UsageError, match="agent index 9 is out of range"):
+        guards.trace([9])
     guards.close()
 
 

@@ -35,7 +35,7 @@ from statetree.chart.batch.derive import processing
 from statetree.chart.batch.operations import apply_operation, reload_batch
 from statetree.chart.batch.reading import Readings
 from statetree.chart.batch.snapshot import BatchSnapshot, restoring
-from statetree.chart.batch.step import BACKENDS, Stepper, backend_names
+from statetree.chart.batch.step import BACKENDS, Sink, Stepper, backend_names
 from statetree.chart.batch.table import STARTED, Table, table_of
 from statetree.chart.compile import CompiledChart, compile_chart
 from statetree.chart.events import Event, time_step
@@ -446,13 +446,15 @@ class ChartBatch(Readings):
         level = trace_level(level)
         if sink is not None:
             require_callable(sink, "sink")
-        ids = self._select(entities).tolist()
-        traced = self._stepper.traced
-        for agent in ids:
-            if level is TraceLevel.NONE:
-                traced.pop(agent, None)
-            else:
-                traced[agent] = (f"{self.name}[{agent}]", level, sink)
+        for agent in self._select(entities).tolist():
+            self._trace(agent, f"{self.name}[{agent}]", level, sink)
+
+    def _trace(self, agent: int, name: str, level: TraceLevel, sink: Sink) -> None:
+        """Trace agent ``agent`` as ``name`` (``TraceLevel.NONE``: stop)."""
+        if level is TraceLevel.NONE:
+            self._stepper.traced.pop(agent, None)
+        else:
+            self._stepper.traced[agent] = (name, level, sink)
 
     # -- changes ---------------------------------------------------------------------------
 

@@ -26,6 +26,7 @@ from statetree.chart.reload import Reloaded
 from statetree.chart.shard.errors import ShardError
 from statetree.chart.shard.parts import Mail, Reply, ShardPart, ShardSetup, take
 from statetree.chart.shard.shard import Shard
+from statetree.core.trace import TraceLevel
 from statetree.errors import UsageError
 
 __all__ = ["OPERATIONS", "ShardActor"]
@@ -58,20 +59,23 @@ class ShardActor:
             raise RuntimeError("the actor holds no shard: load() one first")
         shard.outbox.clear()
         shard.loops.clear()
+        shard.lines.clear()
         shard.partial = None
         try:
             shard.deliver(inbox)
             result = shard.attempt(OPERATIONS[op], shard, *args)
         except Exception as error:  # reported to the driver, which raises it
             # The call failed in this shard: what its handlers sent goes with it.
-            return Reply(shard.partial, (), tuple(shard.loops), _sendable(error, shard))
+            failed = _sendable(error, shard)
+            return Reply(shard.partial, (), tuple(shard.loops), failed, tuple(shard.lines))
+        lines = tuple(shard.lines)
         if op == "step" and not _picklable(result):
             unsent = UsageError(
                 f"the step function returned a {type(result).__name__} in shard "
                 f"{shard.index}, which cannot be sent back to the driver (the step ran)"
             )
-            return Reply(None, tuple(shard.outbox), tuple(shard.loops), unsent)
-        return Reply(result, tuple(shard.outbox), tuple(shard.loops))
+            return Reply(None, tuple(shard.outbox), tuple(shard.loops), unsent, lines)
+        return Reply(result, tuple(shard.outbox), tuple(shard.loops), None, lines)
 
 
 def _picklable(value: object) -> bool:
@@ -155,6 +159,10 @@ def _rehearse(shard: Shard, chart: Chart) -> None:
     copy.reload(chart)
 
 
+def _trace(shard: Shard, rows: Indexes, level: TraceLevel) -> None:
+    shard.trace(rows, level)
+
+
 def _reload(shard: Shard, chart: Chart) -> Reloaded:
     return shard.batch.reload(chart)
 
@@ -174,7 +182,9 @@ def _take(shard: Shard, rows: Indexes) -> ShardPart:
 
 def _subset(whole: ShardPart, snapshot: BatchSnapshot, rows: Indexes) -> ShardPart:
     columns = {name: column[rows] for name, column in whole.columns.items()}
-    return ShardPart(whole.chart, whole.members[rows], take(snapshot, rows), columns)
+    members = whole.members[rows]
+    traced = whole.traced_of(members)
+    return ShardPart(whole.chart, members, take(snapshot, rows), columns, traced)
 
 
 def _put(shard: Shard, parts: Sequence[ShardPart]) -> None:
@@ -188,7 +198,8 @@ def _put(shard: Shard, parts: Sequence[ShardPart]) -> None:
         name: np.concatenate([part.columns[name] for part in every])[order]
         for name in every[0].columns
     }
-    shard.load(ShardPart(every[0].chart, members[order], take(joined, order), columns))
+    traced = {agent: level for part in every for agent, level in part.traced.items()}
+    shard.load(ShardPart(every[0].chart, members[order], take(joined, order), columns, traced))
 
 
 def _part(shard: Shard) -> ShardPart:
@@ -250,6 +261,7 @@ OPERATIONS: Mapping[str, Callable[..., Any]] = {
     "step": _step,
     "rehearse": _rehearse,
     "reload": _reload,
+    "trace": _trace,
     "load": _load,
     "take": _take,
     "put": _put,

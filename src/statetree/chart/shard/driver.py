@@ -24,6 +24,7 @@ from statetree.chart.shard.cluster import ShardPool
 from statetree.chart.shard.errors import ShardError, ShardLostError
 from statetree.chart.shard.layout import Layout
 from statetree.chart.shard.parts import Loop, Mail, Reply, ShardPart, ShardSetup
+from statetree.core.trace import logger
 from statetree.errors import UsageError
 
 __all__ = ["Checkpoint", "Driver", "Undo"]
@@ -58,6 +59,8 @@ class Driver:
         self.calls: list[str] = []
         """The calls that changed agents since the checkpoint."""
         self.offset = 0
+        self.sinks: dict[int, Callable[[str], None] | None] = {}
+        """Where the trace lines of each agent traced go (``None``: the logger)."""
         self.latest = 0.0
         """No agent's clock is later (the overflow check of ``tick``; kept by the driver,
         which would otherwise ask every shard each frame)."""
@@ -174,8 +177,21 @@ class Driver:
         replies = self._gather(calls)
         if after is not None:
             after(replies)
-        self._settle(replies)
+        try:
+            self._write(replies)
+        finally:
+            self._settle(replies)
         return {shard: reply.result for shard, reply in replies.items()}
+
+    def _write(self, replies: Mapping[int, Reply]) -> None:
+        """Give each trace line of the shards' agents to its sink, shard by shard."""
+        for shard in sorted(replies):
+            for agent, line in replies[shard].lines:
+                sink = self.sinks.get(agent)
+                if sink is None:
+                    logger.info(line)
+                else:
+                    sink(line)
 
     def _submit(
         self, shard: int, op: str, args: Mapping[int, tuple[Any, ...]], changes: bool

@@ -22,6 +22,7 @@ from statetree.chart.batch.errors import Failure
 from statetree.chart.compile import CompiledChart
 from statetree.chart.events import Event
 from statetree.chart.model import Chart
+from statetree.core.trace import TraceLevel
 from statetree.errors import UsageError, require_callable, require_name
 
 if TYPE_CHECKING:
@@ -108,12 +109,19 @@ class ShardPart:
         members: the global index of each slot, increasing (free slots included).
         snapshot: their arrays, or ``None`` for ``len(members)`` agents not started.
         columns: the host's data, one row per slot (empty: all zeros).
+        traced: the trace level of each agent traced, by global index.
     """
 
     chart: Chart
     members: Indexes
     snapshot: BatchSnapshot | None = None
     columns: Columns = field(default_factory=dict)
+    traced: Mapping[int, TraceLevel] = field(default_factory=dict)
+
+    def traced_of(self, members: Indexes) -> dict[int, TraceLevel]:
+        """The trace levels of the agents traced among ``members`` (global indexes)."""
+        kept = set(members.tolist())
+        return {agent: level for agent, level in self.traced.items() if agent in kept}
 
 
 @dataclass(frozen=True)
@@ -127,12 +135,14 @@ class Loop:
 @dataclass(frozen=True)
 class Reply:
     """What a shard answers to a call: its result, the mail its agents sent to other
-    shards, the agents that could not settle, and the error that aborted it."""
+    shards, the agents that could not settle, the error that aborted it, and the trace lines
+    of its traced agents (global index, line), in order."""
 
     result: Any = None
     outbox: tuple[Mail, ...] = ()
     loops: tuple[Loop, ...] = ()
     error: BaseException | None = None
+    lines: tuple[tuple[int, str], ...] = ()
 
 
 def take(snapshot: BatchSnapshot, positions: Indexes, offset: int = 0) -> BatchSnapshot:

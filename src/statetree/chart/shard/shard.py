@@ -9,6 +9,7 @@ sent to agents of other shards is mail, delivered at the start of the batch's ne
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -21,6 +22,7 @@ from statetree.chart.batch.arrays import Bools, Indexes
 from statetree.chart.batch.errors import Failure
 from statetree.chart.events import Event
 from statetree.chart.shard.parts import Columns, Loop, Mail, ShardHandler, ShardPart, ShardSetup
+from statetree.core.trace import TraceLevel
 from statetree.errors import UsageError
 
 __all__ = ["Shard"]
@@ -46,6 +48,8 @@ class Shard:
         """The local slots of the agents of the handler call running, if one is."""
         self._called: Indexes | None = None
         """Their global indexes: ``rows(call.entities)`` needs no search."""
+        self.lines: list[tuple[int, str]] = []
+        """The trace lines of this call, by global index (see ``ShardedBatch.trace``)."""
         self.load(part)
 
     def load(self, part: ShardPart) -> None:
@@ -76,6 +80,22 @@ class Shard:
             for name, kind in setup.columns.items()
         }
         self._columns = dict(self._buffers)
+        self._traced: dict[int, TraceLevel] = {}
+        agents = np.fromiter(part.traced, np.intp, len(part.traced))
+        at, mine = self._find(agents)
+        for row, agent in zip(at[mine].tolist(), agents[mine].tolist(), strict=True):
+            self.trace(np.array([row], np.intp), part.traced[agent])
+
+    def trace(self, rows: Indexes, level: TraceLevel) -> None:
+        """Trace this shard's agents at the local slots ``rows`` (``TraceLevel.NONE``:
+        stop), named by global index; their lines go to :attr:`lines`."""
+        for row, agent in zip(rows.tolist(), self._members[rows].tolist(), strict=True):
+            sink = functools.partial(_write, self.lines, agent)
+            self._batch._trace(row, f"{self._setup.name}[{agent}]", level, sink)
+            if level is TraceLevel.NONE:
+                self._traced.pop(agent, None)
+            else:
+                self._traced[agent] = level
 
     def _bind(self, handler: ShardHandler) -> BatchHandler:
         def perform(call: BatchCall) -> None:
@@ -306,12 +326,20 @@ class Shard:
                 column[gone] = 0
             removed: Indexes = self._members[gone]
             self.partial = removed
+            for agent in removed.tolist():  # a despawn ends a trace
+                self._traced.pop(agent, None)
         return removed
 
     def part(self) -> ShardPart:
         """Everything about this shard, for a checkpoint or a migration."""
         columns = {name: column.copy() for name, column in self._columns.items()}
-        return ShardPart(self._batch.chart, self._members.copy(), self._batch.snapshot(), columns)
+        snapshot = self._batch.snapshot()
+        return ShardPart(self._batch.chart, self._members.copy(), snapshot, columns, self._traced)
+
+
+def _write(lines: list[tuple[int, str]], agent: int, line: str) -> None:
+    """The trace sink of agent ``agent`` (global index) in its shard."""
+    lines.append((agent, line))
 
 
 def _grown(array: NDArray[Any], capacity: int, used: int) -> NDArray[Any]:

@@ -9,7 +9,7 @@ exactly as they would in one ``ChartBatch``.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -47,7 +47,8 @@ from statetree.chart.shard.parts import (
 )
 from statetree.chart.shard.reading import ShardedReadings
 from statetree.core.options import DEFAULT_MAX_TRANSITIONS
-from statetree.errors import SaveError, UsageError
+from statetree.core.trace import TraceLevel, trace_level
+from statetree.errors import SaveError, UsageError, require_callable
 
 __all__ = ["ShardedBatch"]
 
@@ -303,6 +304,34 @@ class ShardedBatch(ShardedReadings):
         results = self._driver.run("step", (args,))
         return [results[shard] for shard in range(self.shards)]
 
+    def trace(
+        self,
+        entities: Entities,
+        level: TraceLevel = TraceLevel.BASIC,
+        sink: Callable[[str], None] | None = None,
+    ) -> None:
+        """Trace agents as ``ChartBatch.trace`` does, by global index (``name[index]``):
+        their shards write the lines and send them back with each call's answer; here they
+        go to ``sink`` (by default the ``"statetree"`` logger). A migration or a checkpoint
+        keeps it, a despawn ends it; a lost shard brings back the tracing of the checkpoint.
+
+        Raises:
+            UsageError: an agent is unknown, ``level`` is no trace level or ``sink`` is not
+                callable.
+        """
+        level = trace_level(level)
+        if sink is not None:
+            require_callable(sink, "sink")
+        driver = self._driver
+        ids = select(entities, driver.layout.alive)
+        routes = driver.layout.route(ids)
+        driver.run("trace", {s: (rows, level) for s, rows in routes.items()}, changes=False)
+        for agent in ids.tolist():
+            if level is TraceLevel.NONE:
+                driver.sinks.pop(agent, None)
+            else:
+                driver.sinks[agent] = sink
+
     def _run(self, op: str, entities: Entities, args: tuple[Any, ...]) -> None:
         """``op`` for the agents ``entities`` (global), each shard given its own slots."""
         layout = self._driver.layout
@@ -371,6 +400,8 @@ class ShardedBatch(ShardedReadings):
             for reply in replies.values():
                 if reply.result is not None:
                     layout.alive[reply.result] = False
+                    for agent in reply.result.tolist():  # a despawn ends a trace
+                        self._driver.sinks.pop(agent, None)
 
         routes = {shard: (rows,) for shard, rows in layout.route(ids).items()}
         self._driver.run("despawn", routes, after=forget)
