@@ -206,16 +206,38 @@ class Stepper:
         if ids.size:
             self.run((ids, inputs, ids.size, inputs[:0]), _NO_TICK, replay)
 
-    def run(self, work: Work, timing: Timing, replay: Replay) -> None:
-        """A pass (see :func:`statetree.chart.batch.kernel.run`), then what follows it."""
-        watched = self.watch(work[0][: max(work[2], 0)], work[1] if work[2] < 0 else None, timing)
+    def run(self, work: Work, timing: Timing, replay: Replay) -> int:
+        """A pass (see :func:`statetree.chart.batch.kernel.run`), then what follows it.
+
+        With a choice per slot (a negative count), every choice is checked first: returns
+        the position of the first wrong one (nothing changed then), else -1.
+        """
+        ids, inputs, count, mapping = work
+        dense = count < 0
+        watched = self.watch(ids[: max(count, 0)], inputs if dense else None, timing)
         self.buffers.reset()
-        self.agents.widen(len(self.table.situations))
+        agents = self.agents
+        agents.widen(len(self.table.situations))
+        wrong = -1
         if self.backend == "numpy":
-            vector.run(self.table, self.agents, work, timing, self.buffers)
+            if dense:
+                wrong = vector.checked(inputs, mapping.size, agents.situations)
+            if wrong < 0:
+                vector.run(self.table, agents, work, timing, self.buffers)
+        elif dense:  # the compiled check and pass in one call: the common frame
+            choices = _plain(inputs)
+            outputs = self.buffers.as_tuple(agents.capacity)
+            program = (self.table.table, self.table.info, self.table.entries, self.table.delays)
+            wrong = _kernel().given((choices, mapping), timing, self._arrays(), program, outputs)
+            if wrong < 0 and self.buffers.status[CODE]:  # go on from where the pass stopped
+                self._compiled((ids, choices, -1, mapping), timing)
         else:
             self._compiled(work, timing)
+        if wrong >= 0:
+            self.watching = False
+            return int(wrong)
         self._traced_after(timing, replay, watched)
+        return -1
 
     def given(
         self, chosen: tuple[NDArray[np.integer], Indexes, Indexes], timing: Timing, replay: Replay
@@ -226,33 +248,12 @@ class Stepper:
         Returns -1, or the position of the first wrong choice (nothing changed then).
         """
         choices, ids, mapping = chosen
-        agents = self.agents
-        if ids.size:  # named agents: listed with their inputs first
-            named, inputs, wrong = vector.send(choices, ids, mapping, agents.situations)
-            if wrong < 0:
-                self.run((named, inputs, named.size, mapping), timing, replay)
-            return wrong
-        # A choice per slot: the pass reads them in place.
-        watched = self.watch(ids, choices, timing)
-        self.buffers.reset()
-        agents.widen(len(self.table.situations))
-        work: Work = (ids, choices, -1, mapping)
-        if self.backend == "numpy":
-            wrong = vector.checked(choices, mapping.size, agents.situations)
-            if wrong < 0:
-                vector.run(self.table, agents, work, timing, self.buffers)
-        else:
-            choices = _plain(choices)
-            program = (self.table.table, self.table.info, self.table.entries, self.table.delays)
-            outputs = self.buffers.as_tuple(agents.capacity)
-            wrong = _kernel().given((choices, mapping), timing, self._arrays(), program, outputs)
-            if wrong < 0 and self.buffers.status[CODE]:  # go on from where the pass stopped
-                self._compiled((ids, choices, -1, mapping), timing)
+        if not ids.size:  # a choice per slot: the pass reads them in place
+            return self.run((ids, choices, -1, mapping), timing, replay)
+        named, inputs, wrong = vector.send(choices, ids, mapping, self.agents.situations)
         if wrong < 0:
-            self._traced_after(timing, replay, watched)
-        else:
-            self.watching = False
-        return int(wrong)
+            self.run((named, inputs, named.size, mapping), timing, replay)
+        return wrong
 
     # -- tracing (see ChartBatch.trace) ----------------------------------------------------
 
