@@ -4,6 +4,7 @@ refuses it with the library's error, ``LoadError`` or, for an impossible snapsho
 
 from __future__ import annotations
 
+import pickle
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -242,3 +243,107 @@ def test_a_loaded_state_is_placed_in_its_machine_with_its_owner() -> None:
     loaded.__setstate__(saved)
     assert [type(state) for state in loaded.stack] == [Idle, Walk]
     assert all(state.machine is loaded and state.owner is owner for state in loaded.stack)
+
+
+class Upper(st.State[Any]):
+    pass
+
+
+class Lower(st.State[Any]):
+    pass
+
+
+class Both(st.State[Any]):
+    def transition(self) -> st.Transition:
+        return st.concurrent(Upper, Lower)
+
+
+def _host_not_last(saved: dict[str, Any]) -> None:
+    ((host, _),) = saved["regions"]
+    saved["stack"] = [host, Upper()]  # a host is the last state of its stack
+
+
+def _host_in_its_own_region(saved: dict[str, Any]) -> None:
+    ((host, stacks),) = saved["regions"]
+    saved["regions"] = [(host, [*stacks, [host]])]
+
+
+def _regions_of_no_active_state(saved: dict[str, Any]) -> None:
+    saved["regions"] = [*saved["regions"], (Both(), [[Lower()]])]
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (_host_not_last, "a state hosting regions is not the last of its stack"),
+        (_host_in_its_own_region, "a state instance is active twice"),
+        (_regions_of_no_active_state, "it holds regions of a state that is not active"),
+    ],
+)
+def test_a_configuration_no_machine_can_be_in_is_refused(
+    damage: Callable[[dict[str, Any]], None], message: str
+) -> None:
+    machine = st.StateMachine(Both)
+    machine.process_state_transitions()
+    blank, saved = state_of(machine)
+    damage(saved)
+    with pytest.raises(st.LoadError, match=message):
+        blank().__setstate__(saved)
+
+
+class Nested(st.State[Any]):
+    def transition(self) -> st.Transition:
+        return st.concurrent(Both, Lower)
+
+
+def test_regions_in_regions_are_saved_and_loaded() -> None:
+    machine = st.StateMachine(Nested)
+    machine.process_state_transitions()
+    loaded = pickle.loads(pickle.dumps(machine))
+    assert [type(s) for s in loaded.walk()] == [Nested, Both, Upper, Lower, Lower]
+    assert [type(s) for s in loaded.walk()] == [type(s) for s in machine.walk()]
+
+
+def test_a_bitmask_machines_states_are_its_own_whatever_the_save_says() -> None:
+    machine = bitmask()
+    assert machine.try_activate("Alive") and machine.try_activate("Moving")
+    blank, saved = state_of(machine)
+    other = Player("p2").machine
+    for index, state in enumerate(saved["states"]):
+        state.machine, state.index = other, (index + 1) % len(saved["states"])
+    loaded = blank()
+    loaded.__setstate__(saved)
+    assert all(s.machine is loaded and s.index == n for n, s in enumerate(loaded.states))
+    assert loaded.get_state("Moving").is_active and not loaded.get_state("Aiming").is_active
+
+
+def _history_of_no_state(saved: dict[str, Any]) -> None:
+    size, changes = saved["history"]
+    saved["history"] = (size, [(change[0], 99, *change[2:]) for change in changes])
+
+
+def _name_of_a_list(saved: dict[str, Any]) -> None:
+    saved["name"] = ["p1"]
+
+
+def _seq_of_a_string(saved: dict[str, Any]) -> None:
+    saved["seq"] = "12"
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (_history_of_no_state, "its history is not the changes a machine records"),
+        (_name_of_a_list, r"its name is not a string: \['p1'\]"),
+        (_seq_of_a_string, "its change count is not a count: '12'"),
+    ],
+)
+def test_a_bitmask_save_naming_what_no_machine_has_is_refused(
+    damage: Callable[[dict[str, Any]], None], message: str
+) -> None:
+    machine = bitmask()
+    assert machine.try_activate("Alive")
+    blank, saved = state_of(machine)
+    damage(saved)
+    with pytest.raises(st.LoadError, match=message):
+        blank().__setstate__(saved)

@@ -155,7 +155,7 @@ def test_a_save_needing_a_class_the_program_replaced_names_it(
     with pytest.raises(st.LoadError) as refused:
         st.read_save(path)
     assert str(refused.value) == (
-        f"{path}: the save needs the class saved_machines.Sprint, which the program now "
+        f"{path}: the save needs the State subclass saved_machines.Sprint, which the program now "
         f"defines as {replaced!r}: was it replaced? Keep it under its old name to load the "
         "saves written before"
     )

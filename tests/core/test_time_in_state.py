@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import pickle
 
 import pytest
 from hypothesis import given
@@ -95,6 +96,20 @@ def test_a_tracking_machine_needs_the_frame_time(
     assert machine.stack[-1].time_in_state == 0.0
     machine.update_states(dt=0.5)
     assert machine.stack[-1].time_in_state == 0.5
+
+
+def test_a_frame_that_would_take_a_time_past_the_largest_float_is_refused() -> None:
+    machine = st.StateMachine(Legs, name="Gun", time_in_state=True)
+    machine.process_state_transitions()
+    machine.update_states(1e308)
+    with pytest.raises(st.UsageError) as caught:
+        machine.update_states(1e308)
+    assert str(caught.value) == (
+        "update_states(1e+308) on machine 'Gun' would take a time in state of 1e+308 past "
+        "the largest float; nothing changed"
+    )
+    assert machine.stack[0].time_in_state == 1e308  # nothing changed: it still saves
+    assert pickle.loads(pickle.dumps(machine)).stack[0].time_in_state == 1e308
 
 
 @given(hs.lists(hs.sampled_from([0.0, 0.1, 0.25, 0.5, 1.0]), max_size=30))

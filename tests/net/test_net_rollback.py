@@ -489,6 +489,10 @@ def test_a_save_from_the_snapshot_or_restore_function_is_refused(where: str) -> 
         (lambda saved: {**saved, "_confirmed": 9}, "its frames or its capacity are out of order"),
         (lambda saved: {**saved, "_capacity": 0}, "its frames or its capacity are out of order"),
         (lambda saved: {**saved, "_capacity": "2"}, "its capacity is not a whole number"),
+        (
+            lambda saved: {**saved, "_counts": {"x": "y"}},
+            "its statistics are not a count of each: {'x': 'y'}",
+        ),
     ],
 )
 def test_damaged_rollback_data_is_a_load_error(damage: Any, message: str) -> None:

@@ -20,9 +20,11 @@ from statetree.bitmask.spec import StateRule
 from statetree.bitmask.state import BitState, Owner, StateRef
 from statetree.core.refs import (
     Ref,
+    attributes,
     new_instance,
     reading,
     saved_data,
+    set_attributes,
     shallow_copy_refused,
     target_of,
 )
@@ -464,8 +466,9 @@ class BitmaskMachine(Generic[Owner]):
             "history": None if history is None else (history.maxlen, list(history)),
             "states": self._states,
             "trace": None if self._trace is None else _saved_trace(self._trace, self.name),
+            "attributes": _own_attributes(self),
         }
-        return (new_instance, (Ref(type(self)),), saved)
+        return (new_instance, (Ref(type(self)), BitmaskMachine), saved)
 
     def __setstate__(self, saved: dict[str, Any]) -> None:
         saved = saved_data(saved, "bitmask machine", _FORMAT)
@@ -481,18 +484,30 @@ class BitmaskMachine(Generic[Owner]):
                 raise TypeError(f"it does not hold one state of each of {definition.size}")
             mask = check_mask(definition, saved["mask"])
             history = saved["history"]
-            if history is not None and not _history_ok(history):
+            if history is not None and not _history_ok(history, definition.size):
                 raise TypeError("its history is not the changes a machine records")
+            name, seq = saved["name"], saved["seq"]
+            if not isinstance(name, str):
+                raise TypeError(f"its name is not a string: {name!r}")
+            if isinstance(seq, bool) or not isinstance(seq, int) or seq < 0:
+                raise TypeError(f"its change count is not a count: {seq!r}")
+            kept = saved.get("attributes", {})  # saves before subclasses' attributes: none
+            if not isinstance(kept, dict) or not _OWN.isdisjoint(kept):
+                raise TypeError("its attributes are not a mapping of the subclass's own")
+            owner = saved["owner"]
+            for index, state in enumerate(states):  # each this machine's, whatever it says
+                state.owner, state.machine, state.index = owner, self, index
             self._definition = definition
-            self.owner = saved["owner"]
-            self.name = saved["name"]
+            self.owner = owner
+            self.name = name
             self._mask = mask
-            self._seq = int(saved["seq"])
+            self._seq = seq
             self._busy = None
             self._cause = BitCause.REQUESTED
             self._history = None if history is None else deque(history[1], maxlen=history[0])
             self._trace = _loaded_trace(saved.get("trace"))  # saves before tracing have none
             self._adopt(states)
+            set_attributes(self, kept)
 
     def __copy__(self) -> BitmaskMachine[Owner]:
         raise shallow_copy_refused(f"bitmask machine {self.name!r}")
@@ -531,22 +546,49 @@ def _loaded_trace(saved: object) -> tuple[int, Callable[[str], None] | None] | N
     return _tracing(trace_level(level), sink)
 
 
-def _history_ok(history: object) -> bool:
-    """Whether saved ``history`` is ``(maxlen, changes)`` as a machine saves it."""
+def _history_ok(history: object, states: int) -> bool:
+    """Whether saved ``history`` is ``(maxlen, changes)`` as a machine of ``states`` states
+    saves it."""
     if not (isinstance(history, tuple) and len(history) == 2):
         return False
     size, changes = history
     return (
-        isinstance(size, int)
-        and not isinstance(size, bool)
+        _count(size)
         and 0 < size <= sys.maxsize
         and isinstance(changes, list)
         and len(changes) <= size
-        and all(
-            isinstance(raw, tuple) and len(raw) == 6 and isinstance(raw[3], BitCause)
-            for raw in changes
-        )
+        and all(_change_ok(raw, states) for raw in changes)
     )
+
+
+def _change_ok(raw: object, states: int) -> bool:
+    """Whether ``raw`` is a change (see ``_Raw``) of a machine of ``states`` states."""
+    if not (isinstance(raw, tuple) and len(raw) == 6):
+        return False
+    seq, index, activated, cause, culprit, mask = raw
+    return (
+        all(_count(n) for n in (seq, index, mask))
+        and index < states
+        and isinstance(activated, bool)
+        and isinstance(cause, BitCause)
+        and _count(culprit + 1 if isinstance(culprit, int) else culprit)
+        and culprit < states
+        and mask < 1 << states
+    )
+
+
+def _count(value: object) -> bool:
+    """Whether ``value`` is an integer of at least 0 (a boolean is not)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+_OWN = frozenset(BitmaskMachine.__slots__)
+"""A machine's own fields, saved as the data above (a subclass's are saved as they are)."""
+
+
+def _own_attributes(machine: BitmaskMachine[Any]) -> dict[str, Any]:
+    """The attributes a subclass of ``BitmaskMachine`` adds, by name."""
+    return {name: value for name, value in attributes(machine).items() if name not in _OWN}
 
 
 def _new_history(size: int) -> deque[_Raw] | None:

@@ -69,7 +69,7 @@ class BitState(Generic[Owner]):
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Saved as its class's name and its attributes; loaded without ``__init__``."""
-        return (new_instance, (Ref(type(self)),), attributes(self))
+        return (new_instance, (Ref(type(self)), BitState), attributes(self))
 
     def __setstate__(self, values: dict[str, Any]) -> None:
         set_attributes(self, values)

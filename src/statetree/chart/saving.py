@@ -22,7 +22,7 @@ written before.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Final, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol, cast
 from weakref import WeakKeyDictionary, WeakValueDictionary
 
 from statetree.chart.compile import CompiledChart, compile_chart
@@ -32,7 +32,15 @@ from statetree.chart.loading import from_data
 from statetree.chart.machine_snapshot import MachineSnapshot, restore_into, snapshot_of
 from statetree.chart.model import Chart
 from statetree.chart.registry import DEFAULT_REGISTRY, ActionType, Registry, TriggerType
-from statetree.core.refs import Ref, reading, saved_data, target_of
+from statetree.core.refs import (
+    Ref,
+    attributes,
+    class_of,
+    reading,
+    saved_data,
+    set_attributes,
+    target_of,
+)
 from statetree.core.trace import TraceLevel
 from statetree.errors import DecodeError, LoadError, SaveError, UsageError
 
@@ -175,7 +183,22 @@ def _refs(handlers: Mapping[str, Any], owner: str) -> dict[str, Ref]:
 
 
 def _handlers(refs: Mapping[str, Any]) -> dict[str, Any]:
-    return {name: target_of(ref) for name, ref in refs.items()}
+    """The handlers saved by name, found again.
+
+    Raises:
+        LoadError: a name now holds what cannot be called.
+    """
+    found = {name: target_of(ref) for name, ref in refs.items()}
+    for name, handler in found.items():
+        if not callable(handler):
+            ref = refs[name]
+            saved = ref.role if isinstance(ref, Ref) and ref.role else "a function"
+            raise LoadError(
+                f"the save needs {saved} as the handler of action {name!r}, which the program "
+                f"now defines as {handler!r}: keep the handler under its old name to load the "
+                "saves written before"
+            )
+    return found
 
 
 # -- chart machines ---------------------------------------------------------------------------
@@ -206,6 +229,7 @@ def machine_state(machine: ChartMachine) -> dict[str, Any]:
         "trace": int(core.trace_level),
         "sink": None if sink is None else Ref(sink, f"the trace sink of {label}"),
         "max_transitions": core.max_transitions,
+        "attributes": _added(attributes(machine), _machine_fields()),
     }
 
 
@@ -235,6 +259,7 @@ def set_machine_state(machine: ChartMachine, saved: object) -> None:
             max_transitions=data["max_transitions"],
         )
         restore_into(machine, snapshot)
+        set_attributes(machine, _kept(data, _machine_fields()))
 
 
 def _no_handler(call: object) -> None:
@@ -244,10 +269,40 @@ def _no_handler(call: object) -> None:
 def blank_machine(ref: object, compiled: CompiledChart) -> ChartMachine:
     """The loader of a saved chart machine: a machine of ``compiled`` that its
     ``__setstate__`` then makes the saved one (the owner and handlers, which may refer to
-    the machine, come with the state)."""
-    cls = target_of(ref)
-    machine: ChartMachine = cls(compiled, dict.fromkeys(compiled.host_actions, _no_handler))
+    the machine, come with the state). A subclass's ``__init__`` is not called: its
+    attributes come with the state too.
+
+    Raises:
+        LoadError: the program now defines the machine's class as something else.
+    """
+    from statetree.chart.machine import ChartMachine  # noqa: PLC0415  # it imports this module
+
+    cls = cast("type[ChartMachine]", class_of(ref, ChartMachine))
+    machine = cls.__new__(cls)
+    ChartMachine.__init__(machine, compiled, dict.fromkeys(compiled.host_actions, _no_handler))
     return machine
+
+
+def _machine_fields() -> frozenset[str]:
+    from statetree.chart.machine import ChartMachine  # noqa: PLC0415  # it imports this module
+
+    return frozenset(ChartMachine.__slots__)
+
+
+def _added(found: Mapping[str, Any], own: frozenset[str]) -> dict[str, Any]:
+    """The attributes of ``found`` a subclass adds (those not in ``own``, the class's)."""
+    return {name: value for name, value in found.items() if name not in own}
+
+
+def _kept(data: Mapping[str, Any], own: frozenset[str]) -> dict[str, Any]:
+    """The subclass's attributes a save holds (none in saves written before they were
+    kept), checked to be none of the class's own ``own``."""
+    kept = data.get("attributes", {})
+    if not isinstance(kept, dict) or not all(isinstance(name, str) for name in kept):
+        raise TypeError("its attributes are not a mapping of names")
+    if not own.isdisjoint(kept):
+        raise TypeError("its attributes name the machine's own fields")
+    return kept
 
 
 # -- chart batches ------------------------------------------------------------------------------
@@ -265,9 +320,11 @@ class _Batch(Protocol):
     def snapshot(self) -> Any: ...
 
 
-def batch_state(batch: _Batch, handlers: Mapping[str, Any], bound: int) -> dict[str, Any]:
+def batch_state(
+    batch: _Batch, handlers: Mapping[str, Any], bound: int, own: frozenset[str]
+) -> dict[str, Any]:
     """What a batch saves: its chart, its snapshot's bytes, its handlers (by name), its
-    name, bound and backend.
+    name, bound and backend, and the attributes a subclass adds (those not in ``own``).
 
     Raises:
         SaveError: the batch is processing (called from one of its handlers).
@@ -287,11 +344,16 @@ def batch_state(batch: _Batch, handlers: Mapping[str, Any], bound: int) -> dict[
         "name": batch.name,
         "max_transitions": bound,
         "backend": batch.backend,
+        "attributes": _added(vars(batch), own),
     }
 
 
 def load_batch(
-    cls: Any, snapshots: Any, saved: object, backends: tuple[tuple[str, ...], tuple[str, ...]]
+    cls: Any,
+    snapshots: Any,
+    saved: object,
+    backends: tuple[tuple[str, ...], tuple[str, ...]],
+    own: frozenset[str],
 ) -> Any:
     """The batch ``saved`` describes, built by ``cls.restore`` from its snapshot
     (``snapshots.from_bytes``). ``backends`` are every backend's name and those that run
@@ -314,7 +376,8 @@ def load_batch(
         known, here = backends
         if backend not in known:
             raise ValueError(f"its backend is not one of {', '.join(known)}: {backend!r}")
-        return cls.restore(
+        kept = _kept(data, own)
+        batch = cls.restore(
             snapshot,
             compiled,
             _handlers(data["handlers"]),
@@ -322,3 +385,5 @@ def load_batch(
             max_transitions=data["max_transitions"],
             backend=backend if backend in here else here[0],
         )
+        set_attributes(batch, kept)
+        return batch

@@ -91,11 +91,14 @@ def seconds(value: object) -> float:
         return math.nan
 
 
-def frame_time(args: tuple[Any, ...], kwargs: Mapping[str, Any], machine: str) -> float:
+def frame_time(
+    args: tuple[Any, ...], kwargs: Mapping[str, Any], machine: str, longest: float
+) -> float:
     """The ``dt`` of an ``update_states`` call: its first argument, or ``dt=``.
 
     Raises:
-        UsageError: there is none, or it is not a finite number of seconds at least 0.
+        UsageError: there is none, it is not a finite number of seconds at least 0, or it
+            would take the ``longest`` time in state past the largest float.
     """
     dt = args[0] if args else kwargs.get("dt")
     found = seconds(dt)
@@ -104,5 +107,10 @@ def frame_time(args: tuple[Any, ...], kwargs: Mapping[str, Any], machine: str) -
             f"update_states() on {machine} tracks time in state, so it needs the frame's "
             f"time as its first argument or dt= (a finite number of seconds, at least 0); "
             f"got {dt!r}"
+        )
+    if longest + found == math.inf:
+        raise UsageError(
+            f"update_states({dt!r}) on {machine} would take a time in state of {longest!r} "
+            "past the largest float; nothing changed"
         )
     return found

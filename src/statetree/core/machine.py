@@ -267,9 +267,11 @@ class MachineCore(Options):
         try:
             extras = self._extras
             if extras is not None and extras.timers is not None:
-                dt = frame_time(args, kwargs, self._label())
-                for key in extras.timers:
-                    extras.timers[key] += dt
+                timers = extras.timers
+                longest = max(timers.values()) if timers else 0.0
+                dt = frame_time(args, kwargs, self._label(), longest)
+                for key in timers:
+                    timers[key] += dt
             # Untyped, so that update is called the Python way (see settle.pop_to).
             states: list[Any] = self.walk() if self._regions() else self._stack
             state: Any = None
@@ -433,7 +435,7 @@ class MachineCore(Options):
         Raises:
             SaveError: the machine is running one of its hooks.
         """
-        return (new_instance, (Ref(type(self)),), machine_state(self))
+        return (new_instance, (Ref(type(self)), StateMachine), machine_state(self))
 
     def __setstate__(self, saved: dict[str, Any]) -> None:
         set_machine_state(self, saved)

@@ -68,7 +68,7 @@ class Ref:
         target = self.target
         if isinstance(target, (type, FunctionType)):
             return (find, _name_of(target, self.role))
-        _check_saves(target, self.role)
+        _check_saves(target, self.role, named=True)
         return (Ref, (target,))
 
     def __copy__(self) -> Ref:
@@ -83,7 +83,7 @@ class Ref:
         target = self.target
         if isinstance(target, (type, FunctionType)):
             return self
-        _check_saves(target, self.role)
+        _check_saves(target, self.role, named=False)
         bound = getattr(target, "__self__", None)
         if isinstance(target, BuiltinMethodType) and not isinstance(bound, ModuleType):
             # copy.deepcopy keeps a built-in's method (``lines.append``) as it is: the copy
@@ -106,14 +106,15 @@ def find(module: str, name: str) -> Ref:
     return Ref(_lookup(module, name), f"{module}.{name}")
 
 
-def new_instance(ref: object) -> Any:
+def new_instance(ref: object, base: type = object) -> Any:
     """The loader of an object saved as its attributes: an instance of the class ``ref``
-    stands for, made without calling its ``__init__`` (``__setstate__`` fills it).
+    stands for (a subclass of ``base``), made without calling its ``__init__``
+    (``__setstate__`` fills it).
 
     Raises:
-        LoadError: the program now defines that name as something else than a class.
+        LoadError: the program now defines that name as something else than such a class.
     """
-    cls: Any = class_of(ref)
+    cls: Any = class_of(ref, base)
     return cls.__new__(cls)
 
 
@@ -232,10 +233,11 @@ def _name_of(target: type | FunctionType, role: str) -> tuple[str, str]:
     return module, name
 
 
-def _check_saves(target: object, role: str) -> None:
+def _check_saves(target: object, role: str, *, named: bool) -> None:
     """Refuse, naming it, a callable ``target`` that pickle could not save itself: the
     object it is, or whose method it is, does not save (``sys.stdout.write``, a method of
-    a lock or an open file). What that object holds is checked as pickle writes it.
+    a lock or an open file), or, when it is saved ``named`` (not copied), its class cannot
+    be found by its name. What that object holds is checked as pickle writes it.
 
     Raises:
         SaveError: it does not save.
@@ -254,6 +256,8 @@ def _check_saves(target: object, role: str) -> None:
             "function defined at the top level of a module, or a method of an object that "
             "can be saved"
         ) from None
+    if named:  # pickle saves its class by name
+        _name_of(type(holder), f"the class of {role or 'the callable'}")
 
 
 def _is_method(target: object) -> bool:

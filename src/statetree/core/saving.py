@@ -166,12 +166,32 @@ def _is_state_class(value: object) -> bool:
 
 def _active(stack: list[State[Any]], extras: Extras) -> list[State[Any]]:
     """Every active state of a loaded stack (its classes set up), each instance once."""
+    _check_tree(stack, extras.regions)
     active = list(walk(stack, extras.regions))
     for state in active:  # a class first seen here, made by a load
         set_up(type(state))
-    if len({id(state) for state in active}) != len(active):
-        raise ValueError("a state instance is active twice")
     return active
+
+
+def _check_tree(stack: list[State[Any]], regions: dict[int, list[list[State[Any]]]]) -> None:
+    """Refuse a configuration no machine has: a state in it twice (a region holding its own
+    host, say), a host that is not the last of its stack, regions of no active host."""
+    seen: set[int] = set()
+    hosts: set[int] = set()
+    waiting = [stack]
+    while waiting:
+        current = waiting.pop()
+        for state in current:
+            if id(state) in seen:
+                raise ValueError("a state instance is active twice")
+            seen.add(id(state))
+            if id(state) in regions and state is not current[-1]:
+                raise ValueError("a state hosting regions is not the last of its stack")
+        if current and id(current[-1]) in regions:
+            hosts.add(id(current[-1]))
+            waiting.extend(regions[id(current[-1])])
+    if len(hosts) != len(regions):
+        raise ValueError("it holds regions of a state that is not active")
 
 
 def _state_values(

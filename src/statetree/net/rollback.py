@@ -266,6 +266,7 @@ class Rollback(Generic[MachineT, ValueT, InputT, DataT]):
             for name in ("_inputs", "_states", "_counts"):
                 if not isinstance(loaded[name], dict):
                     raise TypeError(f"its {name[1:]} are not a mapping")
+            _check_counts(loaded["_counts"])
             for name in ("_frame", "_confirmed", "_capacity"):
                 if isinstance(loaded[name], bool) or not isinstance(loaded[name], int):
                     raise TypeError(f"its {name[1:]} is not a whole number")
@@ -358,3 +359,11 @@ def _whole(value: object) -> int | None:
         return operator.index(value)  # type: ignore[arg-type]
     except TypeError:
         return None
+
+
+def _check_counts(counts: dict[str, Any]) -> None:
+    """Refuse saved statistics that are not a count of each of :class:`RollbackStats`."""
+    if set(counts) != {f.name for f in fields(RollbackStats)} or not all(
+        type(count) is int and count >= 0 for count in counts.values()
+    ):
+        raise TypeError(f"its statistics are not a count of each: {counts!r}")

@@ -595,11 +595,12 @@ class ChartBatch(Readings):
     def __reduce__(self) -> tuple[Any, ...]:
         """Saved as its chart, its snapshot's bytes, its handlers (by name), name, bound and
         backend."""
-        saved = batch_state(self, self._handlers, self._table.bound)
-        return (new_instance, (Ref(type(self)),), saved)
+        saved = batch_state(self, self._handlers, self._table.bound, _OWN)
+        return (new_instance, (Ref(type(self)), ChartBatch), saved)
 
     def __setstate__(self, saved: dict[str, Any]) -> None:
-        loaded = load_batch(type(self), BatchSnapshot, saved, (BACKENDS, backend_names()))
+        backends = (BACKENDS, backend_names())
+        loaded = load_batch(type(self), BatchSnapshot, saved, backends, _OWN)
         vars(self).update(vars(loaded))
 
     # -- population ------------------------------------------------------------------------
@@ -674,6 +675,21 @@ class ChartBatch(Readings):
         )
 
 
+_OWN = frozenset(
+    (
+        "_agents",
+        "_busy",
+        "_every",
+        "_handlers",
+        "_inputs",
+        "_stepper",
+        "_table",
+        "_unstarted",
+        "name",
+        "offset",
+    )
+)
+"""A batch's own attributes (set by ``_setup``); a subclass's are saved as they are."""
 _NONE: Indexes = read_only(np.zeros(0, np.intp))
 _NO_TICK = (np.zeros(0, np.float64), 1, 0)
 _NONE_INPUT: Indexes = read_only(np.zeros(1, np.intp))
