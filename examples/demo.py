@@ -134,7 +134,8 @@ def show_inspector(headless: bool) -> bool:
     if not headless:  # a line typed ends this part (Ctrl-C would end make as well)
         threading.Thread(target=_wait_for_enter, args=(entered,), daemon=True).start()
     try:
-        inspector_demo.run(frames=None, headless=headless, port=INSPECTOR_PORT, until=entered)
+        port = None if headless else INSPECTOR_PORT  # headless: any free one
+        inspector_demo.run(frames=None, headless=headless, port=port, until=entered)
     except ServeError as error:
         sys.stdout.flush()
         print(

@@ -313,7 +313,7 @@ def run(
     frames: int | None = None,
     headless: bool = False,
     *,
-    port: int = 8765,
+    port: int | None = None,
     npcs: int = 200,
     until: threading.Event | None = None,
 ) -> None:
@@ -322,13 +322,15 @@ def run(
     Args:
         frames: how many frames to run; ``None`` runs until Ctrl-C (or, headless,
             runs 240 frames).
-        headless: run the frames as fast as possible, on a free port, and exit.
-        port: the inspector's port when not headless.
+        headless: run the frames as fast as possible and exit.
+        port: the inspector's port (0: any free one); by default 8765, or, headless, any
+            free one.
         npcs: how many extra NPC characters the world holds.
         until: stop as well once this is set (the showcase sets it when Enter is pressed).
     """
     world = DemoWorld(npcs)
-    inspector = serve(world.machines(), port=0 if headless else port)
+    chosen = (0 if headless else 8765) if port is None else port
+    inspector = serve(world.machines(), port=chosen)
     world.attach(inspector)
     print(
         f"statetree inspector: {inspector.url}" + (" (for these frames only)" if headless else "")
@@ -375,7 +377,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--headless", action="store_true", help="run a few frames and exit")
     parser.add_argument("--frames", type=_count, help="stop after this many frames")
-    parser.add_argument("--port", type=int, default=8765, help="the inspector's port (0: any)")
+    parser.add_argument(
+        "--port", type=int, help="the inspector's port (0: any; default 8765, headless any)"
+    )
     parser.add_argument("--npcs", type=_count, default=200, help="how many NPCs to add")
     args = parser.parse_args()
     headless = args.headless or bool(os.environ.get("CI"))

@@ -15,7 +15,7 @@ import pytest
 from browser_support import BROWSER, card, lit, node, served, wait_until
 from inspect_samples import Lamp
 
-from statetree.chart import Event
+from statetree.chart import ChartMachine, Event, load
 from statetree.inspect import Inspector
 from statetree.inspect.chart_world import ChartWorld
 
@@ -231,3 +231,36 @@ def test_a_resized_window_frames_the_diagrams_again(page: Any) -> None:
     # Framed again once the size settles: the view takes the room the window has now.
     wait_until(lambda: view.bounding_box()["height"] > before + 100, "the view grew")
     assert inside(node(page, "Ladder", f"Ladder.Step{STEPS - 1}"), view)
+
+
+def wide(path: Path, name: str) -> Path:
+    """A wide chart: a priority parent of many children, side by side."""
+    lines = ["version: 1", f"name: {name}", "root:", f"  name: {name}", "  policy: priority"]
+    lines.append("  states:")
+    for child in range(STEPS):
+        lines.append(f"    - name: S{child}")
+        if child + 1 < STEPS:
+            lines.append(f"      pre: {{input: Go{child}}}")
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_a_machine_not_started_is_framed_again_with_the_window(
+    browser: Any, tmp_path: Path
+) -> None:
+    idle = ChartMachine(load(wide(tmp_path / "idle.yaml", "Idle")), name="Idle")  # not started
+    live = ChartMachine(load(wide(tmp_path / "live.yaml", "Live")), name="Live")
+    live.start()
+    with served([idle, live], lambda: None) as inspector:
+        page = browser.new_page()
+        page.set_viewport_size({"width": 900, "height": 650})
+        page.goto(inspector.url)
+        page.wait_for_selector(lit("Live", f"Live.S{STEPS - 1}"))
+        views = [card(page, name).locator(".diagram-view") for name in ("Idle", "Live")]
+        wait_until(lambda: zoom(views[0]) > 0, "the idle chart is drawn")
+        first = [zoom(view) for view in views]
+        assert first[0] == first[1]
+        page.set_viewport_size({"width": 1500, "height": 1000})
+        wait_until(lambda: zoom(views[1]) > first[1], "the started chart is framed again")
+        wait_until(lambda: zoom(views[0]) == zoom(views[1]), "so is the one not started")
+        page.close()

@@ -185,6 +185,10 @@ def _nested(depth: int) -> Any:
     return condition
 
 
+class _Half(float):
+    """A float of the program's own (NumPy's and enums' values are subclasses too)."""
+
+
 @pytest.mark.parametrize(
     ("edit", "message"),
     [
@@ -234,8 +238,21 @@ def _nested(depth: int) -> Any:
         ),
         (
             {"op": "set-actions", "path": "Character", "kind": "enter", "actions": [b"x"]},
-            "'set-actions' edit holds b'x', which no chart file can: values are mappings, "
-            "lists, strings, numbers, booleans or null",
+            "'set-actions' edit holds b'x' (a bytes), which no chart file can: values are "
+            "mappings, lists, strings, numbers, booleans or null",
+        ),
+        (  # a subclass of a JSON type (an enum's, NumPy's) is not written as one
+            {"op": "set-actions", "path": "Character", "kind": "enter", "actions": [_Half(0.5)]},
+            "'set-actions' edit holds 0.5 (a _Half), which no chart file can: values are "
+            "mappings, lists, strings, numbers, booleans or null",
+        ),
+        (
+            {"op": "set-actions", "path": "Character", "kind": "enter", "actions": [10**1000]},
+            "'set-actions' edit holds an integer of more than 1000 digits",
+        ),
+        (
+            {"op": "set-arguments", "path": "Character"},  # cut short: not "remove them"
+            "'set-arguments' edit needs 'arguments', a mapping or null",
         ),
         (
             {"op": "rename-state", "path": "Character.Idle", "name": "Idle\ud800"},
@@ -312,6 +329,31 @@ def test_a_refused_reload_saves_nothing(attack: Path) -> None:
     assert attack.read_text() == before
 
 
+def test_a_handler_raising_in_the_reload_is_the_programs_error_and_saves_nothing(
+    attack: Path,
+) -> None:
+    def shake(call: object) -> None:
+        raise RuntimeError("the camera is gone")
+
+    handlers = {a.name: ignore for a in GAME.host_actions() if a.name != "shake_camera"}
+    machine = ChartMachine(load(attack, GAME), {**handlers, "shake_camera": shake})
+    machine.start()
+    adapter = adapt(machine)
+    assert isinstance(adapter, EditableChartAdapter)
+    before, chart, active = attack.read_text(), machine.chart, machine.active
+    shaking = {"op": "set-actions", "path": "Character.Idle", "kind": "enter"}
+    prepared = adapter.prepare({**shaking, "actions": ["shake_camera"]})
+
+    with pytest.raises(InspectError) as refused:
+        adapter.commit(prepared)  # Idle changed, so it is entered again: its action raises
+    assert str(refused.value) == (
+        "the machine did not take the edit: a handler raised RuntimeError: the camera is gone "
+        "while it reloaded (the machine is as it was; nothing was saved)"
+    )
+    assert attack.read_text() == before
+    assert machine.chart is chart and machine.active == active
+
+
 def test_the_demo_edits_a_copy_of_its_chart(tmp_path: Path) -> None:
     adapter = platformer(tmp_path / "platformer.yaml")
 
@@ -386,6 +428,40 @@ def test_a_policy_is_removed_with_null(hero: ChartFile) -> None:
     changed = [line for line in prepared.diff.splitlines()[2:] if line[:1] in "+-"]
     assert changed == ["-  policy: concurrent"]
     assert prepared.definition.root.policy == "explicit"
+
+
+def test_an_edit_leaves_quoted_values_as_they_were_written(tmp_path: Path) -> None:
+    path = tmp_path / "quoted.yaml"
+    path.write_text(
+        'version: 1\nname: "Quoted"\nroot:\n  name: \'Top\'\n  states:\n'
+        '  - name: A\n    enter: [{raise: {name: "E"}}]\n  - name: B\n'
+    )
+    prepared = ChartFile(path).prepare({"op": "add-state", "path": "Top", "name": "Z"})
+
+    changed = [line for line in prepared.diff.splitlines()[2:] if line[:1] in "+-"]
+    assert changed == ["+  - name: Z"]
+
+
+def test_a_list_replaced_keeps_the_comments_at_the_ends_of_its_items_lines(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "arms.yaml"
+    path.write_text(
+        "version: 1\nname: Arms\nroot:\n  name: Top\n  states:\n  - name: A\n"
+        "    transitions:\n"
+        "    - {on: {input: Go}, to: B}     # the quick way\n"
+        "    - {on: {input: Back}, to: C}   # the long way\n"
+        "  - name: B\n  - name: C\n"
+    )
+    transitions = [{"on": {"input": "Run"}, "to": "B"}, {"on": {"input": "Back"}, "to": "C"}]
+    edit = {"op": "set-transitions", "path": "Top.A", "transitions": transitions}
+    prepared = ChartFile(path).prepare(edit)
+
+    changed = [line for line in prepared.diff.splitlines()[2:] if line[:1] in "+-"]
+    assert changed == [  # the one changed keeps its comment, the other is left as it was
+        "-    - {on: {input: Go}, to: B}     # the quick way",
+        "+    - {on: {input: Run}, to: B}    # the quick way",
+    ]
 
 
 def test_the_palette_lists_every_event_the_chart_responds_to() -> None:

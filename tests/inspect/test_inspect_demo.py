@@ -4,6 +4,7 @@ replicated and its chart's events reach the timeline."""
 from __future__ import annotations
 
 import inspect
+import socket
 from importlib.util import find_spec
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import inspector_demo
 import pytest
 
 import statetree
-from statetree.inspect import Hub, PacketField
+from statetree.inspect import Hub, PacketField, ServeError
 from statetree.inspect.watcher import Watcher
 
 pytestmark = pytest.mark.skipif(
@@ -30,6 +31,16 @@ def test_run_headless_serves_then_exits(
     assert lines[0].startswith("statetree inspector: http://127.0.0.1:")
     assert lines[1] == "ran 30 frames of 17 machines; Hero: Alive > Jump > Jump_Rise"
     assert (tmp_path / "build" / "inspector_demo" / "platformer.yaml").is_file()
+
+
+def test_a_headless_run_serves_on_the_port_given(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = int(taken.getsockname()[1])
+        with pytest.raises(ServeError, match=f"cannot listen on 127.0.0.1:{port}"):
+            inspector_demo.run(3, headless=True, port=port, npcs=1)
 
 
 class Sent:

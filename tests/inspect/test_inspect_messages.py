@@ -189,6 +189,29 @@ def test_edits_are_undone_and_redone(socket: Any, world: World) -> None:
     assert world.chart.chart_machine.chart.find("Hero.Arms.Aim") is not None
 
 
+def test_edits_sent_without_waiting_are_made_in_order(socket: Any, world: World) -> None:
+    # Each is checked on the file the one before left: the second renames what the first
+    # named, and the undo takes back the second (a structured edit is slower to check than
+    # an undo, which once overtook it).
+    edits = [
+        {"op": "rename-state", "path": "Hero.Arms.Aiming", "name": "Aim"},
+        {"op": "rename-state", "path": "Hero.Arms.Aim", "name": "Aim2"},
+        {"op": "undo"},
+    ]
+    for ref, edit in enumerate(edits, 1):
+        socket.send_json({"type": "edit-chart", "machine": "Platformer", "edit": edit, "ref": ref})
+    replies = [receive(socket, "chart-edited", lambda m: "ref" in m) for _ in edits]
+    assert [(reply["ref"], reply["step"]) for reply in replies] == [
+        (1, "edit"),
+        (2, "edit"),
+        (3, "undo"),
+    ]
+    assert replies[-1]["history"] == {"undo": 1, "redo": 1}
+    chart = world.chart.chart_machine.chart
+    assert chart.find("Hero.Arms.Aim") is not None
+    assert chart.find("Hero.Arms.Aim2") is None and chart.find("Hero.Arms.Aiming") is None
+
+
 def test_an_undo_after_the_file_changed_elsewhere_is_refused(socket: Any, world: World) -> None:
     rename = {"op": "rename-state", "path": "Hero.Arms.Aiming", "name": "Aim"}
     ask(socket, {"type": "edit-chart", "machine": "Platformer", "edit": rename}, "chart-edited")

@@ -181,11 +181,18 @@ def test_a_detached_use_is_written_out_and_runs_as_before(combo: EditableChartAd
         ),
         (
             {"op": "set-policy", "path": "@Nope.Pre", "policy": None},
-            "the chart has no state '@Nope.Pre'",
+            "the chart file defines no pattern 'Nope' (a pattern imported from another file "
+            "is edited in that file)",
         ),
         (
             {"op": "detach-use", "path": f"{STEP}1.Pre"},
-            f"the chart has no state '{STEP}1.Pre'",
+            f"'{STEP}1.Pre' is a state of pattern 'ComboStep', used at '{STEP}1': edit the "
+            "pattern (@ComboStep) or detach the use to edit its states here",
+        ),
+        (
+            {"op": "set-policy", "path": f"{STEP}1.Nope.Deeper", "policy": None},
+            f"'{STEP}1.Nope.Deeper' is a state of pattern 'ComboStep', used at '{STEP}1': edit "
+            "the pattern (@ComboStep) or detach the use to edit its states here",
         ),
         (
             {"op": "rename-state", "path": "@ComboStep", "name": "X"},

@@ -25,6 +25,7 @@ from statetree.chart import (
 from statetree.chart import Event as ChartEvent
 from statetree.chart.model import triggers_of
 from statetree.core.trace import Step, StepKind
+from statetree.errors import StateTreeError
 from statetree.inspect.adapters import (
     Category,
     DiagramView,
@@ -239,6 +240,7 @@ class EditableChartAdapter(ChartAdapter):
                 Also when the file cannot be written (nothing changed then), or, rarely,
                 cannot be put in place once the machine was reloaded.
             ChartError, HandlerError: the machine refused the chart; nothing was saved.
+            InspectError: a handler raised while the machine reloaded; nothing was saved.
         """
         current = self.file.read()
         if current != prepared.base:
@@ -249,6 +251,15 @@ class EditableChartAdapter(ChartAdapter):
         staged = self.file.stage(prepared.text)
         try:
             report = self.chart_machine.reload(prepared.definition)
+        except StateTreeError:
+            staged.discard()
+            raise
+        except Exception as error:  # the program's handler: its error, not the inspector's
+            staged.discard()
+            raise InspectError(
+                f"the machine did not take the edit: a handler raised {type(error).__name__}: "
+                f"{error} while it reloaded (the machine is as it was; nothing was saved)"
+            ) from error
         except BaseException:
             staged.discard()
             raise

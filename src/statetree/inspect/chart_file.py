@@ -110,7 +110,7 @@ class ChartFile:
         """
         check_edit(edit)
         old = self.read()
-        again = None if edit.get("op") == "replace-text" else copy.deepcopy(edit)
+        again = None if edit.get("op") == "replace-text" else copy.deepcopy(dict(edit))
         return self.prepare_text(self._edited(old, edit), old, edit=again)
 
     def prepare_text(

@@ -11,6 +11,7 @@ the file's patterns (``@ComboStep.Window``): editing a pattern edits every use o
 
 from __future__ import annotations
 
+import copy
 import reprlib
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -75,10 +76,22 @@ def _find(tree: Node, path: str) -> tuple[Node, Node | None]:
     state = _top(tree, first)
     parent: Node | None = None
     if not isinstance(state, dict):
+        if first.startswith("@"):
+            raise InspectError(
+                f"the chart file defines no pattern {first[1:]!r} (a pattern imported from "
+                "another file is edited in that file)"
+            )
         raise InspectError(f"the chart has no state {path!r}")
-    for name in rest:
+    for depth, name in enumerate(rest, 1):
         found = [child for child in _children(state) if child.get("name") == name]
         if not found:
+            use = state.get("use")
+            if isinstance(use, str):  # the use's states are the pattern's
+                where = ".".join([first, *rest[: depth - 1]])
+                raise InspectError(
+                    f"{path!r} is a state of pattern {use!r}, used at {where!r}: edit the "
+                    f"pattern (@{use}) or detach the use to edit its states here"
+                )
             raise InspectError(f"the chart has no state {path!r}")
         parent, state = state, found[0]
     return state, parent
@@ -168,26 +181,30 @@ def _add_transition(tree: Node, edit: Mapping[str, Any]) -> None:
     if not isinstance(transitions, list):
         transitions = state["transitions"] = []
     last = transitions[-1] if transitions else None
-    transitions.append(_restyle({"on": condition, "to": _text(edit, "to")}, last))
+    transitions.append(_restyle({"on": condition, "to": _text(edit, "to")}, last, here=False))
 
 
-def _restyle(new: Any, old: Any) -> Any:
+def _restyle(new: Any, old: Any, *, here: bool = True) -> Any:
     """``new`` written as ``old`` was: for a YAML round-trip tree, the same flow or block
     style for each mapping and list (a new list item is styled like the last one before
-    it), so an edited part looks like the rest of the file. Plain data is kept as it is."""
+    it), so an edited part looks like the rest of the file. Plain data is kept as it is.
+
+    When ``old`` is what ``new`` replaces (``here``), not a sample of the style, the
+    comments at the ends of its lines stay: an item left as it was is kept itself, and a
+    changed one keeps the comment of the item it replaces."""
     if not hasattr(old, "fa"):
         return new
     styled: Any
+    ends: dict[Any, Any] = old.ca.items if here else {}
     if isinstance(new, dict) and isinstance(old, dict):
         fallback = next(iter(old.values()), None)
         styled = type(old)()
         for key, value in new.items():
-            styled[key] = _restyle(value, old.get(key, fallback))
+            styled[key] = _restyle(value, old.get(key, fallback), here=here and key in old)
+            if key in ends:
+                styled.ca.items[key] = ends[key]
     elif isinstance(new, list) and isinstance(old, list):
-        styled = type(old)()
-        for index, item in enumerate(new):
-            sample = old[min(index, len(old) - 1)] if old else None
-            styled.append(_restyle(item, sample))
+        styled = _restyled_list(new, old, ends, here=here)
     else:
         return new
     if old.fa.flow_style():
@@ -195,15 +212,46 @@ def _restyle(new: Any, old: Any) -> Any:
     return styled
 
 
+def _restyled_list(new: list[Any], old: Any, ends: dict[Any, Any], *, here: bool) -> Any:
+    """The list ``new`` written as the list ``old`` was (see :func:`_restyle`)."""
+    styled = type(old)()
+    unused = list(range(len(old))) if here else []
+    for index, item in enumerate(new):
+        same = next((n for n in unused if _same(old[n], item)), None)
+        if same is not None:  # a copy: the list it is taken from may stay (a pattern's)
+            styled.append(copy.deepcopy(old[same]))
+        else:
+            same = index if index in unused else None
+            sample = old[min(index, len(old) - 1)] if old else None
+            styled.append(_restyle(item, sample, here=same is not None))
+        if same is not None:
+            unused.remove(same)
+            if same in ends:
+                styled.ca.items[len(styled) - 1] = ends[same]
+    return styled
+
+
+def _same(old: Any, new: Any) -> bool:
+    """Whether ``old``, read from the file, holds just what ``new`` holds (a ``True`` is
+    not a ``1``, nor a ``1.0`` a ``1``)."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        return old.keys() == new.keys() and all(_same(old[k], new[k]) for k in old)
+    if isinstance(old, list) and isinstance(new, list):
+        return len(old) == len(new) and all(_same(a, b) for a, b in zip(old, new, strict=True))
+    plain = (bool, int, float, str, type(None))
+    kinds = [next(k for k in plain if isinstance(v, k)) for v in (old, new) if isinstance(v, plain)]
+    return len(kinds) == 2 and kinds[0] is kinds[1] and old == new
+
+
 def _set_arguments(tree: Node, edit: Mapping[str, Any]) -> None:
     """Replace the arguments of a use (``None`` or ``{}`` leaves every default)."""
     path = _text(edit, "path")
+    arguments = edit.get("arguments", ...)  # a message cut short must not remove them
+    if arguments is not None and not isinstance(arguments, dict):
+        raise InspectError("'set-arguments' edit needs 'arguments', a mapping or null")
     state, _ = _find(tree, path)
     if "use" not in state:
         raise InspectError(f"{path!r} is not a use of a pattern: it has no arguments")
-    arguments = edit.get("arguments")
-    if arguments is not None and not isinstance(arguments, dict):
-        raise InspectError("'set-arguments' edit needs 'arguments', a mapping or null")
     if not arguments:
         state.pop("with", None)
     else:
@@ -221,7 +269,7 @@ def _detach(tree: Node, edit: Mapping[str, Any], document: Document) -> None:
     # Written as the pattern is, when the file defines it (flow mappings stay flow).
     patterns = tree.get("patterns")
     pattern = patterns.get(state["use"]) if isinstance(patterns, dict) else None
-    plain = _restyle(plain, pattern)
+    plain = _restyle(plain, pattern, here=False)
     if parent is None:
         tree["root"] = plain
     else:
@@ -314,39 +362,50 @@ def check_edit(edit: object) -> str:
 
 
 _PLAIN = (str, int, float, bool, type(None))
+MAX_DIGITS = 1000
+"""The most digits of an integer an edit may hold (as a page's message may)."""
+_TOO_LONG = 10**MAX_DIGITS
 
 
 def _check_values(op: str, edit: Mapping[str, Any]) -> None:
     """Refuse values no chart file holds, before any is copied or written: they are JSON's
-    (mappings with string keys, lists, strings, numbers, booleans, null), nest at most
-    :data:`MAX_DEPTH` deep, and hold no character a chart may not (as the loader says)."""
+    (mappings with string keys, lists, strings, numbers, booleans, null; not a subclass, an
+    enum's or NumPy's), nest at most :data:`MAX_DEPTH` deep, and hold no character a chart
+    may not (as the loader says)."""
     waiting: list[tuple[object, int]] = [(value, 1) for value in edit.values()]
     while waiting:
         value, depth = waiting.pop()
         if depth > MAX_DEPTH:
             raise InspectError(f"{op!r} edit's values nest more than {MAX_DEPTH} levels deep")
-        texts: list[object] = []
-        if isinstance(value, dict):
-            texts = list(value)
+        kind = type(value)
+        if kind is dict:
+            assert isinstance(value, dict)
             waiting += [(item, depth + 1) for item in value.values()]
-        elif isinstance(value, list):
+            for key in value:
+                if type(key) is not str:
+                    raise InspectError(f"{op!r} edit has a key that is no string: {key!r}")
+                _check_text(key)
+        elif kind is list:
+            assert isinstance(value, list)
             waiting += [(item, depth + 1) for item in value]
-        elif isinstance(value, str):
-            texts = [value]
-        elif not isinstance(value, _PLAIN):
+        elif isinstance(value, str) and kind is str:
+            _check_text(value)
+        elif kind not in _PLAIN:
             raise InspectError(
-                f"{op!r} edit holds {reprlib.repr(value)}, which no chart file can: values are "
-                "mappings, lists, strings, numbers, booleans or null"
+                f"{op!r} edit holds {reprlib.repr(value)} (a {kind.__qualname__}), which no "
+                "chart file can: values are mappings, lists, strings, numbers, booleans or null"
             )
-        for text in texts:
-            if not isinstance(text, str):
-                raise InspectError(f"{op!r} edit has a key that is no string: {text!r}")
-            found = forbidden_character(text)
-            if found is not None:
-                raise InspectError(
-                    f"the character {found} in {text!r} is not allowed in a chart (control "
-                    "characters and lone surrogates are not text)"
-                )
+        elif isinstance(value, int) and abs(value) >= _TOO_LONG:
+            raise InspectError(f"{op!r} edit holds an integer of more than {MAX_DIGITS} digits")
+
+
+def _check_text(text: str) -> None:
+    found = forbidden_character(text)
+    if found is not None:
+        raise InspectError(
+            f"the character {found} in {text!r} is not allowed in a chart (control "
+            "characters and lone surrogates are not text)"
+        )
 
 
 def apply_edit(tree: Any, edit: Mapping[str, Any], document: Document | None = None) -> None:

@@ -114,14 +114,22 @@ async def check_chart(connection: Connection, command: Command) -> dict[str, Any
     return {**reply, "ok": True, "problems": []}
 
 
+def _turn(connection: Connection, machine_id: str) -> asyncio.Lock:
+    """The turn of ``machine_id``'s changes: its edits and events, from every page, are
+    made one at a time in the order they came (each edit is checked on the file the one
+    before left), while the pages' other commands go on being answered."""
+    return connection.hub.turns.setdefault(machine_id, asyncio.Lock())
+
+
 async def edit_chart(connection: Connection, command: Command) -> dict[str, Any]:
     machine_id = command["machine"]
     editor = _editor(connection, machine_id)
-    prepared = await asyncio.to_thread(editor.prepare, command["edit"])
-    # The running machine is reloaded on the program's thread, between two frames.
-    done = connection.hub.call(functools.partial(editor.commit, prepared), machine_id)
-    result = await _on_program(done)
-    source = await asyncio.to_thread(editor.source)
+    async with _turn(connection, machine_id):
+        prepared = await asyncio.to_thread(editor.prepare, command["edit"])
+        # The running machine is reloaded on the program's thread, between two frames.
+        done = connection.hub.call(functools.partial(editor.commit, prepared), machine_id)
+        result = await _on_program(done)
+        source = await asyncio.to_thread(editor.source)
     return {"type": "chart-edited", "machine": machine_id, **result, **source}
 
 
@@ -132,7 +140,8 @@ async def send_event(connection: Connection, command: Command) -> dict[str, Any]
         raise InspectError(f"machine {machine_id!r} takes no events from the page")
     trigger, name, mode = command["trigger"], command["name"], command["mode"]
     send = functools.partial(adapter.send_event, trigger, name, mode)
-    await _on_program(connection.hub.call(send, machine_id))
+    async with _turn(connection, machine_id):
+        await _on_program(connection.hub.call(send, machine_id))
     return {
         "type": "event-sent",
         "machine": machine_id,

@@ -8,6 +8,7 @@ calls at a fixed rate from its own thread. A machine no page watches has no list
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import itertools
 import reprlib
@@ -63,6 +64,8 @@ class Hub(Debugging):
         self.program = secrets.token_hex(8)
         """Tells pages this program from another one served since on the same port (its
         timeline rows and breakpoint hits are numbered anew)."""
+        self.turns: dict[str, asyncio.Lock] = {}
+        """The server's turn of each machine's changes (see ``commands``)."""
         self._records: deque[_Record] = deque(maxlen=buffer)
         self._seq = itertools.count(1)
         self._packets = itertools.count(1)

@@ -73,7 +73,9 @@ def edit_yaml(text: str, edit: Mapping[str, Any], document: Document | None = No
     comments = _comment_lines(text, lines)
     kept = [index for index in range(len(lines)) if index not in comments]
     bare = "".join(lines[index] for index in kept)
-    tree = YAML(typ="rt").load(bare)
+    reader = YAML(typ="rt")
+    reader.preserve_quotes = True  # a quoted value stays quoted as it was
+    tree = reader.load(bare)
     places = _places(tree)
     runs = _runs(lines, comments, kept, places)
     bare_lines = [lines[index] for index in kept]

@@ -221,9 +221,10 @@ export class Diagram {
     this.centre(active);
   }
 
-  // The window changed size: framed again, unless the user zoomed or moved the view.
+  // The window changed size: framed again, unless the user zoomed or moved the view (a
+  // machine not started yet, which has no active state to frame on, too).
   refit(active) {
-    if (!this.svg || this.touched || !this.framed) return;
+    if (!this.svg || this.touched) return;
     this.setZoom(this.fitZoom());
     this.centre(active);
   }
