@@ -173,12 +173,28 @@ def _history_of_no_size(saved: dict[str, Any]) -> None:
     saved["history"] = (None, [])
 
 
+def _history_of_no_state(saved: dict[str, Any]) -> None:
+    size, changes = saved["history"]
+    saved["history"] = (size, [(change[0], 99, *change[2:]) for change in changes])
+
+
+def _name_of_a_list(saved: dict[str, Any]) -> None:
+    saved["name"] = ["p1"]
+
+
+def _seq_of_a_string(saved: dict[str, Any]) -> None:
+    saved["seq"] = "12"
+
+
 @pytest.mark.parametrize(
     ("damage", "message"),
     [
         (_states_reversed, "it does not hold one state of each of"),
         (_history_of_a_string_cause, "its history is not the changes a machine records"),
         (_history_of_no_size, "its history is not the changes a machine records"),
+        (_history_of_no_state, "its history is not the changes a machine records"),
+        (_name_of_a_list, r"its name is not a string: \['p1'\]"),
+        (_seq_of_a_string, "its change count is not a count: '12'"),
     ],
 )
 def test_a_bitmask_save_no_machine_could_write_is_refused(
@@ -315,35 +331,3 @@ def test_a_bitmask_machines_states_are_its_own_whatever_the_save_says() -> None:
     loaded.__setstate__(saved)
     assert all(s.machine is loaded and s.index == n for n, s in enumerate(loaded.states))
     assert loaded.get_state("Moving").is_active and not loaded.get_state("Aiming").is_active
-
-
-def _history_of_no_state(saved: dict[str, Any]) -> None:
-    size, changes = saved["history"]
-    saved["history"] = (size, [(change[0], 99, *change[2:]) for change in changes])
-
-
-def _name_of_a_list(saved: dict[str, Any]) -> None:
-    saved["name"] = ["p1"]
-
-
-def _seq_of_a_string(saved: dict[str, Any]) -> None:
-    saved["seq"] = "12"
-
-
-@pytest.mark.parametrize(
-    ("damage", "message"),
-    [
-        (_history_of_no_state, "its history is not the changes a machine records"),
-        (_name_of_a_list, r"its name is not a string: \['p1'\]"),
-        (_seq_of_a_string, "its change count is not a count: '12'"),
-    ],
-)
-def test_a_bitmask_save_naming_what_no_machine_has_is_refused(
-    damage: Callable[[dict[str, Any]], None], message: str
-) -> None:
-    machine = bitmask()
-    assert machine.try_activate("Alive")
-    blank, saved = state_of(machine)
-    damage(saved)
-    with pytest.raises(st.LoadError, match=message):
-        blank().__setstate__(saved)

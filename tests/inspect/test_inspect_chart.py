@@ -433,7 +433,7 @@ def test_a_policy_is_removed_with_null(hero: ChartFile) -> None:
 def test_an_edit_leaves_quoted_values_as_they_were_written(tmp_path: Path) -> None:
     path = tmp_path / "quoted.yaml"
     path.write_text(
-        'version: 1\nname: "Quoted"\nroot:\n  name: \'Top\'\n  states:\n'
+        "version: 1\nname: \"Quoted\"\nroot:\n  name: 'Top'\n  states:\n"
         '  - name: A\n    enter: [{raise: {name: "E"}}]\n  - name: B\n'
     )
     prepared = ChartFile(path).prepare({"op": "add-state", "path": "Top", "name": "Z"})
