@@ -13,12 +13,13 @@ program needs, so that one install is enough.
 
 from __future__ import annotations
 
+import argparse
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["needs"]
+__all__ = ["at_least", "fraction", "needs"]
 
 _running: list[None] = []
 """One item per ``needs`` block running (the outermost one reports)."""
@@ -32,6 +33,32 @@ def _missing(error: BaseException) -> str:
             return found.name
         found = found.__cause__
     return "a library that is not installed"
+
+
+def at_least(minimum: int) -> Callable[[str], int]:
+    """An ``argparse`` type: a whole number of at least ``minimum`` (a usage error else)."""
+
+    def read(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{value} is below {minimum}")
+        return value
+
+    return read
+
+
+def fraction(text: str) -> float:
+    """An ``argparse`` type: a number from 0 to 1 (a usage error else)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"{value} is not from 0 to 1")
+    return value
 
 
 @contextmanager

@@ -41,7 +41,7 @@ from typing import Any
 from bitmask_player import Player
 from character import Character, CharacterStates, Inputs
 from chart_platformer import REGISTRY
-from extras import needs
+from extras import at_least, needs
 
 import statetree as st
 from statetree import net
@@ -362,25 +362,14 @@ def _loop(
             time.sleep(period)
 
 
-def _count(text: str) -> int:
-    """A command-line count: an integer, 0 or more."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{value} is below 0")
-    return value
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--headless", action="store_true", help="run a few frames and exit")
-    parser.add_argument("--frames", type=_count, help="stop after this many frames")
+    parser.add_argument("--frames", type=at_least(0), help="stop after this many frames")
     parser.add_argument(
         "--port", type=int, help="the inspector's port (0: any; default 8765, headless any)"
     )
-    parser.add_argument("--npcs", type=_count, default=200, help="how many NPCs to add")
+    parser.add_argument("--npcs", type=at_least(0), default=200, help="how many NPCs to add")
     args = parser.parse_args()
     headless = args.headless or bool(os.environ.get("CI"))
     try:

@@ -24,6 +24,8 @@ import struct
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from extras import at_least, fraction
+
 import statetree as st
 from statetree import net
 from statetree.structure import children, derive, outermost
@@ -456,8 +458,8 @@ def describe(report: Report) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse the options, run, print the report; the exit status is 1 if a client diverged."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--frames", type=int, default=Settings.frames)
-    parser.add_argument("--loss", type=float, default=Settings.loss)
+    parser.add_argument("--frames", type=at_least(1), default=Settings.frames)
+    parser.add_argument("--loss", type=fraction, default=Settings.loss)
     parser.add_argument("--seed", type=int, default=Settings.seed)
     options = parser.parse_args(argv)
     settings = Settings(frames=options.frames, loss=options.loss, seed=options.seed)

@@ -17,6 +17,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from extras import at_least
 from net_character import CODEC, Character, Inputs
 
 from statetree import net
@@ -110,8 +111,8 @@ def describe(report: Report) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse the options, run, print the report; the exit status is 1 if the mirror differs."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--actors", type=int, default=200)
-    parser.add_argument("--frames", type=int, default=60)
+    parser.add_argument("--actors", type=at_least(1), default=200)
+    parser.add_argument("--frames", type=at_least(1), default=60)
     parser.add_argument("--seed", type=int, default=7)
     options = parser.parse_args(argv)
     report = asyncio.run(run(options.actors, options.frames, options.seed))

@@ -106,6 +106,27 @@ def test_apply_and_caused_by_take_a_bit_cause_as_it_is_and_refuse_other_causes()
     assert (player.machine.mask, player.events) == before
 
 
+@pytest.mark.parametrize(
+    ("mask", "message"),
+    [
+        (0b100000, "Punching is active but requires Alive, which is not active"),
+        (1 << 9, "bit 9 is set but only 7 states are defined (bits 0-6)"),
+        (-1, "a mask cannot be negative (-1)"),
+        ("3", "a mask is an integer, got '3'"),
+    ],
+)
+def test_apply_refuses_a_mask_the_rules_do_not_allow_as_a_usage_error(
+    mask: object, message: str
+) -> None:
+    player = Player("client")
+    CODEC.apply(player.machine, 0b1)
+    before = (player.machine.mask, list(player.events))
+    with pytest.raises(UsageError) as caught:  # a value given here, as Codec.apply refuses
+        CODEC.apply(player.machine, mask)  # type: ignore[arg-type]
+    assert str(caught.value) == f"bitmask 'Player': {message}"
+    assert (player.machine.mask, player.events) == before
+
+
 def test_receive_decodes_and_applies_as_the_other_codecs_do() -> None:
     player, server = Player("client"), Player("server")
     server.machine.try_activate("Alive")

@@ -141,6 +141,11 @@ def test_settles_empty_takes_booleans() -> None:
             ActiveState(Hero.Alive, (), ActiveState(Hero.Locomotion, (), ActiveState(5))),  # type: ignore[arg-type]
             "an ActiveState needs a state class, got 5",
         ),
+        (
+            ActiveState(Hero.Alive, (), ActiveState(Hero.Jump), (ActiveState(Hero.Locomotion),)),
+            "an ActiveState of Hero.Alive has both regions and an inner state: a state hosting "
+            "regions holds nothing else",
+        ),
     ],
 )
 def test_a_configuration_built_by_hand_is_checked_before_it_is_used(

@@ -88,6 +88,8 @@ def stateful(*fields: net.Field[object]) -> Codec:
         ((net.Int(1, 8),), (net.Int(0, 7),), False),  # same width, other values
         ((net.Enum(Colour),), (net.Bool(),), False),
         ((net.Float32(0.0, 1.0),), (net.Float32(0.0, 2.0),), False),
+        ((net.Float32(-1, 1),), (net.Float32(-1.0, 1.0),), True),  # bounds written two ways
+        ((net.Float64(0, 0.1),), (net.Float64(0, 0.1000001),), False),
         ((net.Bytes(4),), (net.Bytes(4),), True),
         ((net.Bool(), net.UInt(2)), (net.UInt(2), net.Bool()), False),
     ],

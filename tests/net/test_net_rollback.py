@@ -225,6 +225,42 @@ def test_a_step_that_raises_leaves_its_frame_unsimulated_and_its_input_unsent() 
     assert rollback.stats == RollbackStats(predicted=2)
 
 
+@pytest.mark.parametrize("call", ["correct", "confirm"])
+def test_a_step_that_raises_in_a_re_simulation_changes_nothing(call: str) -> None:
+    game = Game()
+    crash = RuntimeError("the game's step failed")
+    refusing = [False]
+
+    def stepping(frame: int, value: Input) -> None:
+        if refusing[0]:
+            raise crash
+        game.step(frame, value)
+
+    rollback = Rollback(game.machine, CODEC, stepping, snapshot=game.snapshot, restore=game.restore)
+    for _ in range(5):
+        rollback.advance(Input(move=Direction.RIGHT))
+    before = (game.state(), rollback.frame, rollback.confirmed_frame, rollback.stats)
+    sent = rollback.unconfirmed_inputs()
+    refusing[0] = True  # the re-simulation's first frame raises
+    with pytest.raises(RuntimeError) as raised:
+        if call == "correct":
+            rollback.correct(3, Input())  # a late input: frames 3 to 5 are replayed
+        else:
+            rollback.confirm(1, *truth([Input()])[1])  # it stood still: 2 to 5 are replayed
+    assert raised.value is crash
+    assert (game.state(), rollback.frame, rollback.confirmed_frame, rollback.stats) == before
+    assert rollback.unconfirmed_inputs() == sent  # the input refused is not sent
+    refusing[0] = False  # and it goes on as if the call had not been made
+    assert rollback.advance(Input(move=Direction.RIGHT)) == 6
+    assert game.state() == truth([Input(move=Direction.RIGHT)] * 6)[6]
+
+
+def test_a_rollback_starts_at_frame_0_or_later() -> None:
+    with pytest.raises(UsageError) as refused:
+        predicting(Game(), frame=-3)
+    assert str(refused.value) == "a Rollback starts at frame 0 or later, got -3"
+
+
 def test_a_rollback_refuses_what_it_cannot_call_when_made() -> None:
     game = Game()
     calls = {"step": game.step, "snapshot": game.snapshot, "restore": game.restore}

@@ -249,9 +249,16 @@ class BitmaskCodec:
         is).
 
         Raises:
-            UsageError: ``cause`` is neither a ``Cause`` nor a ``BitCause``.
+            UsageError: ``cause`` is neither a ``Cause`` nor a ``BitCause``, or ``value`` is
+                no mask the rules allow (as ``Codec.apply`` refuses a configuration its
+                structure does not allow); the machine is left as it was.
         """
-        machine.apply_mask(value, cause=_bit_cause(cause, "apply"))
+        bit_cause = _bit_cause(cause, "apply")
+        try:
+            mask = check_mask(self.definition, value)
+        except DecodeError as error:
+            raise UsageError(str(error)) from None
+        machine.apply_mask(mask, cause=bit_cause)
 
     def receive(self, machine: BitmaskMachine[Any], data: bytes | bytearray | memoryview) -> int:
         """Decode ``data`` and apply it to ``machine``, under ``Cause.DESERIALIZATION``

@@ -103,7 +103,8 @@ def check_built(configuration: Configuration) -> None:
 
     Raises:
         UsageError: its root, an inner state or a region is not an :class:`ActiveState`,
-            or a state's class is not a class, or its payload or regions not a tuple.
+            or a state's class is not a class, or its payload or regions not a tuple, or a
+            state has both regions and an inner state.
     """
     if type(configuration.root) is not ActiveState:
         raise UsageError(f"a Configuration's root is an ActiveState, got {configuration.root!r}")
@@ -124,6 +125,11 @@ def check_built(configuration: Configuration) -> None:
                 f"{regions!r}"
             )
         waiting.extend(regions)
+        if regions and active.inner is not None:  # a host's regions are all it holds
+            raise UsageError(
+                f"an ActiveState of {name} has both regions and an inner state: a state "
+                "hosting regions holds nothing else"
+            )
         if active.inner is not None:
             if type(active.inner) is not ActiveState:
                 raise UsageError(

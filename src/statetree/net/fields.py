@@ -272,7 +272,10 @@ class _Float(Field[float]):
         return value
 
     def layout(self) -> dict[str, Any]:
-        return {"type": self._name, "minimum": repr(self.minimum), "maximum": repr(self.maximum)}
+        # The bounds as compared (rounded to the format, as floats): bounds written another
+        # way that accept the same values (1 and 1.0) give the same fingerprint.
+        low, high = self._low, self._high  # type: ignore[attr-defined]
+        return {"type": self._name, "minimum": repr(float(low)), "maximum": repr(float(high))}
 
 
 @dataclass(frozen=True)

@@ -117,6 +117,8 @@ class Rollback(Generic[MachineT, ValueT, InputT, DataT]):
             raise UsageError(f"capacity must be a whole number of at least 1, got {capacity!r}")
         capacity = whole
         frame = _check_frame(frame)
+        if frame < 0:
+            raise UsageError(f"a Rollback starts at frame 0 or later, got {frame}")
         self.machine = machine
         self.codec = codec
         self._step = step
@@ -199,9 +201,14 @@ class Rollback(Generic[MachineT, ValueT, InputT, DataT]):
         mispredicted = frame > self._frame or self._states[frame] != confirmed
         resimulated = 0
         if mispredicted:
-            self._put(confirmed, Cause.DESERIALIZATION)  # a state it refuses counts nothing
+            saved = self._saved()
+            try:
+                self._put(confirmed, Cause.DESERIALIZATION)  # a state it refuses counts nothing
+                resimulated = self._replay(frame, confirmed)
+            except BaseException:
+                self._back(saved)
+                raise
             self._count(mispredictions=1)
-            resimulated = self._replay(frame, confirmed)
         self._count(confirmations=1)
         self._forget_before(frame)
         self._states[frame] = confirmed
@@ -223,11 +230,17 @@ class Rollback(Generic[MachineT, ValueT, InputT, DataT]):
             return Outcome(frame, stale=True)
         if self._inputs[frame] == value:
             return Outcome(frame)
+        saved = self._saved()
         self._inputs[frame] = value
+        try:
+            before = self._states[frame - 1]
+            self._put(before, Cause.RESIMULATION)
+            resimulated = self._replay(frame - 1, before)
+        except BaseException:
+            self._back(saved)
+            raise
         self._count(mispredictions=1)
-        before = self._states[frame - 1]
-        self._put(before, Cause.RESIMULATION)
-        return Outcome(frame, mispredicted=True, resimulated=self._replay(frame - 1, before))
+        return Outcome(frame, mispredicted=True, resimulated=resimulated)
 
     # -- saving (pickle, copy) ---------------------------------------------------------------
 
@@ -328,6 +341,17 @@ class Rollback(Generic[MachineT, ValueT, InputT, DataT]):
         count = self._frame - start
         self._count(resimulated=count)
         return count
+
+    def _saved(self) -> tuple[Any, ...]:
+        """What :meth:`_back` puts back: the frames, inputs, states and counts."""
+        counts = dict(self._counts)
+        return self._frame, self._confirmed, dict(self._inputs), dict(self._states), counts
+
+    def _back(self, saved: tuple[Any, ...]) -> None:
+        """The Rollback as it was when ``saved``, and its machine in that frame's state
+        again (a re-simulation that raised, part way, is undone whole)."""
+        self._frame, self._confirmed, self._inputs, self._states, self._counts = saved
+        self._put(self._states[self._frame], Cause.RESIMULATION)
 
     def _forget_before(self, frame: int) -> None:
         self._confirmed = frame
