@@ -106,3 +106,44 @@ def test_typed_lines_are_numbered_and_a_bad_one_is_reported(tmp_path: Path) -> N
     # A prompt before the first line, and after each line played: never while none came.
     assert len(prompts) == 4
     assert prompts[2] == out.index(errors[0]) + 1
+
+
+MIXED = """\
+name: Mixed
+root:
+  name: R
+  enter: [{play: {x: true, y: 1}}, {play: {x: "a", y: 2.5}}, {play: {x: 3}}]
+"""
+
+
+def test_a_parameter_given_values_of_several_types_takes_each_as_given() -> None:
+    chart = loads_stand_in(MIXED, "yaml", file="mixed.yaml")
+
+    play = chart.registry.actions["play"]
+    assert [(param.name, param.type, param.default) for param in play.params] == [
+        ("x", str, None),  # of three types: any value fits
+        ("y", float, 0.0),  # numbers: a number, left out once
+    ]
+    assert [action.arguments for action in chart.root.enter] == [
+        {"x": True, "y": 1},
+        {"x": "a", "y": 2.5},
+        {"x": 3, "y": 0.0},
+    ]
+
+
+@pytest.mark.parametrize(
+    ("enter", "message"),
+    [
+        ('[{play: {"": Idle}}]', "play() has no parameter ''"),
+        ('[{"": x}]', "unknown action type ''"),
+        ("[{boom: [1, 2]}]", "a parameter is a scalar, got a list"),
+    ],
+)
+def test_names_no_type_may_have_are_the_charts_problems_where_they_are(
+    enter: str, message: str
+) -> None:
+    text = f"name: Odd\nroot:\n  name: R\n  enter: {enter}\n"
+    with pytest.raises(ChartError) as caught:
+        loads_stand_in(text, "yaml", file="odd.yaml")
+    (problem,) = caught.value.problems
+    assert (problem.message.split("; known")[0], problem.line) == (message, 4)

@@ -106,6 +106,35 @@ def test_a_chart_without_registry_is_checked_for_everything_built_in(
     ]
 
 
+@pytest.mark.parametrize(
+    ("enter", "refused"),
+    [
+        ('[{play: {x: true}}, {play: {x: "a"}}]', None),  # a type taken as the chart uses it
+        ("[{boom: [1, 2]}]", "a parameter is a scalar, got a list"),
+        ('[{play: {"": Idle}}]', "play() has no parameter ''"),
+    ],
+)
+def test_check_without_registry_takes_a_chart_as_run_does(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    enter: str,
+    refused: str | None,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("odd.yaml").write_text(f"name: Odd\nroot:\n  name: R\n  enter: {enter}\n")
+    Path("none.events").write_text("")
+
+    status, out = run(capsys, "check", "odd.yaml")
+    ran = main(["run", "odd.yaml", "-e", "none.events"])
+    err = capsys.readouterr().err
+
+    assert (status, ran) == ((EXIT_OK, EXIT_OK) if refused is None else (EXIT_FAILED,) * 2)
+    if refused is not None:
+        assert f"  error: odd.yaml:4: {refused} [chart]" in out.splitlines()
+        assert f": {refused}" in err
+
+
 def test_a_host_name_close_to_one_used_more_often_is_likely_a_typo(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

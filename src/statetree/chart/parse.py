@@ -270,10 +270,11 @@ class _Reader(ShapeReader):
         (validation reports the type, unless types are not checked).
         """
         declared = self.registry.actions.get(kind)
+        if not isinstance(value, (str, int, float, bool)):
+            self.problem(path, f"a parameter is a scalar, got {kind_of(value)}")
+            return None
         if declared is None:
-            if isinstance(value, (str, int, float, bool)):
-                return ActionDef(kind, (("value", value),))
-            return ActionDef(kind)
+            return ActionDef(kind, (("value", value),))
         required = [param for param in declared.params if param.default is None]
         if len(required) != 1:
             self.problem(
@@ -281,9 +282,6 @@ class _Reader(ShapeReader):
                 f"{declared.signature} has {len(required)} required parameters; give its "
                 "parameters as a mapping",
             )
-            return None
-        if not isinstance(value, (str, int, float, bool)):
-            self.problem(path, f"a parameter is a scalar, got {kind_of(value)}")
             return None
         return ActionDef(kind, ((required[0].name, value),))
 

@@ -9,7 +9,9 @@ registry, when given, checks them for real.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 
 from statetree.chart.actions import ActionCall, Handler
 from statetree.chart.loading import Format, loads, parse_chart, read_document
@@ -22,6 +24,7 @@ from statetree.chart.registry import (
     Registry,
     TriggerType,
 )
+from statetree.errors import DefinitionError
 
 __all__ = ["EVERY_ACTION", "loads_stand_in", "stand_in_names", "stand_in_registry"]
 
@@ -51,24 +54,44 @@ EVERY_ACTION: Mapping[str, Handler] = _EveryAction()
 with ``on_action``), whatever its type, even one a reload adds."""
 
 
-def _param_type(values: list[ParamValue]) -> type:
+@dataclass(frozen=True, slots=True)
+class _AnyValue(Param):
+    """A parameter the chart gives values of several types (``true`` here, ``"a"`` there):
+    any of them fits, as the chart uses it."""
+
+    def refusal(self, value: object) -> str | None:
+        return None
+
+
+def _param(key: str, values: list[ParamValue], optional: bool) -> Param:
+    """A parameter fitting every value the chart gives ``key``; one some uses leave out is
+    optional, its default the empty value of its type (false, 0, "")."""
     kinds = {type(value) for value in values}
-    if len(kinds) == 1:
-        return kinds.pop()
-    return float if kinds <= {int, float} else str
+    if len(kinds) == 1 or kinds <= {int, float}:
+        kind = kinds.pop() if len(kinds) == 1 else float
+        return Param(key, kind, kind() if optional else None)
+    return _AnyValue(key, str, "" if optional else None)
 
 
-def _action_type(name: str, uses: list[dict[str, ParamValue]]) -> ActionType:
-    """An action type fitting every use: a parameter some uses leave out is optional, its
-    default the empty value of its type (false, 0, "")."""
-    names = list(dict.fromkeys(key for use in uses for key in use))
+def _action_type(name: str, uses: list[dict[str, ParamValue]]) -> ActionType | None:
+    """An action type fitting every use. A name no type or parameter may have (an empty
+    one) is left out, for the load to report where it is used."""
     params = []
-    for key in names:
+    for key in dict.fromkeys(key for use in uses for key in use):
         seen = [use[key] for use in uses if key in use]
-        kind = _param_type(seen)
-        default: ParamValue | None = None if len(seen) == len(uses) else kind()
-        params.append(Param(key, kind, default))
-    return ActionType(name, tuple(params))
+        with contextlib.suppress(DefinitionError):
+            params.append(_param(key, seen, len(seen) < len(uses)))
+    try:
+        return ActionType(name, tuple(params))
+    except DefinitionError:
+        return None
+
+
+def _trigger_type(name: str) -> TriggerType | None:
+    try:
+        return TriggerType(name)
+    except DefinitionError:
+        return None
 
 
 def stand_in_registry(chart: Chart, known: Registry = DEFAULT_REGISTRY) -> Registry:
@@ -81,11 +104,9 @@ def stand_in_registry(chart: Chart, known: Registry = DEFAULT_REGISTRY) -> Regis
             triggers.update((t.type, None) for t in triggers_of(condition))
         for action in (*state.enter, *state.exit):
             actions.setdefault(action.type, []).append(dict(action.params))
-    return known.with_triggers(
-        *(TriggerType(name) for name in triggers if name not in known.triggers)
-    ).with_actions(
-        *(_action_type(name, uses) for name, uses in actions.items() if name not in known.actions)
-    )
+    new_triggers = (_trigger_type(name) for name in triggers if name not in known.triggers)
+    new_actions = (_action_type(n, uses) for n, uses in actions.items() if n not in known.actions)
+    return known.with_triggers(*filter(None, new_triggers)).with_actions(*filter(None, new_actions))
 
 
 def stand_in_names(chart: Chart, known: Registry = DEFAULT_REGISTRY) -> tuple[str, ...]:

@@ -38,11 +38,9 @@ from statetree.chart.model import (
 from statetree.chart.policy import definition, resumes
 from statetree.chart.registry import (
     DEFAULT_REGISTRY,
-    ActionType,
-    Param,
     Registry,
-    TriggerType,
 )
+from statetree.chart.stand_in import stand_in_registry
 from statetree.chart.structure import chart_structure
 from statetree.chart.template import referenced
 from statetree.chart.validation import validate
@@ -125,8 +123,9 @@ def _is_library(document: Document) -> bool:
 def check_chart_file(path: str, registry: Registry | None) -> ChartCheck:
     """Check the chart at ``path`` as ``statetree run`` would load it with ``registry``.
 
-    Without a registry (``None``), names only the host's registry can define are warnings
-    and everything else is checked as usual.
+    Without a registry (``None``), names only the host's registry can define are warnings,
+    their types taken as the chart uses them (as ``run`` takes them: see
+    :mod:`statetree.chart.stand_in`), and everything else is checked as usual.
 
     Raises:
         ImportError: the chart's format needs a library that is not installed.
@@ -147,7 +146,7 @@ def check_chart_file(path: str, registry: Registry | None) -> ChartCheck:
     issues += _no_effect(chart)
     issues += _unheard_events(chart)
     try:
-        validate(chart, registry or _stand_ins(uses))
+        validate(chart, registry or stand_in_registry(chart))  # as `run` loads it
     except ChartError as error:
         errors = list(map(problem_issue, error.problems))
         return ChartCheck(_structure_of(chart), (*errors, *issues), False)
@@ -367,18 +366,3 @@ def _not_checked(
     count = f", {len(paths)} uses" if len(paths) > 1 else ""
     message = f"{kind} type {name!r} is not built in{hint}{count}: not checked without --registry"
     return _warning(NOT_CHECKED, chart.origin.place(paths[0]), message)
-
-
-@dataclass(frozen=True, slots=True)
-class _HostAction(ActionType):
-    """An action type only the host's registry declares: any parameters pass."""
-
-    def param(self, name: str) -> Param | None:
-        return Param(name)
-
-
-def _stand_ins(uses: dict[tuple[str, str], list[DataPath]]) -> Registry:
-    """The built-in registry plus a stand-in for each host name, so that only they pass."""
-    triggers = [TriggerType(name) for kind, name in uses if kind == "trigger"]
-    actions = [_HostAction(name) for kind, name in uses if kind == "action"]
-    return DEFAULT_REGISTRY.with_triggers(*triggers).with_actions(*actions)
