@@ -123,6 +123,8 @@ def test_run_takes_a_chart_without_its_registry_as_check_does(
             "input is not a level trigger, so it cannot be held: send it with 'input Jump'",
         ),
         ("input A\0B", "the line holds the control character U+0000"),
+        ("input A\x0cB", "the line holds the control character U+000C"),  # a form feed
+        ("input A\x85B", "the line holds the control character U+0085"),  # not a line end
         (
             "tick " + "9" * 4000,
             "tick needs a number of seconds, 0 or more (tick 0.5); '" + "9" * 60 + "...' is "
@@ -138,6 +140,16 @@ def test_a_bad_script_line_is_refused_before_anything_runs(
     status, out, err = run(capsys, BASIC, "-r", GAME_FILE, "-e", str(script))
     assert (status, out) == (2, [])
     assert err == f"statetree: error: {script}:3: {message}\n"
+
+
+def test_a_script_counts_its_lines_as_an_editor_does(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    script = tmp_path / "typo.events"  # a line separator in a comment ends no line
+    script.write_text("# fire\u2028then wait\r\ninput BasicAttackButton\ninpt Jump\n")
+    status, _, err = run(capsys, BASIC, "-r", GAME_FILE, "-e", str(script))
+    assert status == 2
+    assert err.startswith(f"statetree: error: {script}:3: unknown event kind 'inpt'")
 
 
 def test_a_script_saved_with_a_byte_order_mark_plays_as_without(

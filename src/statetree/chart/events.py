@@ -15,7 +15,6 @@ Blank lines and ``#`` comments are ignored.
 from __future__ import annotations
 
 import math
-import re
 import reprlib
 from dataclasses import dataclass
 from difflib import get_close_matches
@@ -23,6 +22,7 @@ from typing import Literal, NamedTuple
 
 from statetree.chart.errors import ScriptError
 from statetree.chart.registry import HELD, Registry
+from statetree.chart.text import forbidden_character
 from statetree.core.events import seconds
 from statetree.errors import UsageError
 
@@ -62,7 +62,6 @@ def time_step(dt: object, call: str, clock: float = 0.0) -> float:
 
 
 StepKind = Literal["send", "tick", "hold", "release"]
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,14 +184,16 @@ def read_script(
             the message names the file and line.
     """
     steps = []
-    for number, raw in enumerate(text.splitlines(), start=first_line):
-        words = raw.split("#", 1)[0].split()
+    # Lines end at "\n" alone (a "\r" before it goes too), as editors count them: not at
+    # the other breaks str.splitlines() knows (a form feed, U+2028).
+    for number, ended in enumerate(text.split("\n"), start=first_line):
+        line = ended.removesuffix("\r")
+        words = line.split("#", 1)[0].split()
         if words:
             where = f"{file}:{number}"
-            control = _CONTROL.search(raw)
+            control = forbidden_character(line)
             if control is not None:
-                code = f"U+{ord(control.group()):04X}"
-                raise ScriptError(f"{where}: the line holds the control character {code}")
+                raise ScriptError(f"{where}: the line holds the control character {control}")
             step = _step(words, where, number)
             if registry is not None:
                 _check_step_kind(step, registry, where)

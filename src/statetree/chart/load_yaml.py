@@ -17,6 +17,7 @@ when installed (about ten times faster). This is the only module that imports
 
 from __future__ import annotations
 
+import bisect
 import functools
 import io
 import math
@@ -62,13 +63,13 @@ def read(text: str, file: str = "<yaml>") -> Document:
         ChartError: the text is not YAML, repeats a key, or uses what charts refuse
             (aliases, merge keys, unknown tags...); the line is named.
     """
-    builder = _Builder(file)
+    builder = _Builder(file, text)
     try:
         for event in YAML(typ="safe", pure=False).parse(text):
             builder.feed(event)
     except MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
-        line = mark.line + 1 if mark is not None else 0
+        line = builder.line(mark) if mark is not None else 0
         raise syntax_error(file, line, f"not valid YAML: {error.problem}") from None
     except YAMLError as error:
         position = getattr(error, "position", None)
@@ -101,8 +102,12 @@ class _Frame:
 class _Builder:
     """Plain data and lines from parser events, refusing what charts do not allow."""
 
-    def __init__(self, file: str) -> None:
+    def __init__(self, file: str, text: str) -> None:
         self.file = file
+        # YAML counts U+2028 and U+2029 as line breaks, where editors (and the other
+        # formats) count lines by "\n": a text holding them has its lines found by position.
+        odd = "\u2028" in text or "\u2029" in text
+        self.breaks = [at for at, c in enumerate(text) if c == "\n"] if odd else None
         self.lines: dict[DataPath, int] = {(): 1}  # the document, even an empty one
         self.stack: list[_Frame] = []
         self.top: _Frame | None = None
@@ -118,13 +123,19 @@ class _Builder:
             AliasEvent: self.alias,
         }
 
+    def line(self, mark: Any) -> int:
+        """The 1-based line of ``mark``, counted by ``"\n"``."""
+        if self.breaks is None:
+            return int(mark.line) + 1
+        return bisect.bisect_left(self.breaks, mark.index) + 1
+
     def feed(self, event: Any) -> None:
         feeder = self.feeders.get(type(event))
         if feeder is not None:
             feeder(event)
 
     def error(self, event: Any, message: str) -> ChartError:
-        return syntax_error(self.file, event.start_mark.line + 1, message)
+        return syntax_error(self.file, self.line(event.start_mark), message)
 
     def unknown_tag(self, event: Any) -> ChartError:
         tag = str(event.tag)
@@ -156,18 +167,18 @@ class _Builder:
         if event.ctag is not None and event.tag not in (_MAPPINGS if mapping else _SEQUENCES):
             raise self.unknown_tag(event)
         if len(self.stack) >= MAX_DEPTH:
-            raise too_deep(self.file, event.start_mark.line + 1)
+            raise too_deep(self.file, self.line(event.start_mark))
         top = self.top
         if top is None:
             path: DataPath = ()
-            self.lines[path] = event.start_mark.line + 1
+            self.lines[path] = self.line(event.start_mark)
         elif top.mapping:
             if top.key is None:
                 raise self.error(event, "a key must be a plain string, not a list or a mapping")
             path = (*top.path, top.key)
         else:
             path = (*top.path, len(top.data))
-            self.lines[path] = event.start_mark.line + 1
+            self.lines[path] = self.line(event.start_mark)
         frame = _Frame({} if mapping else [], path)
         self.stack.append(frame)
         self.top = frame
@@ -195,10 +206,10 @@ class _Builder:
             self.key(top, event)
             return
         if top is None:
-            self.lines[()] = event.start_mark.line + 1
+            self.lines[()] = self.line(event.start_mark)
         elif not top.mapping:
             item = (*top.path, len(top.data))
-            self.lines[item] = event.start_mark.line + 1
+            self.lines[item] = self.line(event.start_mark)
         self.attach(self.value(event))
 
     def key(self, frame: _Frame, event: Any) -> None:
@@ -208,7 +219,7 @@ class _Builder:
         if key == "<<" and event.implicit[0]:
             message = "YAML merge keys (<<) are not allowed in charts: write the keys out"
             raise self.error(event, message)
-        line = event.start_mark.line + 1
+        line = self.line(event.start_mark)
         if key in frame.data:
             path = format_path((*frame.path, key))
             raise ChartError([Problem(f"the key {key!r} appears twice", path, self.file, line)])
@@ -229,7 +240,7 @@ class _Builder:
         else:
             return text
         if kind in ("int", "float") and len(text) > MAX_NUMBER_LENGTH:
-            raise long_number(self.file, event.start_mark.line + 1, text)
+            raise long_number(self.file, self.line(event.start_mark), text)
         try:
             return _convert(kind, text)
         except ValueError:

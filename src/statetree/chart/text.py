@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 
 from statetree.chart.document import Document, syntax_error
-from statetree.chart.errors import ChartError
-from statetree.chart.model import DataPath
+from statetree.chart.errors import ChartError, Problem
+from statetree.chart.model import DataPath, format_path
 
 __all__ = [
     "MAX_CHART_SIZE",
@@ -46,7 +46,8 @@ each time it is reached: what the largest chart text could hold (a value and a c
 TOML_KEY_PART = r"""[A-Za-z0-9_-]+|"(?:[^"\\\n]|\\.)*"|'[^'\n]*'"""
 """The pattern of a part of a TOML dotted key: bare, or quoted."""
 _PART = re.compile(TOML_KEY_PART)
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+"""Control characters (C0 but tab and line ends, DEL, C1) and halves of surrogate pairs."""
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
@@ -147,22 +148,32 @@ def check_strings(document: Document) -> Document:
                 f"the data holds more than {MAX_VALUES:,} values, more than a chart file "
                 "can (a list or mapping counts each time it is reached)",
             )
-        strings: tuple[object, ...] = (value,)
+        strings: list[tuple[object, DataPath]] = [(value, path)]  # a key is at its value's line
         if isinstance(value, dict):
-            strings = tuple(value)
+            strings = [(key, (*path, key)) for key in value]
             waiting += [((*path, key), item) for key, item in value.items()]
         elif isinstance(value, list):
             waiting += [((*path, index), item) for index, item in enumerate(value)]
-        for text in strings:
+        elif isinstance(value, int) and not -_LONGEST < value < _LONGEST:
+            message = (
+                f"a number of more than {MAX_NUMBER_LENGTH} digits; numbers are limited to "
+                f"{MAX_NUMBER_LENGTH} characters"
+            )
+            problem = Problem(message, format_path(path), document.file, _line(document, path))
+            raise ChartError([problem])
+        for text, where in strings:
             found = forbidden_character(text) if isinstance(text, str) else None
             if found is not None:
                 raise syntax_error(
                     document.file,
-                    _line(document, path),
+                    _line(document, where),
                     f"the character {found} in {text!r} is not allowed in a chart (control "
                     "characters and lone surrogates are not text)",
                 )
     return document
+
+
+_LONGEST = 10**MAX_NUMBER_LENGTH
 
 
 def _line(document: Document, path: DataPath) -> int:

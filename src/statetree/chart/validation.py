@@ -38,6 +38,15 @@ class _Validator:
         self.problems: list[Problem] = []
         self.timers = made_events(chart, registry, TIMER)
         self.timer_makers = [t.name for t in registry.actions.values() if t.makes == TIMER]
+        self._paths: dict[str, list[str]] | None = None  # by state name, when first needed
+
+    def paths_named(self, name: str) -> list[str]:
+        """The paths of the states called ``name`` (walked once, for every lookup)."""
+        if self._paths is None:
+            self._paths = {}
+            for path, state, _ in self.chart.walk():
+                self._paths.setdefault(state.name, []).append(path)
+        return self._paths.get(name, [])
 
     def problem(self, path: DataPath, message: str) -> None:
         self.problems.append(self.chart.origin.problem(path, message))
@@ -106,7 +115,7 @@ class _Validator:
 
     def unknown_target(self, name: str, path: str, where: DataPath, parent: StateDef) -> None:
         siblings = listed(child.name for child in parent.states)
-        elsewhere = [other for other, state, _ in self.chart.walk() if state.name == name]
+        elsewhere = self.paths_named(name)
         if elsewhere:  # a real state, but not a sibling: the transition is on the wrong state
             other = elsewhere[0]
             outer = other.rpartition(".")[0] + "."

@@ -196,23 +196,52 @@ def _shared_timers(chart: Chart) -> Iterator[Issue]:
     and one inside it, or states in two regions of a concurrent state. A timer's expiry is
     an event every active trigger of its name hears."""
     starts: dict[str, list[tuple[str, DataPath]]] = {}
-    policies = {path: state.policy for path, state, _ in chart.walk()}
+    hosts = {
+        path
+        for path, state, _ in chart.walk()
+        if state.policy is not None and definition(state.policy).regions
+    }
     for path, state, where in chart.walk():
         for index, action in enumerate(state.enter):
             name = action.arguments.get("name")
             if action.type == "start_timer" and isinstance(name, str):
                 starts.setdefault(name, []).append((path, (*where, "enter", index)))
     for name, places in starts.items():
-        for later, (path, where) in enumerate(places):
-            other = next((p for p, _ in places[:later] if _together(p, path, policies)), None)
-            if other is not None:
-                message = (
-                    f"{path} starts timer {name!r} as {other} does, and both can be active "
-                    "at once: each one's triggers hear the other's expiry; give them "
-                    "different names"
-                )
-                yield _warning(SHARED_TIMER, chart.origin.place(where), message)
-                break
+        found = _first_together(places, hosts)
+        if found is not None:
+            (path, where), other = found
+            message = (
+                f"{path} starts timer {name!r} as {other} does, and both can be active at "
+                "once: each one's triggers hear the other's expiry; give them different names"
+            )
+            yield _warning(SHARED_TIMER, chart.origin.place(where), message)
+
+
+def _first_together(
+    places: list[tuple[str, DataPath]], hosts: set[str]
+) -> tuple[tuple[str, DataPath], str] | None:
+    """The first place whose state can be active with that of an earlier place, and the
+    first such earlier state: one holds the other, or they are in two regions of a host
+    (each place looked at once along its ancestors, not against every earlier one)."""
+    starter: dict[str, int] = {}  # an earlier place's state: its first index
+    holder: dict[str, int] = {}  # a state holding an earlier place's: the first index
+    regions: dict[str, dict[str, int]] = {}  # a host: the first index in each region
+    for index, (path, _) in enumerate(places):
+        parts = path.split(".")
+        outer = [".".join(parts[:depth]) for depth in range(1, len(parts))]
+        earlier = [holder.get(path), *(starter.get(state) for state in outer)]
+        for depth, host in enumerate(outer, 1):
+            others = regions.get(host, {}) if host in hosts else {}
+            earlier += [at for region, at in others.items() if region != parts[depth]]
+        hits = [at for at in earlier if at is not None]
+        if hits:
+            return places[index], places[min(hits)][0]
+        starter.setdefault(path, index)
+        for depth, state in enumerate(outer, 1):
+            holder.setdefault(state, index)
+            if state in hosts:
+                regions.setdefault(state, {}).setdefault(parts[depth], index)
+    return None
 
 
 def _no_effect(chart: Chart) -> Iterator[Issue]:
@@ -252,7 +281,7 @@ def _unheard_events(chart: Chart) -> Iterator[Issue]:
     for path, name, where in _raises(chart):
         raised.add(name)
         if name not in heard["event"]:
-            close = get_close_matches(name, list(heard["event"]), n=1)
+            close = _close(name, list(heard["event"]))
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             message = (
                 f"{path} raises event {name!r}, which no trigger of the chart hears{hint}: "
@@ -263,7 +292,7 @@ def _unheard_events(chart: Chart) -> Iterator[Issue]:
         if name in raised:
             continue
         # Close to a raised event some trigger hears (one no trigger hears was named above).
-        close = get_close_matches(name, sorted(raised & heard["event"].keys()), n=1)
+        close = _close(name, sorted(raised & heard["event"].keys()))
         if name in heard["input"]:
             message = (
                 f"the condition hears the event {name!r}, which no action raises, while "
@@ -304,18 +333,6 @@ def _state_triggers(state: StateDef, where: DataPath) -> Iterator[tuple[str, str
     for index, transition in enumerate(state.transitions):
         place = (*where, "transitions", index, "on")
         yield from ((t.type, t.name, place) for t in triggers_of(transition.on))
-
-
-def _together(first: str, second: str, policies: dict[str, str | None]) -> bool:
-    """Whether the states at two paths can be active at once."""
-    a, b = first.split("."), second.split(".")
-    common = 0
-    while common < min(len(a), len(b)) and a[common] == b[common]:
-        common += 1
-    if common in (len(a), len(b)):  # one holds the other
-        return first != second
-    policy = policies[".".join(a[:common])]
-    return policy is not None and definition(policy).regions
 
 
 def _unused_params(expanded: Expanded) -> Iterator[Issue]:
@@ -361,8 +378,20 @@ def _not_checked(
     paths = uses[kind, name]
     known = DEFAULT_REGISTRY.triggers if kind == "trigger" else DEFAULT_REGISTRY.actions
     likelier = [n for (k, n), p in uses.items() if k == kind and len(p) > len(paths)]
-    close = get_close_matches(name, [*known, *likelier], n=1)
+    close = _close(name, [*known, *likelier])
     hint = f" (did you mean {close[0]!r}?)" if close else ""
     count = f", {len(paths)} uses" if len(paths) > 1 else ""
     message = f"{kind} type {name!r} is not built in{hint}{count}: not checked without --registry"
     return _warning(NOT_CHECKED, chart.origin.place(paths[0]), message)
+
+
+MAX_HINTS = 256
+"""Names a "did you mean" hint is looked for among, at most: past that (charts of
+thousands of events) the search would cost more than the whole check, and gives none."""
+
+
+def _close(name: str, candidates: list[str]) -> list[str]:
+    """The candidate ``name`` is likely a typo of, if any (see :data:`MAX_HINTS`)."""
+    if len(candidates) > MAX_HINTS:
+        return []
+    return get_close_matches(name, candidates, n=1)
