@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -174,7 +176,7 @@ def test_a_script_that_is_not_utf8_is_refused_at_its_line(
 
     status, out, err = run(capsys, BASIC, "-r", GAME_FILE, "-e", str(script))
 
-    assert (status, out) == (1, [])
+    assert (status, out) == (2, [])  # as a script line that cannot be read
     assert err == (
         f"statetree: error: {script}:2: not UTF-8 text: byte 0xe9 at column 10; save the file "
         "as UTF-8\n"
@@ -293,3 +295,42 @@ def test_a_structure_still_needs_a_valid_chart(tmp_path: Path) -> None:
     bad.write_text('{"name": "X", "root": {"name": "R", "policy": "priority"}}')
     with pytest.raises(ChartError, match="priority state with no children"):
         chart_file_structure(str(bad))
+
+
+class _Piped(io.TextIOWrapper):
+    """Standard input a pipe feeds: bytes underneath, not a terminal."""
+
+    def isatty(self) -> bool:
+        return False
+
+
+@pytest.mark.parametrize(
+    ("data", "status", "said"),
+    [
+        ("\ufeffinput BasicAttackButton\n".encode(), 0, ""),  # a byte order mark, as a file's
+        (
+            "input BasicAttackButton\ninput Caf\u00e9\n".encode("latin-1"),
+            2,
+            "statetree: error: <stdin>:2: not UTF-8 text: byte 0xe9 at column 10; save the "
+            "file as UTF-8\n",
+        ),
+    ],
+)
+def test_a_piped_script_is_read_as_a_script_file_is(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    data: bytes,
+    status: int,
+    said: str,
+) -> None:
+    monkeypatch.setattr(sys, "stdin", _Piped(io.BytesIO(data), encoding="utf-8"))
+    ran, out, err = run(capsys, BASIC, "-r", GAME_FILE)
+    assert (ran, err) == (status, said)
+    if status == 0:
+        assert out[-1] == "active: Character, Character.BasicAttack"
+
+
+def test_a_target_that_is_no_chart_file_cannot_run(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, str(CHARTS / "basic_attack.events"))
+    assert (status, out) == (2, [])  # as statetree check says of it
+    assert err.endswith("not a chart file: use one of .yaml, .yml, .toml, .json\n")

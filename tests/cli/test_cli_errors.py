@@ -311,7 +311,11 @@ def test_missing_files_and_misplaced_options_are_usage_errors(
         ),
         (
             ["plot", "cli_samples:Good.Alive", "--dpi", "1e6"],
-            "argument --dpi: needs at most 1200 dots per inch, got 1e6",
+            "argument --dpi: needs 1 to 1200 dots per inch, got 1e6",
+        ),
+        (
+            ["plot", "cli_samples:Good.Alive", "--dpi", "0.01"],
+            "argument --dpi: needs 1 to 1200 dots per inch, got 0.01",
         ),
         (["run", "a.yaml", "--poll", "-1"], "argument --poll: needs a number above 0, got -1"),
         (
@@ -366,7 +370,7 @@ def test_an_oversized_events_script_is_named_as_one(
 
     status, out, err = run(capsys, "run", str(CHARTS / "basic_attack.yaml"), "-e", str(events))
 
-    assert (status, out) == (EXIT_FAILED, "")
+    assert (status, out) == (EXIT_USAGE, "")  # a script that cannot be read, as a bad line
     assert err == (
         f"statetree: error: {events}: the file is larger than {MAX_CHART_SIZE:,} bytes, the "
         "limit of an events script\n"
@@ -451,7 +455,7 @@ def test_help_shows_the_defaults(capsys: pytest.CaptureFixture[str]) -> None:
             main([command, "--help"])
     out = " ".join(capsys.readouterr().out.split())
 
-    assert "the resolution of a PNG, in dots per inch, up to 1200 (default: 144)" in out
+    assert "the resolution of a PNG, in dots per inch, from 1 to 1200 (default: 144)" in out
     assert "how often --watch looks at the file (default: 0.5)" in out
     assert "trace level (default: basic)" in out
     assert "(default: None)" not in out

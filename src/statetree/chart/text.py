@@ -67,15 +67,15 @@ def _column(text: str, position: int) -> int:
     return position - text.rfind("\n", 0, position)
 
 
-def decode(data: bytes, file: str, what: str = "a chart") -> str:
+def decode(data: bytes, file: str, what: str = "a chart", *, limited: bool = True) -> str:
     """The text of a chart file's bytes (or ``what`` other file's): UTF-8, with or without a
     byte order mark.
 
     Raises:
-        ChartError: there are more than :data:`MAX_CHART_SIZE` bytes, or they are not
-            UTF-8 (the line of the first bad byte is named).
+        ChartError: there are more than :data:`MAX_CHART_SIZE` bytes (when ``limited``), or
+            they are not UTF-8 (the line of the first bad byte is named).
     """
-    if len(data) > MAX_CHART_SIZE:
+    if limited and len(data) > MAX_CHART_SIZE:
         raise syntax_error(
             file, 0, f"the file is larger than {MAX_CHART_SIZE:,} bytes, the limit of {what}"
         )

@@ -20,7 +20,7 @@ from statetree.plot import (
     plot_bytes,
     write_plot,
 )
-from statetree.plot.rendering import MAX_DPI
+from statetree.plot.rendering import MAX_DPI, MIN_DPI
 from statetree.structure import Structure
 from statetree.targets import TARGET_HELP, LoadError
 
@@ -50,7 +50,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         type=_dpi,
         default=DEFAULT_DPI,
         metavar="N",
-        help=f"the resolution of a PNG, in dots per inch, up to {MAX_DPI}",
+        help=f"the resolution of a PNG, in dots per inch, from {MIN_DPI} to {MAX_DPI}",
     )
     parser.add_argument(
         "--no-clusters",
@@ -67,8 +67,8 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _dpi(text: str) -> float:
     value = positive_number(text)
-    if value > MAX_DPI:
-        raise argparse.ArgumentTypeError(f"needs at most {MAX_DPI} dots per inch, got {text}")
+    if not MIN_DPI <= value <= MAX_DPI:
+        raise argparse.ArgumentTypeError(f"needs {MIN_DPI} to {MAX_DPI} dots per inch, got {text}")
     return value
 
 

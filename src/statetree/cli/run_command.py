@@ -6,16 +6,19 @@ import argparse
 import sys
 from pathlib import Path
 
+from statetree.chart.errors import ChartError, ScriptError
 from statetree.chart.events import read_script
 from statetree.chart.loading import chart_format, load, read_chart_file
 from statetree.chart.model import Chart
 from statetree.chart.registry import Registry
 from statetree.chart.session import ChartSession, watch
 from statetree.chart.stand_in import loads_stand_in, stand_in_names
+from statetree.chart.text import decode
 from statetree.chart.watch import ChartWatcher, input_lines
 from statetree.cli.command import EXIT_OK, Command, positive_number
 from statetree.cli.structures import load_registry
 from statetree.core.trace import TraceLevel
+from statetree.errors import UsageError
 from statetree.targets import existing_file
 
 __all__ = ["RUN_COMMAND"]
@@ -91,18 +94,16 @@ def _prompt() -> None:
 
 def _run(args: argparse.Namespace) -> int:
     path = existing_file(args.chart, "chart file")
+    try:
+        chart_format(path)
+    except ChartError as error:  # the command cannot run: a usage error, as for check
+        raise UsageError(str(error)) from None
     events = None if args.events is None else existing_file(args.events, "events script")
     chart = _load(path, args.registry)
     session = ChartSession(chart, print, _LEVELS[args.trace])
     typed = events is None and sys.stdin.isatty()
-    if events is not None:
-        # Read as chart files are: size-limited, UTF-8 with or without a byte order mark.
-        text = read_chart_file(events, "an events script").removeprefix("\ufeff")
-        script = read_script(text, str(events), chart.registry)
-        _note(chart, args.registry)
-        session.play(script)
-    elif not args.watch and not typed:
-        script = read_script(sys.stdin.read(), "<stdin>", chart.registry)
+    if events is not None or (not args.watch and not typed):
+        script = read_script(_script_text(events), str(events or "<stdin>"), chart.registry)
         _note(chart, args.registry)
         session.play(script)
     else:
@@ -118,6 +119,25 @@ def _run(args: argparse.Namespace) -> int:
             print(file=sys.stderr)
     print(f"active: {', '.join(session.machine.active)}")
     return EXIT_OK
+
+
+def _script_text(events: Path | None) -> str:
+    """The text of the events script at ``events`` (size-limited), or piped on standard
+    input (whole, of any size), read as chart files are: UTF-8, with or without a byte
+    order mark.
+
+    Raises:
+        ScriptError: it cannot be read, or is not such text.
+    """
+    try:
+        if events is None:
+            data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else None
+            text = sys.stdin.read() if data is None else decode(data, "<stdin>", limited=False)
+        else:
+            text = read_chart_file(events, "an events script")
+    except ChartError as error:
+        raise ScriptError(str(error)) from None
+    return text.removeprefix("\ufeff")
 
 
 def _registry_or_stand_in(name: str | None) -> Registry | None:

@@ -12,7 +12,7 @@ from types import ModuleType
 
 from statetree.errors import StateTreeError, UsageError
 
-__all__ = ["MAX_DPI", "RENDERED_FORMATS", "RenderError", "render"]
+__all__ = ["MAX_DPI", "MIN_DPI", "RENDERED_FORMATS", "RenderError", "render"]
 
 RENDERED_FORMATS = ("svg", "png", "pdf")
 """The formats Graphviz renders for us."""
@@ -21,6 +21,8 @@ DEFAULT_DPI = 144
 """The resolution of PNG plots, in dots per inch: twice Graphviz's default of 72, sharp on
 high-density screens and still small on others."""
 
+MIN_DPI = 1
+"""The lowest resolution of a PNG plot: below it a chart has no pixels to draw on."""
 MAX_DPI = 1200
 """The highest resolution of a PNG plot, in dots per inch: print quality. Each doubling
 makes four times the pixels; far above it a chart's PNG takes gigabytes to draw."""
@@ -62,15 +64,15 @@ def render(dot: str, format: str, *, dpi: float = DEFAULT_DPI) -> bytes:
 
     Raises:
         UsageError: ``format`` is not one Graphviz renders here, or ``dpi`` is no number
-            above 0 and up to :data:`MAX_DPI`.
+            from :data:`MIN_DPI` to :data:`MAX_DPI`.
         RenderError: the graphviz package or the ``dot`` program is missing, or ``dot``
             failed (its message is included).
     """
     if format not in RENDERED_FORMATS:
         raise UsageError(f"cannot render {format!r}; choose one of {', '.join(RENDERED_FORMATS)}")
-    if isinstance(dpi, bool) or not isinstance(dpi, Real) or not 0 < dpi <= MAX_DPI:
+    if isinstance(dpi, bool) or not isinstance(dpi, Real) or not MIN_DPI <= dpi <= MAX_DPI:
         raise UsageError(
-            f"dpi takes a number of dots per inch above 0 and up to {MAX_DPI}, got {dpi!r} "
+            f"dpi takes a number of dots per inch from {MIN_DPI} to {MAX_DPI}, got {dpi!r} "
             f"({type(dpi).__name__})"
         )
     if format == "png":
@@ -86,6 +88,6 @@ def render(dot: str, format: str, *, dpi: float = DEFAULT_DPI) -> bytes:
     except graphviz.CalledProcessError as error:
         detail = error.stderr.decode(errors="replace").strip() if error.stderr else str(error)
         raise RenderError(f"Graphviz could not render the plot: {detail}") from error
-    if not isinstance(data, bytes):
-        raise RenderError(f"Graphviz returned {type(data).__name__} instead of bytes")
+    if not isinstance(data, bytes) or not data:
+        raise RenderError(f"Graphviz returned no {format.upper()} (got {type(data).__name__})")
     return data
