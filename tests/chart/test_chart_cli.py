@@ -334,3 +334,16 @@ def test_a_target_that_is_no_chart_file_cannot_run(capsys: pytest.CaptureFixture
     status, out, err = run(capsys, str(CHARTS / "basic_attack.events"))
     assert (status, out) == (2, [])  # as statetree check says of it
     assert err.endswith("not a chart file: use one of .yaml, .yml, .toml, .json\n")
+
+
+def test_a_step_the_machine_refuses_is_named_with_its_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    script = tmp_path / "late.events"
+    script.write_text("tick 1.7e308\ntick 1.7e308\n")  # the second would overflow the clock
+    status, _, err = run(capsys, BASIC, "-r", GAME_FILE, "-e", str(script))
+    assert status == 2
+    assert err == (
+        f"statetree: error: {script}:2: tick(1.7e+308): the clock (1.7e+308) would pass the "
+        "largest float\n"
+    )

@@ -408,3 +408,24 @@ def test_data_holding_itself_or_sharing_lists_without_end_is_refused() -> None:
     parents = [{"name": "A", "states": [idle]}, {"name": "B", "states": [idle]}]
     chart = from_data({"name": "X", "root": {"name": "Top", "states": parents}})
     assert [[s.name for s in p.states] for p in chart.root.states] == [["Idle"], ["Idle"]]
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (
+            {"version": True, "name": "X", "root": {"name": "R"}},
+            "unsupported version (a boolean); this is version 1",
+        ),
+        (
+            {"imports": [""], "name": "X", "root": {"name": "R"}},
+            "an import is a chart file's path, relative to this file; got an empty string",
+        ),
+    ],
+)
+def test_a_value_of_the_wrong_kind_is_named_in_the_charts_words(
+    data: dict[str, object], message: str
+) -> None:
+    with pytest.raises(ChartError) as refused:
+        from_data(data)
+    assert [problem.message for problem in refused.value.problems] == [message]

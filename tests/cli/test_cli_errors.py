@@ -236,6 +236,11 @@ def test_a_yaml_chart_without_the_chart_extra_is_one_line(
             ["check", "cli_samples:Good.Alive", "--registry", "examples/charts/game.py"],
             "--registry is for chart files; 'cli_samples:Good.Alive' is not one",
         ),
+        (
+            ["run", str(CHARTS / "basic_attack.yaml"), "--registry", "game.yaml"],
+            "--registry takes the Python module (or .py file) that defines the chart's "
+            "Registry (REGISTRY by default), not the chart file 'game.yaml'",
+        ),
         (["plot", "cli_samples:Good.Alive", "-o", "x.jpg"], "cannot tell the plot format"),
         (
             ["plot", "cli_samples:Good.Alive", "-o", "x.png", "-f", "dot"],

@@ -8,6 +8,7 @@ trigger and action types, targets, policies) is checked afterwards by
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable, Mapping
 from typing import TypeVar
 
@@ -62,6 +63,10 @@ Item = TypeVar("Item")
 
 def kind_of(value: object) -> str:
     """What ``value`` is, in a message's words: ``a string``, ``a list``, ``null``..."""
+    if isinstance(value, str) and not value:
+        return "an empty string"
+    if isinstance(value, (datetime.date, datetime.time)):  # TOML's dates and times
+        return "a date or time"
     names = {bool: "a boolean", int: "an integer", float: "a number", str: "a string"}
     names |= {list: "a list", dict: "a mapping", type(None): "null"}
     return names.get(type(value), type(value).__name__)
@@ -132,7 +137,8 @@ class _Reader(ShapeReader):
         data = self.mapping(self.document.data, (), TOP_KEYS)
         version = data.get("version", FORMAT_VERSION)
         if version != FORMAT_VERSION or isinstance(version, bool):
-            self.problem(("version",), f"unsupported version {version!r}; this is version 1")
+            shown = repr(version) if type(version) in (int, float, str) else f"({kind_of(version)})"
+            self.problem(("version",), f"unsupported version {shown}; this is version 1")
         if "patterns" in data and "root" not in data:
             self.problem(
                 (),

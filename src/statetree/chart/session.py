@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from statetree.chart.actions import ActionCall
+from statetree.chart.errors import ScriptError
 from statetree.chart.events import ScriptStep, read_script
 from statetree.chart.machine import ChartMachine
 from statetree.chart.model import Chart
@@ -15,7 +16,7 @@ from statetree.chart.reload import Reloaded
 from statetree.chart.stand_in import EVERY_ACTION
 from statetree.chart.watch import ChartWatcher
 from statetree.core.trace import TraceLevel
-from statetree.errors import StateTreeError
+from statetree.errors import StateTreeError, UsageError
 
 __all__ = ["ChartSession", "Out", "watch"]
 
@@ -36,12 +37,22 @@ class ChartSession:
     def action(self, call: ActionCall) -> None:
         self.out(f"  {call}")
 
-    def play(self, steps: Iterable[ScriptStep]) -> None:
-        """Print each step, then do it."""
+    def play(self, steps: Iterable[ScriptStep], source: str | None = None) -> None:
+        """Print each step, then do it.
+
+        Raises:
+            ScriptError: the machine refused a step of the script ``source`` (named with
+                its line).
+        """
         self.machine.start()
         for step in steps:
             self.out(f"> {step}")
-            self.machine.play(step)
+            try:
+                self.machine.play(step)
+            except UsageError as error:
+                if source is None or not step.line:
+                    raise
+                raise ScriptError(f"{source}:{step.line}: {error}") from None
 
     def reload(self, chart: Chart) -> Reloaded:
         """Switch to ``chart`` and print what the reload kept, exited and entered."""

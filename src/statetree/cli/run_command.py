@@ -103,9 +103,10 @@ def _run(args: argparse.Namespace) -> int:
     session = ChartSession(chart, print, _LEVELS[args.trace])
     typed = events is None and sys.stdin.isatty()
     if events is not None or (not args.watch and not typed):
-        script = read_script(_script_text(events), str(events or "<stdin>"), chart.registry)
+        source = str(events or "<stdin>")
+        script = read_script(_script_text(events), source, chart.registry)
         _note(chart, args.registry)
-        session.play(script)
+        session.play(script, source)
     else:
         _note(chart, args.registry)
     if args.watch or typed:

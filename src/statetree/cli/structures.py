@@ -50,6 +50,12 @@ def load_registry(name: str | None) -> Registry:
     """
     if name is None:
         return DEFAULT_REGISTRY
+    module = name.rpartition(":")[0] if ":" in name else name
+    if format_of(module) is not None:
+        raise LoadError(
+            f"--registry takes the Python module (or .py file) that defines the chart's "
+            f"Registry (REGISTRY by default), not the chart file {module!r}"
+        )
     found = target.load_object(name, "REGISTRY")
     if not isinstance(found, Registry):
         named = name if ":" in name else f"{name}:REGISTRY"
