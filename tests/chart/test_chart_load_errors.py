@@ -429,3 +429,14 @@ def test_a_value_of_the_wrong_kind_is_named_in_the_charts_words(
     with pytest.raises(ChartError) as refused:
         from_data(data)
     assert [problem.message for problem in refused.value.problems] == [message]
+
+
+def test_a_character_yaml_does_not_take_is_named_at_its_line_and_column() -> None:
+    with pytest.raises(ChartError) as refused:
+        loads("name: X\nroot: {name: R\ufffe}\n", "yaml", file="odd.yaml")
+    (problem,) = refused.value.problems
+    assert (problem.file, problem.line) == ("odd.yaml", 2)
+    assert problem.message == (
+        "not valid YAML: unacceptable character #xfffe: control characters are not allowed "
+        "(column 15)"
+    )

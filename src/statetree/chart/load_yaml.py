@@ -71,10 +71,14 @@ def read(text: str, file: str = "<yaml>") -> Document:
         mark = error.problem_mark or error.context_mark
         line = builder.line(mark) if mark is not None else 0
         raise syntax_error(file, line, f"not valid YAML: {error.problem}") from None
-    except YAMLError as error:
+    except YAMLError as error:  # the reader's: a character YAML does not take, say
         position = getattr(error, "position", None)
-        line = text.count("\n", 0, position) + 1 if isinstance(position, int) else 0
-        raise syntax_error(file, line, f"not valid YAML: {error}") from None
+        what = str(error).splitlines()[0]  # the rest names the reader's stream, not the file
+        if not isinstance(position, int):
+            raise syntax_error(file, 0, f"not valid YAML: {what}") from None
+        column = position - text.rfind("\n", 0, position)
+        message = f"not valid YAML: {what} (column {column})"
+        raise syntax_error(file, text.count("\n", 0, position) + 1, message) from None
     tree = functools.cache(functools.partial(_round_trip, text, file))
     return Document(builder.data, file, MappingProxyType(builder.lines), tree)
 
