@@ -407,6 +407,7 @@ def test_a_typo_in_an_events_script_is_the_one_line_printed(
         (["plot", "{chart}", "-o", "{chart}", "-f", "dot"], "{chart}"),
         (["net", "schema", "{chart}", "-o", "{chart}"], "{chart}"),
         (["net", "schema", "{module}:CODEC", "-o", "{module}"], "{module}:CODEC"),
+        (["net", "schema", "{chart}", "--registry", "{module}", "-o", "{module}"], "{module}"),
     ],
 )
 def test_an_output_that_is_the_targets_own_file_is_refused(
@@ -423,8 +424,9 @@ def test_an_output_that_is_the_targets_own_file_is_refused(
 
     output = argv[argv.index("-o") + 1].format(**named)
     assert (status, out) == (EXIT_USAGE, "")
+    role = "--registry" if "--registry" in argv else "target"
     assert err == (
-        f"statetree: error: -o {output!r} is the file of the target "
+        f"statetree: error: -o {output!r} is the file of the {role} "
         f"{target.format(**named)!r}: writing the output there would replace it; give "
         "another file name\n"
     )

@@ -91,22 +91,23 @@ def file_name(text: str) -> Path:
     return Path(text)
 
 
-def not_the_input(output: Path | None, target: str) -> None:
-    """Refuse an output file that is the file ``target`` names (a chart file, or a
-    ``file.py`` module): writing it would replace what the command reads.
+def not_the_input(output: Path | None, target: str, registry: str | None = None) -> None:
+    """Refuse an output file that is the file ``target`` or ``registry`` names (a chart
+    file, or a ``file.py`` module): writing it would replace what the command reads.
 
     Raises:
         UsageError: it is.
     """
     if output is None or not output.exists():
         return
-    for named in {target, target.rpartition(":")[0]} - {""}:  # a file, or MODULE.py:NAME
-        try:
-            same = os.path.isfile(named) and os.path.samefile(named, output)
-        except OSError:
-            same = False
-        if same:
-            raise UsageError(
-                f"-o {str(output)!r} is the file of the target {target!r}: writing the output "
-                "there would replace it; give another file name"
-            )
+    for role, given in (("target", target), ("--registry", registry)):
+        for named in {given or "", (given or "").rpartition(":")[0]} - {""}:  # MODULE.py:NAME
+            try:
+                same = os.path.isfile(named) and os.path.samefile(named, output)
+            except OSError:
+                same = False
+            if same:
+                raise UsageError(
+                    f"-o {str(output)!r} is the file of the {role} {given!r}: writing the "
+                    "output there would replace it; give another file name"
+                )

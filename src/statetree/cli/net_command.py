@@ -85,7 +85,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    not_the_input(args.output, args.target)
+    not_the_input(args.output, args.target, args.registry)
     schema = _codec(args).schema()
     text = schema_text(schema)
     if args.check is not None:

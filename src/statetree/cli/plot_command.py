@@ -100,7 +100,7 @@ def _one(target: str, found: list[Plottable]) -> Plottable:
 
 
 def _run(args: argparse.Namespace) -> int:
-    not_the_input(args.output, args.target)
+    not_the_input(args.output, args.target, args.registry)
     format = _format(args)
     found = load_plottables(args.target, args.registry, collapse=args.collapse_patterns)
     plotted = _one(args.target, found)
