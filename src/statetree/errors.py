@@ -122,8 +122,11 @@ class TransitionLoopError(StateTreeError, RuntimeError):
             said = "the repeating cycle is not known here"
         elif repeating:
             said = f"the repeating cycle is {' -> '.join(self.cycle)} -> {self.cycle[0]}"
+        elif len(self.cycle) > 1:  # the last target is the change refused
+            made, refused = " -> ".join(self.cycle[:-1]), self.cycle[-1]
+            said = f"no state repeated; its last changes went to {made}, the next to {refused}"
         else:
-            said = f"no state repeated; its last changes went to {' -> '.join(self.cycle)}"
+            said = f"no state repeated; its next change went to {self.cycle[0]}"
         if timers:
             message = (
                 f"{where} fired {changes} timers in one tick() without reaching its end; "

@@ -162,3 +162,18 @@ def test_the_net_codec_writes_no_boolean_as_a_mask(definition: BitmaskDefinition
     assert writer.to_bytes() == b""
     codec.write_value(writer, np.int64(1))  # NumPy's integers are masks
     assert codec.decode(writer.to_bytes()) == 1
+
+
+@pytest.mark.parametrize("mask", ["3", 1.0, None, True])
+def test_encode_mask_refuses_what_is_no_integer(mask: object) -> None:
+    with pytest.raises(UsageError, match=r"a mask is an integer, got "):
+        encode_mask(NAMED, mask)  # type: ignore[arg-type]
+
+
+def test_mask_of_refuses_one_state_where_a_list_is_needed() -> None:
+    with pytest.raises(UsageError) as raised:
+        NAMED.mask_of("Alive")
+    assert str(raised.value) == (
+        "mask_of() takes a list of states, got the one state 'Alive': write mask_of(['Alive'])"
+    )
+    assert NAMED.mask_of(["Alive"]) == 1

@@ -567,6 +567,24 @@ def test_a_traced_machine_writes_a_line_per_change_before_its_hook() -> None:
     assert len(lines) == 6
 
 
+def test_a_trace_sink_that_raises_leaves_the_change_unmade() -> None:
+    log: Log = []
+    closed = [True]
+
+    def sink(line: str) -> None:
+        if closed[0]:
+            raise OSError("the log file is closed")
+
+    machine = BitmaskMachine(RULES, log, name="Hero", trace=TraceLevel.BASIC, trace_sink=sink)
+    with pytest.raises(OSError, match="the log file is closed"):
+        machine.try_activate(Base)
+    assert (machine.mask, machine.history, log) == (0, (), [])  # as the core enters nothing
+    closed[0] = False
+    assert machine.try_activate(Base)
+    assert log == [("+", "Base", "REQUESTED")]
+    assert [change.seq for change in machine.history] == [1]
+
+
 def test_without_a_sink_trace_lines_go_to_the_statetree_logger(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
@@ -613,4 +631,5 @@ def test_a_trace_sink_may_read_the_machine_but_not_change_it() -> None:
     machine = BitmaskMachine(RULES, [], trace=TraceLevel.BASIC, trace_sink=meddling)
     with pytest.raises(ReentrantRequestError, match="called from the trace sink"):
         machine.try_activate(Base)
-    assert seen == [("Base",)] and machine.active_states == ("Base",)  # the change stands
+    # The sink saw the change it traced; raising, it left the change unmade (as any sink).
+    assert seen == [("Base",)] and machine.active_states == ()

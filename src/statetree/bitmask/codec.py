@@ -13,8 +13,12 @@ def encode_mask(definition: BitmaskDefinition, mask: int) -> bytes:
     """Encode a mask in ``definition.byte_length`` bytes, little-endian (state 0 = bit 0).
 
     Raises:
-        UsageError: ``mask`` is negative or sets bits beyond the defined states.
+        UsageError: ``mask`` is no integer, is negative or sets bits beyond the defined
+            states.
     """
+    if isinstance(mask, bool) or not isinstance(mask, Integral):  # NumPy's integers too
+        raise UsageError(f"{_label(definition)}: a mask is an integer, got {mask!r}")
+    mask = int(mask)
     if mask < 0 or mask >> definition.size:
         raise UsageError(
             f"mask {mask:#x} does not fit the {definition.size} states of {_label(definition)}"

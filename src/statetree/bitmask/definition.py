@@ -165,7 +165,18 @@ class BitmaskDefinition:
         return self
 
     def mask_of(self, states: Iterable[StateRef]) -> int:
-        """Return the mask with the given states set."""
+        """Return the mask with the given states set.
+
+        Raises:
+            UsageError: ``states`` is one name or class rather than a list of them.
+            NoSuchStateError: a state is not in the definition.
+        """
+        if isinstance(states, (str, type)):  # not read letter by letter
+            name = getattr(states, "__name__", states)
+            raise UsageError(
+                f"mask_of() takes a list of states, got the one state {name!r}: write "
+                f"mask_of([{name!r}])"
+            )
         return mask_from(self.index_of(state) for state in states)
 
     def names_in(self, mask: int) -> tuple[str, ...]:

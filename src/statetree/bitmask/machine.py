@@ -414,11 +414,12 @@ class BitmaskMachine(Generic[Owner]):
             self._emit(index, False, cause, by)
 
     def _emit(self, index: int, activated: bool, cause: BitCause, by: int) -> None:
-        self._seq += 1
-        if self._history is not None:
-            self._history.append((self._seq, index, activated, cause, by, self._mask))
+        """Record the change of state ``index`` (its bit is already flipped), trace it, then
+        run its hook; a trace sink that raises undoes the change (as in the core, where a
+        line refused leaves the state not entered)."""
+        raw = (self._seq + 1, index, activated, cause, by, self._mask)
         if self._trace is not None:
-            change = self._record((self._seq, index, activated, cause, by, self._mask))
+            change = self._record(raw)
             sign = "+" if activated else "-"
             line = f"BIT_{self._trace[0]}_{self.name}: {sign}{change.state} ({change.reason})"
             sink = self._trace[1]
@@ -428,8 +429,14 @@ class BitmaskMachine(Generic[Owner]):
                 self._busy = sink  # a sink may read the machine, not change it, as a hook
                 try:
                     sink(line)
+                except BaseException:
+                    self._mask ^= self._bits[index]
+                    raise
                 finally:
                     self._busy = None
+        self._seq += 1
+        if self._history is not None:
+            self._history.append(raw)
         hook = self._entry_hooks[index] if activated else self._exit_hooks[index]
         if hook is not None:
             self._busy = hook

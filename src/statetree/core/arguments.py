@@ -34,11 +34,12 @@ def check_arguments(chosen: Transition, error: TypeError, *, initial: bool = Fal
         reason = str(mismatch)
     else:
         return
-    # The initial state's transition is the machine's, made from the class it was given.
+    # The initial state's transition is the machine's, made from the class it was given
+    # (then with no arguments) or from the sibling() it was given.
     fix = (
         f"give the machine its first state's arguments: StateMachine(st.sibling("
         f"{target.__name__}, ...))"
-        if initial
+        if initial and not chosen.has_arguments
         else "pass what on_enter declares"
     )
     problem = StateArgumentError(
@@ -79,14 +80,24 @@ def check_update(
     raise problem
 
 
+def _defines(cls: type, hook: str) -> bool:
+    """Whether the machine calls ``hook`` of a ``cls``: ``transition`` always, the others
+    when ``cls`` (or a class of the program it derives from) defines them."""
+    if hook == "transition":
+        return True
+    return any(hook in vars(c) for c in cls.__mro__ if not c.__module__.startswith("statetree."))
+
+
 def check_hooks(states: Iterable[object], error: TypeError) -> None:
-    """Raise :class:`UsageError` if one of ``states`` hides a hook under an attribute that
-    cannot be called (``self.transition = None``, a port of the book's ``mTransition``);
-    called only after a ``TypeError``, which otherwise propagates unchanged."""
+    """Raise :class:`UsageError` if one of ``states`` hides a hook it defines under an
+    attribute that cannot be called (``self.transition = None``, a port of the book's
+    ``mTransition``); called only after a ``TypeError``, which otherwise propagates
+    unchanged (a state that keeps data under the name of a hook it does not define is not
+    called there, and did not raise it)."""
     for state in states:
         own = getattr(state, "__dict__", None) or {}
         for hook in _HOOKS:
-            if hook in own and not callable(own[hook]):
+            if hook in own and not callable(own[hook]) and _defines(type(state), hook):
                 problem = UsageError(
                     f"{type(state).__qualname__} set self.{hook} = {own[hook]!r}, which hides "
                     f"its {hook}() method that the machine calls: keep the value under another "

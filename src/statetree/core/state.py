@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, TypeVar
 
 from statetree.core.cause import Cause
 from statetree.core.refs import Ref, attributes, new_instance, set_attributes
-from statetree.core.state_value import StateValue
+from statetree.core.state_value import StateValue, plain_value
 from statetree.errors import StateValueError, UsageError
 
 if TYPE_CHECKING:
@@ -120,6 +120,8 @@ def first_instance(states: Iterable[object], cls: type[S], call: str) -> S | Non
     Raises:
         UsageError: ``cls`` is not a class (nor a tuple of classes).
     """
+    if isinstance(cls, tuple):  # isinstance() stops at the first of its classes that fits
+        check_query(cls, call)
     try:
         for state in states:
             if isinstance(state, cls):
@@ -310,6 +312,7 @@ class State(StateCore, Generic[OwnerT]):
             StateValueError: ``state_value`` is not a ``StateValue``, or this state is not on
                 a stack (e.g. called from ``__init__`` or after it exited).
         """
+        plain_value(value, "set_state_value")  # checked first: a refused call holds nothing
         self._hold(state_value, "set_state_value")
         state_value._value = value
 

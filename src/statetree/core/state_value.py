@@ -8,7 +8,7 @@ from typing import Any, Generic, TypeVar
 
 from statetree.errors import StateValueError
 
-__all__ = ["StateValue"]
+__all__ = ["StateValue", "plain_value"]
 
 T = TypeVar("T")
 
@@ -31,7 +31,7 @@ class StateValue(Generic[T]):
     __slots__ = ("__weakref__", "_copies", "_freed", "_holders", "_lock", "_value")
 
     def __init__(self, initial: T) -> None:
-        self._value = initial
+        self._value = plain_value(initial, "StateValue")
         # (state, value it found, its place) for each active state that set this value,
         # oldest first. The state is held weakly: a value shared by many machines keeps none
         # of them alive. Its place in its machine orders what freed states put back (_settle).
@@ -67,6 +67,7 @@ class StateValue(Generic[T]):
         Raises:
             StateValueError: an active state currently holds an override of this value.
         """
+        plain_value(value, "set_initial_value")
         self._settle()
         self._copies = []
         if self._holders:
@@ -192,3 +193,17 @@ def _place(held: tuple[Any, ...]) -> tuple[int, ...]:
 def load_state_value() -> StateValue[Any]:
     """The loader of a saved state value (its ``__setstate__`` fills it); named in saves."""
     return StateValue(None)
+
+
+def plain_value(value: T, call: str) -> T:
+    """``value``, known not to be a ``StateValue`` itself (a forgotten ``.value``).
+
+    Raises:
+        StateValueError: it is one.
+    """
+    if isinstance(value, StateValue):
+        raise StateValueError(
+            f"{call}() was given a StateValue as the value, {value!r}: give its value "
+            "(other.value), a StateValue holds a plain value"
+        )
+    return value

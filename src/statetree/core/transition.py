@@ -107,8 +107,9 @@ class Transition:
         object.__setattr__(self, "built_by_call", bool(hooks & BUILT_BY_CALL))
         if self.has_arguments and not self.enters:
             raise StateArgumentError(
-                f"{self!r}: {self.target.__qualname__} takes no state arguments because it "
-                "does not define on_enter; add on_enter(self, ...) with those parameters"
+                f"{self!r}: {self.target.__qualname__} takes no state arguments because its "
+                "class statement defines no on_enter (a hook assigned to the class later is "
+                "not seen); add on_enter(self, ...) with those parameters to the class"
             )
 
     def _check_target(self, target: object) -> None:
