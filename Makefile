@@ -1,5 +1,5 @@
-# Set-up and checks. Only Python (>= 3.10), pip and make are needed: every target
-# creates .venv and installs what it uses.
+# Set-up and checks. Only Python (3.11 or later; 3.10 for the library without the
+# inspector), pip and make are needed: every target creates .venv and installs what it uses.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin

@@ -153,7 +153,7 @@ def main(argv: list[str]) -> int:
     seconds = time.perf_counter() - start
     steps = args.games * GUARDS * args.frames
     print(
-        f"{args.games} games x {GUARDS} guards x {args.frames} frames in {seconds:.2f} s: "
+        f"{args.games} games x {GUARDS} guards x {args.frames} frames in {seconds * 1e3:,.1f} ms: "
         f"{steps / seconds:,.0f} guard-steps a second ({jax.devices()[0].platform})"
     )
     print(f"mean return {float(returns.mean()):.3f} (best {float(returns.max()):.3f})")

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import statetree as st
 from game import bot, config
 from game.enemies import load_chart
-from game.netmatch import add_options
+from game.netmatch import add_options, network_options_given
 from game.reload import ChartReloader
 from game.world import Summary, World
 from statetree.chart import ChartError, CompiledChart
@@ -104,9 +104,8 @@ def _positive(text: str) -> int:
     return value
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    options = parser()
-    args = options.parse_args(argv)
+def _refuse_mixed(options: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Refuse options of one kind of match given to the other (a usage error)."""
     if args.net:
         unused = [
             flag
@@ -125,6 +124,18 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"--net does not take {', '.join(unused)}: a network match is two players, "
                 "each on a screen of their own"
             )
+    networked = network_options_given(args)
+    if networked and not args.net:
+        options.error(
+            f"{', '.join(networked)} {'is' if len(networked) == 1 else 'are'} for network "
+            "matches: add --net local, --net server or --net client"
+        )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    options = parser()
+    args = options.parse_args(argv)
+    _refuse_mixed(options, args)
     if args.screenshot is not None:
         _check_screenshot(options, args.screenshot)
     if args.net:

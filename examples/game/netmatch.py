@@ -256,6 +256,20 @@ def add_options(options: argparse.ArgumentParser) -> None:
 _LINK_OPTIONS = ("loss", "latency", "jitter", "duplicate", "reorder")
 
 
+def network_options_given(args: argparse.Namespace) -> list[str]:
+    """The network options of ``args`` given other values than their defaults (they mean
+    something with ``--net`` only)."""
+    given = [
+        ("--host", args.host != "127.0.0.1"),
+        ("--port", args.port != DEFAULT_PORT),
+        ("--connect", args.connect != ("127.0.0.1", DEFAULT_PORT)),
+        ("--bad-link", args.bad_link),
+        *((f"--{name}", getattr(args, name) is not None) for name in _LINK_OPTIONS),
+        ("--seed", args.seed != Settings.seed),
+    ]
+    return [flag for flag, differs in given if differs]
+
+
 def server_address(text: str) -> net.Address:
     """``HOST``, ``HOST:PORT`` or ``[IPv6]:PORT`` as an address."""
     host, port = text, str(DEFAULT_PORT)

@@ -45,6 +45,15 @@ def test_the_site_builds_strictly_with_the_api_reference(site: Path) -> None:
     assert "The first release." in (site / "changelog.html").read_text()
 
 
+def test_the_reference_shows_the_docstrings_cross_references_as_code(site: Path) -> None:
+    structure = (site / "reference" / "structure.html").read_text()
+    assert "<code>Structure</code>" in structure  # :class:`Structure`, read as code
+    pages = sorted((site / "reference").glob("*.html"))
+    roles = [p.name for p in pages if re.search(r":(class|meth|func|mod):<code>", p.read_text())]
+    assert roles == []
+    assert not [p.name for p in pages if ".. code-block::" in p.read_text()]
+
+
 # Where a page may point at another site: its links, never what it loads.
 LOADED = re.compile(r"<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)=\"(https?:)?//", re.I)
 
@@ -114,7 +123,7 @@ def test_every_page_is_in_the_navigation() -> None:
 def test_a_broken_link_or_anchor_fails_the_build(tmp_path: Path) -> None:
     # The project's own settings, on a two-page site whose links are wrong.
     config = yaml.safe_load((ROOT / "mkdocs.yml").read_text())
-    config.update(nav=["index.md", "other.md"], plugins=["search"], repo_url=None)
+    config.update(nav=["index.md", "other.md"], plugins=["search"], repo_url=None, hooks=[])
     config["markdown_extensions"] = [
         ext for ext in config["markdown_extensions"] if "pymdownx.snippets" not in str(ext)
     ]

@@ -212,3 +212,23 @@ def test_options_a_network_match_does_not_take_are_refused(
         f"python examples/game: error: --net does not take {named}: a network match is two "
         "players, each on a screen of their own"
     )
+
+
+@pytest.mark.parametrize(
+    ("given", "named"),
+    [
+        (["--connect", "example.org:9000"], "--connect is"),
+        (["--bad-link"], "--bad-link is"),
+        (["--port", "9999", "--loss", "0.1"], "--port, --loss are"),
+    ],
+)
+def test_network_options_without_a_network_match_are_refused(
+    given: list[str], named: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as caught:
+        app.main(["--headless", *given])
+    assert caught.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"python examples/game: error: {named} for network matches: add --net local, --net "
+        "server or --net client"
+    )

@@ -196,7 +196,7 @@ def test_the_command_serves_and_runs_a_simulation(capsys: pytest.CaptureFixture[
     out = capsys.readouterr().out
     assert status == EXIT_OK
     assert out.startswith("statetree inspector: http://127.0.0.1:")
-    assert out.endswith("/ (Ctrl-C to stop)\n")
+    assert out.endswith("/ (for 5 frames; Ctrl-C stops)\n")
     world = inspect_samples.LAST_WORLD[-1]
     assert world.frames == 5
     assert world.attached is not None

@@ -30,6 +30,7 @@ __all__ = [
 ]
 
 EXIT_OK = 0
+"""The command ran and found nothing wrong."""
 EXIT_FAILED = 1
 """The command ran and found problems (a failed check, a failed render)."""
 EXIT_USAGE = 2

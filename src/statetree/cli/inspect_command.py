@@ -150,7 +150,8 @@ def _run(args: argparse.Namespace) -> int:
     simulation = _simulation(args)
     machines = _machines(simulation, args.target)
     inspector = serve(machines, host=args.host, port=args.port, rate=args.rate)
-    print(f"statetree inspector: {inspector.url} (Ctrl-C to stop)", flush=True)
+    until = "Ctrl-C to stop" if args.frames is None else f"for {args.frames} frames; Ctrl-C stops"
+    print(f"statetree inspector: {inspector.url} ({until})", flush=True)
     if isinstance(simulation, Still):
         print(
             "nothing steps these machines: the page shows them as they are (name a "

@@ -17,7 +17,9 @@ from statetree.inspect.hub import Hub
 __all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "Inspector", "ServeError", "check_port", "serve"]
 
 DEFAULT_HOST = "127.0.0.1"
+"""The inspector listens on the loopback only, by default: this computer's browsers."""
 DEFAULT_PORT = 8765
+"""The inspector's port by default (``port=0``: any free one)."""
 INSTALL_HINT = "pip install 'statetree[inspect]'"
 
 

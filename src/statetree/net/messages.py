@@ -154,6 +154,7 @@ def _is_hex(text: str) -> bool:
 
 
 Message = InputMessage | StateMessage | HandshakeMessage
+"""Any message a transport sends or receives."""
 
 
 def encode_message(message: Message) -> bytes:

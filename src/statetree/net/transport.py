@@ -30,6 +30,7 @@ __all__ = [
 ]
 
 Address = tuple[str, int]
+"""A peer's address: host and port, as the socket gives it."""
 LOOPBACK: Address = ("127.0.0.1", 0)
 """The default address: the IPv4 loopback, on a port the system picks."""
 

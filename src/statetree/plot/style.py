@@ -85,6 +85,7 @@ class PlotStyle:
 
 
 DEFAULT_STYLE = PlotStyle()
+"""The style plots use unless given another: every option at its default."""
 
 
 def require_style(style: object) -> PlotStyle:

@@ -31,13 +31,19 @@ from statetree.chart.jax.tables import WORD, Tables
 
 __all__ = ["FREE", "FRESH", "SETTLED", "TIMERS", "Agents", "Frame", "init", "set_levels", "step"]
 
-FREE, FRESH = 0, 1
-"""Situations: a free slot, and an agent that has not started."""
-SETTLED, TIMERS = -1, -2
-"""Failure codes besides a cycle's number: none, and more timers due than the bound."""
-NONE, UNRECORDED = -1, -2
-"""``Frame.entries`` besides an entry: no processing, and processings past the record
-that made host calls (in the last slot)."""
+FREE = 0
+"""The situation of a free slot."""
+FRESH = 1
+"""The situation of an agent that has not started."""
+SETTLED = -1
+"""A frame's failure code of an agent that settled (else a cycle's number, or TIMERS)."""
+TIMERS = -2
+"""A frame's failure code of an agent that had more timers due than the bound."""
+NONE = -1
+"""A ``Frame.entries`` value: no processing."""
+UNRECORDED = -2
+"""A ``Frame.entries`` value (in the last slot): processings past the record that made
+host calls."""
 
 
 class Agents(NamedTuple):
