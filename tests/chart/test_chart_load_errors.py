@@ -436,7 +436,6 @@ def test_a_character_yaml_does_not_take_is_named_at_its_line_and_column() -> Non
         loads("name: X\nroot: {name: R\ufffe}\n", "yaml", file="odd.yaml")
     (problem,) = refused.value.problems
     assert (problem.file, problem.line) == ("odd.yaml", 2)
-    assert problem.message == (
-        "not valid YAML: unacceptable character #xfffe: control characters are not allowed "
-        "(column 15)"
-    )
+    # The reader's own words vary with its version: one line, then the column.
+    assert problem.message.startswith("not valid YAML: unacceptable character #xfffe")
+    assert problem.message.endswith(" (column 15)") and "\n" not in problem.message
