@@ -19,7 +19,7 @@ from typing import Any, SupportsFloat, cast
 
 from statetree.errors import UsageError
 
-__all__ = ["caused_by", "find_event", "frame_time", "matches", "seconds"]
+__all__ = ["add_frame_time", "caused_by", "find_event", "matches", "seconds"]
 
 
 def matches(event: object, kind: object) -> bool:
@@ -91,15 +91,17 @@ def seconds(value: object) -> float:
         return math.nan
 
 
-def frame_time(
-    args: tuple[Any, ...], kwargs: Mapping[str, Any], machine: str, longest: float
-) -> float:
-    """The ``dt`` of an ``update_states`` call: its first argument, or ``dt=``.
+def add_frame_time(
+    times: dict[int, float], args: tuple[Any, ...], kwargs: Mapping[str, Any], machine: str
+) -> None:
+    """Add the ``dt`` of an ``update_states`` call (its first argument, or ``dt=``) to each
+    of the times in state ``times``.
 
     Raises:
         UsageError: there is none, it is not a finite number of seconds at least 0, or it
-            would take the ``longest`` time in state past the largest float.
+            would take a time in state past the largest float; nothing changed.
     """
+    longest = max(times.values()) if times else 0.0
     dt = args[0] if args else kwargs.get("dt")
     found = seconds(dt)
     if not 0 <= found < math.inf:  # NaN fails every comparison
@@ -113,4 +115,5 @@ def frame_time(
             f"update_states({dt!r}) on {machine} would take a time in state of {longest!r} "
             "past the largest float; nothing changed"
         )
-    return found
+    for key in times:
+        times[key] += found

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Generic, SupportsIndex, TypeVar
 
 from statetree.core import capi
 from statetree.core.arguments import check_hooks, check_update
-from statetree.core.events import frame_time
+from statetree.core.events import add_frame_time
 from statetree.core.options import DEFAULT_MAX_TRANSITIONS, Options
 from statetree.core.refs import Ref, new_instance, shallow_copy_refused
 from statetree.core.saving import machine_state, set_machine_state
@@ -267,11 +267,7 @@ class MachineCore(Options):
         try:
             extras = self._extras
             if extras is not None and extras.timers is not None:
-                timers = extras.timers
-                longest = max(timers.values()) if timers else 0.0
-                dt = frame_time(args, kwargs, self._label(), longest)
-                for key in timers:
-                    timers[key] += dt
+                add_frame_time(extras.timers, args, kwargs, self._label())
             # Untyped, so that update is called the Python way (see settle.pop_to).
             states: list[Any] = self.walk() if self._regions() else self._stack
             state: Any = None
