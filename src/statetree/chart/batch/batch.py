@@ -35,7 +35,7 @@ from statetree.chart.batch.derive import processing
 from statetree.chart.batch.operations import apply_operation, reload_batch
 from statetree.chart.batch.reading import Readings
 from statetree.chart.batch.snapshot import BatchSnapshot, restoring
-from statetree.chart.batch.step import BACKENDS, Sink, Stepper, backend_names
+from statetree.chart.batch.step import BACKENDS, Sink, Stepper, backend_names, trace_options
 from statetree.chart.batch.table import STARTED, Table, table_of
 from statetree.chart.compile import CompiledChart, compile_chart
 from statetree.chart.events import Event, time_step
@@ -46,8 +46,8 @@ from statetree.chart.runtime import bind_handlers
 from statetree.chart.saving import batch_state, load_batch
 from statetree.core.options import DEFAULT_MAX_TRANSITIONS
 from statetree.core.refs import Ref, new_instance
-from statetree.core.trace import TraceLevel, trace_level
-from statetree.errors import UsageError, require_callable, require_name
+from statetree.core.trace import TraceLevel
+from statetree.errors import UsageError, require_name
 
 __all__ = ["MAX_SHARDS", "MAX_TRANSITIONS", "ChartBatch"]
 
@@ -443,9 +443,7 @@ class ChartBatch(Readings):
             UsageError: an agent is unknown, ``level`` is no trace level or ``sink`` is not
                 callable.
         """
-        level = trace_level(level)
-        if sink is not None:
-            require_callable(sink, "sink")
+        level = trace_options(level, sink)
         for agent in self._select(entities).tolist():
             self._trace(agent, f"{self.name}[{agent}]", level, sink)
 

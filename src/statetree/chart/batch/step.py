@@ -46,13 +46,13 @@ from statetree.chart.placement import (
     running_timers,
     situation_of,
 )
-from statetree.core.trace import TraceLevel
-from statetree.errors import TransitionLoopError, UsageError
+from statetree.core.trace import TraceLevel, trace_level
+from statetree.errors import TransitionLoopError, UsageError, require_callable
 
 if TYPE_CHECKING:
     from statetree.chart.batch.agents import Agents
 
-__all__ = ["BACKENDS", "Buffers", "Replay", "Stepper", "backend_names"]
+__all__ = ["BACKENDS", "Buffers", "Replay", "Stepper", "backend_names", "trace_options"]
 
 Replay = Callable[[ChartMachine, int], object]
 """Redo a call on one agent's machine (the agent's index given)."""
@@ -621,6 +621,20 @@ _UNWATCHED: list[tuple[int, ChartMachine]] = []  # never appended to
 Sink = Callable[[str], None] | None
 """Where trace lines go (``None``: the ``"statetree"`` logger)."""
 Traced = tuple[str, TraceLevel, Sink]
+
+
+def trace_options(level: object, sink: object) -> TraceLevel:
+    """``level`` as a trace level, ``sink`` checked to be callable (or ``None``): what a
+    batch's (or a sharded batch's) ``trace`` takes.
+
+    Raises:
+        UsageError: ``level`` is no trace level or ``sink`` is not callable.
+    """
+    if sink is not None:
+        require_callable(sink, "sink")
+    return trace_level(level)
+
+
 """How an agent is traced: its name in the lines, the level, the sink."""
 
 

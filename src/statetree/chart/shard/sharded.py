@@ -28,6 +28,7 @@ from statetree.chart.batch.arguments import (
 )
 from statetree.chart.batch.arrays import Indexes
 from statetree.chart.batch.snapshot import restoring, snapshot_given
+from statetree.chart.batch.step import trace_options
 from statetree.chart.compile import CompiledChart, compile_chart
 from statetree.chart.events import Event, time_step
 from statetree.chart.machine import require_events, require_level_mapping
@@ -47,8 +48,8 @@ from statetree.chart.shard.parts import (
 )
 from statetree.chart.shard.reading import ShardedReadings
 from statetree.core.options import DEFAULT_MAX_TRANSITIONS
-from statetree.core.trace import TraceLevel, trace_level
-from statetree.errors import SaveError, UsageError, require_callable
+from statetree.core.trace import TraceLevel
+from statetree.errors import SaveError, UsageError
 
 __all__ = ["ShardedBatch"]
 
@@ -319,9 +320,7 @@ class ShardedBatch(ShardedReadings):
             UsageError: an agent is unknown, ``level`` is no trace level or ``sink`` is not
                 callable.
         """
-        level = trace_level(level)
-        if sink is not None:
-            require_callable(sink, "sink")
+        level = trace_options(level, sink)
         driver = self._driver
         ids = select(entities, driver.layout.alive)
         routes = driver.layout.route(ids)
